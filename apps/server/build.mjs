@@ -1,0 +1,21 @@
+// Bundles the server and the workspace packages it imports (TypeScript sources) into
+// dist/main.js; npm dependencies stay external. The SQL migrations are copied beside it.
+import { build } from 'esbuild';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+const external = Object.keys(dependencies).filter((name) => !name.startsWith('@minside/'));
+
+rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+});
+cpSync('src/db/migrations', 'dist/migrations', { recursive: true });

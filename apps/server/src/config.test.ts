@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has embedded defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 3000,
+      dataDir: './data',
+      databaseUrl: undefined,
+      maintenance: false,
+      identityProviderName: 'spid',
+    });
+  });
+
+  it.each([
+    ['MAINTENANCE', 'on', { maintenance: true }],
+    ['MAINTENANCE', 'off', { maintenance: false }],
+    ['PORT', '8080', { port: 8080 }],
+    ['DATABASE_URL', 'postgres://u@h:5432/db', { databaseUrl: 'postgres://u@h:5432/db' }],
+    ['DATABASE_URL', '', { databaseUrl: undefined }],
+  ])('reads %s=%s', (name, value, expected) => {
+    expect(loadConfig({ [name]: value })).toMatchObject(expected);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['MAINTENANCE', 'maybe'],
+    ['PUBLIC_URL', 'not-a-url'],
+  ])('fails fast naming %s when it is %s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name}`));
+  });
+});

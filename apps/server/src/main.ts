@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createDatabase, databaseOptionsFrom } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { loadCatalogue } from './modules/titles/catalogue-source.ts';
+
+// The SPA build sits at apps/web/dist; from the bundle (apps/server/dist) that is ../../web/dist.
+function defaultWebDist(): string | undefined {
+  const candidate = fileURLToPath(new URL('../../web/dist', import.meta.url));
+  return existsSync(candidate) ? candidate : undefined;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  config.webDist ??= defaultWebDist();
+  const catalogue = loadCatalogue(config.titlesFile);
+  const database = await createDatabase(databaseOptionsFrom(config));
+  await migrate(database);
+  const app = await buildApp({ config, database, catalogue });
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // A stuck request must not keep the process from ever stopping.
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance },
+    `Min Side is serving at http://localhost:${config.port}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  // Before the logger exists: one readable line, then a non-zero exit so supervisors notice.
+  const message = error instanceof ConfigError ? error.message : `Failed to start: ${(error as Error)?.stack ?? String(error)}`;
+  console.error(message);
+  process.exit(1);
+});

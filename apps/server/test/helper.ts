@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { defaultCatalogue, type Catalogue } from '@minside/titles';
+import { buildApp } from '../src/app.ts';
+import { testConfig, type Config } from '../src/config.ts';
+import { createDatabase, type Database, type DatabaseOptions } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+
+/**
+ * The databases every server test runs on: embedded PGlite always, and a real PostgreSQL
+ * server too when TEST_DATABASE_URL is set (CI sets it). Use with `describe.each`.
+ */
+export const testDatabases: { name: 'pglite' | 'postgres' }[] = [
+  { name: 'pglite' },
+  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres' as const }] : []),
+];
+
+export interface ScratchDatabase {
+  options: DatabaseOptions;
+  /** Drops what was created for the test. */
+  dispose(): Promise<void>;
+}
+
+/** A fresh, empty database: in-memory PGlite, or a new database on the PostgreSQL server. */
+export async function createScratchDatabase(kind: 'pglite' | 'postgres'): Promise<ScratchDatabase> {
+  if (kind === 'pglite') return { options: { kind: 'pglite', dataDir: undefined }, dispose: async () => {} };
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `minside_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    options: { kind: 'postgres', url: url.toString() },
+    async dispose() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A migrated database and the app built on it, as `main.ts` builds it, without listening. */
+export async function buildTestApp(
+  kind: 'pglite' | 'postgres',
+  options: { config?: Partial<Config>; catalogue?: Catalogue } = {},
+): Promise<TestApp> {
+  const scratch = await createScratchDatabase(kind);
+  const database = await createDatabase(scratch.options);
+  await migrate(database);
+  const config = testConfig(options.config);
+  const app = await buildApp({ config, database, catalogue: options.catalogue ?? defaultCatalogue });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await scratch.dispose();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createDatabase } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { titleMaintenance } from '../src/db/schema.ts';
+import { buildTestApp, createScratchDatabase, testDatabases, type TestApp } from './helper.ts';
+
+describe.each(testDatabases)('platform on $name', ({ name }) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(name);
+  });
+  afterAll(async () => t?.close());
+
+  it('applies the migrations: the tables exist and migrating again changes nothing', async () => {
+    const tables = await t.database.rows<{ table_name: string }>(
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    );
+    const names = tables.map((row) => row.table_name);
+    expect(names).toContain('title_maintenance');
+    const before = await t.database.rows<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    await migrate(t.database);
+    const after = await t.database.rows<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(before[0]?.n).toBeGreaterThan(0);
+    expect(after).toEqual(before);
+  });
+
+  it('/healthz answers while the process is up', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz answers ready while the database answers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ready' });
+  });
+
+  it('sets the security headers and echoes a request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const generated = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves the OpenAPI document generated from the schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/title/{id}', '/api/retrieveTitleCode', '/api/maintenanceTitle']));
+  });
+});
+
+describe.each(testDatabases)('readiness when the database is down ($name)', ({ name }) => {
+  it('/readyz fails with 503 and a Norwegian message while /healthz still answers', async () => {
+    const t = await buildTestApp(name);
+    try {
+      await t.database.close();
+      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'Tjenesten er midlertidig utilgjengelig. Prøv igjen om litt.' });
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      const api = await t.app.inject({ method: 'POST', url: '/api/maintenanceTitle', payload: { minsideUrl: 'https://minside.adressa.no/' } });
+      expect(api.statusCode).toBe(503);
+      expect(api.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('PGlite persistence', () => {
+  it('keeps data across a restart under DATA_DIR', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'minside-pglite-'));
+    try {
+      const first = await createDatabase({ kind: 'pglite', dataDir: dir });
+      await migrate(first);
+      await first.db.insert(titleMaintenance).values({ titleCode: 'VAR', enabled: true });
+      await first.close();
+      const second = await createDatabase({ kind: 'pglite', dataDir: dir });
+      await migrate(second);
+      const rows = await second.db.select().from(titleMaintenance);
+      expect(rows).toMatchObject([{ titleCode: 'VAR', enabled: true }]);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a failing migration', () => {
+  it('throws instead of starting on a broken schema', async () => {
+    const scratch = await createScratchDatabase('pglite');
+    const database = await createDatabase(scratch.options);
+    // A table with the migration's name but the wrong shape makes the migration fail.
+    await database.db.execute(sql`create table title_maintenance (x int)`);
+    await expect(migrate(database)).rejects.toThrow(/Database migration failed/);
+    await database.close();
+  });
+});

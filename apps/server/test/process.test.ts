@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// These tests run the real bundle (`npm run build` makes it; `npm test` builds first).
+const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let output = '';
+  const child = spawn(process.execPath, [bundle], { env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForReady(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('server did not become ready');
+}
+
+const randomPort = () => 20_000 + Math.floor(Math.random() * 20_000);
+
+describe('the server process', () => {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+  it('has a bundle to run', () => {
+    expect(existsSync(bundle), 'apps/server/dist/main.js is missing: run `npm run build` first').toBe(true);
+  });
+
+  it('finishes a request in flight on SIGTERM, then exits 0', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
+    const port = randomPort();
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    cleanups.push(() => {
+      server.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    await waitForReady(port);
+
+    const body = JSON.stringify({ minsideUrl: 'http://varden.localhost:3000/' });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/retrieveTitleCode', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      // Half the body now; the rest after SIGTERM has arrived.
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        server.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+
+    await expect(response).resolves.toEqual({ status: 200, body: JSON.stringify({ titleCode: 'VAR' }) });
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('shutting down');
+    expect(server.output()).toContain('"msg":"stopped"');
+  });
+
+  it('refuses to start with invalid configuration, naming the variable', async () => {
+    const server = startServer({ PORT: 'not-a-port' });
+    cleanups.push(() => server.child.kill('SIGKILL'));
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toMatch(/Invalid configuration: PORT/);
+    expect(server.output()).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('refuses to start with a broken TITLES_FILE', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'minside-titles-'));
+    const file = path.join(dir, 'titles.json');
+    (await import('node:fs')).writeFileSync(file, JSON.stringify({ groups: [], titles: [{ titleCode: 'ADR' }] }));
+    const server = startServer({ TITLES_FILE: file, PORT: String(randomPort()) });
+    cleanups.push(() => {
+      server.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toMatch(/TITLES_FILE: .* is not a valid title catalogue/);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './api-error.ts';
+export * from './title.ts';
+export * from './hosts.ts';

@@ -1,0 +1,368 @@
+import data from '../data/titles.json' with { type: 'json' };
+import { titleGroups } from './types.ts';
+import type { Catalogue, PublicationConfig, TitleGroup, TitleGroupInfo, TitleLanguage } from './types.ts';
+
+/** The code whose entry `fallback()` returns (SPEC §4: used when nothing else resolves). */
+export const FALLBACK_TITLE_CODE = 'POL';
+
+const defaultPlaySubdomain = 'tv';
+const playSubdomains = ['tv', 'play'] as const;
+const languages: readonly TitleLanguage[] = ['nb', 'nn'];
+const defaultPublicationWeekdays = [1, 2, 3, 4, 5, 6];
+
+const titleKeys = new Set([
+  'newsroom',
+  'publication',
+  'name',
+  'group',
+  'titleCode',
+  'pulseProvider',
+  'sourcepointId',
+  'sourcepointPmId',
+  'language',
+  'streamNewsroom',
+  'baseUrl',
+  'play',
+  'hasNtbLiveLicense',
+  'hasVgLiveLicense',
+  'excluded',
+  'brandColor',
+  'customerCenterPhoneNumber',
+  'customerCenterEmail',
+  'organizationNumber',
+  'contactIsPlaceholder',
+  'publicationWeekdays',
+]);
+
+// The publication slug doubles as the `{publication}.localhost` dev host, so it must be a DNS label.
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const titleCodePattern = /^[A-Z][A-Z0-9]*$/;
+const hostPattern = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
+const colourPattern = /^#[0-9a-fA-F]{6}$/;
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const phonePattern = /^\+?[0-9][0-9 ]{4,}[0-9]$/;
+
+type RawObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Norwegian organisation numbers carry a MOD11 check digit; a typo almost always breaks it. */
+export function isValidOrganizationNumber(value: string): boolean {
+  if (!/^\d{9}$/.test(value)) return false;
+  const weights = [3, 2, 7, 6, 5, 4, 3, 2];
+  const digits = [...value].map(Number);
+  const sum = weights.reduce((acc, weight, i) => acc + weight * (digits[i] ?? 0), 0);
+  const check = (11 - (sum % 11)) % 11;
+  return check !== 10 && check === digits[8];
+}
+
+/**
+ * Collects every problem rather than stopping at the first, so an operator fixing a
+ * TITLES_FILE sees the whole list in one go.
+ */
+class Problems {
+  readonly messages: string[] = [];
+  add(where: string, message: string): void {
+    this.messages.push(`${where}: ${message}`);
+  }
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value);
+}
+
+/** Reads one raw entry field by field; every getter records a problem and returns a harmless stand-in. */
+class EntryReader {
+  constructor(
+    private readonly raw: RawObject,
+    private readonly where: string,
+    private readonly problems: Problems,
+  ) {}
+
+  private fail(field: string, expected: string): void {
+    this.problems.add(this.where, `field "${field}" must be ${expected}, got ${describe(this.raw[field])}`);
+  }
+
+  string(field: string, pattern?: RegExp, expected = 'a non-empty string'): string {
+    const value = this.raw[field];
+    if (typeof value !== 'string' || value.trim() === '' || (pattern && !pattern.test(value))) {
+      this.fail(field, expected);
+      return '';
+    }
+    return value;
+  }
+
+  optionalString(field: string, fallback: string, pattern?: RegExp, expected?: string): string {
+    return this.raw[field] === undefined ? fallback : this.string(field, pattern, expected);
+  }
+
+  nullableString(field: string): string | null {
+    const value = this.raw[field];
+    if (value === undefined) {
+      this.fail(field, 'a string or null (required; null means no pulse tracking)');
+      return null;
+    }
+    if (value === null) return null;
+    return this.string(field, undefined, 'a non-empty string or null');
+  }
+
+  positiveInteger(field: string): number {
+    const value = this.raw[field];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+      this.fail(field, 'a positive integer');
+      return 0;
+    }
+    return value;
+  }
+
+  optionalBoolean(field: string, fallback: boolean): boolean {
+    const value = this.raw[field];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'boolean') {
+      this.fail(field, 'true or false');
+      return fallback;
+    }
+    return value;
+  }
+
+  oneOf<T extends string>(field: string, allowed: readonly T[], fallback?: T): T {
+    const value = this.raw[field];
+    if (value === undefined && fallback !== undefined) return fallback;
+    const match = allowed.find((candidate) => candidate === value);
+    if (match === undefined) {
+      this.fail(field, `one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+      return allowed[0] as T;
+    }
+    return match;
+  }
+
+  /** The play subdomain; `false` in the data means the title has no play site. */
+  play(): string | null {
+    const value = this.raw['play'];
+    if (value === undefined) return defaultPlaySubdomain;
+    if (value === false) return null;
+    const match = playSubdomains.find((candidate) => candidate === value);
+    if (match === undefined) {
+      this.fail('play', `one of ${playSubdomains.map((p) => `"${p}"`).join(', ')} or false`);
+      return null;
+    }
+    return match;
+  }
+
+  weekdays(): number[] {
+    const value = this.raw['publicationWeekdays'];
+    if (value === undefined) return [...defaultPublicationWeekdays];
+    const valid =
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((day) => Number.isInteger(day) && day >= 1 && day <= 7) &&
+      new Set(value).size === value.length;
+    if (!valid) {
+      this.fail('publicationWeekdays', 'a non-empty list of distinct ISO weekdays 1-7');
+      return [...defaultPublicationWeekdays];
+    }
+    return [...(value as number[])].sort((a, b) => a - b);
+  }
+
+  unknownFields(): void {
+    for (const key of Object.keys(this.raw)) {
+      // `$`-prefixed keys ($comment) are annotations for humans.
+      if (!key.startsWith('$') && !titleKeys.has(key)) {
+        this.problems.add(this.where, `unknown field "${key}"`);
+      }
+    }
+  }
+}
+
+function readGroups(raw: unknown, problems: Problems): Map<TitleGroup, TitleGroupInfo> {
+  const groups = new Map<TitleGroup, TitleGroupInfo>();
+  if (!Array.isArray(raw)) {
+    problems.add('groups', `must be a list of { "code", "name" }, got ${describe(raw)}`);
+    return groups;
+  }
+  const seen = new Set<string>();
+  raw.forEach((entry: unknown, index) => {
+    const where = `groups[${index}]`;
+    if (!isObject(entry)) {
+      problems.add(where, `must be an object, got ${describe(entry)}`);
+      return;
+    }
+    const code = titleGroups.find((candidate) => candidate === entry['code']);
+    if (!code) {
+      problems.add(where, `field "code" must be one of ${titleGroups.join(', ')}, got ${describe(entry['code'])}`);
+      return;
+    }
+    if (seen.has(code)) {
+      problems.add(`${where} (${code})`, `duplicate group code "${code}"`);
+      return;
+    }
+    seen.add(code);
+    const name = entry['name'];
+    if (typeof name !== 'string' || name.trim() === '') {
+      problems.add(`${where} (${code})`, `field "name" must be a non-empty string, got ${describe(name)}`);
+      return;
+    }
+    groups.set(code, Object.freeze({ code, name }));
+  });
+  // Every group must be named: the footer copyright line of each of its titles uses it.
+  for (const code of titleGroups) {
+    if (!seen.has(code)) problems.add('groups', `missing group "${code}"`);
+  }
+  return groups;
+}
+
+function readTitle(raw: unknown, index: number, problems: Problems): PublicationConfig | undefined {
+  if (!isObject(raw)) {
+    problems.add(`titles[${index}]`, `must be an object, got ${describe(raw)}`);
+    return undefined;
+  }
+  const code = raw['titleCode'];
+  const where = typeof code === 'string' && code !== '' ? `titles[${index}] (${code})` : `titles[${index}]`;
+  const read = new EntryReader(raw, where, problems);
+  read.unknownFields();
+
+  const publication = read.string('publication', slugPattern, 'a lower-case slug such as "adresseavisen"');
+  const baseUrl = read.optionalString(
+    'baseUrl',
+    `${publication}.no`,
+    hostPattern,
+    'a lower-case host name without scheme, such as "adressa.no"',
+  );
+  if (/^(?:www|minside)\./.test(baseUrl)) {
+    problems.add(where, `field "baseUrl" must be the bare title domain (pageUrl and minsideUrl add www. and minside.), got ${describe(baseUrl)}`);
+  }
+  const play = read.play();
+  const newsroom = read.string('newsroom');
+  const organizationNumber = read.string('organizationNumber', /^\d{9}$/, 'a 9-digit Norwegian organisation number');
+  if (organizationNumber !== '' && !isValidOrganizationNumber(organizationNumber)) {
+    problems.add(where, `field "organizationNumber" fails the MOD11 check digit, got ${describe(organizationNumber)}`);
+  }
+
+  return {
+    newsroom,
+    publication,
+    name: read.string('name'),
+    group: read.oneOf('group', titleGroups),
+    titleCode: read.string('titleCode', titleCodePattern, 'an upper-case code such as "ADR"'),
+    pulseProvider: read.nullableString('pulseProvider'),
+    sourcepointId: read.string('sourcepointId'),
+    sourcepointPmId: read.positiveInteger('sourcepointPmId'),
+    language: read.oneOf('language', languages, 'nb'),
+    streamNewsroom: read.optionalString('streamNewsroom', publication),
+    baseUrl,
+    pageUrl: `https://www.${baseUrl}`,
+    minsideUrl: `https://minside.${baseUrl}`,
+    playBaseUrl: play === null ? null : `https://${play}.${baseUrl}`,
+    hasNtbLiveLicense: read.optionalBoolean('hasNtbLiveLicense', false),
+    hasVgLiveLicense: read.optionalBoolean('hasVgLiveLicense', false),
+    excluded: read.optionalBoolean('excluded', false),
+    brandColor: read.string('brandColor', colourPattern, 'a #rrggbb colour').toLowerCase(),
+    customerCenterPhoneNumber: read.string('customerCenterPhoneNumber', phonePattern, 'a phone number such as "72 50 00 00"'),
+    customerCenterEmail: read.string('customerCenterEmail', emailPattern, 'an e-mail address'),
+    organizationNumber,
+    contactIsPlaceholder: read.optionalBoolean('contactIsPlaceholder', true),
+    publicationWeekdays: read.weekdays(),
+  };
+}
+
+/**
+ * Indexes one lookup key, case-insensitively, reporting duplicates. baseUrl is unique too:
+ * resolveTitleCode maps a host back to exactly one title.
+ */
+function indexBy(entries: readonly PublicationConfig[], field: 'titleCode' | 'publication' | 'newsroom' | 'baseUrl', problems: Problems) {
+  const map = new Map<string, PublicationConfig>();
+  entries.forEach((entry, index) => {
+    const key = entry[field].toLowerCase();
+    if (key === '') return;
+    const existing = map.get(key);
+    if (existing) {
+      problems.add(
+        `titles[${index}] (${entry.titleCode})`,
+        `duplicate ${field} "${entry[field]}" (already used by ${existing.titleCode})`,
+      );
+      return;
+    }
+    map.set(key, entry);
+  });
+  return map;
+}
+
+function freezeEntry(entry: PublicationConfig): PublicationConfig {
+  Object.freeze(entry.publicationWeekdays);
+  return Object.freeze(entry);
+}
+
+/**
+ * Validates a raw catalogue (the data/titles.json shape, or an operator's TITLES_FILE),
+ * applies the defaults and returns the lookups. Throws one Error listing every problem.
+ *
+ * Excluded entries stay reachable through `all()`, `byTitleCode`, `findByTitleCode`,
+ * `byPublication` and `byNewsroom` (existing subscriptions may still name them), but
+ * `offered()` and `resolveTitleCode` never return them.
+ */
+export function createCatalogue(raw: unknown): Catalogue {
+  const problems = new Problems();
+  if (!isObject(raw)) {
+    throw new Error(`Invalid title catalogue: expected an object with "groups" and "titles", got ${describe(raw)}`);
+  }
+  const groups = readGroups(raw['groups'], problems);
+
+  const rawTitles = raw['titles'];
+  const entries: PublicationConfig[] = [];
+  if (!Array.isArray(rawTitles) || rawTitles.length === 0) {
+    problems.add('titles', `must be a non-empty list of title entries, got ${describe(rawTitles)}`);
+  } else {
+    rawTitles.forEach((rawTitle: unknown, index) => {
+      const entry = readTitle(rawTitle, index, problems);
+      if (entry) entries.push(entry);
+    });
+  }
+
+  const indexes = {
+    titleCode: indexBy(entries, 'titleCode', problems),
+    publication: indexBy(entries, 'publication', problems),
+    newsroom: indexBy(entries, 'newsroom', problems),
+    baseUrl: indexBy(entries, 'baseUrl', problems),
+  };
+
+  const fallbackEntry = indexes.titleCode.get(FALLBACK_TITLE_CODE.toLowerCase());
+  if (entries.length > 0 && !fallbackEntry) {
+    problems.add('titles', `must contain the fallback title ${FALLBACK_TITLE_CODE}`);
+  } else if (fallbackEntry?.excluded) {
+    problems.add('titles', `the fallback title ${FALLBACK_TITLE_CODE} must not be excluded`);
+  }
+
+  if (problems.messages.length > 0 || !fallbackEntry) {
+    throw new Error(`Invalid title catalogue:\n- ${problems.messages.join('\n- ')}`);
+  }
+
+  const all = Object.freeze(entries.map(freezeEntry));
+  const offered = Object.freeze(all.filter((entry) => !entry.excluded));
+
+  const findByTitleCode = (titleCode: string) => indexes.titleCode.get(titleCode.toLowerCase());
+
+  return {
+    all: () => all,
+    offered: () => offered,
+    byPublication: (publication) => indexes.publication.get(publication.toLowerCase()),
+    byNewsroom: (newsroom) => indexes.newsroom.get(newsroom.toLowerCase()),
+    findByTitleCode,
+    byTitleCode(titleCode) {
+      const entry = findByTitleCode(titleCode);
+      if (!entry) throw new Error(`No publication config found for titleCode ${titleCode}`);
+      return entry;
+    },
+    group(code) {
+      const info = groups.get(code);
+      // Unreachable for a validated catalogue and a typed caller; guards JS callers.
+      if (!info) throw new Error(`Unknown title group ${code}`);
+      return info;
+    },
+    fallback: () => fallbackEntry,
+  };
+}
+
+/** The built-in catalogue from data/titles.json. */
+export const defaultCatalogue: Catalogue = createCatalogue(data);

@@ -1,0 +1,74 @@
+/** SPEC §1: the publishing groups a title belongs to. */
+export const titleGroups = ['aag', 'por', 'nvl', 'htg', 'pmve', 'pmo', 'pox'] as const;
+export type TitleGroup = (typeof titleGroups)[number];
+
+export type TitleLanguage = 'nb' | 'nn';
+
+/**
+ * One catalogue entry with every default applied (SPEC §1). Raw entries in
+ * data/titles.json may omit the defaulted fields; `createCatalogue` fills them in.
+ */
+export interface PublicationConfig {
+  newsroom: string;
+  /** Slug, e.g. "adresseavisen". Also the `{publication}.localhost` dev host. */
+  publication: string;
+  name: string;
+  group: TitleGroup;
+  /** Upper case, e.g. "ADR". Looked up case-insensitively. */
+  titleCode: string;
+  /** null for titles without pulse tracking (AN, VA). */
+  pulseProvider: string | null;
+  /** Consent vendor (Sourcepoint) id string. */
+  sourcepointId: string;
+  sourcepointPmId: number;
+  language: TitleLanguage;
+  /** Defaults to `publication`. */
+  streamNewsroom: string;
+  /** Host without scheme, e.g. "adressa.no". Defaults to `{publication}.no`. */
+  baseUrl: string;
+  /** https://www.{baseUrl} */
+  pageUrl: string;
+  /** https://minside.{baseUrl} */
+  minsideUrl: string;
+  /** pageUrl with the www part replaced by the play subdomain (tv by default, some play); null when the title has none. */
+  playBaseUrl: string | null;
+  hasNtbLiveLicense: boolean;
+  hasVgLiveLicense: boolean;
+  /** Excluded codes (XX, VI, RUI, KOF, KUL) are in the catalogue but never offered. */
+  excluded: boolean;
+  /** CSS colour (#rrggbb) used for the wordmark and the brand tokens. */
+  brandColor: string;
+  customerCenterPhoneNumber: string;
+  customerCenterEmail: string;
+  organizationNumber: string;
+  /** True when the contact details above are illustrative placeholders, not the publisher's. */
+  contactIsPlaceholder: boolean;
+  /** ISO weekdays (1 = Monday … 7 = Sunday) the paper is printed. Default Monday–Saturday. */
+  publicationWeekdays: number[];
+}
+
+export interface TitleGroupInfo {
+  code: TitleGroup;
+  /** Used in the footer copyright line: "© 2026 {name}". */
+  name: string;
+}
+
+export interface Catalogue {
+  /** Every entry, excluded ones included, in data order. */
+  all(): readonly PublicationConfig[];
+  /** Entries that may be offered and resolved (not excluded). */
+  offered(): readonly PublicationConfig[];
+  byPublication(publication: string): PublicationConfig | undefined;
+  byNewsroom(newsroom: string): PublicationConfig | undefined;
+  /**
+   * Case-insensitive. Throws `No publication config found for titleCode {code}` when unknown.
+   * Like the other lookups it also finds excluded entries; only `offered()` and
+   * `resolveTitleCode` leave them out.
+   */
+  byTitleCode(titleCode: string): PublicationConfig;
+  /** Case-insensitive; undefined when unknown. */
+  findByTitleCode(titleCode: string): PublicationConfig | undefined;
+  group(code: TitleGroup): TitleGroupInfo;
+  /** The fallback title (POL). */
+  fallback(): PublicationConfig;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { createCatalogue } from './catalogue.ts';
+import { titleGroups } from './types.ts';
+
+type RawTitle = Record<string, unknown>;
+
+const groups = titleGroups.map((code) => ({ code, name: `Gruppe ${code}` }));
+
+function title(titleCode: string, publication: string, overrides: RawTitle = {}): RawTitle {
+  return {
+    titleCode,
+    publication,
+    newsroom: publication,
+    name: publication,
+    group: 'aag',
+    pulseProvider: publication,
+    sourcepointId: 'abc',
+    sourcepointPmId: 1,
+    brandColor: '#123456',
+    customerCenterPhoneNumber: '72 50 00 00',
+    customerCenterEmail: `kundesenter@${publication}.no`,
+    organizationNumber: '962806112',
+    ...overrides,
+  };
+}
+
+const fallback = title('POL', 'polarismedia', { group: 'pox' });
+
+function build(...titles: unknown[]) {
+  return createCatalogue({ groups, titles: [fallback, ...titles] });
+}
+
+function errorOf(action: () => unknown): string {
+  try {
+    action();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected an error');
+}
+
+describe('createCatalogue accepts', () => {
+  it('a minimal catalogue and applies the defaults', () => {
+    const catalogue = build(title('ABC', 'abc-avis', { play: 'play', language: 'nn', publicationWeekdays: [6, 2] }));
+    expect(catalogue.byTitleCode('abc')).toMatchObject({
+      baseUrl: 'abc-avis.no',
+      playBaseUrl: 'https://play.abc-avis.no',
+      language: 'nn',
+      publicationWeekdays: [2, 6],
+      streamNewsroom: 'abc-avis',
+    });
+    expect(catalogue.fallback().titleCode).toBe('POL');
+  });
+
+  it('$-prefixed annotation keys', () => {
+    const catalogue = createCatalogue({ $comment: 'x', groups, titles: [{ ...fallback, $comment: 'why' }] });
+    expect(catalogue.all()).toHaveLength(1);
+  });
+
+  it('an explicit contactIsPlaceholder false for real contact details', () => {
+    expect(build(title('ABC', 'abc', { contactIsPlaceholder: false })).byTitleCode('ABC').contactIsPlaceholder).toBe(false);
+  });
+});
+
+describe('createCatalogue rejects', () => {
+  it.each<[string, unknown, string]>([
+    ['a non-object', 'nope', 'expected an object with "groups" and "titles"'],
+    ['missing titles', { groups }, 'titles: must be a non-empty list'],
+    ['missing groups', { titles: [fallback] }, 'groups: must be a list'],
+    ['an unknown group code', { groups: [...groups, { code: 'zzz', name: 'Z' }], titles: [fallback] }, 'groups[7]: field "code" must be one of'],
+    ['a missing group', { groups: groups.slice(1), titles: [fallback] }, 'groups: missing group "aag"'],
+    ['a duplicate group', { groups: [...groups, groups[0]], titles: [fallback] }, 'groups[7] (aag): duplicate group code "aag"'],
+    ['a group without name', { groups: [...groups.slice(1), { code: 'aag' }], titles: [fallback] }, 'groups[6] (aag): field "name" must be a non-empty string'],
+    ['a catalogue without POL', { groups, titles: [title('ABC', 'abc')] }, 'titles: must contain the fallback title POL'],
+    ['an excluded POL', { groups, titles: [{ ...fallback, excluded: true }] }, 'the fallback title POL must not be excluded'],
+  ])('%s', (_case, raw, message) => {
+    expect(errorOf(() => createCatalogue(raw))).toContain(message);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a duplicate titleCode', title('POL', 'other'), 'titles[1] (POL): duplicate titleCode "POL" (already used by POL)'],
+    ['a duplicate titleCode in another case', title('ABC', 'other', { titleCode: 'POL' }), 'duplicate titleCode "POL"'],
+    ['a duplicate publication', title('ABC', 'polarismedia', { newsroom: 'x' }), 'titles[1] (ABC): duplicate publication "polarismedia"'],
+    ['a duplicate newsroom', title('ABC', 'abc', { newsroom: 'polarismedia' }), 'titles[1] (ABC): duplicate newsroom "polarismedia"'],
+    ['a duplicate baseUrl', title('ABC', 'abc', { baseUrl: 'polarismedia.no' }), 'titles[1] (ABC): duplicate baseUrl "polarismedia.no"'],
+    ['an unknown group', title('ABC', 'abc', { group: 'zzz' }), 'titles[1] (ABC): field "group" must be one of "aag"'],
+    ['a bad colour', title('ABC', 'abc', { brandColor: 'red' }), 'titles[1] (ABC): field "brandColor" must be a #rrggbb colour, got "red"'],
+    ['a short colour', title('ABC', 'abc', { brandColor: '#123' }), 'field "brandColor" must be a #rrggbb colour'],
+    ['a missing name', title('ABC', 'abc', { name: undefined }), 'titles[1] (ABC): field "name" must be a non-empty string, got nothing'],
+    ['a missing pulseProvider', title('ABC', 'abc', { pulseProvider: undefined }), 'field "pulseProvider" must be a string or null'],
+    ['a missing titleCode', title('ABC', 'abc', { titleCode: undefined }), 'titles[1]: field "titleCode" must be an upper-case code'],
+    ['a lower-case titleCode', title('abc', 'abc'), 'titles[1] (abc): field "titleCode" must be an upper-case code'],
+    ['a publication that is no DNS label', title('ABC', 'Abc Avis'), 'field "publication" must be a lower-case slug'],
+    ['a baseUrl with scheme', title('ABC', 'abc', { baseUrl: 'https://abc.no' }), 'field "baseUrl" must be a lower-case host name'],
+    ['a baseUrl with www.', title('ABC', 'abc', { baseUrl: 'www.abc.no' }), 'field "baseUrl" must be the bare title domain'],
+    ['an unknown play subdomain', title('ABC', 'abc', { play: 'video' }), 'field "play" must be one of "tv", "play" or false'],
+    ['an unknown language', title('ABC', 'abc', { language: 'en' }), 'field "language" must be one of "nb", "nn"'],
+    ['a string licence flag', title('ABC', 'abc', { hasVgLiveLicense: 'yes' }), 'field "hasVgLiveLicense" must be true or false'],
+    ['a fractional sourcepointPmId', title('ABC', 'abc', { sourcepointPmId: 1.5 }), 'field "sourcepointPmId" must be a positive integer'],
+    ['a bad weekday', title('ABC', 'abc', { publicationWeekdays: [0, 1] }), 'field "publicationWeekdays" must be a non-empty list'],
+    ['repeated weekdays', title('ABC', 'abc', { publicationWeekdays: [1, 1] }), 'field "publicationWeekdays" must be a non-empty list'],
+    ['a bad e-mail', title('ABC', 'abc', { customerCenterEmail: 'kundesenter' }), 'field "customerCenterEmail" must be an e-mail address'],
+    ['a bad phone number', title('ABC', 'abc', { customerCenterPhoneNumber: 'ring oss' }), 'field "customerCenterPhoneNumber" must be a phone number'],
+    ['an 8-digit organisation number', title('ABC', 'abc', { organizationNumber: '96280611' }), 'field "organizationNumber" must be a 9-digit'],
+    ['a failing MOD11 check', title('ABC', 'abc', { organizationNumber: '962806113' }), 'field "organizationNumber" fails the MOD11 check digit'],
+    ['a typo in a field name', title('ABC', 'abc', { baseURL: 'abc.no' }), 'titles[1] (ABC): unknown field "baseURL"'],
+    ['a non-object entry', 42, 'titles[1]: must be an object, got 42'],
+  ])('%s', (_case, raw, message) => {
+    const error = errorOf(() => build(raw));
+    expect(error).toMatch(/^Invalid title catalogue:/);
+    expect(error).toContain(message);
+  });
+
+  it('lists every problem at once', () => {
+    const error = errorOf(() => build(title('ABC', 'abc', { brandColor: 'red', group: 'zzz' }), title('ABC', 'abd')));
+    expect(error.split('\n').slice(1)).toEqual([
+      expect.stringContaining('field "group"'),
+      expect.stringContaining('field "brandColor"'),
+      expect.stringContaining('duplicate titleCode "ABC"'),
+    ]);
+  });
+});

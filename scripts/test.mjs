@@ -1,0 +1,42 @@
+// `npm test`: lint, typecheck, build, unit + server integration (Vitest), e2e (Playwright).
+// Every step runs even when an earlier one failed, so one run shows every problem; the
+// exit code is non-zero when any step failed. Runner reports land in reports/.
+import { mkdirSync, rmSync } from 'node:fs';
+import { ensureChromium } from './ensure-chromium.mjs';
+import { root, run } from './lib.mjs';
+import { summarize } from './summarize-reports.mjs';
+
+rmSync(`${root}/reports`, { recursive: true, force: true });
+mkdirSync(`${root}/reports`, { recursive: true });
+
+const only = process.argv[2]; // e.g. `npm test -- e2e` runs one step
+const steps = [
+  ['lint', () => run('npx', ['eslint', '--max-warnings', '0', '.'])],
+  ['typecheck', () => run('npx', ['tsc', '-b'])],
+  // Before the tests: the server process tests and e2e run the real bundles.
+  ['build', () => run('npm', ['run', 'build'])],
+  ['unit and server', () => run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json'])],
+  [
+    'e2e',
+    async () => {
+      if (!(await ensureChromium())) return 1;
+      return run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: `${root}/reports/playwright.json` },
+      });
+    },
+  ],
+];
+
+const failed = [];
+for (const [name, step] of steps) {
+  if (only && name !== only) continue;
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const code = await step();
+  console.log(`=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (code !== 0) failed.push(name);
+}
+const { passed, failed: failedTests } = summarize(`${root}/reports`);
+console.log(`\n${failed.length ? `Failed steps: ${failed.join(', ')}` : 'All steps passed.'}`);
+console.log(`tests: ${passed} passed, ${failedTests} failed`);
+process.exit(failed.length ? 1 : 0);
