@@ -8,6 +8,9 @@ import { defineConfig, devices } from '@playwright/test';
 process.env.E2E_PORT ??= String(40_000 + Math.floor(Math.random() * 20_000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'minside-e2e-'));
 const port = Number(process.env.E2E_PORT);
+// A second server with MAINTENANCE=on, for the maintenance journey.
+const maintenancePort = port + 1;
+process.env.E2E_MAINTENANCE_PORT = String(maintenancePort);
 const root = path.resolve(import.meta.dirname, '..');
 
 export default defineConfig({
@@ -37,14 +40,26 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'node apps/server/dist/main.js',
-    cwd: root,
-    url: `http://127.0.0.1:${port}/readyz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '' },
-  },
+  webServer: [
+    {
+      command: 'node apps/server/dist/main.js',
+      cwd: root,
+      url: `http://127.0.0.1:${port}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    },
+    {
+      command: 'node apps/server/dist/main.js',
+      cwd: root,
+      url: `http://127.0.0.1:${maintenancePort}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on' },
+    },
+  ],
 });

@@ -106,3 +106,34 @@ describe('a failing migration', () => {
     await database.close();
   });
 });
+
+describe('serving the SPA', () => {
+  it('answers / and client routes with index.html, assets with long caching, /api with JSON 404', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const webDist = mkdtempSync(path.join(tmpdir(), 'minside-web-'));
+    mkdirSync(path.join(webDist, 'assets'));
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Min Side</title>');
+    writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const t = await buildTestApp('pglite', { config: { webDist } });
+    try {
+      for (const url of ['/', '/kundeservice', '/betal-faktura/123', '/finnes-ikke?x=1']) {
+        const res = await t.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type'], url).toContain('text/html');
+        expect(res.body, url).toContain('<title>Min Side</title>');
+        expect(res.headers['cache-control'], url).toBe('no-cache');
+      }
+      const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toContain('immutable');
+      const api = await t.app.inject({ method: 'GET', url: '/api/nope' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
+      const post = await t.app.inject({ method: 'POST', url: '/kundeservice', payload: {} });
+      expect(post.statusCode).toBe(404);
+    } finally {
+      await t.close();
+      rmSync(webDist, { recursive: true, force: true });
+    }
+  });
+});

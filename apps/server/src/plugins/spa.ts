@@ -18,7 +18,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     await app.register(fastifyStatic, {
       root: path.resolve(webDist),
       index: false,
-      wildcard: true,
+      // One route per built file: `/` and every client route fall through to index.html.
+      wildcard: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

@@ -1,0 +1,51 @@
+import type { Title } from '@minside/domain';
+import { ConsentManagerButton } from '../features/privacy/index.ts';
+import { telHref } from '../lib/format.ts';
+import styles from './footer.module.css';
+
+export interface FooterProps {
+  title: Pick<Title, 'name' | 'pageUrl' | 'customerCenterPhoneNumber' | 'customerCenterEmail' | 'organizationNumber' | 'groupName'>;
+}
+
+/**
+ * SPEC §2 footer: the title name and link, phone, e-mail, organisation number, the group
+ * copyright with the current year, and the privacy settings (consent manager).
+ */
+export function Footer({ title }: FooterProps) {
+  const year = new Date().getFullYear();
+  return (
+    <footer className={styles.footer}>
+      <div className={styles.inner}>
+        <div className={styles.column}>
+          <a className={styles.name} href={title.pageUrl}>
+            {title.name}
+          </a>
+          <p className={styles.muted}>Org.nr. {title.organizationNumber}</p>
+        </div>
+
+        <div className={styles.column}>
+          <h2 className={styles.heading}>Kundeservice</h2>
+          <ul className={styles.list}>
+            <li>
+              <span className={styles.label}>Telefon</span>{' '}
+              <a href={telHref(title.customerCenterPhoneNumber)}>{title.customerCenterPhoneNumber}</a>
+            </li>
+            <li>
+              <span className={styles.label}>E-post</span> <a href={`mailto:${title.customerCenterEmail}`}>{title.customerCenterEmail}</a>
+            </li>
+          </ul>
+        </div>
+
+        <div className={styles.column}>
+          <h2 className={styles.heading}>Personvern</h2>
+          <ConsentManagerButton className={styles.linkButton} />
+        </div>
+      </div>
+      <div className={styles.bottom}>
+        <p className={styles.copyright}>
+          © {year} {title.groupName}
+        </p>
+      </div>
+    </footer>
+  );
+}

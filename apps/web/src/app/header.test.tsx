@@ -1,0 +1,90 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setSessionUser } from '../features/auth/index.ts';
+import { adresseavisen } from '../test/fixtures.ts';
+import { Header } from './header.tsx';
+
+function renderHeader() {
+  return render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter initialEntries={['/kundeservice']}>
+        <Header title={adresseavisen} />
+        <p>Innhold</p>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+function menuButton(): HTMLElement {
+  return screen.getByRole('button', { name: 'Meny' });
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  act(() => setSessionUser(null));
+});
+
+describe('Header', () => {
+  it('links the logo to the title site under the title name', () => {
+    renderHeader();
+    expect(screen.getByRole('link', { name: 'Adresseavisen' }).getAttribute('href')).toBe('https://www.adressa.no');
+    expect(screen.getByRole('link', { name: 'Min Side' }).getAttribute('href')).toBe('/');
+    expect(screen.getByRole('link', { name: 'Kundeservice' }).getAttribute('href')).toBe('/kundeservice');
+  });
+
+  it('shows "Logg inn" only when signed out and "Logg ut" only when signed in', () => {
+    renderHeader();
+    expect(screen.getByRole('button', { name: 'Logg inn' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Logg ut' })).toBeNull();
+
+    act(() => setSessionUser({ displayName: 'Kari Nordmann' }));
+    expect(screen.getByRole('button', { name: 'Logg ut' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Logg inn' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
+    expect(screen.getByRole('button', { name: 'Logg inn' })).toBeDefined();
+  });
+
+  it('toggles the menu with the hamburger, which controls the navigation', () => {
+    renderHeader();
+    const button = menuButton();
+    const nav = screen.getByRole('navigation', { name: 'Hovedmeny' });
+    expect(button.getAttribute('aria-controls')).toBe(nav.id);
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes the menu on Escape and returns focus to the hamburger', () => {
+    renderHeader();
+    fireEvent.click(menuButton());
+    screen.getByRole('link', { name: 'Kundeservice' }).focus();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(menuButton());
+  });
+
+  it('closes the menu on a click elsewhere, but not on a click inside it', () => {
+    renderHeader();
+    fireEvent.click(menuButton());
+    fireEvent.pointerDown(screen.getByRole('navigation', { name: 'Hovedmeny' }));
+    expect(menuButton().getAttribute('aria-expanded')).toBe('true');
+    fireEvent.pointerDown(screen.getByText('Innhold'));
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes the menu when a link in it is followed', () => {
+    renderHeader();
+    fireEvent.click(menuButton());
+    fireEvent.click(screen.getByRole('link', { name: 'Min Side' }));
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+});

@@ -1,0 +1,101 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { NavLink, useLocation, useNavigate } from 'react-router';
+import type { Title } from '@minside/domain';
+import { setSessionUser, useSessionUser } from '../features/auth/index.ts';
+import { InlineSvg } from '../lib/inline-svg.tsx';
+import { pathTo } from './paths.ts';
+import styles from './header.module.css';
+
+export interface HeaderProps {
+  title: Pick<Title, 'name' | 'pageUrl' | 'logoPath'>;
+}
+
+function navLinkClass({ isActive }: { isActive: boolean }): string | undefined {
+  return isActive ? `${styles.navLink} ${styles.active}` : styles.navLink;
+}
+
+/**
+ * SPEC §2 header: logo linking to the title's site, Min Side and Kundeservice, Logg inn or
+ * Logg ut, and a hamburger that toggles the menu on narrow screens.
+ */
+export function Header({ title }: HeaderProps) {
+  const user = useSessionUser();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const menuId = useId();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  // The menu belongs to the page it was opened on: navigating closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target instanceof Node && containerRef.current?.contains(event.target)) return;
+      setOpenOn(null);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpenOn(null);
+      buttonRef.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  // Login and logout arrive with the login issue: until then "Logg inn" leads to Min Side
+  // (whose guard will start the login) and "Logg ut" clears the session.
+  const signIn = () => navigate(pathTo('home'));
+  const signOut = () => setSessionUser(null);
+
+  return (
+    <header className={styles.header}>
+      <div className={styles.inner} ref={containerRef}>
+        <a className={styles.logo} href={title.pageUrl} aria-label={title.name}>
+          <InlineSvg src={title.logoPath} decorative className={styles.logoSvg} fallback={<span className={styles.logoText}>{title.name}</span>} />
+        </a>
+
+        <button
+          ref={buttonRef}
+          type="button"
+          className={styles.menuButton}
+          aria-expanded={open}
+          aria-controls={menuId}
+          onClick={() => setOpenOn(open ? null : pathname)}
+        >
+          <span className={styles.menuIcon} aria-hidden="true" />
+          Meny
+        </button>
+
+        <nav id={menuId} aria-label="Hovedmeny" className={open ? `${styles.nav} ${styles.open}` : styles.nav}>
+          <ul className={styles.links}>
+            <li>
+              <NavLink to={pathTo('home')} end className={navLinkClass}>
+                Min Side
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={pathTo('customerService')} className={navLinkClass}>
+                Kundeservice
+              </NavLink>
+            </li>
+          </ul>
+          {user ? (
+            <button type="button" className={styles.sessionButton} onClick={signOut}>
+              Logg ut
+            </button>
+          ) : (
+            <button type="button" className={`${styles.sessionButton} ${styles.signIn}`} onClick={signIn}>
+              Logg inn
+            </button>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,58 @@
+import type { MouseEvent, ReactNode } from 'react';
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { useTitle } from '../features/titles/index.ts';
+import { useSpinnerState } from '../lib/spinner.ts';
+import { AfterEachRoute } from './after-each-route.tsx';
+import { Footer } from './footer.tsx';
+import { Header } from './header.tsx';
+import { SpinnerOverlay } from './spinner-overlay.tsx';
+import { useTitleTheme } from './title-theme.ts';
+import styles from './layout.module.css';
+
+function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
+/** SPEC §2 layout: header, a main area with the routed view and the spinner overlay, footer. */
+function Shell({ children }: { children?: ReactNode }) {
+  const title = useTitle();
+  useTitleTheme(title);
+  const { showSpinner } = useSpinnerState();
+
+  return (
+    <div className={styles.app}>
+      <a className={styles.skipLink} href="#main" onClick={skipToMain}>
+        Hopp til hovedinnholdet
+      </a>
+      <Header title={title} />
+      <main id="main" tabIndex={-1} className={styles.main} aria-busy={showSpinner || undefined}>
+        <div className={styles.content}>{children}</div>
+        <SpinnerOverlay />
+      </main>
+      <Footer title={title} />
+    </div>
+  );
+}
+
+function NavigationProgress() {
+  const navigation = useNavigation();
+  return navigation.state === 'idle' ? null : <div className={styles.progress} aria-hidden="true" />;
+}
+
+/** The root route's component. */
+export function Layout() {
+  return (
+    <Shell>
+      <NavigationProgress />
+      <AfterEachRoute />
+      <Outlet />
+      <ScrollRestoration />
+    </Shell>
+  );
+}
+
+/** Shown while the first route loads: the branded shell with the spinner on (SPEC §4: on at start). */
+export function ShellFallback() {
+  return <Shell />;
+}

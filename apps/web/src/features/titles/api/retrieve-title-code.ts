@@ -1,0 +1,29 @@
+import { queryOptions } from '@tanstack/react-query';
+import { FALLBACK_TITLE_CODE, retrieveTitleCodeResponseSchema } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { titleKeys } from './keys.ts';
+
+/**
+ * SPEC §4: find the title code by sending the my-page URL; on any failure the title code
+ * falls back to POL. Never rejects.
+ */
+export async function retrieveTitleCode(minsideUrl: string, signal?: AbortSignal): Promise<string> {
+  try {
+    const { titleCode } = await http.post('retrieveTitleCode', { minsideUrl }, retrieveTitleCodeResponseSchema, { signal });
+    return titleCode;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    console.warn(`Could not resolve the title for ${minsideUrl}; using ${FALLBACK_TITLE_CODE}`, error);
+    return FALLBACK_TITLE_CODE;
+  }
+}
+
+/** The title code of the site the browser is on. Resolved once per page load. */
+export function titleCodeQueryOptions(location: Pick<Location, 'origin' | 'href'> = window.location) {
+  return queryOptions({
+    queryKey: titleKeys.code(location.origin),
+    queryFn: ({ signal }) => retrieveTitleCode(location.href, signal),
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+}

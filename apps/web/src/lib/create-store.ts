@@ -1,0 +1,34 @@
+import { useSyncExternalStore } from 'react';
+
+/** A minimal external store: one value, synchronous updates, React reads it with a selector. */
+export interface Store<S> {
+  getState(): S;
+  setState(next: S | ((current: S) => S)): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createStore<S>(initial: S): Store<S> {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    setState(next) {
+      const value = typeof next === 'function' ? (next as (current: S) => S)(state) : next;
+      if (Object.is(value, state)) return;
+      state = value;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
+
+/** Reads a slice of a store. The selector must return a primitive or a stable reference. */
+export function useStore<S, T>(store: Pick<Store<S>, 'getState' | 'subscribe'>, selector: (state: S) => T): T {
+  const read = () => selector(store.getState());
+  return useSyncExternalStore(store.subscribe, read, read);
+}

@@ -1,0 +1,144 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+// The web shell (SPEC §1, §2): title branding per site, header, footer, 404 and accessibility.
+const port = process.env.E2E_PORT;
+const adresseavisen = (path: string) => `http://adresseavisen.localhost:${port}${path}`;
+const varden = (path: string) => `http://varden.localhost:${port}${path}`;
+
+async function expectNoSeriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test.describe('title branding', () => {
+  test('Adresseavisen: page title, favicon, root class and footer', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    await expect(page).toHaveTitle('Min Side - Adresseavisen');
+    await expect(page.locator('link[rel~="icon"]')).toHaveAttribute('href', 'https://www.adressa.no/favicon.png');
+    await expect(page.locator('html')).toHaveClass(/(^|\s)title-adressa-no(\s|$)/);
+
+    const footer = page.getByRole('contentinfo');
+    await expect(footer.getByRole('link', { name: 'Adresseavisen' })).toHaveAttribute('href', 'https://www.adressa.no');
+    await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
+    await expect(footer).toContainText('Org.nr. 962806112');
+    await expect(footer.getByRole('link', { name: '72 50 00 00' })).toHaveAttribute('href', /^tel:/);
+    await expect(footer.getByRole('link', { name: 'kundesenter@adressa.no' })).toHaveAttribute('href', 'mailto:kundesenter@adressa.no');
+  });
+
+  test('Varden: page title and favicon', async ({ page }) => {
+    await page.goto(varden('/kundeservice'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    await expect(page).toHaveTitle('Min Side - Varden');
+    await expect(page.locator('link[rel~="icon"]')).toHaveAttribute('href', 'https://www.varden.no/favicon.png');
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Varden', exact: true })).toBeVisible();
+  });
+
+  test('the header logo is the inlined wordmark, linked to the title site', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    const logo = page.getByRole('banner').getByRole('link', { name: 'Adresseavisen' });
+    await expect(logo).toHaveAttribute('href', 'https://www.adressa.no');
+    await expect(logo.locator('svg')).toBeVisible();
+  });
+});
+
+test.describe('routes', () => {
+  test('an unknown path lands on /404', async ({ page }) => {
+    await page.goto(adresseavisen('/finnes-ikke/i-det-hele-tatt'));
+    await expect(page).toHaveURL(adresseavisen('/404'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Fant ikke siden' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('link', { name: 'Kundeservice' })).toHaveAttribute('href', '/kundeservice');
+  });
+
+  test('/order-timeout redirects to /bestilling-feilet', async ({ page }) => {
+    await page.goto(adresseavisen('/order-timeout'));
+    await expect(page).toHaveURL(adresseavisen('/bestilling-feilet'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Bestillingen feilet' })).toBeVisible();
+  });
+
+  test('navigating moves focus to the new page heading', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(adresseavisen('/404'));
+    await page.getByRole('banner').getByRole('link', { name: 'Kundeservice' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeFocused();
+  });
+
+  test('FAQ answers open and link to the page that solves them', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    await page.getByText('Hvordan stopper jeg avisen mens jeg er på ferie?').click();
+    await page.getByRole('link', { name: 'Ferie og leveringsendring' }).click();
+    await expect(page).toHaveURL(adresseavisen('/endre-avislevering'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Ferie og leveringsendring' })).toBeVisible();
+  });
+});
+
+test.describe('header at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('the hamburger opens the menu, Escape and a click elsewhere close it', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    const menu = page.getByRole('button', { name: 'Meny' });
+    const nav = page.getByRole('navigation', { name: 'Hovedmeny' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Min Side' })).toBeHidden();
+
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(nav.getByRole('link', { name: 'Min Side' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Kundeservice' })).toBeVisible();
+    await expect(nav.getByRole('button', { name: 'Logg inn' })).toBeVisible();
+    await expect(nav.getByRole('button', { name: 'Logg ut' })).toHaveCount(0);
+
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Min Side' })).toBeHidden();
+
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    // The open panel covers the top of the page: click on content below it.
+    await page.getByRole('heading', { level: 2, name: 'Vanlige spørsmål' }).click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Min Side' })).toBeHidden();
+  });
+
+  test('the privacy settings button opens a dialog that closes again', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    await page.getByRole('button', { name: 'Personverninnstillinger' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Personverninnstillinger' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Lukk' }).click();
+    await expect(dialog).toBeHidden();
+  });
+});
+
+test.describe('header at 1280 px', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test('the navigation is inline and the hamburger hidden', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    await expect(page.getByRole('button', { name: 'Meny' })).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Hovedmeny' }).getByRole('link', { name: 'Min Side' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Logg inn' })).toBeVisible();
+  });
+});
+
+test.describe('accessibility (axe, WCAG 2 A and AA)', () => {
+  for (const width of [375, 1280]) {
+    test(`/kundeservice has no serious or critical violations at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(adresseavisen('/kundeservice'));
+      await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+      await page.getByText('Hvordan bytter jeg abonnement?').click();
+      await expectNoSeriousViolations(page);
+    });
+
+    test(`/404 has no serious or critical violations at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(adresseavisen('/404'));
+      await expect(page.getByRole('heading', { level: 1, name: 'Fant ikke siden' })).toBeVisible();
+      await expectNoSeriousViolations(page);
+    });
+  }
+});
