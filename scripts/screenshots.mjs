@@ -1,0 +1,28 @@
+// Screenshots of pages at 375 px and 1280 px, for looking at what we build:
+//   BASE=http://adresseavisen.localhost:3000 PATHS=/kundeservice,/404 node scripts/screenshots.mjs
+// Writes OUT (default /tmp/shots)/<path>-<width>.png and prints console errors it sees.
+import { mkdirSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+const base = process.env.BASE ?? 'http://adresseavisen.localhost:3000';
+const paths = (process.env.PATHS ?? '/kundeservice,/404').split(',');
+const out = process.env.OUT ?? '/tmp/shots';
+mkdirSync(out, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+for (const width of [375, 1280]) {
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, locale: 'nb-NO' });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.log(`[${width}] page error: ${error.message}`));
+  for (const p of paths) {
+    await page.goto(base + p, { waitUntil: 'networkidle' });
+    const file = `${out}/${p.replace(/\W+/g, '_') || 'root'}-${width}.png`;
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(file, page.url(), await page.title());
+  }
+  await context.close();
+}
+await browser.close();
