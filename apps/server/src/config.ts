@@ -24,7 +24,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9]*$/, 'must be lower-case letters and digits, e.g. spid')
     .default('spid'),
+  OIDC_ISSUER: z.url().optional().or(z.literal('').transform(() => undefined)),
   OIDC_CLIENT_ID: z.string().min(1).default('minside'),
+  OIDC_CLIENT_SECRET: z.string().optional().or(z.literal('').transform(() => undefined)),
+  SEED_DEMO_DATA: onOff.optional(),
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo1234'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });
@@ -40,7 +44,14 @@ export interface Config {
   titlesFile: string | undefined;
   maintenance: boolean;
   identityProviderName: string;
+  /** An external OIDC issuer; undefined runs the embedded provider at /idp. */
+  oidcIssuer: string | undefined;
   oidcClientId: string;
+  /** Required with an external issuer; the embedded provider generates and keeps its own. */
+  oidcClientSecret: string | undefined;
+  /** Seed the demo subscribers at start. Default: on for the embedded database, off for DATABASE_URL. */
+  seedDemoData: boolean;
+  demoPassword: string;
   logLevel: string;
   /** The built SPA to serve; undefined serves none (API-only, as in server tests). */
   webDist: string | undefined;
@@ -57,6 +68,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  if (e.OIDC_ISSUER && !e.OIDC_CLIENT_SECRET) {
+    throw new ConfigError('Invalid configuration: OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -66,7 +80,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     titlesFile: e.TITLES_FILE,
     maintenance: e.MAINTENANCE,
     identityProviderName: e.IDENTITY_PROVIDER_NAME,
+    oidcIssuer: e.OIDC_ISSUER,
     oidcClientId: e.OIDC_CLIENT_ID,
+    oidcClientSecret: e.OIDC_CLIENT_SECRET,
+    seedDemoData: e.SEED_DEMO_DATA ?? e.DATABASE_URL === undefined,
+    demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
   };
@@ -74,5 +92,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** A config for tests and tools: defaults, then the given overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), logLevel: 'silent', webDist: undefined, ...overrides };
+  return { ...loadConfig({}), logLevel: 'silent', webDist: undefined, seedDemoData: false, ...overrides };
+}
+
+/** Where the embedded identity provider lives: /idp under PUBLIC_URL, or under localhost:PORT. */
+export function embeddedIssuerUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {
+  const base = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+  return `${base}/idp`;
+}
+
+/** The issuer the portal logs in through: OIDC_ISSUER, or the embedded provider. */
+export function issuerUrl(config: Pick<Config, 'oidcIssuer' | 'publicUrl' | 'port'>): string {
+  return config.oidcIssuer ?? embeddedIssuerUrl(config);
 }

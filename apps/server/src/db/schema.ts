@@ -1,4 +1,6 @@
-import { boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /**
  * Per-title maintenance switch. MAINTENANCE=on in the environment takes every title down
@@ -10,3 +12,224 @@ export const titleMaintenance = pgTable('title_maintenance', {
   message: text('message'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------
+// Embedded identity provider (apps/server/src/identity/provider). A separate system in
+// spirit: the portal's own tables never join these; they meet only through the OIDC `sub`.
+// ---------------------------------------------------------------------------------------
+
+/** The provider's user accounts: e-mail and a scrypt password hash. `id` is the OIDC `sub`. */
+export const idpAccount = pgTable('idp_account', {
+  id: text('id').primaryKey(),
+  /** Stored lower-cased; the login form lower-cases what is typed. */
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(true),
+  passwordHash: text('password_hash').notNull(),
+  givenName: text('given_name').notNull(),
+  familyName: text('family_name').notNull(),
+  phoneNumber: text('phone_number'),
+  createdAt: createdAt(),
+});
+
+/** oidc-provider's storage adapter: one row per model instance (sessions, codes, grants …). */
+export const idpPayload = pgTable(
+  'idp_payload',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.model, table.id] }),
+    index('idp_payload_grant_id_idx').on(table.grantId),
+    index('idp_payload_uid_idx').on(table.uid),
+    index('idp_payload_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
+/** The provider's persistent secrets: signing keys (JWKS) and cookie keys, created once. */
+export const idpSecret = pgTable('idp_secret', {
+  name: text('name').primaryKey(),
+  value: jsonb('value').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Failed password attempts, per account e-mail and per client IP: the login throttle counts these. */
+export const idpLoginFailure = pgTable(
+  'idp_login_failure',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** `email:<address>` or `ip:<address>`. */
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('idp_login_failure_key_at_idx').on(table.key, table.at)],
+);
+
+// ---------------------------------------------------------------------------------------
+// The portal: users known by their identity `sub`, their accounts and subscriptions.
+// ---------------------------------------------------------------------------------------
+
+/** SPEC §3 User. `identitySub` is the identity id (`spidId` when the provider is spid). */
+export const appUser = pgTable('app_user', {
+  id: text('id').primaryKey(),
+  /** The OIDC `sub` of the configured issuer. One issuer per deployment, so it is unique. */
+  identitySub: text('identity_sub').notNull().unique(),
+  email: text('email').notNull(),
+  givenName: text('given_name').notNull().default(''),
+  familyName: text('family_name').notNull().default(''),
+  phoneNumber: text('phone_number'),
+  birthdate: date('birthdate', { mode: 'string' }),
+  createdAt: createdAt(),
+}, (table) => [index('app_user_email_idx').on(table.email)]);
+
+/** SPEC §3 Account. Money is øre. One account per user. */
+export const account = pgTable('account', {
+  // New accounts count up from 50 000 000; the demo data uses numbers below that.
+  ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity({ startWith: 50_000_000 }),
+  userId: text('user_id').notNull().unique().references(() => appUser.id),
+  firstTitleCode: text('first_title_code').notNull(),
+  accountBalanceOre: integer('account_balance_ore').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** SPEC §3 Subscription, one per account and title. */
+export const subscription = pgTable(
+  'subscription',
+  {
+    id: text('id').primaryKey(),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).notNull().references(() => account.ariaAccountNo),
+    titleCode: text('title_code').notNull(),
+    ariaPlanId: text('aria_plan_id').notNull(),
+    planName: text('plan_name').notNull(),
+    /** COMBO (paper + digital) or DIGITAL. */
+    planProductType: text('plan_product_type').notNull(),
+    eligibleForSharing: boolean('eligible_for_sharing').notNull(),
+    instStatusCode: integer('inst_status_code').notNull(),
+    /** subsRetrieveSubscriptionAddInfo.subscriptionInfo1: business role ("admin"/"employee") or null. */
+    subscriptionInfo1: text('subscription_info1'),
+    /** YEAR, QUARTER, MONTH or MONTH_PREMIUM. */
+    billingPeriod: text('billing_period').notNull(),
+    priceOre: integer('price_ore').notNull(),
+    /** AVTALEGIRO, CARD, VIPPS, INVOICE or NONE. */
+    paymentMethod: text('payment_method').notNull(),
+    /** Title feature set (SPEC §3). */
+    features: jsonb('features').$type<{ plusContent: boolean; ePaper: boolean; paper: boolean; familySharing: boolean; thirdPartyBundle: boolean }>().notNull(),
+    startedOn: date('started_on', { mode: 'string' }).notNull(),
+    /** End of the paid period: next renewal, or the end date once cancelled. */
+    currentPeriodEnd: date('current_period_end', { mode: 'string' }).notNull(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    pendingPlanId: text('pending_plan_id'),
+    pendingPlanName: text('pending_plan_name'),
+    pendingChangeOn: date('pending_change_on', { mode: 'string' }),
+    /** Family member or business employee: the owner's subscription this access comes from. */
+    sharedFromSubscriptionId: text('shared_from_subscription_id'),
+    /** Business subscriptions: invitations must use this e-mail domain. */
+    companyDomain: text('company_domain'),
+    /** Family sharing and business: how many members may be invited. */
+    maxMembers: integer('max_members').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('subscription_account_title_idx').on(table.ariaAccountNo, table.titleCode)],
+);
+
+/** Family and business members invited to share a subscription (SPEC §3 Family share, Business invitation). */
+export const subscriptionMember = pgTable(
+  'subscription_member',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    /** family or business. */
+    kind: text('kind').notNull(),
+    email: text('email').notNull(),
+    /** emailSent or active (SPEC §4 invitation states). */
+    status: text('status').notNull(),
+    /** Set once the invitation is accepted. */
+    userId: text('user_id').references(() => appUser.id),
+    invitedAt: timestamp('invited_at', { withTimezone: true }).notNull().defaultNow(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('subscription_member_email_idx').on(table.subscriptionId, table.email)],
+);
+
+/** SPEC §3 Invoice. */
+export const invoice = pgTable(
+  'invoice',
+  {
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity({ startWith: 90_000_000 }),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).notNull().references(() => account.ariaAccountNo),
+    subscriptionId: text('subscription_id').references(() => subscription.id),
+    kid: text('kid').notNull(),
+    amountOre: integer('amount_ore').notNull(),
+    description: text('description').notNull(),
+    periodFrom: date('period_from', { mode: 'string' }).notNull(),
+    periodTo: date('period_to', { mode: 'string' }).notNull(),
+    dueOn: date('due_on', { mode: 'string' }).notNull(),
+    /** The bank account the invoice is paid to. */
+    bankAccountNumber: text('bank_account_number').notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('invoice_account_idx').on(table.ariaAccountNo)],
+);
+
+/** SPEC §3 Delivery address, for paper subscriptions. */
+export const deliveryAddress = pgTable('delivery_address', {
+  subscriptionId: text('subscription_id').primaryKey().references(() => subscription.id),
+  coName: text('co_name'),
+  street: text('street').notNull(),
+  streetNumber: text('street_number').notNull(),
+  apartment: text('apartment'),
+  floor: text('floor'),
+  postalCode: text('postal_code').notNull(),
+  town: text('town').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A verified student e-mail address (SPEC §5 Student). */
+export const studentVerification = pgTable('student_verification', {
+  userId: text('user_id').primaryKey().references(() => appUser.id),
+  studentEmail: text('student_email').notNull(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true }),
+});
+
+// ---------------------------------------------------------------------------------------
+// Relying party: login attempts and the portal's own server-side sessions.
+// ---------------------------------------------------------------------------------------
+
+/**
+ * One login started by `GET /api/loginToken`: the one-time token (stored hashed, it is the
+ * OIDC state), the browser it is bound to, and the PKCE verifier and nonce.
+ */
+export const loginAttempt = pgTable('login_attempt', {
+  stateHash: text('state_hash').primaryKey(),
+  browserBindingHash: text('browser_binding_hash').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  returnTo: text('return_to').notNull(),
+  titleCode: text('title_code').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** A signed-in browser. The cookie holds a random id; only its SHA-256 is stored. */
+export const userSession = pgTable(
+  'user_session',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    /** Kept for the provider's end-session call (id_token_hint). */
+    idToken: text('id_token').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('user_session_user_idx').on(table.userId), index('user_session_expires_idx').on(table.expiresAt)],
+);

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { billingPeriods, featureSetSchema, instStatusCodeSchema, paymentMethods, planProductTypes } from './subscription.ts';
+import { titleSchema } from './title.ts';
+
+/**
+ * SPEC §3 User: the identity id is a field named after the identity provider plus `Id`
+ * (`spidId` with the default provider `spid`). The name is configuration, so the contracts
+ * keep it out of their fixed shape: read it with `identityIdOf`.
+ */
+export function identityIdKey(identityProviderName: string): string {
+  return `${identityProviderName}Id`;
+}
+
+export function identityIdOf(record: Record<string, unknown>, identityProviderName: string): string | undefined {
+  const value = record[identityIdKey(identityProviderName)];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** SPEC §3 User. `sp_id` is the portal's own id of the user. */
+export const userSchema = z.looseObject({
+  sp_id: z.string(),
+  displayName: z.string(),
+  givenName: z.string(),
+  familyName: z.string(),
+  phoneNumber: z.string().nullable(),
+  email: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** SPEC §3 Account. Money in the API is øre (integers), like in storage. */
+export const accountSchema = z.looseObject({
+  ariaAccountNo: z.number().int(),
+  /** Øre. Negative means the subscriber owes money. */
+  accountBalance: z.number().int(),
+  firstTitleCode: z.string(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+const isoDate = z.iso.date();
+
+/** SPEC §3 Subscription, with what the portal shows about it. */
+export const subscriptionSchema = z.object({
+  id: z.string(),
+  ariaAccountNo: z.number().int(),
+  titleCode: z.string(),
+  ariaPlanID: z.string(),
+  planName: z.string(),
+  planProductType: z.enum(planProductTypes),
+  eligibleForSharing: z.boolean(),
+  instStatusCode: instStatusCodeSchema,
+  subsRetrieveSubscriptionAddInfo: z.object({ subscriptionInfo1: z.string().nullable() }),
+  billingPeriod: z.enum(billingPeriods as [string, ...string[]]),
+  /** Price per billing period, øre. */
+  priceOre: z.number().int(),
+  paymentMethod: z.enum(paymentMethods),
+  features: featureSetSchema,
+  startedOn: isoDate,
+  /** Next renewal, or the last day of access once cancelled or expired. */
+  currentPeriodEnd: isoDate,
+  cancelledAt: z.string().nullable(),
+  pendingChange: z.object({ ariaPlanID: z.string(), planName: z.string(), on: isoDate }).nullable(),
+  /** Set for family members and business employees: whose subscription the access comes from. */
+  sharedFrom: z.object({ ownerName: z.string() }).nullable(),
+  companyDomain: z.string().nullable(),
+  maxMembers: z.number().int(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+/** GET /api/session: who is signed in, on which title. 401 when nobody is. */
+export const sessionResponseSchema = z.object({
+  user: userSchema,
+  account: accountSchema.nullable(),
+  subscription: subscriptionSchema.nullable(),
+  title: titleSchema,
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/** A path on this site to come back to after login: starts with one slash, never `//`. */
+export const returnToSchema = z
+  .string()
+  .max(2048)
+  .regex(/^\/(?![/\\])/, 'must be a path on this site');
+
+/** Title code the browser resolved (retrieveTitleCode); the server checks it. */
+const titleCodeParam = z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/);
+
+export const loginTokenQuerySchema = z.object({
+  returnTo: returnToSchema.optional(),
+  titleCode: titleCodeParam.optional(),
+});
+
+/** GET /api/loginToken: a one-time login token bound to this browser, and where to go with it. */
+export const loginTokenResponseSchema = z.object({
+  loginToken: z.string(),
+  /** The provider's authorization URL: scope, PKCE challenge, state and nonce already set. */
+  authorizationUrl: z.string(),
+});
+export type LoginTokenResponse = z.infer<typeof loginTokenResponseSchema>;
+
+/** POST /api/handlecode and /api/handleLoginToken: what the provider sent back to /callback. */
+export const handleCodeBodySchema = z.object({
+  code: z.string().min(1).max(2048),
+  state: z.string().min(1).max(512),
+  /** The identity id if the browser knows it; when given it must match the ID token's subject. */
+  identityId: z.string().min(1).max(256).optional(),
+});
+export type HandleCodeBody = z.infer<typeof handleCodeBodySchema>;
+
+export const handleCodeResponseSchema = z.object({
+  user: userSchema,
+  account: accountSchema.nullable(),
+  subscription: subscriptionSchema.nullable(),
+  /** The path the login started from. */
+  returnTo: z.string(),
+});
+export type HandleCodeResponse = z.infer<typeof handleCodeResponseSchema>;
+
+export const sessionQuerySchema = z.object({ titleCode: titleCodeParam.optional() });
+
+/** POST /api/logout: where to send the browser to end the provider's session too. */
+export const logoutResponseSchema = z.object({
+  endSessionUrl: z.string().nullable(),
+});
+
+export const accountParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** POST /api/account (SPEC §7): create the signed-in user's account. Returns ariaAccountNo. */
+export const createAccountBodySchema = z.looseObject({
+  accountBalance: z.number().int(),
+  firstTitleCode: titleCodeParam,
+});
+export const createAccountResponseSchema = z.object({ ariaAccountNo: z.number().int() });
+
+/** PUT /api/account: what a subscriber may change on their account. */
+export const updateAccountBodySchema = z.object({
+  ariaAccountNo: z.number().int(),
+  firstTitleCode: titleCodeParam,
+});
+
+/** GET /api/subscription/{accountNo}/{titleCode}: order recorded in docs/decisions/004. */
+export const subscriptionParamsSchema = z.object({
+  accountNo: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  titleCode: titleCodeParam,
+});
+
+export const authErrorCodes = {
+  notAuthenticated: 'NOT_AUTHENTICATED',
+  loginStateInvalid: 'LOGIN_STATE_INVALID',
+  loginExpired: 'LOGIN_EXPIRED',
+  loginFailed: 'LOGIN_FAILED',
+  identityMismatch: 'IDENTITY_MISMATCH',
+  accountExists: 'ACCOUNT_EXISTS',
+  invalidAccountBalance: 'INVALID_ACCOUNT_BALANCE',
+} as const;
+
+export const authErrorMessages = {
+  notAuthenticated: 'Du må logge inn for å fortsette.',
+  loginStateInvalid: 'Innloggingen kunne ikke bekreftes. Prøv å logge inn på nytt.',
+  loginExpired: 'Innloggingen tok for lang tid. Prøv å logge inn på nytt.',
+  loginFailed: 'Innloggingen mislyktes. Prøv å logge inn på nytt.',
+  identityMismatch: 'Innloggingen hører til en annen bruker. Prøv å logge inn på nytt.',
+  accountExists: 'Du har allerede en kundekonto.',
+  invalidAccountBalance: 'En ny kundekonto starter med saldo 0.',
+} as const;
