@@ -1,5 +1,6 @@
 // Screenshots of pages at 375 px and 1280 px, for looking at what we build:
 //   BASE=http://adresseavisen.localhost:3000 PATHS=/kundeservice,/404 node scripts/screenshots.mjs
+// LOGIN=papir@minside.test signs in as that demo user first (password DEMO_PASSWORD or demo1234).
 // Writes OUT (default /tmp/shots)/<path>-<width>.png and prints console errors it sees.
 import { mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -17,6 +18,13 @@ for (const width of [375, 1280]) {
   const context = await browser.newContext({ viewport: { width, height: width < 500 ? 812 : 900 }, locale: 'nb-NO' });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.log(`[${width}] page error: ${error.message}`));
+  if (process.env.LOGIN) {
+    await page.goto(`${base}/`);
+    await page.getByLabel('E-post').fill(process.env.LOGIN);
+    await page.getByLabel('Passord').fill(process.env.DEMO_PASSWORD ?? 'demo1234');
+    await page.getByRole('button', { name: 'Logg inn' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/idp'));
+  }
   for (const p of paths) {
     await page.goto(base + p, { waitUntil: 'networkidle' });
     const file = `${out}/${p.replace(/\W+/g, '_') || 'root'}-${width}.png`;

@@ -1,5 +1,5 @@
 // Bundles the server and the workspace packages it imports (TypeScript sources) into
-// dist/main.js; npm dependencies stay external. The SQL migrations are copied beside it.
+// dist/main.js (and dist/seed.js); npm dependencies stay external. The SQL migrations are copied beside it.
 import { build } from 'esbuild';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 
@@ -8,8 +8,8 @@ const external = Object.keys(dependencies).filter((name) => !name.startsWith('@m
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: { main: 'src/main.ts', seed: 'src/seed-main.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

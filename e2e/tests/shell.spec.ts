@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { signInAtProvider } from './support.ts';
 
 // The web shell (SPEC §1, §2): title branding per site, header, footer, 404 and accessibility.
 const port = process.env.E2E_PORT;
@@ -54,6 +55,8 @@ test.describe('routes', () => {
 
   test('/order-timeout redirects to /bestilling-feilet', async ({ page }) => {
     await page.goto(adresseavisen('/order-timeout'));
+    // /bestilling-feilet needs a login (SPEC §2): the return target is the redirected path.
+    await signInAtProvider(page, 'papir@minside.test');
     await expect(page).toHaveURL(adresseavisen('/bestilling-feilet'));
     await expect(page.getByRole('heading', { level: 1, name: 'Bestillingen feilet' })).toBeVisible();
   });
@@ -69,6 +72,7 @@ test.describe('routes', () => {
     await page.goto(adresseavisen('/kundeservice'));
     await page.getByText('Hvordan stopper jeg avisen mens jeg er på ferie?').click();
     await page.getByRole('link', { name: 'Ferie og leveringsendring' }).click();
+    await signInAtProvider(page, 'papir@minside.test');
     await expect(page).toHaveURL(adresseavisen('/endre-avislevering'));
     await expect(page.getByRole('heading', { level: 1, name: 'Ferie og leveringsendring' })).toBeVisible();
   });

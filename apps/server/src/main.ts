@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDatabase, databaseOptionsFrom } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { seedDemoData } from './db/seed.ts';
 import { loadCatalogue } from './modules/titles/catalogue-source.ts';
 
 // The SPA build sits at apps/web/dist; from the bundle (apps/server/dist) that is ../../web/dist.
@@ -18,6 +19,10 @@ async function main(): Promise<void> {
   const catalogue = loadCatalogue(config.titlesFile);
   const database = await createDatabase(databaseOptionsFrom(config));
   await migrate(database);
+  let seeded: { usersCreated: number } | undefined;
+  if (config.seedDemoData) {
+    seeded = await seedDemoData(database, { password: config.demoPassword });
+  }
   const app = await buildApp({ config, database, catalogue });
 
   let shuttingDown = false;
@@ -46,7 +51,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance },
+    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance, identity: config.oidcIssuer ?? 'embedded at /idp', demoUsersSeeded: seeded?.usersCreated ?? 0 },
     `Min Side is serving at http://localhost:${config.port}`,
   );
 }

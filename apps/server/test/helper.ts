@@ -5,6 +5,9 @@ import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { createDatabase, type Database, type DatabaseOptions } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { seedDemoData } from '../src/db/seed.ts';
+
+export const DEMO_PASSWORD = 'demo1234';
 
 /**
  * The databases every server test runs on: embedded PGlite always, and a real PostgreSQL
@@ -54,13 +57,14 @@ export interface TestApp {
 /** A migrated database and the app built on it, as `main.ts` builds it, without listening. */
 export async function buildTestApp(
   kind: 'pglite' | 'postgres',
-  options: { config?: Partial<Config>; catalogue?: Catalogue } = {},
+  options: { config?: Partial<Config>; catalogue?: Catalogue; seed?: boolean; now?: () => Date } = {},
 ): Promise<TestApp> {
   const scratch = await createScratchDatabase(kind);
   const database = await createDatabase(scratch.options);
   await migrate(database);
+  if (options.seed) await seedDemoData(database, { password: DEMO_PASSWORD });
   const config = testConfig(options.config);
-  const app = await buildApp({ config, database, catalogue: options.catalogue ?? defaultCatalogue });
+  const app = await buildApp({ config, database, catalogue: options.catalogue ?? defaultCatalogue, ...(options.now ? { now: options.now } : {}) });
   await app.ready();
   return {
     app,

@@ -101,6 +101,8 @@ export type LoginTokenResponse = z.infer<typeof loginTokenResponseSchema>;
 export const handleCodeBodySchema = z.object({
   code: z.string().min(1).max(2048),
   state: z.string().min(1).max(512),
+  /** The provider's `iss` response parameter (RFC 9207), when it sent one: pass it on as received. */
+  iss: z.string().max(2048).optional(),
   /** The identity id if the browser knows it; when given it must match the ID token's subject. */
   identityId: z.string().min(1).max(256).optional(),
 });
@@ -151,6 +153,7 @@ export const authErrorCodes = {
   identityMismatch: 'IDENTITY_MISMATCH',
   accountExists: 'ACCOUNT_EXISTS',
   invalidAccountBalance: 'INVALID_ACCOUNT_BALANCE',
+  providerUnavailable: 'IDENTITY_PROVIDER_UNAVAILABLE',
 } as const;
 
 export const authErrorMessages = {
@@ -161,4 +164,5 @@ export const authErrorMessages = {
   identityMismatch: 'Innloggingen hører til en annen bruker. Prøv å logge inn på nytt.',
   accountExists: 'Du har allerede en kundekonto.',
   invalidAccountBalance: 'En ny kundekonto starter med saldo 0.',
+  providerUnavailable: 'Innloggingen er ikke tilgjengelig akkurat nå. Prøv igjen om litt.',
 } as const;

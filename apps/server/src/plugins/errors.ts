@@ -63,3 +63,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
 export function sendApiNotFound(reply: FastifyReply): FastifyReply {
   return send(reply, 404, { code: errorCodes.notFound, message: errorMessages.notFound });
 }
+
+/** The one answer for "not there" and "not yours": another user's id must look like a missing one. */
+export function notFound(): AppError {
+  return new AppError(404, errorCodes.notFound, errorMessages.notFound);
+}

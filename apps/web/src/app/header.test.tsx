@@ -2,17 +2,21 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setSessionUser } from '../features/auth/index.ts';
+import { IdentityProvider } from '../features/auth/index.ts';
+import { initialSessionState, sessionStore, setSignedIn } from '../features/auth/session.ts';
+import { createFakeIdentity, subscriber, type FakeIdentity } from '../features/auth/testing/fake-identity.ts';
 import { adresseavisen } from '../test/fixtures.ts';
-import { Header } from './header.tsx';
+import { Header, SIGN_IN_FAILED, SIGN_OUT_FAILED } from './header.tsx';
 
-function renderHeader() {
+function renderHeader(identity: FakeIdentity = createFakeIdentity(), path = '/kundeservice') {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={['/kundeservice']}>
-        <Header title={adresseavisen} />
-        <p>Innhold</p>
-      </MemoryRouter>
+      <IdentityProvider value={identity}>
+        <MemoryRouter initialEntries={[path]}>
+          <Header title={adresseavisen} />
+          <p>Innhold</p>
+        </MemoryRouter>
+      </IdentityProvider>
     </QueryClientProvider>,
   );
 }
@@ -27,7 +31,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  act(() => setSessionUser(null));
+  act(() => sessionStore.setState(initialSessionState));
 });
 
 describe('Header', () => {
@@ -43,12 +47,41 @@ describe('Header', () => {
     expect(screen.getByRole('button', { name: 'Logg inn' })).toBeDefined();
     expect(screen.queryByRole('button', { name: 'Logg ut' })).toBeNull();
 
-    act(() => setSessionUser({ displayName: 'Kari Nordmann' }));
+    act(() => setSignedIn(sessionStore, subscriber, Date.now()));
     expect(screen.getByRole('button', { name: 'Logg ut' })).toBeDefined();
     expect(screen.queryByRole('button', { name: 'Logg inn' })).toBeNull();
+  });
 
+  it('"Logg inn" starts the login back to the current path, query and hash', () => {
+    const identity = createFakeIdentity();
+    renderHeader(identity, '/kundeservice?sporsmal=faktura#svar');
+    fireEvent.click(screen.getByRole('button', { name: 'Logg inn' }));
+    expect(identity.logins).toEqual(['/kundeservice?sporsmal=faktura#svar']);
+  });
+
+  it('says so when the login could not start', async () => {
+    renderHeader(createFakeIdentity({ loginOutcome: false }));
+    fireEvent.click(screen.getByRole('button', { name: 'Logg inn' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(SIGN_IN_FAILED);
+  });
+
+  it('"Logg ut" logs out, after which "Logg inn" shows', async () => {
+    const identity = createFakeIdentity({ session: subscriber });
+    act(() => setSignedIn(sessionStore, subscriber, Date.now()));
+    renderHeader(identity);
     fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
-    expect(screen.getByRole('button', { name: 'Logg inn' })).toBeDefined();
+    expect(identity.logouts).toBe(1);
+    expect(await screen.findByRole('button', { name: 'Logg inn' })).toBeDefined();
+  });
+
+  it('says so when the logout failed, and stays signed in', async () => {
+    const identity = createFakeIdentity({ session: subscriber });
+    identity.logout = () => Promise.reject(new Error('offline'));
+    act(() => setSignedIn(sessionStore, subscriber, Date.now()));
+    renderHeader(identity);
+    fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(SIGN_OUT_FAILED);
+    expect(screen.getByRole('button', { name: 'Logg ut' })).toBeDefined();
   });
 
   it('toggles the menu with the hamburger, which controls the navigation', () => {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { NavLink, useLocation, useNavigate } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import type { Title } from '@minside/domain';
-import { setSessionUser, useSessionUser } from '../features/auth/index.ts';
+import { returnTargetOf, useIdentity, useSessionUser } from '../features/auth/index.ts';
 import { InlineSvg } from '../lib/inline-svg.tsx';
 import { pathTo } from './paths.ts';
 import styles from './header.module.css';
@@ -9,6 +9,9 @@ import styles from './header.module.css';
 export interface HeaderProps {
   title: Pick<Title, 'name' | 'pageUrl' | 'logoPath'>;
 }
+
+export const SIGN_IN_FAILED = 'Vi fikk ikke startet innloggingen. Prøv igjen om litt.';
+export const SIGN_OUT_FAILED = 'Vi fikk ikke logget deg ut. Prøv igjen.';
 
 function navLinkClass({ isActive }: { isActive: boolean }): string | undefined {
   return isActive ? `${styles.navLink} ${styles.active}` : styles.navLink;
@@ -20,8 +23,10 @@ function navLinkClass({ isActive }: { isActive: boolean }): string | undefined {
  */
 export function Header({ title }: HeaderProps) {
   const user = useSessionUser();
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const identity = useIdentity();
+  const location = useLocation();
+  const { pathname } = location;
+  const [sessionError, setSessionError] = useState<string | null>(null);
   const menuId = useId();
   const containerRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -48,10 +53,26 @@ export function Header({ title }: HeaderProps) {
     };
   }, [open]);
 
-  // Login and logout arrive with the login issue: until then "Logg inn" leads to Min Side
-  // (whose guard will start the login) and "Logg ut" clears the session.
-  const signIn = () => navigate(pathTo('home'));
-  const signOut = () => setSessionUser(null);
+  // Both leave the app when they succeed; they only come back here when they could not.
+  const signIn = () => {
+    setSessionError(null);
+    identity.login(returnTargetOf(location)).then(
+      (loggedIn) => {
+        if (!loggedIn) setSessionError(SIGN_IN_FAILED);
+      },
+      (error: unknown) => {
+        console.error('The login could not be started', error);
+        setSessionError(SIGN_IN_FAILED);
+      },
+    );
+  };
+  const signOut = () => {
+    setSessionError(null);
+    identity.logout().catch((error: unknown) => {
+      console.error('The logout failed', error);
+      setSessionError(SIGN_OUT_FAILED);
+    });
+  };
 
   return (
     <header className={styles.header}>
@@ -96,6 +117,11 @@ export function Header({ title }: HeaderProps) {
           )}
         </nav>
       </div>
+      {sessionError ? (
+        <p className={styles.sessionError} role="alert">
+          {sessionError}
+        </p>
+      ) : null}
     </header>
   );
 }

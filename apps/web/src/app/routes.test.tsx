@@ -2,6 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initialSessionState, sessionStore } from '../features/auth/session.ts';
+import { createFakeIdentity, subscriber, withoutSubscription, type FakeIdentity } from '../features/auth/testing/fake-identity.ts';
 import { adresseavisen, seedTitle } from '../test/fixtures.ts';
 import { pages, redirects, resolvePattern, type PageKey } from './paths.ts';
 import { createRoutes } from './routes.tsx';
@@ -78,7 +80,7 @@ const expectedMeta: Record<Access, { requiresAuth: boolean; requiresSubscription
 };
 
 function childRoutes(identityProviderName = 'spid'): RouteObject[] {
-  const [root] = createRoutes({ queryClient: new QueryClient(), identityProviderName });
+  const [root] = createRoutes({ queryClient: new QueryClient(), identity: createFakeIdentity(), identityProviderName });
   return root?.children ?? [];
 }
 
@@ -122,19 +124,22 @@ describe('route table (SPEC §2)', () => {
 
 describe('router', () => {
   let queryClient: QueryClient;
+  let identity: FakeIdentity;
 
   beforeEach(() => {
     queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    identity = createFakeIdentity({ session: subscriber });
     // The header's logo request has no server here; its failure is logged, not thrown.
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });
 
   afterEach(() => {
     cleanup();
+    sessionStore.setState(initialSessionState);
   });
 
   async function navigateTo(url: string) {
-    const router = createMemoryRouter(createRoutes({ queryClient, identityProviderName: 'spid' }), { initialEntries: [url] });
+    const router = createMemoryRouter(createRoutes({ queryClient, identity, identityProviderName: 'spid' }), { initialEntries: [url] });
     render(
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
@@ -202,5 +207,36 @@ describe('router', () => {
     await navigateTo('/kundeservice');
     await screen.findByRole('heading', { level: 1, name: 'Kundeservice' });
     expect(spinner.getState().showSpinner).toBe(false);
+  });
+
+  it('never renders a guarded page for a signed-out visitor: the login starts instead', async () => {
+    identity = createFakeIdentity({ session: null });
+    seedTitle(queryClient, adresseavisen);
+    const router = createMemoryRouter(createRoutes({ queryClient, identity, identityProviderName: 'spid' }), { initialEntries: ['/kundeservice'] });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Kundeservice' });
+    act(() => void router.navigate('/fakturaoversikt?a=1'));
+    await vi.waitFor(() => expect(identity.logins).toEqual(['/fakturaoversikt?a=1']));
+    expect(router.state.location.pathname).toBe('/kundeservice');
+    expect(screen.queryByRole('heading', { level: 1, name: 'Fakturaoversikt' })).toBeNull();
+  });
+
+  it('sends a signed-in user without a subscription to /ingen-abonnement', async () => {
+    identity = createFakeIdentity({ session: withoutSubscription });
+    seedTitle(queryClient, adresseavisen);
+    const router = await navigateTo('/endre-profil');
+    expect(router.state.location.pathname).toBe('/ingen-abonnement');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ingen abonnement' })).toBeDefined();
+  });
+
+  it('shows "Logg ut" on a public page when signed in', async () => {
+    seedTitle(queryClient, adresseavisen);
+    await navigateTo('/kundeservice');
+    expect(await screen.findByRole('button', { name: 'Logg ut' })).toBeDefined();
+    expect(identity.checks).toEqual(['opportunistic']);
   });
 });

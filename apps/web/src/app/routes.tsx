@@ -2,11 +2,11 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { resolveTitle } from '../features/titles/index.ts';
 import { RootErrorBoundary, RouteErrorBoundary } from './error-pages.tsx';
-import { guardLoader } from './guard.ts';
+import { guardLoader, hashOfLocation, type GuardContext } from './guard.ts';
 import { Layout, ShellFallback } from './layout.tsx';
 import { pages, redirects, resolvePattern, unknownPathTarget, type Area, type PageKey, type RouteMeta, type RouteModule } from './paths.ts';
 
-export interface RouterContext {
+export interface RouterContext extends GuardContext {
   queryClient: QueryClient;
   /** The identity provider's name; the two gateway paths are named after it (SPEC §2). */
   identityProviderName: string;
@@ -87,5 +87,11 @@ export function createRoutes(context: RouterContext): RouteObject[] {
 }
 
 export function createRouter(context: RouterContext) {
-  return createBrowserRouter(createRoutes(context));
+  // The first loaders may run while createBrowserRouter is still returning: the browser's
+  // address stands in until the router exists.
+  const created: { router?: ReturnType<typeof createBrowserRouter> } = {};
+  const pendingHash = (url: URL) =>
+    hashOfLocation(url, [created.router?.state.navigation.location, created.router?.state.location, window.location]);
+  created.router = createBrowserRouter(createRoutes({ ...context, pendingHash }));
+  return created.router;
 }

@@ -80,4 +80,13 @@ describe('http client', () => {
     expect(onUnauthenticated).toHaveBeenCalledTimes(2);
     expect(onUnauthenticated.mock.calls.map(([error]) => (error as ApiError).status)).toEqual([401, 406]);
   });
+
+  it('leaves the unauthenticated hook out when the request asks to', async () => {
+    const client = createHttpClient({ baseUrl: base });
+    const onUnauthenticated = vi.fn();
+    client.setUnauthenticatedHandler(onUnauthenticated);
+    await expect(client.get('private', titleSchema, { skipUnauthenticatedHandler: true })).rejects.toMatchObject({ status: 401 });
+    await expect(client.get('notacceptable', titleSchema, { skipUnauthenticatedHandler: true })).rejects.toMatchObject({ status: 406 });
+    expect(onUnauthenticated).not.toHaveBeenCalled();
+  });
 });

@@ -32,6 +32,12 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /**
+   * Answer 401/406 to the caller only, without the login redirect. For the identity calls
+   * themselves: a session check answering 401 means "not logged in", and redirecting on it
+   * would loop.
+   */
+  skipUnauthenticatedHandler?: boolean;
 }
 
 export interface HttpClient {
@@ -94,7 +100,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const error = parsed.success
         ? new ApiError(response.status, parsed.data.code, parsed.data.message)
         : new ApiError(response.status, errorCodes.internal, errorMessages.internal);
-      if (LOGIN_REDIRECT_STATUSES.includes(response.status)) onUnauthenticated(error);
+      if (LOGIN_REDIRECT_STATUSES.includes(response.status) && !requestOptions?.skipUnauthenticatedHandler) onUnauthenticated(error);
       throw error;
     }
 

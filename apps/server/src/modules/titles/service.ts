@@ -16,6 +16,11 @@ export interface TitleService {
   retrieveTitleCode(minsideUrl: string): string;
   maintenanceTitle(minsideUrl: string): Promise<MaintenanceTitle>;
   findByTitleDomain(titleDomain: string): PublicationConfig | undefined;
+  /**
+   * The title a signed-in call is about: the code the browser resolved when it names an
+   * offered title, else the title of the my-page URL, else the fallback (POL).
+   */
+  titleFor(titleCode: string | undefined, minsideUrl: string): Title;
 }
 
 export function createTitleService(deps: { catalogue: Catalogue; config: Config; db: Db }): TitleService {
@@ -87,5 +92,12 @@ export function createTitleService(deps: { catalogue: Catalogue; config: Config;
     },
 
     findByTitleDomain: (titleDomain) => byDomain.get(titleDomain),
+
+    titleFor(titleCode, minsideUrl) {
+      const fromCode = titleCode ? findOffered(titleCode) : undefined;
+      if (fromCode) return toTitle(fromCode);
+      const resolved = resolve(minsideUrl);
+      return toTitle(resolved ? catalogue.byTitleCode(resolved) : catalogue.fallback());
+    },
   };
 }

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Catalogue } from '@minside/titles';
+import { embeddedIssuerUrl, type Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { interactionRoutes } from './interactions.ts';
+import { pageCsp } from './pages.ts';
+import { createEmbeddedProvider } from './provider.ts';
+import { redirectPolicyFor } from './redirect-uris.ts';
+import { embeddedClientCredentials, loadProviderSecrets } from './secrets.ts';
+import { createLoginThrottle } from './throttle.ts';
+
+export { embeddedClientCredentials, type ClientCredentials } from './secrets.ts';
+export { upsertIdentityAccount, type IdentityAccountInput } from './accounts.ts';
+
+export interface EmbeddedIdentityProviderDependencies {
+  config: Config;
+  database: Database;
+  catalogue: Catalogue;
+  /** The clock of the login throttle and the storage expiry; tests move it. */
+  now?: () => Date;
+}
+
+export interface EmbeddedIdentityProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * Mounts oidc-provider (a Koa app) at the issuer's path, normally `/idp`: a catch-all
+ * route hijacks the reply and hands the raw request and response to the provider, with
+ * the mount path stripped from `req.url` (`req.originalUrl` keeps it, and oidc-provider
+ * derives its absolute URLs from the difference). The login pages oidc-provider sends the
+ * browser to are ordinary Fastify routes under the same path (more specific, so they win).
+ */
+export async function registerEmbeddedIdentityProvider(
+  app: FastifyInstance,
+  deps: EmbeddedIdentityProviderDependencies,
+): Promise<EmbeddedIdentityProvider> {
+  const { config, database, catalogue } = deps;
+  const now = deps.now ?? (() => new Date());
+  const issuer = embeddedIssuerUrl(config);
+  const mountPath = new URL(issuer).pathname.replace(/\/+$/, '');
+  const https = issuer.startsWith('https://');
+  const homeUrl = config.publicUrl ?? '/';
+  const logError = (error: unknown, message: string) => app.log.error({ err: error }, message);
+
+  const secrets = await loadProviderSecrets(database.db);
+  const { clientId, clientSecret } = await embeddedClientCredentials(database, config);
+  const policy = redirectPolicyFor(config.publicUrl, catalogue);
+  const provider = createEmbeddedProvider({
+    issuer,
+    clientId,
+    clientSecret,
+    registeredRedirectUri: new URL('/callback', config.publicUrl ?? `http://localhost:${config.port}`).href,
+    secrets,
+    db: database.db,
+    now,
+    policy,
+    homeUrl,
+    logError,
+  });
+  const throttle = createLoginThrottle({ db: database.db, now, onSweepError: (error) => logError(error, 'idp_login_failure sweep failed') });
+
+  await app.register(interactionRoutes, { prefix: mountPath, provider, db: database.db, throttle, policy, mountPath, homeUrl });
+
+  await app.register(async (scope) => {
+    // oidc-provider reads its own request bodies from the stream; Fastify must leave it unread.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    const handle = provider.callback();
+    const providerCsp = pageCsp({ script: 'provider' });
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      const { raw: req } = request;
+      const { raw: res } = reply;
+      const url = req.url ?? mountPath;
+      Object.assign(req, { originalUrl: url });
+      const rest = url.slice(mountPath.length);
+      req.url = rest.startsWith('/') ? rest : `/${rest}`;
+
+      // The hijacked response skips Fastify's onSend hooks: carry over what onRequest set
+      // (x-request-id) and add the security headers here. Provider pages replace the CSP.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) res.setHeader(name, value);
+      }
+      res.setHeader('content-security-policy', providerCsp);
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+      res.setHeader('x-frame-options', 'DENY');
+      res.setHeader('cross-origin-opener-policy', 'same-origin');
+      if (https) res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
+
+      try {
+        await handle(req, res);
+      } catch (error) {
+        // Koa answers its own errors; this is only reached if that machinery itself failed.
+        request.log.error({ err: error }, 'identity provider failed');
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      }
+    };
+    for (const url of [mountPath, `${mountPath}/*`]) {
+      scope.route({ method: [...methods], url, handler, exposeHeadRoute: false });
+    }
+  });
+
+  return { issuer, clientId, clientSecret };
+}

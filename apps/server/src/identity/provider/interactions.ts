@@ -1,0 +1,173 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { findIdentityAccountByEmail, normalizeEmail } from './accounts.ts';
+import { loginMessages, loginPage, messagePage, pageCsp } from './pages.ts';
+import { verifyPassword } from './password.ts';
+import type { RedirectPolicy } from './redirect-uris.ts';
+import type { LoginThrottle } from './throttle.ts';
+
+export interface InteractionRoutesOptions {
+  provider: Provider;
+  db: Db;
+  throttle: LoginThrottle;
+  policy: RedirectPolicy;
+  mountPath: string;
+  homeUrl: string;
+}
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+const paramsSchema = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/) });
+// Oversized or missing fields are a failed login like any other, not a 400.
+const loginBody = z
+  .object({
+    email: z.string().max(320).catch(''),
+    password: z.string().max(1024).catch(''),
+  })
+  .catch({ email: '', password: '' });
+
+// The CSP a page needs is only known in the handler; the app-wide onSend hook would
+// overwrite a header set there, so the value waits here for this plugin's own hook.
+const pagePolicies = new WeakMap<FastifyReply, string>();
+
+function sendPage(reply: FastifyReply, status: number, html: string, csp: string): FastifyReply {
+  pagePolicies.set(reply, csp);
+  return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+/**
+ * The login interaction of the embedded provider: oidc-provider sends the browser to
+ * `<mount>/interaction/:uid`; we show the form, check the password and hand the result
+ * back to oidc-provider, which continues the authorization request. The interaction is
+ * bound to the browser by oidc-provider's interaction cookie, which is also the CSRF
+ * protection: a forged POST has no cookie and finds no interaction.
+ */
+export async function interactionRoutes(app: FastifyInstance, options: InteractionRoutesOptions): Promise<void> {
+  const { provider, db, throttle, policy, mountPath, homeUrl } = options;
+  // Forms are parsed only here: the API stays JSON-only (text/plain and forms get 415 there).
+  app.removeAllContentTypeParsers();
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+
+  app.addHook('onSend', async (_request, reply) => {
+    const csp = pagePolicies.get(reply);
+    if (csp) reply.header('content-security-policy', csp);
+  });
+
+  // These are browser pages: errors are pages too, not the API's JSON.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const clientError = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500;
+    if (!clientError) request.log.error({ err: error }, 'login page failed');
+    const page = messagePage({
+      title: 'Noe gikk galt',
+      message: clientError ? 'Vi kunne ikke lese skjemaet. Gå tilbake og prøv igjen.' : 'Det oppstod en feil hos oss. Prøv igjen om litt.',
+      link: { href: homeUrl, text: 'Til Min Side' },
+    });
+    return sendPage(reply, clientError ? (error.statusCode ?? 400) : 500, page, pageCsp());
+  });
+
+  const loginAction = (uid: string) => `${mountPath}/interaction/${uid}/login`;
+  const abortUrl = (uid: string) => `${mountPath}/interaction/${uid}/abort`;
+  const redirectUriOf = (interaction: Interaction) =>
+    typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
+
+  function renderLogin(reply: FastifyReply, interaction: Interaction, status: number, input: { email?: string; error?: string } = {}) {
+    const redirectUri = redirectUriOf(interaction);
+    const title = redirectUri ? policy.titleOf(redirectUri) : undefined;
+    const formTargets = redirectUri ? [new URL(redirectUri).origin] : [];
+    return sendPage(
+      reply,
+      status,
+      loginPage({ action: loginAction(interaction.uid), abortUrl: abortUrl(interaction.uid), titleName: title?.name, ...input }),
+      pageCsp({ formTargets }),
+    );
+  }
+
+  function renderExpired(reply: FastifyReply) {
+    return sendPage(
+      reply,
+      400,
+      messagePage({
+        title: 'Innloggingen er utløpt',
+        message: 'Innloggingen tok for lang tid eller er allerede fullført. Gå tilbake til siden du kom fra og prøv igjen.',
+        link: { href: homeUrl, text: 'Til Min Side' },
+      }),
+      pageCsp(),
+    );
+  }
+
+  /** The interaction this browser is in, if it is the one in the URL. */
+  async function interactionFor(request: FastifyRequest, reply: FastifyReply): Promise<Interaction | undefined> {
+    const params = paramsSchema.safeParse(request.params);
+    if (!params.success) return undefined;
+    try {
+      const interaction = await provider.interactionDetails(request.raw, reply.raw);
+      return interaction.uid === params.data.uid ? interaction : undefined;
+    } catch (error) {
+      if (error instanceof errors.SessionNotFound) return undefined;
+      throw error;
+    }
+  }
+
+  /** Hands the result to oidc-provider and sends the browser back to it to continue. */
+  async function finish(request: FastifyRequest, reply: FastifyReply, result: Parameters<Provider['interactionResult']>[2]) {
+    // interactionResult + reply.redirect is interactionFinished without writing to the raw
+    // response behind Fastify's back.
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+    return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+  }
+
+  app.get('/interaction/:uid', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name === 'login') return renderLogin(reply, interaction, 200);
+    return finish(request, reply, { consent: { grantId: await grantFor(provider, interaction) } });
+  });
+
+  app.post('/interaction/:uid/login', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name !== 'login') return reply.redirect(`${mountPath}/interaction/${interaction.uid}`, 303);
+
+    const form = loginBody.parse(request.body);
+    const email = normalizeEmail(form.email);
+    const ip = request.ip;
+    if (await throttle.isBlocked(email, ip)) {
+      request.log.warn({ ip }, 'login throttled');
+      return renderLogin(reply, interaction, 429, { email: form.email, error: loginMessages.throttled });
+    }
+
+    const account = email ? await findIdentityAccountByEmail(db, email) : undefined;
+    // verifyPassword runs a full hash for an unknown e-mail too: no enumeration by timing.
+    const valid = await verifyPassword(form.password, account?.passwordHash);
+    if (!valid || !account) {
+      await throttle.recordFailure(email, ip);
+      return renderLogin(reply, interaction, 401, { email: form.email, error: loginMessages.invalidCredentials });
+    }
+    return finish(request, reply, { login: { accountId: account.id } });
+  });
+
+  app.get('/interaction/:uid/abort', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    return finish(request, reply, { error: 'access_denied', error_description: 'End-User aborted interaction' });
+  });
+}
+
+/**
+ * A consent prompt should not happen (loadExistingGrant covers every request of our
+ * first-party client), but if oidc-provider asks, the answer is the same: grant what is missing.
+ */
+async function grantFor(provider: Provider, interaction: Interaction): Promise<string> {
+  const accountId = interaction.session?.accountId;
+  const clientId = typeof interaction.params.client_id === 'string' ? interaction.params.client_id : undefined;
+  const grant = interaction.grantId ? await provider.Grant.find(interaction.grantId) : new provider.Grant({ accountId, clientId });
+  if (!grant) throw new Error('grant of the interaction not found');
+  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+  if (details.missingOIDCScope?.length) grant.addOIDCScope(details.missingOIDCScope);
+  if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
+  return grant.save();
+}

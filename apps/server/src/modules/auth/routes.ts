@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  apiErrorSchema,
+  handleCodeBodySchema,
+  handleCodeResponseSchema,
+  loginTokenQuerySchema,
+  loginTokenResponseSchema,
+  logoutResponseSchema,
+  sessionQuerySchema,
+  sessionResponseSchema,
+} from '@minside/domain';
+import type { AuthService } from './service.ts';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 503: apiErrorSchema };
+
+/** SPEC §7 login-flow calls: loginToken, handlecode, handleLoginToken, logout; plus the session check. */
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  app.get(
+    '/api/loginToken',
+    { schema: { tags: ['auth'], querystring: loginTokenQuerySchema, response: { 200: loginTokenResponseSchema, ...errors } } },
+    async (request, reply) => auth.startLogin(request, reply, request.query),
+  );
+
+  // Both names of SPEC §7 do the same: the full-page redirect and the popup return the same way.
+  for (const path of ['/api/handlecode', '/api/handleLoginToken']) {
+    app.post(
+      path,
+      { schema: { tags: ['auth'], body: handleCodeBodySchema, response: { 200: handleCodeResponseSchema, ...errors } } },
+      async (request, reply) => auth.completeLogin(request, reply, request.body, request.log),
+    );
+  }
+
+  app.get(
+    '/api/session',
+    { schema: { tags: ['auth'], querystring: sessionQuerySchema, response: { 200: sessionResponseSchema, ...errors } } },
+    async (request) => auth.session(request, request.query.titleCode),
+  );
+
+  app.post(
+    '/api/logout',
+    // SPEC §7: an empty body. `{}` and no body at all are both accepted.
+    { schema: { tags: ['auth'], body: z.object({}).strict().optional(), response: { 200: logoutResponseSchema } } },
+    async (request, reply) => auth.logout(request, reply, request.log),
+  );
+};

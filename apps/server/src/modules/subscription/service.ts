@@ -1,0 +1,173 @@
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  authErrorCodes,
+  authErrorMessages,
+  FALLBACK_TITLE_CODE,
+  identityIdKey,
+  type Account,
+  type PaymentMethod,
+  type Subscription,
+  type User,
+} from '@minside/domain';
+import type { Db } from '../../db/client.ts';
+import { account, appUser, subscription } from '../../db/schema.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { notFound } from '../../plugins/errors.ts';
+
+type UserRow = typeof appUser.$inferSelect;
+type AccountRow = typeof account.$inferSelect;
+type SubscriptionRow = typeof subscription.$inferSelect;
+
+/** SPEC §3 User on the wire: the identity id is named after the provider (`spidId`). */
+export function toUserDto(user: UserRow, identityProviderName: string): User {
+  const displayName = `${user.givenName} ${user.familyName}`.trim() || user.email;
+  return {
+    sp_id: user.id,
+    [identityIdKey(identityProviderName)]: user.identitySub,
+    displayName,
+    givenName: user.givenName,
+    familyName: user.familyName,
+    phoneNumber: user.phoneNumber,
+    email: user.email,
+  };
+}
+
+export function toAccountDto(row: AccountRow, user: UserRow, identityProviderName: string): Account {
+  return {
+    ariaAccountNo: row.ariaAccountNo,
+    accountBalance: row.accountBalanceOre,
+    firstTitleCode: row.firstTitleCode,
+    [identityIdKey(identityProviderName)]: user.identitySub,
+  };
+}
+
+export function toSubscriptionDto(row: SubscriptionRow, ownerName: string | null): Subscription {
+  return {
+    id: row.id,
+    ariaAccountNo: row.ariaAccountNo,
+    titleCode: row.titleCode,
+    ariaPlanID: row.ariaPlanId,
+    planName: row.planName,
+    planProductType: row.planProductType as Subscription['planProductType'],
+    eligibleForSharing: row.eligibleForSharing,
+    instStatusCode: row.instStatusCode,
+    subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: row.subscriptionInfo1 },
+    billingPeriod: row.billingPeriod,
+    priceOre: row.priceOre,
+    paymentMethod: row.paymentMethod as PaymentMethod,
+    features: row.features,
+    startedOn: row.startedOn,
+    currentPeriodEnd: row.currentPeriodEnd,
+    cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    pendingChange:
+      row.pendingPlanId && row.pendingPlanName && row.pendingChangeOn
+        ? { ariaPlanID: row.pendingPlanId, planName: row.pendingPlanName, on: row.pendingChangeOn }
+        : null,
+    sharedFrom: ownerName === null ? null : { ownerName },
+    companyDomain: row.companyDomain,
+    maxMembers: row.maxMembers,
+  };
+}
+
+export interface AccountService {
+  /** The user's own account, if they have one. */
+  accountOf(userId: string): Promise<AccountRow | undefined>;
+  /** GET account/{id}: only the caller's own; any other id is 404, exactly like a missing one. */
+  getOwnAccount(userId: string, ariaAccountNo: number): Promise<AccountRow>;
+  createAccount(userId: string, input: { accountBalance: number; firstTitleCode: string; identityId: string | undefined }): Promise<number>;
+  updateAccount(userId: string, input: { ariaAccountNo: number; firstTitleCode: string }): Promise<AccountRow>;
+  /** GET subscription/{accountNo}/{titleCode}, with the same ownership rule. */
+  getOwnSubscription(userId: string, ariaAccountNo: number, titleCode: string): Promise<Subscription>;
+  /**
+   * The subscription a session shows on a title. On the group fallback title (POL), which is
+   * no newspaper of its own, it is the subscription at the account's first title, else the newest.
+   */
+  subscriptionForTitle(accountRow: AccountRow, titleCode: string): Promise<Subscription | null>;
+}
+
+export function createAccountService(deps: { db: Db; isOfferedTitle: (code: string) => boolean }): AccountService {
+  const { db } = deps;
+  const owner = alias(subscription, 'owner_subscription');
+  const ownerAccount = alias(account, 'owner_account');
+  const ownerUser = alias(appUser, 'owner_user');
+
+  async function withOwnerName(where: SQL | undefined): Promise<Subscription[]> {
+    const rows = await db
+      .select({ subscription, ownerGiven: ownerUser.givenName, ownerFamily: ownerUser.familyName })
+      .from(subscription)
+      .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId))
+      .leftJoin(ownerAccount, eq(ownerAccount.ariaAccountNo, owner.ariaAccountNo))
+      .leftJoin(ownerUser, eq(ownerUser.id, ownerAccount.userId))
+      .where(where)
+      .orderBy(desc(subscription.startedOn));
+    return rows.map((row) =>
+      toSubscriptionDto(row.subscription, row.ownerGiven === null ? null : `${row.ownerGiven} ${row.ownerFamily ?? ''}`.trim()),
+    );
+  }
+
+  async function getOwnAccount(userId: string, ariaAccountNo: number): Promise<AccountRow> {
+    const [row] = await db
+      .select()
+      .from(account)
+      .where(and(eq(account.ariaAccountNo, ariaAccountNo), eq(account.userId, userId)));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  return {
+    async accountOf(userId) {
+      const [row] = await db.select().from(account).where(eq(account.userId, userId));
+      return row;
+    },
+
+    getOwnAccount,
+
+    async createAccount(userId, input) {
+      if (input.accountBalance !== 0) {
+        throw new AppError(400, authErrorCodes.invalidAccountBalance, authErrorMessages.invalidAccountBalance);
+      }
+      if (!deps.isOfferedTitle(input.firstTitleCode)) throw notFound();
+      const [user] = await db.select().from(appUser).where(eq(appUser.id, userId));
+      if (input.identityId !== undefined && input.identityId !== user?.identitySub) {
+        throw new AppError(403, authErrorCodes.identityMismatch, authErrorMessages.identityMismatch);
+      }
+      const [created] = await db
+        .insert(account)
+        .values({ userId, firstTitleCode: input.firstTitleCode.toUpperCase(), accountBalanceOre: 0 })
+        .onConflictDoNothing({ target: account.userId })
+        .returning({ ariaAccountNo: account.ariaAccountNo });
+      if (!created) throw new AppError(409, authErrorCodes.accountExists, authErrorMessages.accountExists);
+      return created.ariaAccountNo;
+    },
+
+    async updateAccount(userId, input) {
+      if (!deps.isOfferedTitle(input.firstTitleCode)) throw notFound();
+      await getOwnAccount(userId, input.ariaAccountNo);
+      const [updated] = await db
+        .update(account)
+        .set({ firstTitleCode: input.firstTitleCode.toUpperCase() })
+        .where(and(eq(account.ariaAccountNo, input.ariaAccountNo), eq(account.userId, userId)))
+        .returning();
+      if (!updated) throw notFound();
+      return updated;
+    },
+
+    async getOwnSubscription(userId, ariaAccountNo, titleCode) {
+      await getOwnAccount(userId, ariaAccountNo);
+      const [found] = await withOwnerName(and(eq(subscription.ariaAccountNo, ariaAccountNo), eq(subscription.titleCode, titleCode.toUpperCase())));
+      if (!found) throw notFound();
+      return found;
+    },
+
+    async subscriptionForTitle(accountRow, titleCode) {
+      const code = titleCode.toUpperCase();
+      if (code !== FALLBACK_TITLE_CODE) {
+        const [found] = await withOwnerName(and(eq(subscription.ariaAccountNo, accountRow.ariaAccountNo), eq(subscription.titleCode, code)));
+        return found ?? null;
+      }
+      const all = await withOwnerName(eq(subscription.ariaAccountNo, accountRow.ariaAccountNo));
+      return all.find((item) => item.titleCode === accountRow.firstTitleCode) ?? all[0] ?? null;
+    },
+  };
+}

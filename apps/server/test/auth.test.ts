@@ -1,0 +1,325 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
+import { callbackBody, injectTransport, login, loginAtProvider, TestBrowser, type BrowserResponse } from './browser.ts';
+
+const PORTAL = 'http://adresseavisen.localhost:3000';
+const MINUTE = 60 * 1000;
+
+describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name }) => {
+  let test: TestApp;
+  let clockOffset = 0;
+  const now = () => new Date(Date.now() + clockOffset);
+
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now });
+  });
+  afterAll(() => test.close());
+  beforeEach(async () => {
+    clockOffset = 0;
+    await test.database.rows(sql`delete from user_session`);
+  });
+
+  const browser = () => new TestBrowser(() => injectTransport(test.app));
+  const sessionCount = async () => Number((await test.database.rows<{ count: string }>(sql`select count(*) as count from user_session`))[0]?.count);
+  const signIn = async (email: string, extra: { titleCode?: string; returnTo?: string } = {}) => {
+    const b = browser();
+    const response = await login(b, { portal: PORTAL, email, password: DEMO_PASSWORD, titleCode: 'ADR', ...extra });
+    expect(response.status, response.body).toBe(200);
+    return b;
+  };
+  const expectRefused = (response: BrowserResponse, code: string) => {
+    expect(response.status, response.body).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.json()).toMatchObject({ code });
+    expect(response.json<{ message: string }>().message).toMatch(/logg/i);
+  };
+
+  describe('login', () => {
+    it('signs papir in and returns user, account, subscription and the return target', async () => {
+      const b = browser();
+      const response = await login(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD, titleCode: 'ADR', returnTo: '/fakturaoversikt?side=2#siste' });
+      expect(response.status, response.body).toBe(200);
+      const body = response.json<Record<string, Record<string, unknown>>>();
+      expect(body['user']).toMatchObject({ spidId: 'demo-papir', givenName: 'Kari', familyName: 'Nordmann', displayName: 'Kari Nordmann', email: 'papir@minside.test' });
+      expect(body['account']).toMatchObject({ ariaAccountNo: 40_000_001, spidId: 'demo-papir', firstTitleCode: 'ADR' });
+      expect(body['subscription']).toMatchObject({ titleCode: 'ADR', planProductType: 'COMBO', paymentMethod: 'AVTALEGIRO', billingPeriod: 'MONTH', instStatusCode: 1 });
+      expect(body['returnTo']).toBe('/fakturaoversikt?side=2#siste');
+
+      const setCookie = String(response.headers['set-cookie']);
+      expect(setCookie).toMatch(/minside_session=[^;]+;.*HttpOnly/i);
+      expect(setCookie).toMatch(/SameSite=Lax/i);
+      expect(setCookie).not.toMatch(/Secure/i);
+
+      const session = await b.request('GET', `${PORTAL}/api/session?titleCode=ADR`);
+      expect(session.status).toBe(200);
+      expect(session.json()).toMatchObject({ user: { spidId: 'demo-papir' }, title: { titleCode: 'ADR' }, subscription: { ariaAccountNo: 40_000_001 } });
+    });
+
+    it('asks the provider for openid offline_access with PKCE S256, state and nonce', async () => {
+      const response = await browser().request('GET', `${PORTAL}/api/loginToken?returnTo=%2F`);
+      expect(response.status).toBe(200);
+      const { loginToken, authorizationUrl } = response.json<{ loginToken: string; authorizationUrl: string }>();
+      const url = new URL(authorizationUrl);
+      expect(url.origin + url.pathname).toBe('http://localhost:3000/idp/auth');
+      expect(url.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['openid', 'offline_access']));
+      expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(url.searchParams.get('state')).toBe(loginToken);
+      expect(url.searchParams.get('nonce')).toMatch(/.{20,}/);
+      expect(url.searchParams.get('redirect_uri')).toBe(`${PORTAL}/callback`);
+      expect(String(response.headers['set-cookie'])).toMatch(/minside_login=.*HttpOnly/i);
+    });
+
+    it('refuses a return target on another site', async () => {
+      for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
+        const response = await browser().request('GET', `${PORTAL}/api/loginToken?returnTo=${encodeURIComponent(returnTo)}`);
+        expect(response.status, returnTo).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      }
+    });
+
+    it('refuses a state that was never issued, and creates no session', async () => {
+      const b = browser();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const response = await b.request('POST', `${PORTAL}/api/handlecode`, { json: { ...callbackBody(callback), state: 'x'.repeat(43) } });
+      expectRefused(response, 'LOGIN_STATE_INVALID');
+      expect(await sessionCount()).toBe(0);
+    });
+
+    it('refuses a replayed callback: the login token is single-use', async () => {
+      const b = browser();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const first = await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
+      expect(first.status).toBe(200);
+      const replay = await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
+      expectRefused(replay, 'LOGIN_STATE_INVALID');
+      expect(await sessionCount()).toBe(1);
+    });
+
+    it('refuses a used code presented with a fresh login token (PKCE and one-time codes)', async () => {
+      const b = browser();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      expect((await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) })).status).toBe(200);
+      const fresh = (await b.request('GET', `${PORTAL}/api/loginToken`)).json<{ loginToken: string }>();
+      const replay = await b.request('POST', `${PORTAL}/api/handlecode`, { json: { ...callbackBody(callback), state: fresh.loginToken } });
+      expectRefused(replay, 'LOGIN_FAILED');
+      expect(await sessionCount()).toBe(1);
+    });
+
+    it('refuses an ID token whose nonce belongs to another login', async () => {
+      const b = browser();
+      const first = (await b.request('GET', `${PORTAL}/api/loginToken`)).json<{ authorizationUrl: string }>();
+      const second = (await b.request('GET', `${PORTAL}/api/loginToken`)).json<{ authorizationUrl: string }>();
+      // The second login's request, carrying the first one's nonce: the code is then issued
+      // for an ID token with a nonce the second login did not ask for.
+      const tampered = new URL(second.authorizationUrl);
+      tampered.searchParams.set('nonce', new URL(first.authorizationUrl).searchParams.get('nonce') ?? '');
+      const { submitLoginForm } = await import('./browser.ts');
+      const callback = await submitLoginForm(b, tampered.href, { email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const response = await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
+      expectRefused(response, 'LOGIN_FAILED');
+      expect(await sessionCount()).toBe(0);
+    });
+
+    it('refuses an expired login token', async () => {
+      const b = browser();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      clockOffset = 11 * MINUTE;
+      const response = await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
+      expectRefused(response, 'LOGIN_EXPIRED');
+      expect(await sessionCount()).toBe(0);
+    });
+
+    it('refuses a callback posted from another browser than the one that started the login', async () => {
+      const b = browser();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const response = await browser().request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
+      expectRefused(response, 'LOGIN_STATE_INVALID');
+      expect(await sessionCount()).toBe(0);
+    });
+
+    it('refuses an identity id that is not the signed-in subject', async () => {
+      const b = browser();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const response = await b.request('POST', `${PORTAL}/api/handlecode`, { json: { ...callbackBody(callback), identityId: 'demo-digital' } });
+      expectRefused(response, 'IDENTITY_MISMATCH');
+      expect(await sessionCount()).toBe(0);
+    });
+
+    it('accepts the same callback at handleLoginToken', async () => {
+      const b = browser();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'digital@minside.test', password: DEMO_PASSWORD });
+      const response = await b.request('POST', `${PORTAL}/api/handleLoginToken`, { json: { ...callbackBody(callback), identityId: 'demo-digital' } });
+      expect(response.status, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ user: { spidId: 'demo-digital' } });
+    });
+
+    it('rejects malformed bodies with 400 and a stable code', async () => {
+      for (const json of [{}, { code: 'x' }, { code: 1, state: 2 }, { code: '', state: '' }]) {
+        const response = await browser().request('POST', `${PORTAL}/api/handlecode`, { json });
+        expect(response.status).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      }
+    });
+  });
+
+  describe('sessions', () => {
+    it('answers 401 without a session, and with an unknown cookie', async () => {
+      const anonymous = await browser().request('GET', `${PORTAL}/api/session`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.json()).toMatchObject({ code: 'NOT_AUTHENTICATED', message: 'Du må logge inn for å fortsette.' });
+      const forged = await browser().request('GET', `${PORTAL}/api/session`, { headers: { cookie: 'minside_session=forged' } });
+      expect(forged.status).toBe(401);
+    });
+
+    it('ends after 30 idle minutes, and each request keeps it alive', async () => {
+      const b = await signIn('digital@minside.test');
+      clockOffset = 29 * MINUTE;
+      expect((await b.request('GET', `${PORTAL}/api/session`)).status).toBe(200);
+      clockOffset = 58 * MINUTE;
+      expect((await b.request('GET', `${PORTAL}/api/session`)).status).toBe(200);
+      clockOffset = 58 * MINUTE + 30 * MINUTE;
+      expect((await b.request('GET', `${PORTAL}/api/session`)).status).toBe(401);
+      expect(await sessionCount()).toBe(0);
+    });
+
+    it('ends 12 hours after login however active the user is', async () => {
+      const b = await signIn('digital@minside.test');
+      for (let minutes = 25; minutes < 12 * 60; minutes += 25) {
+        clockOffset = minutes * MINUTE;
+        expect((await b.request('GET', `${PORTAL}/api/session`)).status, `at ${minutes} min`).toBe(200);
+      }
+      clockOffset = 12 * 60 * MINUTE;
+      expect((await b.request('GET', `${PORTAL}/api/session`)).status).toBe(401);
+    });
+
+    it('logout ends the session on the server and returns the provider logout URL', async () => {
+      const b = await signIn('papir@minside.test');
+      const stolen = b.clone();
+      const response = await b.request('POST', `${PORTAL}/api/logout`, { json: {} });
+      expect(response.status).toBe(200);
+      const { endSessionUrl } = response.json<{ endSessionUrl: string }>();
+      const url = new URL(endSessionUrl);
+      expect(url.origin + url.pathname).toBe('http://localhost:3000/idp/session/end');
+      expect(url.searchParams.get('id_token_hint')).toMatch(/^ey/);
+      expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${PORTAL}/kundeservice`);
+      expect((await b.request('GET', `${PORTAL}/api/session`)).status).toBe(401);
+      // Not only the cookie is gone: the session itself is, so a copied cookie is worthless.
+      expect((await stolen.request('GET', `${PORTAL}/api/session`)).status).toBe(401);
+      expect(await sessionCount()).toBe(0);
+      // Logging out twice is harmless.
+      const again = await b.request('POST', `${PORTAL}/api/logout`, { json: {} });
+      expect(again.json()).toEqual({ endSessionUrl: null });
+    });
+
+    it('gives every login a new session id', async () => {
+      const b = await signIn('papir@minside.test');
+      const firstId = b.cookies(new URL(PORTAL).host).get('minside_session');
+      await login(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const secondId = b.cookies(new URL(PORTAL).host).get('minside_session');
+      expect(secondId).toBeTruthy();
+      expect(secondId).not.toBe(firstId);
+    });
+
+    it('shows the subscription of the title the browser is on', async () => {
+      const b = await signIn('varden@minside.test', { titleCode: 'VAR' });
+      expect((await b.request('GET', `${PORTAL}/api/session?titleCode=VAR`)).json()).toMatchObject({ title: { titleCode: 'VAR' }, subscription: { titleCode: 'VAR' } });
+      expect((await b.request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json()).toMatchObject({ title: { titleCode: 'ADR' }, subscription: null });
+      // Without a code the host decides (adresseavisen.localhost → ADR); the group fallback shows the first title's.
+      expect((await b.request('GET', `${PORTAL}/api/session`)).json()).toMatchObject({ title: { titleCode: 'ADR' } });
+      expect((await b.request('GET', `${PORTAL}/api/session?titleCode=POL`)).json()).toMatchObject({ title: { titleCode: 'POL' }, subscription: { titleCode: 'VAR' } });
+    });
+  });
+
+  describe('accounts and subscriptions', () => {
+    it('answers 404 for another user’s account and subscription, exactly like a missing one', async () => {
+      const b = await signIn('digital@minside.test');
+      const missing = await b.request('GET', `${PORTAL}/api/account/49999999`);
+      for (const path of ['/api/account/40000001', '/api/subscription/40000001/ADR', '/api/subscription/40000013/VAR']) {
+        const response = await b.request('GET', `${PORTAL}${path}`);
+        expect(response.status, path).toBe(404);
+        expect(response.body).toBe(missing.body);
+      }
+      const put = await b.request('PUT', `${PORTAL}/api/account`, { json: { ariaAccountNo: 40_000_001, firstTitleCode: 'VAR' } });
+      expect(put.status).toBe(404);
+      const [papirAccount] = await test.database.rows<{ first_title_code: string }>(sql`select first_title_code from account where aria_account_no = 40000001`);
+      expect(papirAccount?.first_title_code).toBe('ADR');
+    });
+
+    it('serves the caller’s own account and subscription with the §3 fields', async () => {
+      const b = await signIn('admin@firma.test');
+      const accountResponse = await b.request('GET', `${PORTAL}/api/account/40000006`);
+      expect(accountResponse.json()).toEqual({ ariaAccountNo: 40_000_006, accountBalance: 0, firstTitleCode: 'ADR', spidId: 'demo-admin' });
+      const subscriptionResponse = await b.request('GET', `${PORTAL}/api/subscription/40000006/adr`);
+      expect(subscriptionResponse.json()).toMatchObject({
+        ariaPlanID: 'ADR-BEDRIFT-DIGITAL-Y',
+        planProductType: 'DIGITAL',
+        eligibleForSharing: true,
+        instStatusCode: 1,
+        subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: 'admin' },
+        planName: 'Bedrift digital',
+        companyDomain: 'firma.test',
+      });
+    });
+
+    it('shows a shared subscription with its owner', async () => {
+      const b = await signIn('familiemedlem@minside.test');
+      const response = await b.request('GET', `${PORTAL}/api/subscription/40000005/ADR`);
+      expect(response.json()).toMatchObject({ eligibleForSharing: false, instStatusCode: 61, sharedFrom: { ownerName: 'Per Olsen' } });
+    });
+
+    it('answers 401 to every account call without a session', async () => {
+      const anonymous = browser();
+      for (const [method, path, json] of [
+        ['GET', '/api/account/40000001', undefined],
+        ['GET', '/api/subscription/40000001/ADR', undefined],
+        ['PUT', '/api/account', { ariaAccountNo: 40_000_001, firstTitleCode: 'ADR' }],
+        ['POST', '/api/account', { accountBalance: 0, firstTitleCode: 'ADR' }],
+      ] as const) {
+        const response = await anonymous.request(method, `${PORTAL}${path}`, json === undefined ? {} : { json });
+        expect(response.status, `${method} ${path}`).toBe(401);
+      }
+    });
+
+    it('lets a signed-in user without an account create one, once, starting at balance 0', async () => {
+      const b = await signIn('ny@minside.test');
+      const session = (await b.request('GET', `${PORTAL}/api/session`)).json();
+      expect(session).toMatchObject({ account: null, subscription: null });
+
+      const credit = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 100_00, spidId: 'demo-ny', firstTitleCode: 'ADR' } });
+      expect(credit.status).toBe(400);
+      expect(credit.json()).toMatchObject({ code: 'INVALID_ACCOUNT_BALANCE' });
+      const someoneElse = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 0, spidId: 'demo-papir', firstTitleCode: 'ADR' } });
+      expect(someoneElse.status).toBe(403);
+      const unknownTitle = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 0, firstTitleCode: 'XX' } });
+      expect(unknownTitle.status).toBe(404);
+      const [before] = await test.database.rows<{ count: string }>(sql`select count(*) as count from account`);
+
+      const created = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 0, spidId: 'demo-ny', firstTitleCode: 'adr' } });
+      expect(created.status, created.body).toBe(201);
+      const { ariaAccountNo } = created.json<{ ariaAccountNo: number }>();
+      expect(ariaAccountNo).toBeGreaterThanOrEqual(50_000_000);
+      expect(Number(before?.count)).toBe(12);
+      const again = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 0, firstTitleCode: 'ADR' } });
+      expect(again.status).toBe(409);
+      expect((await b.request('GET', `${PORTAL}/api/account/${ariaAccountNo}`)).json()).toMatchObject({ ariaAccountNo, firstTitleCode: 'ADR', accountBalance: 0 });
+      await test.database.rows(sql`delete from account where aria_account_no = ${ariaAccountNo}`);
+    });
+  });
+});
+
+describe('session cookies behind https', () => {
+  it('are __Host- prefixed and Secure when PUBLIC_URL is https', async () => {
+    const test = await buildTestApp('pglite', { seed: true, config: { publicUrl: 'https://minside.adressa.no' } });
+    try {
+      const portal = 'https://minside.adressa.no';
+      const b = new TestBrowser(() => injectTransport(test.app));
+      const token = await b.request('GET', `${portal}/api/loginToken`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(String(token.headers['set-cookie'])).toMatch(/^__Host-minside_login=.*Secure/i);
+      expect(new URL(token.json<{ authorizationUrl: string }>().authorizationUrl).searchParams.get('redirect_uri')).toBe(`${portal}/callback`);
+    } finally {
+      await test.close();
+    }
+  });
+});

@@ -1,0 +1,248 @@
+import type { HandleCodeBody, HandleCodeResponse, LoginTokenResponse, SessionResponse } from '@minside/domain';
+import { pathTo } from '../../app/paths.ts';
+import { isApiError } from '../../lib/http.ts';
+import { getLoginToken } from './api/get-login-token.ts';
+import { getSession } from './api/get-session.ts';
+import { handleCode } from './api/handle-code.ts';
+import { postLogout, type LogoutResponse } from './api/logout.ts';
+import { returnTargetOf } from './return-target.ts';
+import { createSessionChecker, type CheckPurpose } from './session-cache.ts';
+import { sessionStore, type SessionStore, type SignedInSession } from './session.ts';
+
+/** The identity calls of SPEC §7, as the client uses them. */
+export interface IdentityApi {
+  getSession(titleCode: string | undefined): Promise<SessionResponse>;
+  getLoginToken(returnTo: string, titleCode: string | undefined): Promise<LoginTokenResponse>;
+  handleCode(body: HandleCodeBody): Promise<HandleCodeResponse>;
+  logout(): Promise<LogoutResponse>;
+}
+
+export interface IdentityInitOptions {
+  /** The title code of the site (resolved by the titles area). Read at each call. */
+  titleCode: () => string | undefined;
+  /** SPEC §4: logout clears the title too; the app knows where the title is kept. */
+  onSignedOut?: () => void;
+}
+
+/** A storage for one small value that survives the trip to the provider (sessionStorage). */
+export type ReturnTargetStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export interface IdentityClientOptions {
+  api?: IdentityApi;
+  store?: SessionStore;
+  now?: () => number;
+  /** Full-page navigation away from the app (to the provider, or to end its session). */
+  leaveTo?: (url: string) => void;
+  storage?: ReturnTargetStorage | null;
+}
+
+export interface IdentityClient {
+  /** Must run before `login` and `logout`, and before any session check. */
+  init(options: IdentityInitOptions): void;
+  isInitialized(): boolean;
+  /**
+   * SPEC §4 login check: the signed-in session or null. Uses the SPEC §9 cache (300 s) and
+   * block (5 min after a failed call). Never rejects once initialised.
+   */
+  checkSession(purpose?: CheckPurpose): Promise<SignedInSession | null>;
+  isLoggedIn(): Promise<boolean>;
+  /**
+   * Starts the login: fetches a login token and sends the browser to the provider. The
+   * promise then stays pending, as the page is going away. If the login cannot start, the
+   * error is logged and it resolves with the logged-in check instead (SPEC §8).
+   */
+  login(returnTo: string): Promise<boolean>;
+  /** Ends the server session, clears the session and title, and leaves for the provider's logout (or /kundeservice). */
+  logout(): Promise<void>;
+  /**
+   * Completes a login at /callback: posts code and state once per code (so StrictMode and
+   * remounts cannot spend it twice), stores the session, and resolves with the return target.
+   */
+  completeLogin(body: HandleCodeBody): Promise<string>;
+  /** SPEC §8 401/406 rule: clear the session and start a login back to `returnTo`. */
+  handleUnauthenticated(returnTo: string): void;
+  /** Where the last login started from in this tab, or `/`: for "Prøv igjen" on /callback. */
+  lastReturnTarget(): string;
+}
+
+/**
+ * A 401/406 this soon after a completed login means the server does not honour the session
+ * it just created; another login would only come back to the same answer, so none is started.
+ */
+export const LOGIN_LOOP_GUARD_MS = 30_000;
+
+const RETURN_TARGET_KEY = 'minside:returnTo';
+
+const defaultApi: IdentityApi = { getSession, getLoginToken, handleCode, logout: postLogout };
+
+function leaveApp(url: string): void {
+  // Back from the provider, a page restored from the back-forward cache would still wait on
+  // the login that left it: load it afresh instead.
+  window.addEventListener(
+    'pageshow',
+    (event) => {
+      if (event.persisted) window.location.reload();
+    },
+    { once: true },
+  );
+  window.location.assign(url);
+}
+
+function defaultStorage(): ReturnTargetStorage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** SPEC §8 "No login token received": the server answered without a token to log in with. */
+export function requireLoginToken(response: LoginTokenResponse): LoginTokenResponse {
+  if (!response.loginToken || !response.authorizationUrl) throw new Error('No login token received');
+  return response;
+}
+
+export function createIdentityClient(options: IdentityClientOptions = {}): IdentityClient {
+  const api = options.api ?? defaultApi;
+  const store = options.store ?? sessionStore;
+  const now = options.now ?? Date.now;
+  const leaveTo = options.leaveTo ?? leaveApp;
+  const storage = options.storage === undefined ? defaultStorage() : options.storage;
+
+  let config: IdentityInitOptions | null = null;
+  let loginInProgress: Promise<boolean> | null = null;
+  let lastLoginCompletedAt: number | null = null;
+  const completions = new Map<string, Promise<string>>();
+
+  function requireInit(): IdentityInitOptions {
+    if (!config) throw new Error('Identity not initialized');
+    return config;
+  }
+
+  const checker = createSessionChecker({
+    store,
+    now,
+    fetchSession: async () => {
+      const { user, account, subscription } = await api.getSession(requireInit().titleCode());
+      return { user, account, subscription };
+    },
+  });
+
+  function saveReturnTarget(value: string | null): void {
+    try {
+      if (value === null) storage?.removeItem(RETURN_TARGET_KEY);
+      else storage?.setItem(RETURN_TARGET_KEY, value);
+    } catch {
+      // Storage full or forbidden: only the "Prøv igjen" target is lost.
+    }
+  }
+
+  async function checkSession(purpose: CheckPurpose = 'required'): Promise<SignedInSession | null> {
+    requireInit();
+    return checker.check(purpose);
+  }
+
+  async function isLoggedIn(): Promise<boolean> {
+    return (await checkSession('required')) !== null;
+  }
+
+  async function startLogin(returnTo: string, titleCode: string | undefined): Promise<boolean> {
+    try {
+      const { authorizationUrl } = requireLoginToken(await api.getLoginToken(returnTo, titleCode));
+      saveReturnTarget(returnTo);
+      leaveTo(authorizationUrl);
+    } catch (error) {
+      console.error('The login could not be started', error);
+      return isLoggedIn();
+    }
+    return new Promise<boolean>(() => {});
+  }
+
+  function login(returnTo: string): Promise<boolean> {
+    let init: IdentityInitOptions;
+    try {
+      init = requireInit();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // The guard and a 401 elsewhere may both ask at once: one login token, one redirect.
+    if (loginInProgress) return loginInProgress;
+    const attempt = startLogin(returnTargetOf(toLocation(returnTo)), init.titleCode());
+    loginInProgress = attempt;
+    // Settling means the redirect did not happen: a later login may try again.
+    const settle = () => {
+      if (loginInProgress === attempt) loginInProgress = null;
+    };
+    attempt.then(settle, settle);
+    return attempt;
+  }
+
+  async function logout(): Promise<void> {
+    const { onSignedOut } = requireInit();
+    let endSessionUrl: string | null = null;
+    try {
+      ({ endSessionUrl } = await api.logout());
+    } catch (error) {
+      // 401: the server session is already gone, which is what logging out wants.
+      if (!(isApiError(error) && error.status === 401)) throw error;
+    }
+    checker.forget();
+    saveReturnTarget(null);
+    onSignedOut?.();
+    leaveTo(endSessionUrl ?? pathTo('customerService'));
+  }
+
+  function completeLogin(body: HandleCodeBody): Promise<string> {
+    const existing = completions.get(body.code);
+    if (existing) return existing;
+    const completion = api.handleCode(body).then(({ user, account, subscription, returnTo }) => {
+      checker.remember({ user, account, subscription });
+      lastLoginCompletedAt = now();
+      saveReturnTarget(null);
+      return returnTargetOf(toLocation(returnTo));
+    });
+    completions.set(body.code, completion);
+    return completion;
+  }
+
+  function handleUnauthenticated(returnTo: string): void {
+    if (lastLoginCompletedAt !== null && now() - lastLoginCompletedAt < LOGIN_LOOP_GUARD_MS) {
+      console.error('A call was refused right after a completed login; not starting another login');
+      return;
+    }
+    checker.forget();
+    login(returnTo).catch((error: unknown) => console.error('The login could not be started', error));
+  }
+
+  function lastReturnTarget(): string {
+    try {
+      return returnTargetOf(toLocation(storage?.getItem(RETURN_TARGET_KEY) ?? '/'));
+    } catch {
+      return '/';
+    }
+  }
+
+  return {
+    init(initOptions) {
+      config = initOptions;
+    },
+    isInitialized: () => config !== null,
+    checkSession,
+    isLoggedIn,
+    login,
+    logout,
+    completeLogin,
+    handleUnauthenticated,
+    lastReturnTarget,
+  };
+}
+
+/** Splits a path with query and hash into its parts (relative to this site only). */
+function toLocation(target: string): { pathname: string; search: string; hash: string } | null {
+  if (!target.startsWith('/') || target.startsWith('//')) return null;
+  const url = new URL(target, 'http://return.invalid');
+  return { pathname: url.pathname, search: url.search, hash: url.hash };
+}
+
+/** The app's one identity client. `init` runs at start-up (main.tsx), once the title is known. */
+export const identity: IdentityClient = createIdentityClient();

@@ -1,0 +1,106 @@
+import type { HandleCodeBody, HandleCodeResponse } from '@minside/domain';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/http.ts';
+import { IdentityProvider } from '../identity-context.tsx';
+import { createIdentityClient, type IdentityClient } from '../identity.ts';
+import { createSessionStore } from '../session.ts';
+import { createFakeIdentity, subscriber } from '../testing/fake-identity.ts';
+import { CallbackPage, LOGIN_CANCELLED_MESSAGE, LOGIN_FAILED_MESSAGE } from './callback-page.tsx';
+
+function renderCallback(identity: IdentityClient, url: string, wrap: (node: React.ReactNode) => React.ReactNode = (node) => node) {
+  const router = createMemoryRouter(
+    [
+      { path: '/callback', Component: CallbackPage },
+      { path: '/fakturaoversikt', element: <h1>Fakturaoversikt</h1> },
+      { path: '/kundeservice', element: <h1>Kundeservice</h1> },
+    ],
+    { initialEntries: ['/kundeservice', url], initialIndex: 1 },
+  );
+  render(wrap(<IdentityProvider value={identity}><RouterProvider router={router} /></IdentityProvider>));
+  return router;
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+});
+
+describe('/callback', () => {
+  it('shows that it is logging in, then replaces itself with the return target', async () => {
+    let finish: (returnTo: string) => void = () => {};
+    const identity = createFakeIdentity();
+    identity.completeLogin = (body) => {
+      identity.completions.push(body);
+      return new Promise((resolve) => (finish = resolve));
+    };
+    const router = renderCallback(identity, '/callback?code=code-1&state=state-1&iss=https%3A%2F%2Fidp.example');
+    expect(screen.getByRole('status').textContent).toContain('Logger inn');
+    expect(identity.completions).toEqual([{ code: 'code-1', state: 'state-1', iss: 'https://idp.example' }]);
+
+    await act(async () => finish('/fakturaoversikt?a=1#x'));
+    expect(await screen.findByRole('heading', { name: 'Fakturaoversikt' })).toBeDefined();
+    expect(router.state.location).toMatchObject({ pathname: '/fakturaoversikt', search: '?a=1', hash: '#x' });
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('posts the code once under StrictMode', async () => {
+    const handleCode = vi.fn(async (_body: HandleCodeBody): Promise<HandleCodeResponse> => ({ ...subscriber, returnTo: '/fakturaoversikt' }));
+    const identity = createIdentityClient({
+      api: { handleCode, getSession: vi.fn(), getLoginToken: vi.fn(), logout: vi.fn() },
+      store: createSessionStore(),
+      storage: null,
+      leaveTo: vi.fn(),
+    });
+    identity.init({ titleCode: () => 'ADR' });
+    renderCallback(identity, '/callback?code=code-1&state=state-1', (node) => <StrictMode>{node}</StrictMode>);
+    expect(await screen.findByRole('heading', { name: 'Fakturaoversikt' })).toBeDefined();
+    expect(handleCode).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['/callback?error=access_denied&error_description=User+cancelled', LOGIN_CANCELLED_MESSAGE],
+    ['/callback?error=server_error', LOGIN_FAILED_MESSAGE],
+    ['/callback?state=state-1', LOGIN_FAILED_MESSAGE],
+  ])('shows an error panel for %s without posting anything', async (url, message) => {
+    const identity = createFakeIdentity();
+    renderCallback(identity, url);
+    expect(screen.getByRole('heading', { level: 1, name: 'Du ble ikke logget inn' })).toBeDefined();
+    expect(screen.getByRole('alert').textContent).toBe(message);
+    expect(screen.getByRole('link', { name: 'Kundeservice' }).getAttribute('href')).toBe('/kundeservice');
+    expect(identity.completions).toEqual([]);
+  });
+
+  it("shows the server's message when the login is refused", async () => {
+    const refused = new ApiError(400, 'LOGIN_EXPIRED', 'Innloggingen tok for lang tid. Prøv å logge inn på nytt.');
+    renderCallback(createFakeIdentity({ completion: { error: refused } }), '/callback?code=c&state=s');
+    expect((await screen.findByRole('alert')).textContent).toBe('Innloggingen tok for lang tid. Prøv å logge inn på nytt.');
+  });
+
+  it('shows the generic message when the server failed', async () => {
+    const failed = new ApiError(500, 'INTERNAL_ERROR', 'Noe gikk galt hos oss. Prøv igjen om litt.');
+    renderCallback(createFakeIdentity({ completion: { error: failed } }), '/callback?code=c&state=s');
+    expect((await screen.findByRole('alert')).textContent).toBe(LOGIN_FAILED_MESSAGE);
+  });
+
+  it('"Prøv igjen" starts a fresh login', async () => {
+    const identity = createFakeIdentity();
+    identity.lastReturnTarget = () => '/fakturaoversikt?a=1';
+    renderCallback(identity, '/callback?error=access_denied');
+    fireEvent.click(screen.getByRole('button', { name: 'Prøv igjen' }));
+    expect(identity.logins).toEqual(['/fakturaoversikt?a=1']);
+  });
+
+  it('says so when the fresh login cannot start either', async () => {
+    const identity = createFakeIdentity({ loginOutcome: false });
+    renderCallback(identity, '/callback?error=server_error');
+    fireEvent.click(screen.getByRole('button', { name: 'Prøv igjen' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Vi fikk ikke startet innloggingen');
+    expect(screen.getByRole('button', { name: 'Prøv igjen' })).toBeDefined();
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Calendar dates as ISO strings (YYYY-MM-DD) in Europe/Oslo: what delivery and billing count
+ * in (ARCHITECTURE "Dates are Europe/Oslo calendar dates"). Arithmetic is done in UTC on the
+ * date alone, so daylight-saving changes never shift a day.
+ */
+const osloDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+export function osloToday(now: Date = new Date()): string {
+  return osloDate.format(now);
+}
+
+function parse(isoDate: string): Date {
+  const [year, month, day] = isoDate.split('-').map(Number);
+  if (!year || !month || !day) throw new RangeError(`Not an ISO date: ${isoDate}`);
+  return new Date(Date.UTC(year, month - 1, day));
+}
+
+function format(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export function addDays(isoDate: string, days: number): string {
+  const date = parse(isoDate);
+  date.setUTCDate(date.getUTCDate() + days);
+  return format(date);
+}
+
+/** Adds calendar months; the 31st plus one month is the last day of the shorter month. */
+export function addMonths(isoDate: string, months: number): string {
+  const date = parse(isoDate);
+  const day = date.getUTCDate();
+  date.setUTCDate(1);
+  date.setUTCMonth(date.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+  date.setUTCDate(Math.min(day, lastDay));
+  return format(date);
+}
