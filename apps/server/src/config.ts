@@ -17,6 +17,16 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value): boolean | number | string[] => {
+      const trimmed = value.trim();
+      if (trimmed === '' || /^(off|false|0)$/i.test(trimmed)) return false;
+      if (/^(on|true)$/i.test(trimmed)) return true;
+      if (/^\d+$/.test(trimmed)) return Number(trimmed);
+      return trimmed.split(',').map((part) => part.trim()).filter(Boolean);
+    }),
   PUBLIC_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
   TITLES_FILE: z.string().optional().or(z.literal('').transform(() => undefined)),
   MAINTENANCE: onOff.default(false),
@@ -41,6 +51,12 @@ export interface Config {
   /** PostgreSQL when set; PGlite under dataDir otherwise. */
   databaseUrl: string | undefined;
   publicUrl: string | undefined;
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (client IP, protocol, host): off by
+   * default, a hop count, or addresses/CIDRs. Believing every hop would let a client forge
+   * its IP past the login throttle.
+   */
+  trustProxy: boolean | number | string[];
   titlesFile: string | undefined;
   maintenance: boolean;
   identityProviderName: string;
@@ -77,13 +93,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY,
     titlesFile: e.TITLES_FILE,
     maintenance: e.MAINTENANCE,
     identityProviderName: e.IDENTITY_PROVIDER_NAME,
     oidcIssuer: e.OIDC_ISSUER,
     oidcClientId: e.OIDC_CLIENT_ID,
     oidcClientSecret: e.OIDC_CLIENT_SECRET,
-    seedDemoData: e.SEED_DEMO_DATA ?? e.DATABASE_URL === undefined,
+    // Demo users with a published password belong on a developer's machine, not on a public https site.
+    seedDemoData: e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !e.PUBLIC_URL?.startsWith('https://')),
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,

@@ -82,8 +82,19 @@ describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name })
     it('refuses a state that was never issued, and creates no session', async () => {
       const b = browser();
       const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
-      const response = await b.request('POST', `${PORTAL}/api/handlecode`, { json: { ...callbackBody(callback), state: 'x'.repeat(43) } });
-      expectRefused(response, 'LOGIN_STATE_INVALID');
+      const forged = await b.request('POST', `${PORTAL}/api/handlecode`, { json: { ...callbackBody(callback), state: 'x'.repeat(43) } });
+      expectRefused(forged, 'LOGIN_STATE_INVALID');
+      expect(await sessionCount()).toBe(0);
+      // The code itself was good: only the state made the difference.
+      expect((await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) })).status).toBe(200);
+    });
+
+    it('refuses a state of another login of the same browser, and creates no session', async () => {
+      const b = browser();
+      const other = (await b.request('GET', `${PORTAL}/api/loginToken`)).json<{ loginToken: string }>();
+      const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const swapped = await b.request('POST', `${PORTAL}/api/handlecode`, { json: { ...callbackBody(callback), state: other.loginToken } });
+      expectRefused(swapped, 'LOGIN_FAILED');
       expect(await sessionCount()).toBe(0);
     });
 
@@ -125,7 +136,7 @@ describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name })
     it('refuses an expired login token', async () => {
       const b = browser();
       const { callback } = await loginAtProvider(b, { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
-      clockOffset = 11 * MINUTE;
+      clockOffset = 31 * MINUTE;
       const response = await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
       expectRefused(response, 'LOGIN_EXPIRED');
       expect(await sessionCount()).toBe(0);
@@ -137,6 +148,14 @@ describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name })
       const response = await browser().request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
       expectRefused(response, 'LOGIN_STATE_INVALID');
       expect(await sessionCount()).toBe(0);
+      // The refusal did not use up the login of the browser that started it.
+      expect((await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) })).status).toBe(200);
+    });
+
+    it('refuses to start a login on a host the portal does not serve', async () => {
+      const response = await browser().request('GET', 'http://evil.example/api/loginToken');
+      expect(response.status).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'UNKNOWN_PORTAL_HOST', message: 'Min Side er ikke tilgjengelig på denne adressen.' });
     });
 
     it('refuses an identity id that is not the signed-in subject', async () => {
@@ -220,6 +239,33 @@ describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name })
       const secondId = b.cookies(new URL(PORTAL).host).get('minside_session');
       expect(secondId).toBeTruthy();
       expect(secondId).not.toBe(firstId);
+      // The earlier session ended with the new login: its cookie is worth nothing now.
+      const old = await browser().request('GET', `${PORTAL}/api/session`, { headers: { cookie: `minside_session=${firstId}` } });
+      expect(old.status).toBe(401);
+      expect(await sessionCount()).toBe(1);
+    });
+
+    it('refuses state-changing calls from another site or in another format, and changes nothing', async () => {
+      const b = await signIn('papir@minside.test');
+      const refusals: [Record<string, string>, number, string][] = [
+        [{ 'sec-fetch-site': 'same-site' }, 403, 'CROSS_SITE_REQUEST'],
+        [{ 'sec-fetch-site': 'cross-site' }, 403, 'CROSS_SITE_REQUEST'],
+        [{ origin: 'https://www.adressa.no' }, 403, 'CROSS_SITE_REQUEST'],
+        [{ origin: 'null' }, 403, 'CROSS_SITE_REQUEST'],
+      ];
+      for (const [headers, status, code] of refusals) {
+        const response = await b.request('POST', `${PORTAL}/api/logout`, { json: {}, headers });
+        expect(response.status, JSON.stringify(headers)).toBe(status);
+        expect(response.json()).toMatchObject({ code });
+      }
+      const form = await b.request('POST', `${PORTAL}/api/logout`, { form: {} });
+      expect(form.status).toBe(415);
+      const bodyless = await b.request('POST', `${PORTAL}/api/logout`);
+      expect(bodyless.status).toBe(415);
+      expect((await b.request('GET', `${PORTAL}/api/session`)).status).toBe(200);
+      // The SPA's own calls pass: same origin, JSON.
+      const own = await b.request('POST', `${PORTAL}/api/logout`, { json: {}, headers: { 'sec-fetch-site': 'same-origin', origin: PORTAL } });
+      expect(own.status).toBe(200);
     });
 
     it('shows the subscription of the title the browser is on', async () => {
@@ -291,9 +337,10 @@ describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name })
       expect(credit.status).toBe(400);
       expect(credit.json()).toMatchObject({ code: 'INVALID_ACCOUNT_BALANCE' });
       const someoneElse = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 0, spidId: 'demo-papir', firstTitleCode: 'ADR' } });
-      expect(someoneElse.status).toBe(403);
+      expect(someoneElse.status).toBe(404);
       const unknownTitle = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 0, firstTitleCode: 'XX' } });
-      expect(unknownTitle.status).toBe(404);
+      expect(unknownTitle.status).toBe(400);
+      expect(unknownTitle.json()).toMatchObject({ code: 'UNKNOWN_TITLE' });
       const [before] = await test.database.rows<{ count: string }>(sql`select count(*) as count from account`);
 
       const created = await b.request('POST', `${PORTAL}/api/account`, { json: { accountBalance: 0, spidId: 'demo-ny', firstTitleCode: 'adr' } });
@@ -311,13 +358,17 @@ describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name })
 
 describe('session cookies behind https', () => {
   it('are __Host- prefixed and Secure when PUBLIC_URL is https', async () => {
-    const test = await buildTestApp('pglite', { seed: true, config: { publicUrl: 'https://minside.adressa.no' } });
+    // Behind a load balancer that terminates TLS and says so in X-Forwarded-Proto.
+    const test = await buildTestApp('pglite', { seed: true, config: { publicUrl: 'https://minside.adressa.no', trustProxy: true } });
     try {
       const portal = 'https://minside.adressa.no';
       const b = new TestBrowser(() => injectTransport(test.app));
       const token = await b.request('GET', `${portal}/api/loginToken`, { headers: { 'x-forwarded-proto': 'https' } });
       expect(String(token.headers['set-cookie'])).toMatch(/^__Host-minside_login=.*Secure/i);
       expect(new URL(token.json<{ authorizationUrl: string }>().authorizationUrl).searchParams.get('redirect_uri')).toBe(`${portal}/callback`);
+      // In production, loopback is no portal origin: a code is never sent to a visitor's own machine.
+      const loopback = await b.request('GET', 'http://localhost:3000/api/loginToken');
+      expect(loopback.json()).toMatchObject({ code: 'UNKNOWN_PORTAL_HOST' });
     } finally {
       await test.close();
     }

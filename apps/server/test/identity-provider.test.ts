@@ -143,7 +143,8 @@ describe.each(testDatabases)('embedded identity provider on $name', ({ name }) =
   let clientSecret: string;
   const clock = { offsetMs: 0 };
   const now = () => new Date(Date.now() + clock.offsetMs);
-  const config = testConfig();
+  // These tests play the load balancer: they say who is calling with X-Forwarded-For.
+  const config = testConfig({ trustProxy: true });
   let ipCounter = 0;
   const newBrowser = (on: FastifyInstance = app): Browser => ({ app: on, jar: new CookieJar(), ip: `198.51.100.${++ipCounter}` });
 
@@ -374,6 +375,36 @@ describe.each(testDatabases)('embedded identity provider on $name', ({ name }) =
     const elsewhere = newBrowser();
     const { page: otherPage } = await openLoginPage(elsewhere);
     expect(callbackParams(await submitLogin(elsewhere, otherPage, KARI.email, PASSWORD)).get('code')).toBeTruthy();
+  });
+
+  it('lets at most 10 of many simultaneous wrong passwords through to the password check', async () => {
+    await database.db.delete(idpLoginFailure);
+    const browser = newBrowser();
+    const { page } = await openLoginPage(browser);
+    const statuses = await Promise.all(Array.from({ length: 16 }, (_, attempt) => submitLogin(browser, page, KARI.email, `samtidig-${attempt}`).then((res) => res.statusCode)));
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(6);
+    clock.offsetMs += 61_000;
+  });
+
+  it('does not believe X-Forwarded-For unless TRUST_PROXY says so', async () => {
+    await database.db.delete(idpLoginFailure);
+    const direct = await buildApp({ config: testConfig(), database, catalogue: defaultCatalogue, now });
+    try {
+      await direct.ready();
+      const browser = newBrowser(direct);
+      const { page } = await openLoginPage(browser);
+      // A new forged address each time, and a new e-mail: only the real (socket) IP can count them.
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        browser.ip = `192.0.2.${attempt}`;
+        expect((await submitLogin(browser, page, `forfalsket${attempt}@example.no`, 'gjetting')).statusCode).toBe(401);
+      }
+      browser.ip = '192.0.2.99';
+      expect((await submitLogin(browser, page, KARI.email, PASSWORD)).statusCode).toBe(429);
+    } finally {
+      await direct.close();
+      await database.db.delete(idpLoginFailure);
+    }
   });
 
   it('never redirects to a redirect_uri on a foreign origin', async () => {

@@ -86,8 +86,14 @@ describe.each(testDatabases)('title API on $name', ({ name }) => {
       expect(res.json()).toEqual({ code: 'UNKNOWN_TITLE', message: 'Fant ingen avis for denne adressen.' });
     });
 
+    it('answers 415 for no body at all: every state-changing call is JSON (plugins/csrf.ts)', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/retrieveTitleCode' });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    });
+
     it.each([
-      ['no body', undefined],
+      ['an empty JSON object', {}],
       ['a wrong type', { minsideUrl: 42 }],
       ['an empty string', { minsideUrl: '' }],
       ['a huge string', { minsideUrl: 'x'.repeat(5000) }],

@@ -22,6 +22,7 @@ export const errorCodes = {
   rateLimited: 'RATE_LIMITED',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  crossSiteRequest: 'CROSS_SITE_REQUEST',
 } as const;
 
 export const errorMessages = {
@@ -32,4 +33,5 @@ export const errorMessages = {
   rateLimited: 'For mange forsøk. Vent litt og prøv igjen.',
   unsupportedMediaType: 'Forespørselen må sendes som JSON.',
   payloadTooLarge: 'Forespørselen er for stor.',
+  crossSiteRequest: 'Forespørselen kom fra et annet nettsted og ble avvist.',
 } as const;

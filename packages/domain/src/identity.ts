@@ -151,9 +151,8 @@ export const authErrorCodes = {
   loginExpired: 'LOGIN_EXPIRED',
   loginFailed: 'LOGIN_FAILED',
   identityMismatch: 'IDENTITY_MISMATCH',
-  accountExists: 'ACCOUNT_EXISTS',
-  invalidAccountBalance: 'INVALID_ACCOUNT_BALANCE',
   providerUnavailable: 'IDENTITY_PROVIDER_UNAVAILABLE',
+  unknownPortalHost: 'UNKNOWN_PORTAL_HOST',
 } as const;
 
 export const authErrorMessages = {
@@ -162,7 +161,18 @@ export const authErrorMessages = {
   loginExpired: 'Innloggingen tok for lang tid. Prøv å logge inn på nytt.',
   loginFailed: 'Innloggingen mislyktes. Prøv å logge inn på nytt.',
   identityMismatch: 'Innloggingen hører til en annen bruker. Prøv å logge inn på nytt.',
+  providerUnavailable: 'Innloggingen er ikke tilgjengelig akkurat nå. Prøv igjen om litt.',
+  unknownPortalHost: 'Min Side er ikke tilgjengelig på denne adressen.',
+} as const;
+
+export const accountErrorCodes = {
+  accountExists: 'ACCOUNT_EXISTS',
+  invalidAccountBalance: 'INVALID_ACCOUNT_BALANCE',
+  unknownTitle: 'UNKNOWN_TITLE',
+} as const;
+
+export const accountErrorMessages = {
   accountExists: 'Du har allerede en kundekonto.',
   invalidAccountBalance: 'En ny kundekonto starter med saldo 0.',
-  providerUnavailable: 'Innloggingen er ikke tilgjengelig akkurat nå. Prøv igjen om litt.',
+  unknownTitle: 'Fant ingen avis med denne koden.',
 } as const;

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import type { Title } from '@minside/domain';
-import { returnTargetOf, useIdentity, useSessionUser } from '../features/auth/index.ts';
+import { authMessages, returnTargetOf, useIdentity, useSessionUser } from '../features/auth/index.ts';
 import { InlineSvg } from '../lib/inline-svg.tsx';
 import { pathTo } from './paths.ts';
 import styles from './header.module.css';
@@ -10,7 +10,7 @@ export interface HeaderProps {
   title: Pick<Title, 'name' | 'pageUrl' | 'logoPath'>;
 }
 
-export const SIGN_IN_FAILED = 'Vi fikk ikke startet innloggingen. Prøv igjen om litt.';
+export const SIGN_IN_FAILED = authMessages.loginNotStarted;
 export const SIGN_OUT_FAILED = 'Vi fikk ikke logget deg ut. Prøv igjen.';
 
 function navLinkClass({ isActive }: { isActive: boolean }): string | undefined {

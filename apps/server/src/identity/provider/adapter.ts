@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { occasionalSweep } from '../../lib/occasional-sweep.ts';
 import type { Db } from '../../db/client.ts';
 import { idpPayload } from '../../db/schema.ts';
 
@@ -19,8 +20,12 @@ export interface PayloadStoreOptions {
  * survive restarts and work behind a load balancer.
  */
 export function createPayloadAdapterFactory(options: PayloadStoreOptions): (model: string) => Adapter {
-  const state = { lastSweep: 0 };
-  return (model) => new PayloadAdapter(model, options, state);
+  const sweepExpired = occasionalSweep({
+    intervalMs: SWEEP_INTERVAL_MS,
+    sweep: (at) => options.db.delete(idpPayload).where(lt(idpPayload.expiresAt, at)),
+    ...(options.onSweepError ? { onError: options.onSweepError } : {}),
+  });
+  return (model) => new PayloadAdapter(model, options, sweepExpired);
 }
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -29,7 +34,7 @@ export class PayloadAdapter implements Adapter {
   constructor(
     private readonly model: string,
     private readonly options: PayloadStoreOptions,
-    private readonly sweepState: { lastSweep: number },
+    private readonly sweepExpired: (at: Date) => Promise<void>,
   ) {}
 
   private get db(): Db {
@@ -95,13 +100,4 @@ export class PayloadAdapter implements Adapter {
     return row.consumedAt ? { ...payload, consumed: epochSeconds(row.consumedAt) } : payload;
   }
 
-  private async sweepExpired(now: Date): Promise<void> {
-    if (now.getTime() - this.sweepState.lastSweep < SWEEP_INTERVAL_MS) return;
-    this.sweepState.lastSweep = now.getTime();
-    try {
-      await this.db.delete(idpPayload).where(lt(idpPayload.expiresAt, now));
-    } catch (error) {
-      this.options.onSweepError?.(error);
-    }
-  }
 }

@@ -5,7 +5,8 @@ import type { Database } from '../../db/client.ts';
 import { interactionRoutes } from './interactions.ts';
 import { pageCsp } from './pages.ts';
 import { createEmbeddedProvider } from './provider.ts';
-import { redirectPolicyFor } from './redirect-uris.ts';
+import { securityHeaders } from '../../plugins/security-headers.ts';
+import { redirectPolicyFor } from '../portal-origins.ts';
 import { embeddedClientCredentials, loadProviderSecrets } from './secrets.ts';
 import { createLoginThrottle } from './throttle.ts';
 
@@ -72,7 +73,7 @@ export async function registerEmbeddedIdentityProvider(
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     const handle = provider.callback();
-    const providerCsp = pageCsp({ script: 'provider' });
+    const providerHeaders = securityHeaders({ https, csp: pageCsp({ script: 'provider' }) });
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
       const { raw: req } = request;
@@ -87,12 +88,7 @@ export async function registerEmbeddedIdentityProvider(
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) res.setHeader(name, value);
       }
-      res.setHeader('content-security-policy', providerCsp);
-      res.setHeader('x-content-type-options', 'nosniff');
-      res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
-      res.setHeader('x-frame-options', 'DENY');
-      res.setHeader('cross-origin-opener-policy', 'same-origin');
-      if (https) res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
+      for (const [name, value] of Object.entries(providerHeaders)) res.setHeader(name, value);
 
       try {
         await handle(req, res);

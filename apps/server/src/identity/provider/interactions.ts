@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { findIdentityAccountByEmail, normalizeEmail } from './accounts.ts';
 import { loginMessages, loginPage, messagePage, pageCsp } from './pages.ts';
 import { verifyPassword } from './password.ts';
-import type { RedirectPolicy } from './redirect-uris.ts';
+import type { RedirectPolicy } from '../portal-origins.ts';
 import type { LoginThrottle } from './throttle.ts';
 
 export interface InteractionRoutesOptions {
@@ -135,7 +135,8 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
     const form = loginBody.parse(request.body);
     const email = normalizeEmail(form.email);
     const ip = request.ip;
-    if (await throttle.isBlocked(email, ip)) {
+    const attempt = await throttle.begin(email, ip);
+    if (attempt.blocked) {
       request.log.warn({ ip }, 'login throttled');
       return renderLogin(reply, interaction, 429, { email: form.email, error: loginMessages.throttled });
     }
@@ -144,9 +145,9 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
     // verifyPassword runs a full hash for an unknown e-mail too: no enumeration by timing.
     const valid = await verifyPassword(form.password, account?.passwordHash);
     if (!valid || !account) {
-      await throttle.recordFailure(email, ip);
       return renderLogin(reply, interaction, 401, { email: form.email, error: loginMessages.invalidCredentials });
     }
+    await attempt.succeeded();
     return finish(request, reply, { login: { accountId: account.id } });
   });
 

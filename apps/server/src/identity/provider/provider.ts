@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { createPayloadAdapterFactory } from './adapter.ts';
 import { findIdentityAccountById } from './accounts.ts';
 import { logoutPage, messagePage, pageCsp } from './pages.ts';
-import type { RedirectPolicy } from './redirect-uris.ts';
+import type { RedirectPolicy } from '../portal-origins.ts';
 import type { ProviderSecrets } from './secrets.ts';
 
 const HOUR = 3600;

@@ -39,8 +39,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
 
   app.post(
     '/api/logout',
-    // SPEC §7: an empty body. `{}` and no body at all are both accepted.
-    { schema: { tags: ['auth'], body: z.object({}).strict().optional(), response: { 200: logoutResponseSchema } } },
+    // SPEC §7: an empty body, sent as the JSON `{}` (every state-changing call is JSON: plugins/csrf.ts).
+    { schema: { tags: ['auth'], body: z.object({}).strict(), response: { 200: logoutResponseSchema } } },
     async (request, reply) => auth.logout(request, reply, request.log),
   );
 };

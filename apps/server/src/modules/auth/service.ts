@@ -12,6 +12,7 @@ import {
 } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { appUser, loginAttempt } from '../../db/schema.ts';
+import type { RedirectPolicy } from '../../identity/portal-origins.ts';
 import type { RelyingParty, VerifiedLogin } from '../../identity/relying-party.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { hashToken, randomToken, type SessionStore } from '../../plugins/session.ts';
@@ -19,8 +20,11 @@ import type { AccountService } from '../subscription/service.ts';
 import { toAccountDto, toUserDto } from '../subscription/service.ts';
 import type { TitleService } from '../titles/service.ts';
 
-/** A login token is good for 10 minutes: time enough to type a password, not to be stolen and kept. */
-export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
+/**
+ * A login token is good for 30 minutes, as long as the provider's login interaction: a slow
+ * typist is never told the login expired after the provider accepted the password.
+ */
+export const LOGIN_TOKEN_TTL_MS = 30 * 60 * 1000;
 /** Where the provider sends the browser after ending its session (a public page). */
 export const AFTER_LOGOUT_PATH = '/kundeservice';
 
@@ -31,11 +35,9 @@ export interface AuthServiceDeps {
   accounts: AccountService;
   titles: TitleService;
   identityProviderName: string;
+  /** The origins the portal serves: a login only ever returns to one of them. */
+  portalOrigins: Pick<RedirectPolicy, 'originAllowed'>;
   now: () => Date;
-}
-
-function originOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
 }
 
 function loginInvalid(): AppError {
@@ -43,7 +45,20 @@ function loginInvalid(): AppError {
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, relyingParty, sessions, accounts, titles, identityProviderName, now } = deps;
+  const { db, relyingParty, sessions, accounts, titles, identityProviderName, portalOrigins, now } = deps;
+
+  /**
+   * The portal origin of this request, from the Host header (X-Forwarded-* only from trusted
+   * proxies, see TRUST_PROXY), refused unless the portal serves it: the redirect URI and the
+   * after-logout address are built from it.
+   */
+  function portalOriginOf(request: FastifyRequest): string {
+    const origin = `${request.protocol}://${request.host}`;
+    if (!portalOrigins.originAllowed(origin)) {
+      throw new AppError(400, authErrorCodes.unknownPortalHost, authErrorMessages.unknownPortalHost, `Not a portal origin: ${origin}`);
+    }
+    return origin;
+  }
 
   async function sessionView(userRow: typeof appUser.$inferSelect, titleCode: string) {
     const accountRow = await accounts.accountOf(userRow.id);
@@ -82,7 +97,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       reply: FastifyReply,
       input: { returnTo?: string | undefined; titleCode?: string | undefined },
     ): Promise<LoginTokenResponse> {
-      const origin = originOf(request);
+      const origin = portalOriginOf(request);
       const title = titles.titleFor(input.titleCode, `${origin}/`);
       const loginToken = randomToken();
       const binding = request.cookies[sessions.cookies.names.loginBinding] ?? randomToken();
@@ -121,15 +136,16 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async completeLogin(request: FastifyRequest, reply: FastifyReply, body: HandleCodeBody, log: FastifyBaseLogger): Promise<HandleCodeResponse> {
       const at = now();
-      // Claimed atomically: a replayed state finds it used, even when both arrive at once.
+      const binding = request.cookies[sessions.cookies.names.loginBinding];
+      if (!binding) throw loginInvalid();
+      // Claimed atomically, and only by the browser that started it: a replayed state finds it
+      // used even when both arrive at once, and another browser's post leaves it untouched.
       const [attempt] = await db
         .update(loginAttempt)
         .set({ usedAt: at })
-        .where(and(eq(loginAttempt.stateHash, hashToken(body.state)), isNull(loginAttempt.usedAt)))
+        .where(and(eq(loginAttempt.stateHash, hashToken(body.state)), eq(loginAttempt.browserBindingHash, hashToken(binding)), isNull(loginAttempt.usedAt)))
         .returning();
       if (!attempt) throw loginInvalid();
-      const binding = request.cookies[sessions.cookies.names.loginBinding];
-      if (!binding || hashToken(binding) !== attempt.browserBindingHash) throw loginInvalid();
       if (at.getTime() > attempt.expiresAt.getTime()) {
         throw new AppError(400, authErrorCodes.loginExpired, authErrorMessages.loginExpired);
       }
@@ -150,7 +166,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
 
       const userRow = await userFor(login);
-      await sessions.create(reply, { userId: userRow.id, idToken: login.idToken });
+      await sessions.create(request, reply, { userId: userRow.id, idToken: login.idToken });
       reply.clearCookie(sessions.cookies.names.loginBinding, sessions.cookies.options);
       return { ...(await sessionView(userRow, attempt.titleCode)), returnTo: attempt.returnTo };
     },
@@ -158,7 +174,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** GET /api/session: who is signed in, on which title; 401 when nobody is. */
     async session(request: FastifyRequest, titleCode: string | undefined): Promise<SessionResponse> {
       const { user } = await sessions.require(request);
-      const title = titles.titleFor(titleCode, `${originOf(request)}/`);
+      const title = titles.titleFor(titleCode, `${request.protocol}://${request.host}/`);
       return { ...(await sessionView(user, title.titleCode)), title };
     },
 
@@ -172,7 +188,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!session) return { endSessionUrl: null };
       try {
         return {
-          endSessionUrl: await relyingParty.endSessionUrl({ idToken: session.idToken, postLogoutRedirectUri: `${originOf(request)}${AFTER_LOGOUT_PATH}` }),
+          endSessionUrl: await relyingParty.endSessionUrl({ idToken: session.idToken, postLogoutRedirectUri: `${portalOriginOf(request)}${AFTER_LOGOUT_PATH}` }),
         };
       } catch (error) {
         // The portal session is gone either way; the provider's will expire on its own.

@@ -1,8 +1,8 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  authErrorCodes,
-  authErrorMessages,
+  accountErrorCodes,
+  accountErrorMessages,
   FALLBACK_TITLE_CODE,
   identityIdKey,
   type Account,
@@ -70,6 +70,10 @@ export function toSubscriptionDto(row: SubscriptionRow, ownerName: string | null
   };
 }
 
+function unknownTitle(): AppError {
+  return new AppError(400, accountErrorCodes.unknownTitle, accountErrorMessages.unknownTitle);
+}
+
 export interface AccountService {
   /** The user's own account, if they have one. */
   accountOf(userId: string): Promise<AccountRow | undefined>;
@@ -125,24 +129,23 @@ export function createAccountService(deps: { db: Db; isOfferedTitle: (code: stri
 
     async createAccount(userId, input) {
       if (input.accountBalance !== 0) {
-        throw new AppError(400, authErrorCodes.invalidAccountBalance, authErrorMessages.invalidAccountBalance);
+        throw new AppError(400, accountErrorCodes.invalidAccountBalance, accountErrorMessages.invalidAccountBalance);
       }
-      if (!deps.isOfferedTitle(input.firstTitleCode)) throw notFound();
+      if (!deps.isOfferedTitle(input.firstTitleCode)) throw unknownTitle();
       const [user] = await db.select().from(appUser).where(eq(appUser.id, userId));
-      if (input.identityId !== undefined && input.identityId !== user?.identitySub) {
-        throw new AppError(403, authErrorCodes.identityMismatch, authErrorMessages.identityMismatch);
-      }
+      // Another user's identity id is "not found", like every id that is not the caller's.
+      if (input.identityId !== undefined && input.identityId !== user?.identitySub) throw notFound();
       const [created] = await db
         .insert(account)
         .values({ userId, firstTitleCode: input.firstTitleCode.toUpperCase(), accountBalanceOre: 0 })
         .onConflictDoNothing({ target: account.userId })
         .returning({ ariaAccountNo: account.ariaAccountNo });
-      if (!created) throw new AppError(409, authErrorCodes.accountExists, authErrorMessages.accountExists);
+      if (!created) throw new AppError(409, accountErrorCodes.accountExists, accountErrorMessages.accountExists);
       return created.ariaAccountNo;
     },
 
     async updateAccount(userId, input) {
-      if (!deps.isOfferedTitle(input.firstTitleCode)) throw notFound();
+      if (!deps.isOfferedTitle(input.firstTitleCode)) throw unknownTitle();
       await getOwnAccount(userId, input.ariaAccountNo);
       const [updated] = await db
         .update(account)

@@ -8,3 +8,4 @@ export { SESSION_CACHE_MS, SESSION_CALL_BLOCK_MS } from './session-cache.ts';
 export type { CheckPurpose } from './session-cache.ts';
 export { sessionStore, useSessionUser, useSessionAccount, useSessionSubscription } from './session.ts';
 export type { SessionState, SessionStatus, SignedInSession } from './session.ts';
+export { authMessages } from './messages.ts';

@@ -5,11 +5,12 @@ import button from '../../../components/button.module.css';
 import { Page } from '../../../components/page.tsx';
 import { isApiError } from '../../../lib/http.ts';
 import { useIdentity } from '../identity-context.tsx';
+import { authMessages } from '../messages.ts';
 import styles from './callback-page.module.css';
 
 export const LOGIN_FAILED_MESSAGE = 'Innloggingen mislyktes.';
 export const LOGIN_CANCELLED_MESSAGE = 'Innloggingen ble avbrutt.';
-export const LOGIN_NOT_STARTED_MESSAGE = 'Vi fikk ikke startet innloggingen. Prøv igjen om litt.';
+export const LOGIN_NOT_STARTED_MESSAGE = authMessages.loginNotStarted;
 
 /** What the provider's `?error=` means to the user. Its own description is not shown: it is English and unvetted. */
 export function providerErrorMessage(error: string): string {

@@ -14,6 +14,8 @@ export interface RedirectPolicy<Title extends TitleHosts = PublicationConfig> {
   postLogoutRedirectUriAllowed(uri: string): boolean;
   /** The offered title a URI belongs to, for branding the login page; undefined for other hosts. */
   titleOf(uri: string): Title | undefined;
+  /** Whether the portal serves this origin (`scheme://host[:port]`): the relying party refuses others. */
+  originAllowed(origin: string): boolean;
 }
 
 export interface RedirectPolicyInput<Title extends TitleHosts> {
@@ -21,6 +23,11 @@ export interface RedirectPolicyInput<Title extends TitleHosts> {
   publicUrl: string | undefined;
   /** The offered titles only: an excluded title has no Min Side to return to. */
   titles: readonly Title[];
+  /**
+   * Loopback and `*.localhost` origins. Default: only when PUBLIC_URL is not https, so a
+   * production deployment never sends a code to whatever listens on a visitor's loopback.
+   */
+  allowDevelopmentHosts?: boolean;
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1']);
@@ -38,6 +45,7 @@ export function createRedirectPolicy<Title extends TitleHosts>(input: RedirectPo
   const publicOrigin = input.publicUrl && URL.canParse(input.publicUrl) ? new URL(input.publicUrl).origin : undefined;
   const byProductionHost = new Map(input.titles.map((title) => [`minside.${title.baseUrl.toLowerCase()}`, title]));
   const byDevHost = new Map(input.titles.map((title) => [`${title.publication.toLowerCase()}${devSuffix}`, title]));
+  const allowDevelopmentHosts = input.allowDevelopmentHosts ?? !input.publicUrl?.startsWith('https://');
 
   /** The title behind an allowed origin, `null` for an allowed origin of no title, undefined when not allowed. */
   function classify(url: URL): Title | null | undefined {
@@ -45,7 +53,7 @@ export function createRedirectPolicy<Title extends TitleHosts>(input: RedirectPo
       const title = byProductionHost.get(url.hostname);
       if (title) return title;
     }
-    if (url.protocol === 'http:') {
+    if (url.protocol === 'http:' && allowDevelopmentHosts) {
       if (loopbackHosts.has(url.hostname)) return null;
       const title = byDevHost.get(url.hostname);
       if (title) return title;
@@ -66,6 +74,10 @@ export function createRedirectPolicy<Title extends TitleHosts>(input: RedirectPo
     titleOf(uri) {
       const url = parse(uri);
       return (url && classify(url)) ?? undefined;
+    },
+    originAllowed(origin) {
+      const url = parse(origin);
+      return url !== undefined && url.origin === origin && classify(url) !== undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogue } from '@minside/titles';
-import { createRedirectPolicy, redirectPolicyFor } from './redirect-uris.ts';
+import { createRedirectPolicy, redirectPolicyFor } from './portal-origins.ts';
 
 const titles = [
   { publication: 'adresseavisen', baseUrl: 'adressa.no' },
@@ -16,14 +16,30 @@ describe('redirect_uri rule', () => {
     'https://minside.adressa.no:443/callback',
     'https://MINSIDE.Adressa.no/callback',
     'https://minside.example.no/callback',
+  ])('allows %s', (uri) => {
+    expect(policy.redirectUriAllowed(uri)).toBe(true);
+  });
+
+  it.each([
     'http://localhost:3000/callback',
     'http://localhost:5173/callback',
     'http://localhost/callback',
     'http://127.0.0.1:8080/callback',
     'http://adresseavisen.localhost:3000/callback',
     'http://polarisavis.localhost:5173/callback',
-  ])('allows %s', (uri) => {
-    expect(policy.redirectUriAllowed(uri)).toBe(true);
+  ])('allows the development host %s unless PUBLIC_URL is https', (uri) => {
+    expect(withoutPublicUrl.redirectUriAllowed(uri)).toBe(true);
+    expect(policy.redirectUriAllowed(uri)).toBe(false);
+  });
+
+  it('knows the origins the portal serves', () => {
+    expect(policy.originAllowed('https://minside.adressa.no')).toBe(true);
+    expect(policy.originAllowed('https://minside.example.no')).toBe(true);
+    expect(policy.originAllowed('http://localhost:3000')).toBe(false);
+    expect(policy.originAllowed('https://evil.example')).toBe(false);
+    expect(withoutPublicUrl.originAllowed('http://adresseavisen.localhost:3000')).toBe(true);
+    expect(withoutPublicUrl.originAllowed('http://localhost:80')).toBe(false);
+    expect(withoutPublicUrl.originAllowed('http://localhost')).toBe(true);
   });
 
   it.each([
@@ -62,7 +78,8 @@ describe('post_logout_redirect_uri rule', () => {
   it('allows any path on an allowed origin', () => {
     expect(policy.postLogoutRedirectUriAllowed('https://minside.adressa.no/')).toBe(true);
     expect(policy.postLogoutRedirectUriAllowed('https://minside.adressa.no/logget-ut?fra=minside')).toBe(true);
-    expect(policy.postLogoutRedirectUriAllowed('http://adresseavisen.localhost:3000/')).toBe(true);
+    expect(withoutPublicUrl.postLogoutRedirectUriAllowed('http://adresseavisen.localhost:3000/')).toBe(true);
+    expect(policy.postLogoutRedirectUriAllowed('http://adresseavisen.localhost:3000/')).toBe(false);
     expect(policy.postLogoutRedirectUriAllowed('https://minside.example.no/x')).toBe(true);
   });
 
@@ -76,7 +93,7 @@ describe('post_logout_redirect_uri rule', () => {
 describe('titleOf', () => {
   it('names the title of a title origin and nothing for other allowed origins', () => {
     expect(policy.titleOf('https://minside.adressa.no/callback')?.publication).toBe('adresseavisen');
-    expect(policy.titleOf('http://polarisavis.localhost:3000/callback')?.publication).toBe('polarisavis');
+    expect(withoutPublicUrl.titleOf('http://polarisavis.localhost:3000/callback')?.publication).toBe('polarisavis');
     expect(policy.titleOf('http://localhost:3000/callback')).toBeUndefined();
     expect(policy.titleOf('https://evil.example/callback')).toBeUndefined();
   });

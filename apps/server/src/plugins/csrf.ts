@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { errorCodes, errorMessages } from '@minside/domain';
+import { AppError } from '../lib/app-error.ts';
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Cross-site request forgery defence for the API. SameSite=Lax is not enough on its own:
+ * the newspaper's own site (www.adressa.no) is the same *site* as its Min Side and carries
+ * third-party scripts. So a state-changing call must
+ * - come from the same origin (Sec-Fetch-Site, sent by every current browser, else Origin), and
+ * - be JSON, which a cross-origin page cannot send without a CORS preflight we never grant.
+ */
+export function registerCsrfProtection(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (!unsafeMethods.has(request.method) || !request.url.startsWith('/api/')) return;
+    const fetchSite = request.headers['sec-fetch-site'];
+    const origin = request.headers.origin;
+    const crossOrigin =
+      (typeof fetchSite === 'string' && fetchSite !== 'same-origin' && fetchSite !== 'none') ||
+      (typeof origin === 'string' && origin !== 'null' && URL.canParse(origin) && new URL(origin).host !== request.host) ||
+      origin === 'null';
+    if (crossOrigin) throw new AppError(403, errorCodes.crossSiteRequest, errorMessages.crossSiteRequest);
+    const contentType = request.headers['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(contentType)) {
+      throw new AppError(415, errorCodes.unsupportedMediaType, errorMessages.unsupportedMediaType);
+    }
+  });
+}
