@@ -18,7 +18,11 @@ export default defineConfig({
       output: {
         // Third-party code in one long-cached chunk; our code splits per route area.
         codeSplitting: {
-          groups: [{ name: 'vendor', test: /[\\/]node_modules[\\/]/ }],
+          groups: [
+            // The accessible widgets (date pickers) load with the pages that use them, not on every page.
+            { name: 'vendor', test: /[\\/]node_modules[\\/](?!(?:react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized)[\\/])/, priority: 2 },
+            { name: 'widgets', test: /[\\/]node_modules[\\/]/, priority: 1 },
+          ],
         },
         // One lazily loaded chunk per area (src/features/<area>/routes.ts), named after it.
         chunkFileNames: (chunk) => {

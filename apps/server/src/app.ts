@@ -18,6 +18,15 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { subscriptionRoutes } from './modules/subscription/routes.ts';
 import { createAccountService } from './modules/subscription/service.ts';
+import { lifecycleRoutes } from './modules/subscription/lifecycle-routes.ts';
+import { createLifecycleService } from './modules/subscription/lifecycle-service.ts';
+import { profileRoutes } from './modules/profile/routes.ts';
+import { createProfileService } from './modules/profile/service.ts';
+import { createMailer } from './integrations/mail/index.ts';
+import { registerDevMailPage } from './integrations/mail/dev-page.ts';
+import { deliveryRoutes } from './modules/delivery/routes.ts';
+import { createDeliveryService } from './modules/delivery/service.ts';
+import { carrierFeed } from './modules/delivery/feed.ts';
 import { createSessionStore } from './plugins/session.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
 import { issuerUrl } from './config.ts';
@@ -96,6 +105,19 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
   const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, portalOrigins, now });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
+  const lifecycle = createLifecycleService({ db: database.db, accounts, now });
+  await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer });
+  await app.register(profileRoutes, { profile, sessions });
+  if (!config.smtpUrl && !https) registerDevMailPage(app, database.db);
+  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime });
+  await app.register(deliveryRoutes, {
+    delivery,
+    sessions,
+    operatorToken: config.operatorToken,
+    feed: (titleCode, date) => carrierFeed({ db: database.db, catalogue, cutoffTime: config.deliveryCutoffTime }, titleCode, date),
+  });
   if (!config.oidcIssuer) await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now });
   await registerSpa(app, config.webDist);
 

@@ -41,6 +41,21 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo1234'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  OPERATOR_TOKEN: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DELIVERY_CUTOFF_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM, e.g. 12:00')
+    .default('12:00'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default('Min Side <minside@localhost>'),
 });
 
 export interface Config {
@@ -71,6 +86,13 @@ export interface Config {
   logLevel: string;
   /** The built SPA to serve; undefined serves none (API-only, as in server tests). */
   webDist: string | undefined;
+  /** SPEC §5: delivery changes must be placed before this time (HH:MM, Europe/Oslo) the day before the first affected issue. */
+  deliveryCutoffTime: string;
+  /** Bearer token for the operator endpoints (carrier feed); unset turns them off. */
+  operatorToken: string | undefined;
+  /** SMTP server for outgoing mail; unset keeps mail in the outbox table, shown at /_dev/mail. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +127,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
+    deliveryCutoffTime: e.DELIVERY_CUTOFF_TIME,
+    operatorToken: e.OPERATOR_TOKEN,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
   };
 }
 

@@ -119,11 +119,16 @@ export type UserFacingState = 'active' | 'cancelled' | 'pendingChange' | 'expire
 
 export interface StatefulSubscription extends Pick<ClassifiableSubscription, 'instStatusCode'> {
   pendingChange: { on: string } | null;
+  /** Last day of the paid period (ISO date). With `today`, a cancelled period that is over counts as expired. */
+  currentPeriodEnd?: string;
 }
 
-export function userFacingState(subscription: StatefulSubscription): UserFacingState {
+export function userFacingState(subscription: StatefulSubscription, today?: string): UserFacingState {
   const code = subscription.instStatusCode;
-  if (code === instStatusCodes.PENDING_CANCELLATION || code === instStatusCodes.PENDING_TERMINATION) return 'cancelled';
+  if (code === instStatusCodes.PENDING_CANCELLATION || code === instStatusCodes.PENDING_TERMINATION) {
+    const over = today !== undefined && subscription.currentPeriodEnd !== undefined && subscription.currentPeriodEnd < today;
+    return over ? 'expired' : 'cancelled';
+  }
   if (code === instStatusCodes.PENDING_INSTALLATION || code === instStatusCodes.PENDING_ACTIVATION) return 'pending';
   if (!hasAccess(subscription)) return 'expired';
   if (subscription.pendingChange) return 'pendingChange';

@@ -19,6 +19,8 @@ export const titleSchema = z.object({
   contactIsPlaceholder: z.boolean(),
   /** Names the identity field and the data-rights gateway routes (SPEC §2, default "spid"). */
   identityProviderName: z.string(),
+  /** SPEC §1 play base URL (TV and video), null when the title has none. Optional for older clients' fixtures. */
+  playBaseUrl: z.string().nullable().optional(),
 });
 export type Title = z.infer<typeof titleSchema>;
 

@@ -108,6 +108,8 @@ describe('defaults', () => {
       excluded: false,
       contactIsPlaceholder: true,
       publicationWeekdays: [1, 2, 3, 4, 5, 6],
+      pausedIssueCreditOre: 0,
+      complaintRemedies: ['EXTENSION'],
     });
   });
 

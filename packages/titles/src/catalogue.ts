@@ -1,6 +1,6 @@
 import data from '../data/titles.json' with { type: 'json' };
 import { titleGroups } from './types.ts';
-import type { Catalogue, PublicationConfig, TitleGroup, TitleGroupInfo, TitleLanguage } from './types.ts';
+import type { Catalogue, ComplaintRemedyName, PublicationConfig, TitleGroup, TitleGroupInfo, TitleLanguage } from './types.ts';
 
 /** The code whose entry `fallback()` returns (SPEC §4: used when nothing else resolves). */
 export const FALLBACK_TITLE_CODE = 'POL';
@@ -9,6 +9,8 @@ const defaultPlaySubdomain = 'tv';
 const playSubdomains = ['tv', 'play'] as const;
 const languages: readonly TitleLanguage[] = ['nb', 'nn'];
 const defaultPublicationWeekdays = [1, 2, 3, 4, 5, 6];
+const complaintRemedyNames = ['REDELIVERY', 'EXTENSION', 'CREDIT'] as const;
+const defaultComplaintRemedies: ComplaintRemedyName[] = ['EXTENSION'];
 
 const titleKeys = new Set([
   'newsroom',
@@ -32,6 +34,8 @@ const titleKeys = new Set([
   'organizationNumber',
   'contactIsPlaceholder',
   'publicationWeekdays',
+  'pausedIssueCreditOre',
+  'complaintRemedies',
 ]);
 
 // The publication slug doubles as the `{publication}.localhost` dev host, so it must be a DNS label.
@@ -166,6 +170,31 @@ class EntryReader {
     return [...(value as number[])].sort((a, b) => a - b);
   }
 
+  nonNegativeInteger(field: string, fallback: number): number {
+    const value = this.raw[field];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      this.fail(field, 'a whole number, 0 or more');
+      return fallback;
+    }
+    return value;
+  }
+
+  remedies(): ComplaintRemedyName[] {
+    const value = this.raw['complaintRemedies'];
+    if (value === undefined) return [...defaultComplaintRemedies];
+    const valid =
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((remedy) => complaintRemedyNames.includes(remedy as ComplaintRemedyName)) &&
+      new Set(value).size === value.length;
+    if (!valid) {
+      this.fail('complaintRemedies', `a non-empty list of distinct remedies among ${complaintRemedyNames.join(', ')}`);
+      return [...defaultComplaintRemedies];
+    }
+    return [...(value as ComplaintRemedyName[])];
+  }
+
   unknownFields(): void {
     for (const key of Object.keys(this.raw)) {
       // `$`-prefixed keys ($comment) are annotations for humans.
@@ -264,6 +293,8 @@ function readTitle(raw: unknown, index: number, problems: Problems): Publication
     organizationNumber,
     contactIsPlaceholder: read.optionalBoolean('contactIsPlaceholder', true),
     publicationWeekdays: read.weekdays(),
+    pausedIssueCreditOre: read.nonNegativeInteger('pausedIssueCreditOre', 0),
+    complaintRemedies: read.remedies(),
   };
 }
 
@@ -291,6 +322,7 @@ function indexBy(entries: readonly PublicationConfig[], field: 'titleCode' | 'pu
 
 function freezeEntry(entry: PublicationConfig): PublicationConfig {
   Object.freeze(entry.publicationWeekdays);
+  Object.freeze(entry.complaintRemedies);
   return Object.freeze(entry);
 }
 

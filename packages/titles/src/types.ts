@@ -45,7 +45,13 @@ export interface PublicationConfig {
   contactIsPlaceholder: boolean;
   /** ISO weekdays (1 = Monday … 7 = Sunday) the paper is printed. Default Monday–Saturday. */
   publicationWeekdays: number[];
+  /** Øre credited per issue a vacation stop skips; 0 (default) = not credited. */
+  pausedIssueCreditOre: number;
+  /** What a delivery complaint can get (default EXTENSION); REDELIVERY only for today's paper. */
+  complaintRemedies: ComplaintRemedyName[];
 }
+
+export type ComplaintRemedyName = 'REDELIVERY' | 'EXTENSION' | 'CREDIT';
 
 export interface TitleGroupInfo {
   code: TitleGroup;

@@ -48,6 +48,8 @@ describe('createCatalogue accepts', () => {
       language: 'nn',
       publicationWeekdays: [2, 6],
       streamNewsroom: 'abc-avis',
+      pausedIssueCreditOre: 0,
+      complaintRemedies: ['EXTENSION'],
     });
     expect(catalogue.fallback().titleCode).toBe('POL');
   });
@@ -99,6 +101,9 @@ describe('createCatalogue rejects', () => {
     ['a fractional sourcepointPmId', title('ABC', 'abc', { sourcepointPmId: 1.5 }), 'field "sourcepointPmId" must be a positive integer'],
     ['a bad weekday', title('ABC', 'abc', { publicationWeekdays: [0, 1] }), 'field "publicationWeekdays" must be a non-empty list'],
     ['repeated weekdays', title('ABC', 'abc', { publicationWeekdays: [1, 1] }), 'field "publicationWeekdays" must be a non-empty list'],
+    ['a negative credit per paused issue', title('ABC', 'abc', { pausedIssueCreditOre: -1 }), 'field "pausedIssueCreditOre" must be a whole number'],
+    ['an unknown complaint remedy', title('ABC', 'abc', { complaintRemedies: ['REFUND'] }), 'field "complaintRemedies" must be a non-empty list'],
+    ['no complaint remedy', title('ABC', 'abc', { complaintRemedies: [] }), 'field "complaintRemedies" must be a non-empty list'],
     ['a bad e-mail', title('ABC', 'abc', { customerCenterEmail: 'kundesenter' }), 'field "customerCenterEmail" must be an e-mail address'],
     ['a bad phone number', title('ABC', 'abc', { customerCenterPhoneNumber: 'ring oss' }), 'field "customerCenterPhoneNumber" must be a phone number'],
     ['an 8-digit organisation number', title('ABC', 'abc', { organizationNumber: '96280611' }), 'field "organizationNumber" must be a 9-digit'],

@@ -133,6 +133,8 @@ export const subscription = pgTable(
     companyDomain: text('company_domain'),
     /** Family sharing and business: how many members may be invited. */
     maxMembers: integer('max_members').notNull().default(0),
+    /** While cancelled: the status an undone cancellation returns to (ACTIVE or TRIAL). */
+    resumeStatusCode: integer('resume_status_code'),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('subscription_account_title_idx').on(table.ariaAccountNo, table.titleCode)],
@@ -188,6 +190,8 @@ export const deliveryAddress = pgTable('delivery_address', {
   floor: text('floor'),
   postalCode: text('postal_code').notNull(),
   town: text('town').notNull(),
+  /** The recipient's name on the mailbox (SPEC §5 "Navn er påkrevd på leveringsadresse"); '' = the subscriber's name. */
+  name: text('name').notNull().default(''),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -206,7 +210,9 @@ export const studentVerification = pgTable('student_verification', {
  * One login started by `GET /api/loginToken`: the one-time token (stored hashed, it is the
  * OIDC state), the browser it is bound to, and the PKCE verifier and nonce.
  */
-export const loginAttempt = pgTable('login_attempt', {
+export const loginAttempt = pgTable(
+  'login_attempt',
+  {
   stateHash: text('state_hash').primaryKey(),
   browserBindingHash: text('browser_binding_hash').notNull(),
   codeVerifier: text('code_verifier').notNull(),
@@ -217,7 +223,10 @@ export const loginAttempt = pgTable('login_attempt', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
-});
+  },
+  // The sweep of old attempts deletes by expiry.
+  (table) => [index('login_attempt_expires_idx').on(table.expiresAt)],
+);
 
 /** A signed-in browser. The cookie holds a random id; only its SHA-256 is stored. */
 export const userSession = pgTable(
@@ -232,4 +241,183 @@ export const userSession = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('user_session_user_idx').on(table.userId), index('user_session_expires_idx').on(table.expiresAt)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Paper delivery (modules/delivery): vacation stops, redirects, moves and complaints.
+// delivery_address above is the address the subscription started with; moves are
+// PERMANENT delivery changes, so the address in use on a day is the newest move that has
+// begun (docs/decisions/007-paper-delivery.md).
+// ---------------------------------------------------------------------------------------
+
+/** The address stored with a TRANSFER or PERMANENT change. */
+export interface StoredDeliveryAddress {
+  name: string;
+  coName: string | null;
+  street: string;
+  streetNumber: string;
+  apartment: string | null;
+  floor: string | null;
+  postalCode: string;
+  town: string;
+}
+
+/** SPEC §3 Vacation or delivery change. Cancelled ones are kept (status) for the carrier and support. */
+export const deliveryChange = pgTable(
+  'delivery_change',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    /** TRANSFER, PERMANENT or STOP. */
+    type: text('type').notNull(),
+    fromDate: date('from_date', { mode: 'string' }).notNull(),
+    /** Last day of the change; null = until further notice (always null for PERMANENT). */
+    toDate: date('to_date', { mode: 'string' }),
+    address: jsonb('address').$type<StoredDeliveryAddress>(),
+    /** active or cancelled. */
+    status: text('status').notNull().default('active'),
+    placedAt: timestamp('placed_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (table) => [index('delivery_change_subscription_idx').on(table.subscriptionId, table.status), index('delivery_change_dates_idx').on(table.fromDate, table.toDate)],
+);
+
+/** A delivery complaint (SPEC §6, issue 5): one case, one code, one or more days. */
+export const deliveryComplaint = pgTable(
+  'delivery_complaint',
+  {
+    caseNo: bigint('case_no', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity({ startWith: 100_001 }),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    code: text('code').notNull(),
+    text: text('text'),
+    /** REDELIVERY, EXTENSION or CREDIT. */
+    remedy: text('remedy').notNull(),
+    /** The delivery point the complaint is about (addressKey), for repeat detection. */
+    addressKey: text('address_key').notNull(),
+    postalCode: text('postal_code').notNull(),
+    /** Another complaint for the same address within 30 days: the customer centre looks at it. */
+    flagged: boolean('flagged').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('delivery_complaint_address_idx').on(table.addressKey, table.createdAt)],
+);
+
+/** The days of a complaint. The same day and code can be reported once per subscription. */
+export const deliveryComplaintDay = pgTable(
+  'delivery_complaint_day',
+  {
+    caseNo: bigint('case_no', { mode: 'number' }).notNull().references(() => deliveryComplaint.caseNo),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    issueDate: date('issue_date', { mode: 'string' }).notNull(),
+    code: text('code').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.caseNo, table.issueDate] }), uniqueIndex('delivery_complaint_day_unique_idx').on(table.subscriptionId, table.issueDate, table.code)],
+);
+
+// ---------------------------------------------------------------------------------------
+// My subscription (modules/subscription): the plans a title sells, the change log, the
+// cancellation survey and the one retention offer per subscription
+// (docs/decisions/006-subscription-transitions.md).
+// ---------------------------------------------------------------------------------------
+
+/** A plan a title sells: one product in one billing period, with an announced price change. */
+export const plan = pgTable(
+  'plan',
+  {
+    ariaPlanId: text('aria_plan_id').primaryKey(),
+    titleCode: text('title_code').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    /** COMBO or DIGITAL. */
+    planProductType: text('plan_product_type').notNull(),
+    /** YEAR, QUARTER, MONTH or MONTH_PREMIUM. */
+    billingPeriod: text('billing_period').notNull(),
+    priceOre: integer('price_ore').notNull(),
+    features: jsonb('features').$type<{ plusContent: boolean; ePaper: boolean; paper: boolean; familySharing: boolean; thirdPartyBundle: boolean }>().notNull(),
+    /** A new price, announced (SPEC /nye-priser) and applying from `nextPriceFrom`. */
+    nextPriceOre: integer('next_price_ore'),
+    nextPriceFrom: date('next_price_from', { mode: 'string' }),
+    /** Order in the plan list. */
+    sortOrder: integer('sort_order').notNull().default(0),
+    /** Plans that are no longer sold stay for the subscriptions that have them. */
+    sold: boolean('sold').notNull().default(true),
+  },
+  (table) => [index('plan_title_idx').on(table.titleCode)],
+);
+
+/** The change log ("Endringslogg"): what changed on a subscription, when and by whom. */
+export const subscriptionChange = pgTable(
+  'subscription_change',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    /** self, customerCentre or system. */
+    actor: text('actor').notNull(),
+    /** The user who made it, when it was the subscriber. */
+    actorUserId: text('actor_user_id').references(() => appUser.id),
+    /** A ChangeKind of packages/domain/src/change-log.ts. */
+    kind: text('kind').notNull(),
+    fromStatusCode: integer('from_status_code'),
+    toStatusCode: integer('to_status_code'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (table) => [index('subscription_change_subscription_idx').on(table.subscriptionId, table.at)],
+);
+
+/** Why subscribers leave: one row per answered cancellation survey. */
+export const cancellationSurvey = pgTable(
+  'cancellation_survey',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    reasonCode: text('reason_code').notNull(),
+    reasonText: text('reason_text'),
+    /** CANCELLATION or REPLACEMENT-ANN (the retention offer was taken instead). */
+    actionType: text('action_type').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('cancellation_survey_subscription_idx').on(table.subscriptionId)],
+);
+
+/** The one retention offer a subscription may accept: the primary key keeps it to one. */
+export const retentionOfferAcceptance = pgTable('retention_offer_acceptance', {
+  subscriptionId: text('subscription_id').primaryKey().references(() => subscription.id),
+  offerCode: text('offer_code').notNull(),
+  acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull(),
+});
+
+// ---------------------------------------------------------------------------------------
+// Profile (modules/profile) and outgoing mail (integrations/mail).
+// ---------------------------------------------------------------------------------------
+
+/** An e-mail change waiting for the link sent to the new address. Only the token's SHA-256 is kept. */
+export const emailChange = pgTable(
+  'email_change',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    newEmail: text('new_email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  },
+  (table) => [index('email_change_user_idx').on(table.userId)],
+);
+
+/** Every e-mail the portal sends: written in the same transaction as the change that sends it, delivered after. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: text('id').primaryKey(),
+    to: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    /** Set once handed to the SMTP server; stays null in the embedded default (read at /_dev/mail). */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (table) => [index('mail_outbox_unsent_idx').on(table.sentAt, table.createdAt)],
 );

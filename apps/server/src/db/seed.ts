@@ -3,6 +3,7 @@ import { addDays, addMonths, instStatusCodes, osloToday, type BillingPeriod, typ
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember } from './schema.ts';
 import { hashPassword } from '../identity/provider/password.ts';
+import { seedPlans, seedSubscriptionHistory } from './seed-subscription.ts';
 
 /**
  * The demo subscribers (README "Demo users"): one per situation the portal must handle, with
@@ -259,8 +260,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     await tx
       .insert(deliveryAddress)
       .values([
-        { subscriptionId: subscriptionId('papir', 'ADR'), coName: null, street: 'Kongens gate', streetNumber: '14B', apartment: 'H0302', floor: '3', postalCode: '7011', town: 'Trondheim' },
-        { subscriptionId: subscriptionId('varden', 'VAR'), coName: null, street: 'Hesselbergs gate', streetNumber: '7', apartment: null, floor: null, postalCode: '3722', town: 'Skien' },
+        { subscriptionId: subscriptionId('papir', 'ADR'), name: 'Kari Nordmann', coName: null, street: 'Kongens gate', streetNumber: '14B', apartment: 'H0302', floor: '3', postalCode: '7011', town: 'Trondheim' },
+        { subscriptionId: subscriptionId('varden', 'VAR'), name: 'Vidar Berntsen', coName: null, street: 'Hesselbergs gate', streetNumber: '7', apartment: null, floor: null, postalCode: '3722', town: 'Skien' },
       ])
       .onConflictDoNothing();
 
@@ -268,6 +269,9 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       .insert(studentVerification)
       .values({ userId: 'user-student', studentEmail: 'sara.dahl@stud.ntnu.no', verifiedAt: new Date(`${addMonths(today, -3)}T12:00:00Z`) })
       .onConflictDoNothing();
+
+    await seedPlans(tx, today);
+    await seedSubscriptionHistory(tx, today, plannedSubscriptions);
 
     return { identityAccountsCreated: missing.length, usersCreated: users.length };
   });

@@ -50,6 +50,7 @@ export function createTitleService(deps: { catalogue: Catalogue; config: Config;
       logoPath: logoPathOf(entry),
       contactIsPlaceholder: entry.contactIsPlaceholder,
       identityProviderName: config.identityProviderName,
+      playBaseUrl: entry.playBaseUrl,
     };
   }
 

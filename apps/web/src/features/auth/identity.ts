@@ -63,6 +63,11 @@ export interface IdentityClient {
   handleUnauthenticated(returnTo: string): void;
   /** Where the last login started from in this tab, or `/`: for "Prøv igjen" on /callback. */
   lastReturnTarget(): string;
+  /**
+   * Records a session the app learnt of otherwise, as fresh as a check: areas that change the
+   * session's subscription call it with the new state (docs/decisions/005).
+   */
+  remember(session: SignedInSession): void;
 }
 
 /**
@@ -234,6 +239,7 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
     completeLogin,
     handleUnauthenticated,
     lastReturnTarget,
+    remember: (session) => checker.remember(session),
   };
 }
 

@@ -97,6 +97,10 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
       void fake.login(returnTo);
     },
     lastReturnTarget: () => '/',
+    remember(session) {
+      fake.session = session;
+      setSignedIn(sessionStore, session, Date.now());
+    },
   };
   return fake;
 }

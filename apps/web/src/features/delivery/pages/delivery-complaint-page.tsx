@@ -1,6 +1,277 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import {
+  complaintRemedyLabels,
+  complaintRequiresText,
+  deliveryMessages,
+  remediesFor,
+  type ComplaintCode,
+  type ComplaintReceipt,
+  type ComplaintRemedy,
+} from '@minside/domain';
+import { pages, pathTo } from '../../../app/paths.ts';
+import button from '../../../components/button.module.css';
+import { Page } from '../../../components/page.tsx';
+import { isApiError } from '../../../lib/http.ts';
+import { useComplaintCodes } from '../api/get-complaint-codes.ts';
+import { useComplaintOptions } from '../api/get-complaint-options.ts';
+import { useFileComplaint } from '../api/file-complaint.ts';
+import { LoadState } from '../components/load-state.tsx';
+import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
+import { dayAndMonth } from '../format.ts';
+import { useDeliveryTitle } from '../use-delivery-title.ts';
+import form from '../components/form.module.css';
+import styles from '../components/section.module.css';
 
+interface Errors {
+  code?: string;
+  days?: string;
+  text?: string;
+  remedy?: string;
+}
+
+function Receipt({ receipt, labelOf, onAnother }: { receipt: ComplaintReceipt; labelOf: (code: ComplaintCode) => string; onAnother: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className={styles.section} aria-labelledby="receipt-heading">
+      <h2 id="receipt-heading" className={styles.heading} ref={heading} tabIndex={-1}>
+        Takk, vi har fått beskjeden
+      </h2>
+      <p className={styles.infoText}>
+        Saksnummer: <strong>{receipt.caseNumber}</strong>
+      </p>
+      <dl className={styles.plain}>
+        <div>
+          <dt className={form.label}>Hva gjaldt det</dt>
+          <dd className={styles.infoText}>{labelOf(receipt.code)}</dd>
+        </div>
+        <div>
+          <dt className={form.label}>{receipt.days.length === 1 ? 'Dag' : 'Dager'}</dt>
+          <dd className={styles.infoText}>{receipt.days.map(dayAndMonth).join(', ')}</dd>
+        </div>
+        <div>
+          <dt className={form.label}>Det du får</dt>
+          <dd className={styles.infoText}>{complaintRemedyLabels[receipt.remedy]}</dd>
+        </div>
+      </dl>
+      <p className={styles.muted}>Oppgi saksnummeret hvis du kontakter kundeservice om saken.</p>
+      <div className={form.actions}>
+        <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
+          Til Min Side
+        </Link>
+        <button type="button" className={`${button.button} ${button.secondary}`} onClick={onAnother}>
+          Meld fra om noe annet
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** /tilbakemelding: a delivery complaint, for paper subscribers only (SPEC §6). */
 export function DeliveryComplaintPage() {
-  return <PlaceholderPage page={pages.deliveryComplaint} />;
+  const page = pages.deliveryComplaint;
+  const { titleCode, isPaper } = useDeliveryTitle();
+  const codes = useComplaintCodes();
+  const options = useComplaintOptions(titleCode);
+  const file = useFileComplaint(titleCode);
+  const [code, setCode] = useState<ComplaintCode | null>(null);
+  const [days, setDays] = useState<string[]>([]);
+  const [text, setText] = useState('');
+  const [remedy, setRemedy] = useState<ComplaintRemedy | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [receipt, setReceipt] = useState<ComplaintReceipt | null>(null);
+  const ids = { code: useId(), days: useId(), text: useId(), remedy: useId() };
+
+  if (!isPaper) {
+    return (
+      <Page title={page.title} lead={page.purpose}>
+        <PaperOnlyNotice />
+      </Page>
+    );
+  }
+
+  const labelOf = (value: ComplaintCode) => codes.data?.find((entry) => entry.code === value)?.label ?? value;
+
+  if (receipt) {
+    return (
+      <Page title={page.title} lead={page.purpose}>
+        <Receipt
+          receipt={receipt}
+          labelOf={labelOf}
+          onAnother={() => {
+            setReceipt(null);
+            setCode(null);
+            setDays([]);
+            setText('');
+            setRemedy(null);
+          }}
+        />
+      </Page>
+    );
+  }
+
+  if (!codes.data || !options.data) {
+    return (
+      <Page title={page.title} lead={page.purpose}>
+        <LoadState error={options.error ?? codes.error} />
+      </Page>
+    );
+  }
+
+  const { today } = options.data;
+  const reported = new Set(options.data.reported.map((entry) => `${entry.day}|${entry.code}`));
+  const offered = remediesFor(options.data.remedies, days.length > 0 ? days : [today], today);
+  const chosenRemedy = remedy && offered.includes(remedy) ? remedy : null;
+  const needsText = code !== null && complaintRequiresText(code);
+
+  function toggleDay(day: string, checked: boolean) {
+    setDays((current) => (checked ? [...current, day].sort().reverse() : current.filter((d) => d !== day)));
+    setErrors((current) => ({ ...current, days: undefined }));
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setServerError(null);
+    const found: Errors = {};
+    if (!code) found.code = 'Velg hva som var galt';
+    if (days.length === 0) found.days = deliveryMessages.complaintDaysRequired;
+    if (needsText && !text.trim()) found.text = deliveryMessages.complaintTextRequired;
+    if (!chosenRemedy) found.remedy = 'Velg hva du ønsker';
+    setErrors(found);
+    if (Object.keys(found).length > 0 || !code || !chosenRemedy) return;
+    try {
+      setReceipt(await file.mutateAsync({ code, days, text: text.trim() || null, remedy: chosenRemedy }));
+    } catch (error) {
+      setServerError(isApiError(error) ? error.message : 'Noe gikk galt. Prøv igjen.');
+    }
+  }
+
+  return (
+    <Page title={page.title} lead={page.purpose}>
+      <section className={styles.section} aria-labelledby="complaint-heading">
+        <h2 id="complaint-heading" className={styles.heading}>
+          Hva skjedde?
+        </h2>
+        <form className={form.form} onSubmit={(event) => void submit(event)} noValidate>
+          {serverError ? (
+            <p className={form.alert} role="alert">
+              {serverError}
+            </p>
+          ) : null}
+
+          <fieldset className={form.fieldset} aria-describedby={errors.code ? `${ids.code}-error` : undefined}>
+            <legend className={form.legend}>Hva var galt?</legend>
+            <div className={form.choices}>
+              {codes.data.map((entry) => (
+                <label key={entry.code} className={form.choice}>
+                  <input
+                    type="radio"
+                    name={ids.code}
+                    value={entry.code}
+                    checked={code === entry.code}
+                    onChange={() => {
+                      setCode(entry.code);
+                      setErrors((current) => ({ ...current, code: undefined }));
+                    }}
+                  />
+                  <span className={form.choiceText}>{entry.label}</span>
+                </label>
+              ))}
+            </div>
+            {errors.code ? (
+              <p id={`${ids.code}-error`} className={form.error}>
+                {errors.code}
+              </p>
+            ) : null}
+          </fieldset>
+
+          <fieldset className={form.fieldset} aria-describedby={errors.days ? `${ids.days}-error` : `${ids.days}-hint`}>
+            <legend className={form.legend}>Hvilke dager?</legend>
+            <p id={`${ids.days}-hint`} className={form.hint}>
+              Du kan melde fra om dager med avis de siste 7 dagene.
+            </p>
+            <div className={form.choices}>
+              {options.data.days.map((day) => {
+                const already = code !== null && reported.has(`${day}|${code}`);
+                return (
+                  <label key={day} className={form.choice}>
+                    <input type="checkbox" value={day} checked={days.includes(day)} disabled={already} onChange={(event) => toggleDay(day, event.target.checked)} />
+                    <span className={form.choiceText}>
+                      <span>
+                        {dayAndMonth(day)}
+                        {day === today ? ' (i dag)' : ''}
+                      </span>
+                      {already ? <span className={form.choiceHint}>Allerede meldt</span> : null}
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
+            {errors.days ? (
+              <p id={`${ids.days}-error`} className={form.error}>
+                {errors.days}
+              </p>
+            ) : null}
+          </fieldset>
+
+          <div className={form.field}>
+            <label className={form.label} htmlFor={ids.text}>
+              Beskriv kort hva som var galt {needsText ? null : <span className={form.optional}>(valgfritt)</span>}
+            </label>
+            <textarea
+              id={ids.text}
+              className={form.textarea}
+              value={text}
+              maxLength={500}
+              onChange={(event) => {
+                setText(event.target.value);
+                setErrors((current) => ({ ...current, text: undefined }));
+              }}
+              aria-invalid={errors.text ? true : undefined}
+              aria-describedby={errors.text ? `${ids.text}-error` : undefined}
+            />
+            {errors.text ? (
+              <p id={`${ids.text}-error`} className={form.error}>
+                {errors.text}
+              </p>
+            ) : null}
+          </div>
+
+          <fieldset className={form.fieldset} aria-describedby={errors.remedy ? `${ids.remedy}-error` : undefined}>
+            <legend className={form.legend}>Hva ønsker du?</legend>
+            <div className={form.choices}>
+              {offered.map((value) => (
+                <label key={value} className={form.choice}>
+                  <input
+                    type="radio"
+                    name={ids.remedy}
+                    value={value}
+                    checked={chosenRemedy === value}
+                    onChange={() => {
+                      setRemedy(value);
+                      setErrors((current) => ({ ...current, remedy: undefined }));
+                    }}
+                  />
+                  <span className={form.choiceText}>{complaintRemedyLabels[value]}</span>
+                </label>
+              ))}
+            </div>
+            {errors.remedy ? (
+              <p id={`${ids.remedy}-error`} className={form.error}>
+                {errors.remedy}
+              </p>
+            ) : null}
+          </fieldset>
+
+          <div className={form.actions}>
+            <button type="submit" className={`${button.button} ${button.primary}`} disabled={file.isPending}>
+              {file.isPending ? 'Sender …' : 'Send inn'}
+            </button>
+          </div>
+        </form>
+      </section>
+    </Page>
+  );
 }

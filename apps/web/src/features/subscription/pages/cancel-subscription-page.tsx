@@ -1,6 +1,235 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import {
+  cancellationReasons,
+  cancellationReasonsFor,
+  cancellationSurveySchema,
+  decideTransition,
+  formatLongDate,
+  type CancellationActionType,
+  type CancellationSurvey,
+  type RetentionOffer,
+  type Subscription,
+} from '@minside/domain';
+import { pages, pathTo } from '../../../app/paths.ts';
+import button from '../../../components/button.module.css';
+import { Page } from '../../../components/page.tsx';
+import { isApiError } from '../../../lib/http.ts';
+import { retentionOfferQueryOptions } from '../api/get-retention-offer.ts';
+import { deleteSubscription } from '../api/mutations.ts';
+import form from '../../../components/form.module.css';
+import ui from '../../../components/ui.module.css';
+import { priceLabel } from '../labels.ts';
+import { useCurrentSubscription, useSubscriptionUpdate, useToday } from '../use-subscription.ts';
+import type { HomeNotice } from './home-page.tsx';
 
+type Step = 'survey' | 'offer' | 'confirm';
+
+function StepHeading({ step, total, children }: { step: number; total: number; children: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  // Each new step takes the focus, so a screen reader starts reading there.
+  useEffect(() => {
+    if (step > 1) ref.current?.focus();
+  }, [step]);
+  return (
+    <div>
+      <p className={form.step}>
+        Steg {step} av {total}
+      </p>
+      <h2 ref={ref} tabIndex={-1} className={form.stepHeading}>
+        {children}
+      </h2>
+    </div>
+  );
+}
+
+function SurveyStep({ subscription, initial, onDone, total }: { subscription: Subscription; initial: CancellationSurvey | null; onDone: (survey: CancellationSurvey) => void; total: number }) {
+  const { register, handleSubmit, control, formState } = useForm<CancellationSurvey>({
+    resolver: zodResolver(cancellationSurveySchema),
+    defaultValues: initial ?? { reasonText: '' },
+  });
+  const reason = useWatch({ control, name: 'reasonCode' });
+  const errors = formState.errors;
+  return (
+    <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={handleSubmit(onDone)}>
+      <StepHeading step={1} total={total}>
+        Hvorfor vil du si opp?
+      </StepHeading>
+      <p className={ui.muted}>Svaret hjelper oss å lage en bedre avis. Velg det som passer best.</p>
+      <fieldset className={form.fieldset} aria-describedby={errors.reasonCode ? 'reason-error' : undefined}>
+        <legend className="visually-hidden">Årsak</legend>
+        {cancellationReasonsFor(subscription).map((code) => (
+          <label key={code} className={form.choice}>
+            <input type="radio" value={code} {...register('reasonCode')} />
+            <span>{cancellationReasons[code]}</span>
+          </label>
+        ))}
+        {errors.reasonCode ? (
+          <p id="reason-error" className={form.error} role="alert">
+            {errors.reasonCode.message}
+          </p>
+        ) : null}
+      </fieldset>
+      {reason === 'OTHER' ? (
+        <div className={form.field}>
+          <label htmlFor="reason-text" className={form.label}>
+            Beskrivelse
+          </label>
+          <textarea
+            id="reason-text"
+            className={form.textarea}
+            aria-invalid={errors.reasonText ? true : undefined}
+            aria-describedby={errors.reasonText ? 'reason-text-error' : undefined}
+            {...register('reasonText')}
+          />
+          {errors.reasonText ? (
+            <p id="reason-text-error" className={form.error} role="alert">
+              {errors.reasonText.message}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <div className={ui.actions}>
+        <button type="submit" className={`${button.button} ${button.primary}`}>
+          Neste
+        </button>
+        <Link className={`${button.button} ${button.secondary}`} to={pathTo('home')}>
+          Avbryt
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** SPEC §2 /avslutt-abonnement: reason survey, the one retention offer, then a clear final confirm. */
 export function CancelSubscriptionPage() {
-  return <PlaceholderPage page={pages.cancelSubscription} />;
+  const subscription = useCurrentSubscription();
+  const today = useToday();
+  const navigate = useNavigate();
+  const update = useSubscriptionUpdate();
+  const [step, setStep] = useState<Step>('survey');
+  const [survey, setSurvey] = useState<CancellationSurvey | null>(null);
+  const offerQuery = useQuery({ ...retentionOfferQueryOptions(subscription ?? { ariaAccountNo: 0, titleCode: '' }), enabled: subscription !== null });
+  const offer: RetentionOffer | null = offerQuery.data ?? null;
+
+  const mutation = useMutation({
+    mutationFn: (actionType: CancellationActionType) => {
+      if (!subscription || !survey) throw new Error('no survey');
+      return deleteSubscription({
+        ariaAccountNo: subscription.ariaAccountNo,
+        titleCode: subscription.titleCode,
+        actionType,
+        ...(actionType === 'REPLACEMENT-ANN' && offer ? { offerCode: offer.code } : {}),
+        ...survey,
+      });
+    },
+    onSuccess: (result) => {
+      update(result.subscription);
+      if (result.actionType === 'CANCELLATION') {
+        void navigate(pathTo('subscriptionCancelled'));
+      } else {
+        const notice: HomeNotice = { notice: `Så hyggelig at du blir! Tilbudet «${offer?.headline ?? ''}» er registrert.` };
+        void navigate(pathTo('home'), { state: notice });
+      }
+    },
+  });
+
+  if (!subscription) return null;
+  const decision = decideTransition(subscription, 'cancel', today);
+  const end = formatLongDate(subscription.currentPeriodEnd);
+  const total = offer ? 3 : 2;
+
+  if (!decision.allowed) {
+    return (
+      <Page title={pages.cancelSubscription.title}>
+        <section className={`${ui.panelAccent} ${ui.narrow}`}>
+          <p className={ui.text}>{decision.message}</p>
+          <div className={ui.actions}>
+            <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
+              Til Min Side
+            </Link>
+            <Link className={`${button.button} ${button.secondary}`} to={pathTo('customerService')}>
+              Kundeservice
+            </Link>
+          </div>
+        </section>
+      </Page>
+    );
+  }
+
+  const error = mutation.error ? (
+    <p className={ui.alert} role="alert">
+      {isApiError(mutation.error) ? mutation.error.message : 'Noe gikk galt. Prøv igjen om litt.'}
+    </p>
+  ) : null;
+
+  return (
+    <Page title={pages.cancelSubscription.title} lead={`Vi er lei oss for at du vil gå. ${subscription.planName} løper ut perioden du har betalt for, til og med ${end}.`}>
+      <div className={`${ui.stack} ${ui.narrow}`}>
+        {step === 'survey' ? (
+          <SurveyStep
+            subscription={subscription}
+            initial={survey}
+            total={total}
+            onDone={(answer) => {
+              setSurvey(answer);
+              setStep(offer ? 'offer' : 'confirm');
+            }}
+          />
+        ) : null}
+
+        {step === 'offer' && offer ? (
+          <section className={`${ui.panelAccent} ${form.form}`} aria-labelledby="tilbud">
+            <StepHeading step={2} total={total}>
+              Før du går: et tilbud til deg
+            </StepHeading>
+            <div className={ui.stack}>
+              <h3 id="tilbud" className={ui.panelHeading}>
+                {offer.headline}
+              </h3>
+              <p className={ui.text}>{offer.description}</p>
+              {offer.plan ? <p className={ui.text}>Ny pris: {priceLabel(offer.plan.priceOre, offer.plan.billingPeriod)} fra {end}.</p> : null}
+            </div>
+            {error}
+            <div className={ui.actions}>
+              <button type="button" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending} onClick={() => mutation.mutate('REPLACEMENT-ANN')}>
+                {mutation.isPending ? 'Registrerer …' : 'Ja takk, jeg tar tilbudet'}
+              </button>
+              <button type="button" className={`${button.button} ${button.secondary}`} disabled={mutation.isPending} onClick={() => setStep('confirm')}>
+                Nei takk, fortsett oppsigelsen
+              </button>
+            </div>
+          </section>
+        ) : null}
+
+        {step === 'confirm' ? (
+          <section className={`${ui.panel} ${form.form}`}>
+            <StepHeading step={total} total={total}>
+              Bekreft oppsigelsen
+            </StepHeading>
+            <ul className={ui.text}>
+              <li>{subscription.planName} sies opp, og du betaler ikke mer etter {end}.</li>
+              <li>Du har tilgang som før til og med {end}.</li>
+              <li>Ombestemmer du deg, kan du angre oppsigelsen her på Min Side fram til da.</li>
+            </ul>
+            {error}
+            <div className={ui.actions}>
+              <button type="button" className={`${button.button} ${ui.danger} ${ui.button}`} disabled={mutation.isPending} onClick={() => mutation.mutate('CANCELLATION')}>
+                {mutation.isPending ? 'Sier opp …' : 'Bekreft oppsigelse'}
+              </button>
+              <button type="button" className={`${button.button} ${button.secondary}`} disabled={mutation.isPending} onClick={() => setStep('survey')}>
+                Tilbake
+              </button>
+              <Link className={`${button.button} ${button.secondary}`} to={pathTo('home')}>
+                Behold abonnementet
+              </Link>
+            </div>
+          </section>
+        ) : null}
+      </div>
+    </Page>
+  );
 }

@@ -1,6 +1,173 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { formatKroner, formatLongDate, planErrorCodes, requiredMessage, type PlanOption, type Subscription } from '@minside/domain';
+import { pages, pathTo } from '../../../app/paths.ts';
+import button from '../../../components/button.module.css';
+import { Page } from '../../../components/page.tsx';
+import { isApiError } from '../../../lib/http.ts';
+import { planOptionsQueryOptions } from '../api/get-plan-options.ts';
+import { changePlan } from '../api/mutations.ts';
+import form from '../../../components/form.module.css';
+import ui from '../../../components/ui.module.css';
+import { featureLabels, featureOrder, periodLabel, priceLabel } from '../labels.ts';
+import { useCurrentSubscription, useSubscriptionUpdate } from '../use-subscription.ts';
+import type { ReceiptState } from './change-subscription-receipt-page.tsx';
+import styles from './change-subscription-page.module.css';
 
+const choiceSchema = z.object({ ariaPlanID: z.string({ error: requiredMessage('Abonnement') }).min(1, requiredMessage('Abonnement')) });
+type Choice = z.infer<typeof choiceSchema>;
+
+/** What choosing an option means, in one sentence. */
+function effectText(option: PlanOption, subscription: Subscription): string {
+  const { quote } = option;
+  switch (quote.kind) {
+    case 'current':
+      if (subscription.pendingChange) return `Dette har du nå. Velg det for å angre byttet til ${subscription.pendingChange.planName}.`;
+      if (subscription.instStatusCode === 2) return 'Dette har du nå. Velg det for å fortsette som før.';
+      return 'Dette har du nå.';
+    case 'upgrade':
+      return quote.amountOre > 0
+        ? `Gjelder fra i dag. Du betaler ${formatKroner(quote.amountOre)} for de ${quote.daysLeft} dagene som er igjen av perioden.`
+        : 'Gjelder fra i dag, uten noe ekstra å betale for denne perioden.';
+    case 'downgrade':
+      return `Gjelder fra ${formatLongDate(quote.effectiveOn)}. Ingenting å betale nå.`;
+    case 'afterTrial':
+      return `Starter når prøveperioden er over, ${formatLongDate(quote.effectiveOn)}.`;
+  }
+}
+
+function groupByProduct(options: PlanOption[]): { name: string; description: string; options: PlanOption[] }[] {
+  const groups: { name: string; description: string; options: PlanOption[] }[] = [];
+  for (const option of options) {
+    const group = groups.find((candidate) => candidate.name === option.plan.name);
+    if (group) group.options.push(option);
+    else groups.push({ name: option.plan.name, description: option.plan.description, options: [option] });
+  }
+  return groups;
+}
+
+/** SPEC §2 /endre-abonnement: the title's plans with prices per period; upgrade now, downgrade from the period end. */
 export function ChangeSubscriptionPage() {
-  return <PlaceholderPage page={pages.changeSubscription} />;
+  const subscription = useCurrentSubscription();
+  const navigate = useNavigate();
+  const update = useSubscriptionUpdate();
+  const ref = subscription ?? { ariaAccountNo: 0, titleCode: '' };
+  const { data: options, error: loadError, isPending } = useQuery({ ...planOptionsQueryOptions(ref), enabled: subscription !== null });
+  const { register, handleSubmit, control, setValue, formState } = useForm<Choice>({ resolver: zodResolver(choiceSchema) });
+  const chosenId = useWatch({ control, name: 'ariaPlanID' });
+  const mutation = useMutation({
+    mutationFn: (choice: Choice) => changePlan(ref, choice.ariaPlanID),
+    onSuccess: (receipt) => {
+      update(receipt.subscription);
+      const state: ReceiptState = { receipt };
+      void navigate(pathTo('changeSubscriptionReceipt'), { state });
+    },
+  });
+  if (!subscription) return null;
+
+  const current = `${subscription.planName}, ${periodLabel(subscription.billingPeriod).toLowerCase()}, ${priceLabel(subscription.priceOre, subscription.billingPeriod)}`;
+  const blocked = options && options.length > 0 && options.every((option) => option.unavailable && option.unavailable.code !== planErrorCodes.ungAgeLimit && option.unavailable.code !== planErrorCodes.birthdateRequired && option.unavailable.code !== planErrorCodes.underMinimumAge) ? options[0]?.unavailable : null;
+  const chosen = options?.find((option) => option.plan.ariaPlanID === chosenId);
+  const digitalInstead = options?.find((option) => /-DIGITAL-M$/.test(option.plan.ariaPlanID) && !option.unavailable);
+
+  return (
+    <Page title={pages.changeSubscription.title} lead={`Du har ${current}. Velg hva du vil bytte til.`}>
+      <div className={`${ui.stack} ${styles.layout}`}>
+        {subscription.pendingChange ? (
+          <p className={ui.success} role="status">
+            Du har bestilt bytte til {subscription.pendingChange.planName} fra {formatLongDate(subscription.pendingChange.on)}.
+          </p>
+        ) : null}
+        {isPending ? <p className={ui.muted}>Henter abonnementene …</p> : null}
+        {loadError ? (
+          <p className={ui.alert} role="alert">
+            {isApiError(loadError) ? loadError.message : 'Vi fikk ikke hentet abonnementene akkurat nå.'}
+          </p>
+        ) : null}
+        {blocked ? (
+          <section className={`${ui.panelAccent} ${ui.narrow}`}>
+            <p className={ui.text}>{blocked.message}</p>
+            <div className={ui.actions}>
+              <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
+                Til Min Side
+              </Link>
+              <Link className={`${button.button} ${button.secondary}`} to={pathTo('customerService')}>
+                Kundeservice
+              </Link>
+            </div>
+          </section>
+        ) : null}
+        {options && !blocked ? (
+          <form className={form.form} noValidate onSubmit={handleSubmit((choice) => mutation.mutate(choice))}>
+            {groupByProduct(options).map((group) => (
+              <div key={group.name} className={ui.panel}>
+              <fieldset className={form.fieldset}>
+                <legend className={styles.productName}>{group.name}</legend>
+                <p className={ui.muted}>{group.description}</p>
+                <ul className={styles.features} aria-label={`Dette er inkludert i ${group.name}`}>
+                  {featureOrder
+                    .filter((feature) => group.options[0]?.plan.features[feature])
+                    .map((feature) => (
+                      <li key={feature}>{featureLabels[feature].label}</li>
+                    ))}
+                </ul>
+                {group.options.map((option) => {
+                  const id = `plan-${option.plan.ariaPlanID}`;
+                  return (
+                    <div key={option.plan.ariaPlanID} className={styles.option}>
+                      <label className={form.choice} htmlFor={id}>
+                        <input id={id} type="radio" value={option.plan.ariaPlanID} disabled={option.unavailable !== null} aria-describedby={`${id}-effect`} {...register('ariaPlanID')} />
+                        <span className={styles.optionText}>
+                          <span className={styles.optionHead}>
+                            <strong>{periodLabel(option.plan.billingPeriod)}</strong>
+                            <span>{priceLabel(option.plan.priceOre, option.plan.billingPeriod)}</span>
+                          </span>
+                          <span id={`${id}-effect`} className={form.hint}>
+                            {option.unavailable ? option.unavailable.message : effectText(option, subscription)}
+                            {option.plan.nextPrice ? ` Ny pris fra ${formatLongDate(option.plan.nextPrice.from)}: ${formatKroner(option.plan.nextPrice.priceOre)}.` : ''}
+                          </span>
+                        </span>
+                      </label>
+                      {option.unavailable?.code === planErrorCodes.ungAgeLimit && digitalInstead ? (
+                        <button type="button" className={styles.linkButton} onClick={() => setValue('ariaPlanID', digitalInstead.plan.ariaPlanID, { shouldValidate: true })}>
+                          Velg {digitalInstead.plan.name} i stedet
+                        </button>
+                      ) : null}
+                    </div>
+                  );
+                })}
+              </fieldset>
+              </div>
+            ))}
+            {formState.errors.ariaPlanID ? (
+              <p className={form.error} role="alert">
+                {formState.errors.ariaPlanID.message}
+              </p>
+            ) : null}
+            <div className={`${ui.panel} ${styles.confirm}`}>
+              <p className={ui.text} aria-live="polite">
+                {chosen ? `Du har valgt ${chosen.plan.name}, ${periodLabel(chosen.plan.billingPeriod).toLowerCase()}. ${effectText(chosen, subscription)}` : 'Velg et abonnement over.'}
+              </p>
+              {mutation.error ? (
+                <p className={ui.alert} role="alert">
+                  {isApiError(mutation.error) ? mutation.error.message : 'Noe gikk galt. Prøv igjen om litt.'}
+                </p>
+              ) : null}
+              <div className={ui.actions}>
+                <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending}>
+                  {mutation.isPending ? 'Bytter …' : 'Bekreft bytte'}
+                </button>
+                <Link className={`${button.button} ${button.secondary}`} to={pathTo('home')}>
+                  Avbryt
+                </Link>
+              </div>
+            </div>
+          </form>
+        ) : null}
+      </div>
+    </Page>
+  );
 }

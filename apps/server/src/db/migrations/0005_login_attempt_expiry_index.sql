@@ -1,0 +1,1 @@
+CREATE INDEX "login_attempt_expires_idx" ON "login_attempt" USING btree ("expires_at");

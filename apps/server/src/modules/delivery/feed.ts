@@ -1,0 +1,126 @@
+import { and, asc, eq, gte, inArray, isNull, lte, or } from 'drizzle-orm';
+import { addDays, cutoffFor, isInFeed, type CarrierFeedKind, type CarrierFeedRow, type DeliveryAddress } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import type { Db } from '../../db/client.ts';
+import { appUser, account, deliveryAddress, deliveryChange, deliveryComplaint, deliveryComplaintDay, subscription } from '../../db/schema.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { caseNumberOf } from './service.ts';
+
+/** The instant an Oslo wall-clock time (YYYY-MM-DDTHH:MM:SS) stands for: tried at UTC+1 and UTC+2. */
+function osloInstant(wallClock: string): Date {
+  for (const offset of ['+01:00', '+02:00']) {
+    const candidate = new Date(`${wallClock}${offset}`);
+    const back = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Oslo', dateStyle: 'short', timeStyle: 'medium' }).format(candidate).replace(' ', 'T');
+    if (back === wallClock) return candidate;
+  }
+  return new Date(`${wallClock}+01:00`);
+}
+
+/**
+ * The carrier feed of one title and publication day (issue 5): stops and redirects in force that
+ * day, moves taking effect that day, and complaints reported since the previous day's feed. Only
+ * what was placed before the day's cutoff is in it, so a feed that was due never changes later.
+ * Rows are ordered by postal code and street, the way a carrier walks a route.
+ */
+export async function carrierFeed(deps: { db: Db; catalogue: Catalogue; cutoffTime: string }, titleCode: string, date: string): Promise<CarrierFeedRow[]> {
+  const { db, catalogue, cutoffTime } = deps;
+  const title = catalogue.findByTitleCode(titleCode);
+  if (!title || title.excluded) throw new AppError(404, 'UNKNOWN_TITLE', `Fant ingen avis med koden ${titleCode}.`);
+  const code = title.titleCode;
+
+  const changes = await db
+    .select({ change: deliveryChange, accountNo: subscription.ariaAccountNo })
+    .from(deliveryChange)
+    .innerJoin(subscription, eq(subscription.id, deliveryChange.subscriptionId))
+    .where(
+      and(
+        eq(subscription.titleCode, code),
+        eq(deliveryChange.status, 'active'),
+        lte(deliveryChange.fromDate, date),
+        or(isNull(deliveryChange.toDate), gte(deliveryChange.toDate, date)),
+      ),
+    )
+    .orderBy(asc(deliveryChange.fromDate));
+
+  // The home address on the day: the subscription's own, or the newest move that has begun.
+  const subscriptionIds = [...new Set(changes.map((row) => row.change.subscriptionId))];
+  const bases = subscriptionIds.length === 0 ? [] : await db.select().from(deliveryAddress).where(inArray(deliveryAddress.subscriptionId, subscriptionIds));
+  const owners = subscriptionIds.length === 0 ? [] : await db
+    .select({ subscriptionId: subscription.id, givenName: appUser.givenName, familyName: appUser.familyName })
+    .from(subscription)
+    .innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
+    .innerJoin(appUser, eq(appUser.id, account.userId))
+    .where(inArray(subscription.id, subscriptionIds));
+  const homeOn = (subscriptionId: string): DeliveryAddress | null => {
+    const move = changes
+      .filter((row) => row.change.subscriptionId === subscriptionId && row.change.type === 'PERMANENT' && row.change.address && isInFeed(row.change.placedAt, date, cutoffTime))
+      .at(-1)?.change.address;
+    if (move) return move;
+    const base = bases.find((row) => row.subscriptionId === subscriptionId);
+    if (!base) return null;
+    const owner = owners.find((row) => row.subscriptionId === subscriptionId);
+    return { ...base, name: base.name || `${owner?.givenName ?? ''} ${owner?.familyName ?? ''}`.trim() };
+  };
+
+  const rows: CarrierFeedRow[] = [];
+  const row = (kind: CarrierFeedKind, subscriptionId: string, accountNo: number, address: DeliveryAddress | null, extra: Partial<CarrierFeedRow>): CarrierFeedRow => ({
+    date,
+    title_code: code,
+    kind,
+    subscription_id: subscriptionId,
+    account_no: String(accountNo),
+    name: address?.name ?? '',
+    co_name: address?.coName ?? '',
+    street: address?.street ?? '',
+    street_number: address?.streetNumber ?? '',
+    apartment: address?.apartment ?? '',
+    floor: address?.floor ?? '',
+    postal_code: address?.postalCode ?? '',
+    town: address?.town ?? '',
+    from_date: '',
+    to_date: '',
+    case_number: '',
+    complaint_code: '',
+    remedy: '',
+    ...extra,
+  });
+
+  for (const { change, accountNo } of changes) {
+    if (!isInFeed(change.placedAt, date, cutoffTime)) continue;
+    const period = { from_date: change.fromDate, to_date: change.toDate ?? '' };
+    if (change.type === 'STOP') rows.push(row('STOP', change.subscriptionId, accountNo, homeOn(change.subscriptionId), period));
+    else if (change.type === 'TRANSFER') rows.push(row('REDIRECT', change.subscriptionId, accountNo, change.address ?? null, period));
+    else if (change.type === 'PERMANENT' && change.fromDate === date) rows.push(row('ADDRESS_CHANGE', change.subscriptionId, accountNo, change.address ?? null, period));
+  }
+
+  // Complaints reported between the previous day's cutoff and this day's: each appears in one feed.
+  const windowStart = osloInstant(cutoffFor(addDays(date, -1), cutoffTime));
+  const windowEnd = osloInstant(cutoffFor(date, cutoffTime));
+  const complaints = await db
+    .select({ complaint: deliveryComplaint, accountNo: subscription.ariaAccountNo })
+    .from(deliveryComplaint)
+    .innerJoin(subscription, eq(subscription.id, deliveryComplaint.subscriptionId))
+    .where(and(eq(subscription.titleCode, code), gte(deliveryComplaint.createdAt, windowStart)))
+    .orderBy(asc(deliveryComplaint.caseNo));
+  const inWindow = complaints.filter(({ complaint }) => complaint.createdAt < windowEnd);
+  const complaintDays = inWindow.length === 0 ? [] : await db.select().from(deliveryComplaintDay).where(inArray(deliveryComplaintDay.caseNo, inWindow.map(({ complaint }) => complaint.caseNo)));
+  const addressFor = async (subscriptionId: string) => {
+    const [base] = await db.select().from(deliveryAddress).where(eq(deliveryAddress.subscriptionId, subscriptionId));
+    return base ?? null;
+  };
+  for (const { complaint, accountNo } of inWindow) {
+    const days = complaintDays.filter((day) => day.caseNo === complaint.caseNo).map((day) => day.issueDate).sort();
+    const base = await addressFor(complaint.subscriptionId);
+    rows.push(
+      row('COMPLAINT', complaint.subscriptionId, accountNo, base ? { ...base, name: base.name } : null, {
+        from_date: days[0] ?? '',
+        to_date: days.at(-1) ?? '',
+        case_number: caseNumberOf(complaint.caseNo),
+        complaint_code: complaint.code,
+        remedy: complaint.remedy,
+      }),
+    );
+  }
+
+  return rows.sort((a, b) => a.postal_code.localeCompare(b.postal_code) || a.street.localeCompare(b.street, 'nb') || a.street_number.localeCompare(b.street_number, 'nb', { numeric: true }) || a.kind.localeCompare(b.kind));
+}

@@ -1,0 +1,409 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMonths, osloToday } from '@minside/domain';
+import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
+import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
+
+// Issue 4: cancellation with survey and retention offer, undo, reactivation with the SPEC §4
+// result codes, plan change with proration, the change log, and that refusals change nothing.
+
+const PORTAL = 'http://adresseavisen.localhost:3000';
+const DAY = 24 * 60 * 60 * 1000;
+
+const accounts = {
+  papir: 40_000_001,
+  digital: 40_000_002,
+  ung: 40_000_003,
+  familiemedlem: 40_000_005,
+  admin: 40_000_006,
+  student: 40_000_008,
+  oppsagt: 40_000_009,
+  utlopt: 40_000_010,
+  prove: 40_000_011,
+} as const;
+
+interface SubscriptionBody {
+  instStatusCode: number;
+  currentPeriodEnd: string;
+  cancelledAt: string | null;
+  ariaPlanID: string;
+  planName: string;
+  priceOre: number;
+  billingPeriod: string;
+  pendingChange: { ariaPlanID: string; planName: string; on: string } | null;
+}
+
+function setup(name: 'pglite' | 'postgres') {
+  const state: { test?: TestApp; offsetDays: number } = { offsetDays: 0 };
+  const now = () => new Date(Date.now() + state.offsetDays * DAY);
+  beforeAll(async () => {
+    state.test = await buildTestApp(name, { seed: true, now });
+  });
+  afterAll(() => state.test?.close());
+
+  const app = () => {
+    if (!state.test) throw new Error('app not built');
+    return state.test;
+  };
+  const signIn = async (email: string) => {
+    const browser = new TestBrowser(() => injectTransport(app().app));
+    const response = await login(browser, { portal: PORTAL, email, password: DEMO_PASSWORD, titleCode: 'ADR' });
+    expect(response.status, response.body).toBe(200);
+    return browser;
+  };
+  const row = async (accountNo: number) =>
+    (
+      await app().database.rows<Record<string, unknown>>(
+        sql`select inst_status_code, current_period_end::text as period_end, cancelled_at, aria_plan_id, pending_plan_id, pending_change_on::text as pending_on, price_ore from subscription where aria_account_no = ${accountNo} and title_code = 'ADR'`,
+      )
+    )[0];
+  const count = async (table: 'subscription_change' | 'cancellation_survey' | 'retention_offer_acceptance' | 'invoice', accountNo: number) =>
+    Number(
+      (
+        await app().database.rows<{ count: string }>(
+          sql`select count(*) as count from ${sql.identifier(table)} t join subscription s on s.id = t.subscription_id where s.aria_account_no = ${accountNo}`,
+        )
+      )[0]?.count,
+    );
+  const storage = async (accountNo: number) => ({
+    row: await row(accountNo),
+    changes: await count('subscription_change', accountNo),
+    surveys: await count('cancellation_survey', accountNo),
+    offers: await count('retention_offer_acceptance', accountNo),
+    invoices: await count('invoice', accountNo),
+  });
+  const expectRefused = (response: BrowserResponse, status: number, code: string, message?: string | RegExp) => {
+    expect(response.status, response.body).toBe(status);
+    const body = response.json<{ code: string; message: string }>();
+    expect(body.code).toBe(code);
+    if (message) expect(body.message).toMatch(message);
+    // Norwegian, for the user.
+    expect(body.message).toMatch(/[a-zæøå]{3}/i);
+  };
+  return { state, app, signIn, row, storage, expectRefused, today: () => osloToday(now()) };
+}
+
+const subscriptionPath = (accountNo: number, tail: string) => `${PORTAL}/api/subscription/${accountNo}/ADR/${tail}`;
+
+describe.each(testDatabases)('cancellation, undo and retention offer ($name)', ({ name }) => {
+  const { signIn, storage, expectRefused, row, app } = setup(name);
+
+  it('digital cancels with a reason: runs to the period end, the survey and the change log record it', async () => {
+    const browser = await signIn('digital@minside.test');
+    const before = await storage(accounts.digital);
+    const offer = await browser.request('GET', subscriptionPath(accounts.digital, 'retention-offer'));
+    expect(offer.json()).toMatchObject({ offer: { code: 'WINBACK_3_FOR_1', headline: '3 måneder for prisen av 1' } });
+
+    const response = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' },
+    });
+    expect(response.status, response.body).toBe(200);
+    const { subscription } = response.json<{ subscription: SubscriptionBody }>();
+    expect(subscription).toMatchObject({ instStatusCode: 2, currentPeriodEnd: before.row?.['period_end'] });
+    expect(subscription.cancelledAt).not.toBeNull();
+    const after = await storage(accounts.digital);
+    expect(after.surveys).toBe(before.surveys + 1);
+    expect(after.changes).toBe(before.changes + 1);
+
+    const log = await browser.request('GET', subscriptionPath(accounts.digital, 'changes'));
+    const [newest] = log.json<{ entries: { actor: string; kind: string; description: string }[] }>().entries;
+    expect(newest).toMatchObject({ actor: 'self', kind: 'cancelled' });
+    expect(newest?.description).toMatch(/^Abonnementet ble sagt opp og løper ut \d+\. \w+ \d{4}\. Årsak: Det er for dyrt\.$/);
+  });
+
+  it('refuses a second cancellation with 409 and changes nothing', async () => {
+    const browser = await signIn('digital@minside.test');
+    const before = await storage(accounts.digital);
+    const response = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' },
+    });
+    expectRefused(response, 409, 'TRANSITION_NOT_ALLOWED', 'Abonnementet er allerede sagt opp.');
+    expect(await storage(accounts.digital)).toEqual(before);
+  });
+
+  it('undo while the period runs: active again; a second undo is refused', async () => {
+    const browser = await signIn('digital@minside.test');
+    const response = await browser.request('POST', subscriptionPath(accounts.digital, 'undo-cancellation'), { json: {} });
+    expect(response.status, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ subscription: { instStatusCode: 1, cancelledAt: null } });
+    expect(await row(accounts.digital)).toMatchObject({ inst_status_code: 1, cancelled_at: null });
+    const before = await storage(accounts.digital);
+    expectRefused(await browser.request('POST', subscriptionPath(accounts.digital, 'undo-cancellation'), { json: {} }), 409, 'TRANSITION_NOT_ALLOWED', /ikke sagt opp/);
+    expect(await storage(accounts.digital)).toEqual(before);
+  });
+
+  it('validates the survey: a reason is required, "Annet" needs words; nothing is stored', async () => {
+    const browser = await signIn('digital@minside.test');
+    const before = await storage(accounts.digital);
+    const other = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText: '  ' },
+    });
+    expect(other.status).toBe(400);
+    expect(other.json()).toMatchObject({ code: 'VALIDATION_FAILED', detail: expect.stringContaining('Beskrivelse er påkrevd') });
+    const none = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'CANCELLATION' } });
+    expect(none.status).toBe(400);
+    expect(none.json()).toMatchObject({ detail: expect.stringContaining('Årsak er påkrevd') });
+    const wrongAction = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'DELETE', reasonCode: 'PRICE' },
+    });
+    expect(wrongAction.status).toBe(400);
+    expect(await storage(accounts.digital)).toEqual(before);
+  });
+
+  it('another subscriber’s subscription is 404, and stays as it was', async () => {
+    const browser = await signIn('digital@minside.test');
+    const before = await storage(accounts.papir);
+    const response = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' },
+    });
+    expectRefused(response, 404, 'NOT_FOUND');
+    expectRefused(await browser.request('POST', subscriptionPath(accounts.papir, 'undo-cancellation'), { json: {} }), 404, 'NOT_FOUND');
+    expectRefused(await browser.request('GET', subscriptionPath(accounts.papir, 'changes')), 404, 'NOT_FOUND');
+    expectRefused(await browser.request('GET', subscriptionPath(accounts.papir, 'retention-offer')), 404, 'NOT_FOUND');
+    expect(await storage(accounts.papir)).toEqual(before);
+  });
+
+  it('signed out: 401', async () => {
+    const browser = new TestBrowser(() => injectTransport(app().app));
+    expectRefused(await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } }), 401, 'NOT_AUTHENTICATED');
+  });
+
+  it('the winback instead of cancelling (REPLACEMENT-ANN): two free months, once per subscription', async () => {
+    const browser = await signIn('digital@minside.test');
+    const before = await storage(accounts.digital);
+    const body = { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'REPLACEMENT-ANN', offerCode: 'WINBACK_3_FOR_1', reasonCode: 'NOT_READING' };
+    const response = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: body });
+    expect(response.status, response.body).toBe(200);
+    const periodEnd = addMonths(String(before.row?.['period_end']), 2);
+    expect(response.json()).toMatchObject({ actionType: 'REPLACEMENT-ANN', subscription: { instStatusCode: 1, currentPeriodEnd: periodEnd } });
+    expect((await storage(accounts.digital)).offers).toBe(1);
+    expect((await browser.request('GET', subscriptionPath(accounts.digital, 'retention-offer'))).json()).toEqual({ offer: null });
+
+    const again = await storage(accounts.digital);
+    expectRefused(await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: body }), 409, 'OFFER_ALREADY_USED');
+    expect(await storage(accounts.digital)).toEqual(again);
+  });
+
+  it('paper subscribers are offered the cheaper digital plan, taking effect at the period end', async () => {
+    const browser = await signIn('papir@minside.test');
+    const offer = (await browser.request('GET', subscriptionPath(accounts.papir, 'retention-offer'))).json<{ offer: { code: string } }>().offer;
+    expect(offer).toMatchObject({ code: 'CHEAPER_PLAN', plan: { ariaPlanID: 'ADR-DIGITAL-M' } });
+    const wrongOffer = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', actionType: 'REPLACEMENT-ANN', offerCode: 'WINBACK_3_FOR_1', reasonCode: 'PRICE' },
+    });
+    expectRefused(wrongOffer, 409, 'OFFER_NOT_AVAILABLE');
+    const response = await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', actionType: 'REPLACEMENT-ANN', offerCode: 'CHEAPER_PLAN', reasonCode: 'PRICE' },
+    });
+    expect(response.status, response.body).toBe(200);
+    const { subscription } = response.json<{ subscription: SubscriptionBody }>();
+    expect(subscription).toMatchObject({ instStatusCode: 1, ariaPlanID: 'ADR-KOMPLETT-M', pendingChange: { ariaPlanID: 'ADR-DIGITAL-M', on: subscription.currentPeriodEnd } });
+  });
+
+  it('family members and business subscribers cannot cancel here', async () => {
+    const member = await signIn('familiemedlem@minside.test');
+    const before = await storage(accounts.familiemedlem);
+    expectRefused(
+      await member.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: accounts.familiemedlem, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } }),
+      409,
+      'SHARED_ACCESS',
+    );
+    expect(await storage(accounts.familiemedlem)).toEqual(before);
+    const admin = await signIn('admin@firma.test');
+    expectRefused(
+      await admin.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: accounts.admin, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } }),
+      409,
+      'BUSINESS_CONTRACT',
+    );
+  });
+
+  it('oppsagt undoes the cancellation; the log says who did it', async () => {
+    const browser = await signIn('oppsagt@minside.test');
+    const response = await browser.request('POST', subscriptionPath(accounts.oppsagt, 'undo-cancellation'), { json: {} });
+    expect(response.status, response.body).toBe(200);
+    expect(await row(accounts.oppsagt)).toMatchObject({ inst_status_code: 1, cancelled_at: null });
+    const entries = (await browser.request('GET', subscriptionPath(accounts.oppsagt, 'changes'))).json<{ entries: { actor: string; kind: string; description: string }[] }>().entries;
+    expect(entries.slice(0, 2).map((entry) => [entry.kind, entry.actor])).toEqual([
+      ['cancellationUndone', 'self'],
+      ['cancelled', 'self'],
+    ]);
+    expect(entries[0]?.description).toBe('Oppsigelsen ble angret. Abonnementet fortsetter som før.');
+  });
+});
+
+describe.each(testDatabases)('after the period end ($name)', ({ name }) => {
+  const { state, signIn, storage, expectRefused, row, today } = setup(name);
+
+  it('the cancellation can no longer be undone, and nothing is written by the refusal', async () => {
+    state.offsetDays = 20; // oppsagt's period ends 19 days after seeding
+    const browser = await signIn('oppsagt@minside.test');
+    const before = await storage(accounts.oppsagt);
+    expectRefused(await browser.request('POST', subscriptionPath(accounts.oppsagt, 'undo-cancellation'), { json: {} }), 409, 'PERIOD_OVER', /løpt ut/);
+    expect(await storage(accounts.oppsagt)).toEqual(before);
+  });
+
+  it('but it can be reactivated: the expiry and the restart are logged', async () => {
+    state.offsetDays = 20;
+    const browser = await signIn('oppsagt@minside.test');
+    const response = await browser.request('POST', `${PORTAL}/api/reactivateSubscription/`, { json: { ariaAccountNo: accounts.oppsagt, titleCode: 'ADR', email: 'oppsagt@minside.test' } });
+    expect(response.status, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ result: 'ok', subscription: { instStatusCode: 1, currentPeriodEnd: addMonths(today(), 1) } });
+    expect(await row(accounts.oppsagt)).toMatchObject({ inst_status_code: 1, period_end: addMonths(today(), 1) });
+    const kinds = (await browser.request('GET', subscriptionPath(accounts.oppsagt, 'changes'))).json<{ entries: { kind: string; actor: string }[] }>().entries;
+    expect(kinds.slice(0, 2).map((entry) => [entry.kind, entry.actor])).toEqual([
+      ['reactivated', 'self'],
+      ['expired', 'system'],
+    ]);
+    state.offsetDays = 0;
+  });
+});
+
+describe.each(testDatabases)('reactivation result codes ($name)', ({ name }) => {
+  const { app, signIn, storage, expectRefused, row, today } = setup(name);
+  const reactivate = (browser: TestBrowser, body: Record<string, unknown>) => browser.request('POST', `${PORTAL}/api/reactivateSubscription/`, { json: body });
+  const good = { ariaAccountNo: accounts.utlopt, titleCode: 'ADR', email: 'utlopt@minside.test' };
+
+  it('refuses with the SPEC §4 codes, changing nothing', async () => {
+    const browser = await signIn('utlopt@minside.test');
+    const before = await storage(accounts.utlopt);
+    expectRefused(await reactivate(browser, { titleCode: 'ADR', email: good.email }), 400, 'REQUEST_MISSING_VALUES');
+    expectRefused(await reactivate(browser, { ...good, email: '' }), 400, 'REQUEST_MISSING_VALUES');
+    expectRefused(await reactivate(browser, { ...good, email: 'noen.andre@minside.test' }), 404, 'EMAIL_DOES_NOT_EXIST');
+    expectRefused(await reactivate(browser, { ...good, spidId: 'demo-papir' }), 404, 'NO_SPID_FOUND');
+    expectRefused(await reactivate(browser, { ...good, titleCode: 'VAR' }), 404, 'AMPS_RETURNED_NULL');
+    expectRefused(await reactivate(browser, { ...good, ariaAccountNo: accounts.papir }), 404, 'NOT_FOUND');
+    await app().database.rows(sql`update account set account_balance_ore = -29900 where aria_account_no = ${accounts.utlopt}`);
+    expectRefused(await reactivate(browser, good), 409, 'ERROR_IN_CREATING_ACCOUNT', /kundeservice/);
+    await app().database.rows(sql`update account set account_balance_ore = 0 where aria_account_no = ${accounts.utlopt}`);
+    expect(await storage(accounts.utlopt)).toEqual(before);
+  });
+
+  it('ok: utlopt starts again with a new period; a second click finds an active subscription', async () => {
+    const browser = await signIn('utlopt@minside.test');
+    const response = await reactivate(browser, { ...good, spidId: 'demo-utlopt' });
+    expect(response.status, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ result: 'ok', message: 'Abonnementet ditt er startet igjen.', subscription: { instStatusCode: 1, cancelledAt: null, currentPeriodEnd: addMonths(today(), 1) } });
+    const before = await storage(accounts.utlopt);
+    expectRefused(await reactivate(browser, good), 409, 'USER_HAS_ACTIVE_SUB');
+    expect(await storage(accounts.utlopt)).toEqual(before);
+  });
+
+  it('a cancelled subscription that still runs answers USER_IS_ACTIVE', async () => {
+    const browser = await signIn('oppsagt@minside.test');
+    expectRefused(await reactivate(browser, { ariaAccountNo: accounts.oppsagt, titleCode: 'ADR', email: 'oppsagt@minside.test' }), 409, 'USER_IS_ACTIVE', /angre oppsigelsen/);
+    expect(await row(accounts.oppsagt)).toMatchObject({ inst_status_code: 2 });
+  });
+});
+
+describe.each(testDatabases)('plan change ($name)', ({ name }) => {
+  const { signIn, storage, expectRefused, row, today, app } = setup(name);
+  const change = (browser: TestBrowser, accountNo: number, ariaPlanID: string) => browser.request('POST', subscriptionPath(accountNo, 'plan'), { json: { ariaPlanID } });
+
+  it('lists the title’s plans with quotes; Ung is closed to those 34 and over, with Digital offered', async () => {
+    const browser = await signIn('papir@minside.test');
+    const response = await browser.request('GET', subscriptionPath(accounts.papir, 'plans'));
+    expect(response.status, response.body).toBe(200);
+    const options = response.json<{ options: { plan: { ariaPlanID: string }; quote: { kind: string }; unavailable: { code: string; message: string } | null }[] }>().options;
+    expect(options.map((option) => option.plan.ariaPlanID)).toEqual([
+      'ADR-DIGITAL-M', 'ADR-DIGITAL-Y', 'ADR-DIGITAL-FAMILIE-M', 'ADR-KOMPLETT-M', 'ADR-KOMPLETT-Q', 'ADR-KOMPLETT-Y', 'ADR-UNG-DIGITAL-M',
+    ]);
+    expect(options.find((option) => option.plan.ariaPlanID === 'ADR-KOMPLETT-M')?.quote.kind).toBe('current');
+    expect(options.find((option) => option.plan.ariaPlanID === 'ADR-UNG-DIGITAL-M')?.unavailable).toEqual({ code: 'UNG_AGE_LIMIT', message: 'Ung er for deg under 34 år. Digital passer for deg i stedet.' });
+    expect(options.find((option) => option.plan.ariaPlanID === 'ADR-DIGITAL-M')?.unavailable).toBeNull();
+  });
+
+  it('refuses Ung for papir (58) and changes nothing', async () => {
+    const browser = await signIn('papir@minside.test');
+    const before = await storage(accounts.papir);
+    expectRefused(await change(browser, accounts.papir, 'ADR-UNG-DIGITAL-M'), 409, 'UNG_AGE_LIMIT');
+    expectRefused(await change(browser, accounts.papir, 'VAR-DIGITAL-M'), 400, 'UNKNOWN_PLAN');
+    expectRefused(await change(browser, accounts.papir, 'ADR-KOMPLETT-M'), 409, 'SAME_PLAN');
+    expect(await storage(accounts.papir)).toEqual(before);
+  });
+
+  it('ung (25) may choose Ung plans', async () => {
+    const browser = await signIn('ung@minside.test');
+    const options = (await browser.request('GET', subscriptionPath(accounts.ung, 'plans'))).json<{ options: { plan: { ariaPlanID: string }; unavailable: unknown }[] }>().options;
+    expect(options.find((option) => option.plan.ariaPlanID === 'ADR-UNG-DIGITAL-M')?.unavailable).toBeNull();
+  });
+
+  it('upgrade: at once, prorated in whole kroner, invoiced and logged', async () => {
+    const browser = await signIn('student@minside.test');
+    const before = await storage(accounts.student);
+    const periodEnd = String(before.row?.['period_end']);
+    const daysLeft = Math.round((Date.parse(periodEnd) - Date.parse(today())) / 86_400_000);
+    // Student digital 99 kr → Digital 299 kr a month: 200 kr * 12 / 365 a day.
+    const expected = Math.round(((29_900 - 9_900) * 12 * daysLeft) / 365 / 100) * 100;
+    const response = await change(browser, accounts.student, 'ADR-DIGITAL-M');
+    expect(response.status, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      fromPlanName: 'Student digital',
+      quote: { kind: 'upgrade', effectiveOn: today(), amountOre: expected, daysLeft },
+      subscription: { ariaPlanID: 'ADR-DIGITAL-M', planName: 'Digital', priceOre: 29_900, currentPeriodEnd: periodEnd, pendingChange: null },
+    });
+    expect(expected % 100).toBe(0);
+    expect(expected).toBeGreaterThan(0);
+    const [invoice] = await app().database.rows<{ amount_ore: number; kid: string }>(
+      sql`select amount_ore, kid from invoice where aria_account_no = ${accounts.student} order by aria_invoice_no desc limit 1`,
+    );
+    expect(invoice).toMatchObject({ amount_ore: expected });
+    expect(invoice?.kid).toMatch(/^\d{13}$/);
+    const after = await storage(accounts.student);
+    expect(after.invoices).toBe(before.invoices + 1);
+    const [entry] = (await browser.request('GET', subscriptionPath(accounts.student, 'changes'))).json<{ entries: { kind: string; description: string }[] }>().entries;
+    expect(entry?.description).toBe(`Byttet fra Student digital til Digital (månedlig). Mellomlegg for resten av perioden: ${expected / 100}\u00a0kr.`);
+  });
+
+  it('downgrade: from the period end ("pending plan change on a date"); choosing the current plan withdraws it', async () => {
+    const browser = await signIn('student@minside.test');
+    const periodEnd = String((await row(accounts.student))?.['period_end']);
+    const response = await change(browser, accounts.student, 'ADR-UNG-DIGITAL-M');
+    expect(response.status, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      quote: { kind: 'downgrade', effectiveOn: periodEnd, amountOre: 0 },
+      subscription: { ariaPlanID: 'ADR-DIGITAL-M', pendingChange: { ariaPlanID: 'ADR-UNG-DIGITAL-M', planName: 'Ung digital', on: periodEnd } },
+    });
+    const withdrawn = await change(browser, accounts.student, 'ADR-DIGITAL-M');
+    expect(withdrawn.status, withdrawn.body).toBe(200);
+    expect(withdrawn.json()).toMatchObject({ quote: { kind: 'current' }, subscription: { pendingChange: null } });
+    expectRefused(await change(browser, accounts.student, 'ADR-DIGITAL-M'), 409, 'SAME_PLAN');
+  });
+
+  it('a trial keeps its month: the chosen plan starts when it ends', async () => {
+    const browser = await signIn('prove@minside.test');
+    const response = await change(browser, accounts.prove, 'ADR-KOMPLETT-M');
+    expect(response.status, response.body).toBe(200);
+    const periodEnd = String((await row(accounts.prove))?.['period_end']);
+    expect(response.json()).toMatchObject({ quote: { kind: 'afterTrial', amountOre: 0 }, subscription: { instStatusCode: 41, pendingChange: { ariaPlanID: 'ADR-KOMPLETT-M', on: periodEnd } } });
+  });
+
+  it('a cancelled subscription restarts by choosing a plan', async () => {
+    const browser = await signIn('oppsagt@minside.test');
+    const response = await change(browser, accounts.oppsagt, 'ADR-DIGITAL-Y');
+    expect(response.status, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ quote: { kind: 'downgrade' }, subscription: { instStatusCode: 1, cancelledAt: null, pendingChange: { ariaPlanID: 'ADR-DIGITAL-Y' } } });
+  });
+
+  it('expired, shared and business subscriptions cannot change plan', async () => {
+    const expired = await signIn('utlopt@minside.test');
+    expectRefused(await change(expired, accounts.utlopt, 'ADR-DIGITAL-Y'), 409, 'TRANSITION_NOT_ALLOWED', 'Et avsluttet abonnement kan ikke endres. Start det på nytt først.');
+    const admin = await signIn('admin@firma.test');
+    expectRefused(await change(admin, accounts.admin, 'ADR-DIGITAL-Y'), 409, 'BUSINESS_CONTRACT');
+    const member = await signIn('familiemedlem@minside.test');
+    const before = await storage(accounts.familiemedlem);
+    expectRefused(await change(member, accounts.familiemedlem, 'ADR-DIGITAL-Y'), 409, 'SHARED_ACCESS');
+    expect(await storage(accounts.familiemedlem)).toEqual(before);
+  });
+
+  it('the price list is public, with the announced price changes', async () => {
+    const anonymous = new TestBrowser(() => injectTransport(app().app));
+    const response = await anonymous.request('GET', `${PORTAL}/api/plans/adr`);
+    expect(response.status).toBe(200);
+    const plans = response.json<{ plans: { ariaPlanID: string; priceOre: number; nextPrice: { priceOre: number; from: string } | null }[] }>().plans;
+    const digital = plans.find((plan) => plan.ariaPlanID === 'ADR-DIGITAL-M');
+    expect(digital).toMatchObject({ priceOre: 29_900, nextPrice: { priceOre: 32_900 } });
+    const from = digital?.nextPrice?.from ?? '';
+    expect(from > today()).toBe(true);
+    expect(from.endsWith('-01')).toBe(true);
+  });
+});

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { complaintReceiptSchema, type ComplaintReceipt } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { deliveryKeys, titleQuery } from './keys.ts';
+
+export interface ComplaintInput {
+  code: string;
+  days: string[];
+  text: string | null;
+  remedy: string;
+}
+
+/** POST /api/delivery/complaints: files a complaint and returns the receipt with its case number. */
+export function fileComplaint(titleCode: string, body: ComplaintInput): Promise<ComplaintReceipt> {
+  return http.post(`delivery/complaints${titleQuery(titleCode)}`, body, complaintReceiptSchema);
+}
+
+export function useFileComplaint(titleCode: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ComplaintInput) => fileComplaint(titleCode, body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveryKeys.complaintOptions(titleCode) }),
+  });
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { deliveryCalendarSchema, type DeliveryCalendar } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { deliveryKeys, titleQuery } from './keys.ts';
+
+/** GET /api/delivery/calendar: issue days, the cutoff and the next possible delivery day. */
+export function getDeliveryCalendar(titleCode: string): Promise<DeliveryCalendar> {
+  return http.get(`delivery/calendar${titleQuery(titleCode)}`, deliveryCalendarSchema);
+}
+
+export const deliveryCalendarQueryOptions = (titleCode: string) =>
+  queryOptions({ queryKey: deliveryKeys.calendar(titleCode), queryFn: () => getDeliveryCalendar(titleCode) });
+
+export function useDeliveryCalendar(titleCode: string) {
+  return useQuery(deliveryCalendarQueryOptions(titleCode));
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { complaintOptionsSchema, type ComplaintOptions } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { deliveryKeys, titleQuery } from './keys.ts';
+
+/** GET /api/delivery/complaints/options: days, remedies and what is already reported. 403 without paper. */
+export function getComplaintOptions(titleCode: string): Promise<ComplaintOptions> {
+  return http.get(`delivery/complaints/options${titleQuery(titleCode)}`, complaintOptionsSchema);
+}
+
+export const complaintOptionsQueryOptions = (titleCode: string) =>
+  queryOptions({ queryKey: deliveryKeys.complaintOptions(titleCode), queryFn: () => getComplaintOptions(titleCode), staleTime: 0 });
+
+export function useComplaintOptions(titleCode: string) {
+  return useQuery(complaintOptionsQueryOptions(titleCode));
+}

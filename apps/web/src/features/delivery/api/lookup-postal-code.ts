@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { postalCodeLookupSchema } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { deliveryKeys } from './keys.ts';
+
+/** GET /api/delivery/postal-codes/{code}: the town of a Norwegian postal code; 404 when unknown. */
+export function lookupPostalCode(postalCode: string) {
+  return http.get(`delivery/postal-codes/${encodeURIComponent(postalCode)}`, postalCodeLookupSchema);
+}
+
+export const postalCodeQueryOptions = (postalCode: string) =>
+  queryOptions({ queryKey: deliveryKeys.postalCode(postalCode), queryFn: () => lookupPostalCode(postalCode), staleTime: Infinity });
+
+/** Looks the town up once four digits are typed. */
+export function usePostalCodeTown(postalCode: string) {
+  return useQuery({ ...postalCodeQueryOptions(postalCode), enabled: /^\d{4}$/.test(postalCode) });
+}

@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { deliveryChangeSchema, type DeliveryChange, type DeliveryChangeBody } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { deliveryKeys, titleQuery } from './keys.ts';
+
+/** POST /api/delivery/changes (new) or PUT /api/delivery/changes/{id} (change). */
+export function saveDeliveryChange(titleCode: string, body: DeliveryChangeBody, id?: string): Promise<DeliveryChange> {
+  return id
+    ? http.put(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, body, deliveryChangeSchema)
+    : http.post(`delivery/changes${titleQuery(titleCode)}`, body, deliveryChangeSchema);
+}
+
+export function useSaveDeliveryChange(titleCode: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, id }: { body: DeliveryChangeBody; id?: string }) => saveDeliveryChange(titleCode, body, id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [...deliveryKeys.all, titleCode] }),
+  });
+}

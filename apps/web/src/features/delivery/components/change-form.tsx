@@ -1,0 +1,314 @@
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  addDays,
+  cutoffPassedMessage,
+  deliveryChangeTypeLabels,
+  deliveryErrorCodes,
+  deliveryMessages,
+  type DeliveryAddressInput,
+  type DeliveryCalendar,
+  type DeliveryChange,
+  type DeliveryChangeType,
+} from '@minside/domain';
+import { isApiError } from '../../../lib/http.ts';
+import button from '../../../components/button.module.css';
+import { deliveryKeys } from '../api/keys.ts';
+import { useSaveDeliveryChange } from '../api/save-change.ts';
+import { usePostalCodeTown } from '../api/lookup-postal-code.ts';
+import { addressLines, dayAndMonth, kroner, longDate, shortIssueDate } from '../format.ts';
+import { AddressFields, addressValuesOf, validateAddress, type AddressErrors, type AddressValues } from './address-form.tsx';
+import { IssueDatePicker } from './issue-date-picker.tsx';
+import styles from './form.module.css';
+import own from './change-form.module.css';
+
+const typeHints: Record<DeliveryChangeType, string> = {
+  STOP: 'Avisen stopper i perioden, for eksempel i ferien.',
+  TRANSFER: 'Avisen sendes til en annen adresse en periode, for eksempel til hytta.',
+  PERMANENT: 'Du flytter, og avisen skal leveres til den nye adressen fra en dato.',
+};
+
+/** Open-ended changes show this many weeks of issues before confirming. */
+const OPEN_END_PREVIEW_DAYS = 28;
+
+export interface ChangeFormProps {
+  titleCode: string;
+  calendar: DeliveryCalendar;
+  /** Set when changing an existing change. */
+  editing?: DeliveryChange;
+  onDone: (message: string) => void;
+  onCancel?: () => void;
+}
+
+interface Errors {
+  fromDate?: string;
+  toDate?: string;
+  address?: AddressErrors;
+}
+
+/**
+ * A new vacation or delivery change, or a change to one: type, dates on issue days only, an
+ * address where the paper goes; then a confirmation that names every affected issue, what
+ * happens to the digital access and to the price, before anything is sent.
+ */
+export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: ChangeFormProps) {
+  const queryClient = useQueryClient();
+  const save = useSaveDeliveryChange(titleCode);
+  const started = editing?.state === 'started';
+  const [type, setType] = useState<DeliveryChangeType>(editing?.type ?? 'STOP');
+  const [fromDate, setFromDate] = useState<string | null>(editing?.fromDate ?? null);
+  const [toDate, setToDate] = useState<string | null>(editing?.toDate ?? null);
+  const [openEnd, setOpenEnd] = useState(editing ? editing.toDate === null && editing.type !== 'PERMANENT' : false);
+  const [addressValues, setAddressValues] = useState<AddressValues>(addressValuesOf(editing?.address));
+  const [errors, setErrors] = useState<Errors>({});
+  const [confirming, setConfirming] = useState<{ address: DeliveryAddressInput | null } | null>(null);
+  const [serverError, setServerError] = useState<{ message: string; offerNextPossible: boolean } | null>(null);
+  const typeName = useId();
+  const headingId = useId();
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
+  const town = usePostalCodeTown(addressValues.postalCode.trim()).data?.town ?? '';
+  const isConfirming = confirming !== null;
+  useEffect(() => {
+    if (isConfirming) confirmHeading.current?.focus();
+  }, [isConfirming]);
+
+  const publicationDays = useMemo(() => new Set(calendar.publicationDays), [calendar.publicationDays]);
+  const hasEnd = type !== 'PERMANENT' && !openEnd;
+  const needsAddress = type !== 'STOP';
+  const nextPossible = calendar.nextPossibleDeliveryDay;
+
+  function validate(): Errors {
+    const found: Errors = {};
+    if (!started) {
+      if (!fromDate) found.fromDate = 'Fra og med er påkrevd';
+      else if (fromDate < nextPossible) found.fromDate = cutoffPassedMessage(nextPossible);
+      else if (!publicationDays.has(fromDate)) found.fromDate = deliveryMessages.notAnIssueDay;
+    }
+    if (hasEnd) {
+      if (!toDate) found.toDate = deliveryMessages.toRequired;
+      else if (fromDate && toDate < fromDate) found.toDate = deliveryMessages.toBeforeFrom;
+      else if (started && editing?.earliestEnd && toDate < editing.earliestEnd) found.toDate = `Endringen kan tidligst avsluttes ${longDate(editing.earliestEnd)}.`;
+      else if (!publicationDays.has(toDate) && toDate !== editing?.earliestEnd) found.toDate = deliveryMessages.notAnIssueDay;
+    }
+    if (needsAddress && !started) {
+      const { errors: addressErrors } = validateAddress(addressValues);
+      if (Object.keys(addressErrors).length > 0) found.address = addressErrors;
+    }
+    return found;
+  }
+
+  function review(event: FormEvent) {
+    event.preventDefault();
+    setServerError(null);
+    const found = validate();
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const address = needsAddress && !started ? validateAddress(addressValues).address : null;
+    setConfirming({ address });
+  }
+
+  function chooseNextPossible() {
+    setFromDate(nextPossible);
+    setErrors((current) => ({ ...current, fromDate: undefined }));
+    setServerError(null);
+  }
+
+  async function confirm() {
+    if (!confirming || !fromDate) return;
+    const body = {
+      type,
+      fromDate,
+      toDate: hasEnd ? toDate : null,
+      address: started ? (editing?.address ? validateAddress(addressValuesOf(editing.address)).address : null) : confirming.address,
+    };
+    try {
+      await save.mutateAsync({ body, ...(editing ? { id: editing.id } : {}) });
+      onDone(editing ? 'Endringen er oppdatert.' : 'Endringen er registrert.');
+    } catch (error) {
+      setConfirming(null);
+      if (isApiError(error) && error.code === deliveryErrorCodes.cutoffPassed) {
+        // The clock passed the cutoff while the form was open: fetch the new next possible day and offer it.
+        await queryClient.invalidateQueries({ queryKey: deliveryKeys.calendar(titleCode) });
+        setServerError({ message: error.message, offerNextPossible: !started });
+      } else {
+        setServerError({ message: isApiError(error) ? error.message : 'Noe gikk galt. Prøv igjen.', offerNextPossible: false });
+      }
+    }
+  }
+
+  const fromError = errors.fromDate;
+  const offerNextPossible = (fromError !== undefined && fromDate !== null && fromDate < nextPossible) || serverError?.offerNextPossible;
+
+  if (confirming && fromDate) {
+    const end = hasEnd ? toDate : null;
+    const issues = calendar.publicationDays.filter((day) => day >= fromDate && day <= (end ?? addDays(fromDate, OPEN_END_PREVIEW_DAYS - 1)));
+    const credit = calendar.pausedIssues.creditPerIssueOre;
+    return (
+      <section className={own.confirm} aria-labelledby={headingId}>
+        <h3 id={headingId} className={own.confirmHeading} tabIndex={-1} ref={confirmHeading}>
+          Se over før du bekrefter
+        </h3>
+        <dl className={own.summary}>
+          <dt>Type</dt>
+          <dd>{deliveryChangeTypeLabels[type]}</dd>
+          <dt>Periode</dt>
+          <dd>
+            {type === 'PERMANENT'
+              ? `Fra og med ${longDate(fromDate)}`
+              : end
+                ? `${longDate(fromDate)} – ${longDate(end)}`
+                : `Fra og med ${longDate(fromDate)}, til du gir beskjed`}
+          </dd>
+          {needsAddress ? (
+            <>
+              <dt>{type === 'PERMANENT' ? 'Ny adresse' : 'Avisen sendes til'}</dt>
+              <dd>
+                {(editing?.address && started ? addressLines(editing.address) : confirming.address ? [confirming.address.name, `${confirming.address.street} ${confirming.address.streetNumber}`, `${confirming.address.postalCode} ${town}`.trim()] : []).join(', ')}
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {type === 'PERMANENT' ? (
+          <p className={own.text}>Avisen leveres til den nye adressen fra og med {longDate(issues[0] ?? fromDate)}.</p>
+        ) : (
+          <>
+            <h4 className={own.issuesHeading}>
+              {end ? `Disse ${issues.length} avisene berøres:` : `Disse avisene berøres de første ${OPEN_END_PREVIEW_DAYS / 7} ukene (og alle etter, til du gir beskjed):`}
+            </h4>
+            <ul className={own.issues} aria-label="Aviser som berøres">
+              {issues.map((day) => (
+                <li key={day}>{shortIssueDate(day)}</li>
+              ))}
+            </ul>
+          </>
+        )}
+        <ul className={own.consequences}>
+          <li>Den digitale tilgangen din fortsetter som før: du kan lese eAvisen og alt innhold på nett hele tiden.</li>
+          {type === 'STOP' ? (
+            <li>
+              {credit === 0
+                ? 'Prisen er den samme: aviser som stoppes, blir ikke godskrevet.'
+                : end
+                  ? `Du får ${kroner(credit)} godskrevet per avis som stoppes, til sammen ${kroner(credit * issues.length)} for ${issues.length} aviser, på neste faktura.`
+                  : `Du får ${kroner(credit)} godskrevet per avis som stoppes, på neste faktura.`}
+            </li>
+          ) : (
+            <li>Prisen endres ikke.</li>
+          )}
+        </ul>
+        <div className={styles.actions}>
+          <button type="button" className={`${button.button} ${button.primary}`} onClick={() => void confirm()} disabled={save.isPending}>
+            {save.isPending ? 'Lagrer …' : 'Bekreft endringen'}
+          </button>
+          <button type="button" className={`${button.button} ${button.secondary}`} onClick={() => setConfirming(null)} disabled={save.isPending}>
+            Tilbake
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <form className={styles.form} onSubmit={review} noValidate>
+      {serverError ? (
+        <div className={styles.alert} role="alert">
+          <p className={own.alertText}>{serverError.message}</p>
+        </div>
+      ) : null}
+      {editing ? null : (
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>Hva vil du gjøre?</legend>
+          <div className={styles.typeChoices}>
+            {(['STOP', 'TRANSFER', 'PERMANENT'] as const).map((value) => (
+              <label key={value} className={styles.choice}>
+                <input type="radio" name={typeName} value={value} checked={type === value} onChange={() => setType(value)} />
+                <span className={styles.choiceText}>
+                  <span>{deliveryChangeTypeLabels[value]}</span>
+                  <span className={styles.choiceHint}>{typeHints[value]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+
+      <div className={own.dates}>
+        <IssueDatePicker
+          label="Fra og med"
+          value={fromDate}
+          onChange={(value) => {
+            setFromDate(value);
+            setErrors((current) => ({ ...current, fromDate: undefined }));
+          }}
+          publicationDays={publicationDays}
+          minValue={calendar.today}
+          maxValue={calendar.lastSelectableDay}
+          description={started ? 'Endringen har startet. Du kan bare endre sluttdatoen.' : 'Den første dagen med avis som skal endres.'}
+          errorMessage={fromError ?? null}
+          isDisabled={started}
+          isRequired
+        />
+        {type === 'PERMANENT' ? null : (
+          <div className={own.end}>
+            <IssueDatePicker
+              label="Til og med"
+              value={hasEnd ? toDate : null}
+              onChange={(value) => {
+                setToDate(value);
+                setErrors((current) => ({ ...current, toDate: undefined }));
+              }}
+              publicationDays={publicationDays}
+              minValue={editing?.earliestEnd ?? calendar.today}
+              maxValue={calendar.lastSelectableDay}
+              description="Den siste dagen med avis som skal endres."
+              errorMessage={errors.toDate ?? null}
+              isDisabled={openEnd}
+            />
+            {started ? null : (
+              <label className={styles.checkbox}>
+                <input type="checkbox" checked={openEnd} onChange={(event) => setOpenEnd(event.target.checked)} />
+                Til jeg gir beskjed
+              </label>
+            )}
+          </div>
+        )}
+      </div>
+      {offerNextPossible ? (
+        <div className={own.offer}>
+          <button type="button" className={`${button.button} ${button.secondary} ${button.small}`} onClick={chooseNextPossible}>
+            Bruk {dayAndMonth(nextPossible)}
+          </button>
+        </div>
+      ) : null}
+
+      {needsAddress ? (
+        started && editing?.address ? (
+          <p className={own.text}>Avisen sendes til {addressLines(editing.address).join(', ')}.</p>
+        ) : (
+          <fieldset className={styles.fieldset}>
+            <legend className={styles.legend}>{type === 'PERMANENT' ? 'Ny adresse' : 'Hvor skal avisen?'}</legend>
+            <AddressFields
+              values={addressValues}
+              errors={errors.address ?? {}}
+              onChange={(name, value) => {
+                setAddressValues((current) => ({ ...current, [name]: value }));
+                setErrors((current) => ({ ...current, address: { ...current.address, [name]: undefined } }));
+              }}
+            />
+          </fieldset>
+        )
+      ) : null}
+
+      <div className={styles.actions}>
+        <button type="submit" className={`${button.button} ${button.primary}`}>
+          Se over endringen
+        </button>
+        {onCancel ? (
+          <button type="button" className={`${button.button} ${button.secondary}`} onClick={onCancel}>
+            Avbryt
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

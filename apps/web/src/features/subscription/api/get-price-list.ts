@@ -1,0 +1,13 @@
+import { queryOptions } from '@tanstack/react-query';
+import { priceChangesResponseSchema, type Plan } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { subscriptionKeys } from './keys.ts';
+
+/** GET /api/plans/{titleCode} (public): the title's plans, with announced price changes. */
+export async function getPriceList(titleCode: string, signal?: AbortSignal): Promise<Plan[]> {
+  return (await http.get(`plans/${encodeURIComponent(titleCode)}`, priceChangesResponseSchema, { signal })).plans;
+}
+
+export function priceListQueryOptions(titleCode: string) {
+  return queryOptions({ queryKey: subscriptionKeys.priceList(titleCode), queryFn: ({ signal }) => getPriceList(titleCode, signal) });
+}

@@ -1,0 +1,13 @@
+import { queryOptions } from '@tanstack/react-query';
+import { retentionOfferResponseSchema, type RetentionOffer } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
+
+/** GET …/retention-offer: the one offer the subscription may still accept instead of cancelling. */
+export async function getRetentionOffer(subscription: SubscriptionRef, signal?: AbortSignal): Promise<RetentionOffer | null> {
+  return (await http.get(subscriptionPath(subscription, 'retention-offer'), retentionOfferResponseSchema, { signal })).offer;
+}
+
+export function retentionOfferQueryOptions(subscription: SubscriptionRef) {
+  return queryOptions({ queryKey: subscriptionKeys.retentionOffer(subscription), queryFn: ({ signal }) => getRetentionOffer(subscription, signal), staleTime: 0 });
+}

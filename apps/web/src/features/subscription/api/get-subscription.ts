@@ -1,0 +1,16 @@
+import { queryOptions } from '@tanstack/react-query';
+import { subscriptionSchema, type Subscription } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
+
+/** GET /api/subscription/{accountNo}/{titleCode} (SPEC §7): the subscription as it is now. */
+export function getSubscription(subscription: SubscriptionRef, signal?: AbortSignal): Promise<Subscription> {
+  return http.get(subscriptionPath(subscription), subscriptionSchema, { signal });
+}
+
+export function subscriptionQueryOptions(subscription: SubscriptionRef) {
+  return queryOptions({
+    queryKey: subscriptionKeys.detail(subscription),
+    queryFn: ({ signal }) => getSubscription(subscription, signal),
+  });
+}

@@ -1,0 +1,38 @@
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { Subscription } from '@minside/domain';
+import { pathTo } from '../../../app/paths.ts';
+import button from '../../../components/button.module.css';
+import { isApiError } from '../../../lib/http.ts';
+import { useSessionUser } from '../../auth/index.ts';
+import { reactivateSubscription } from '../api/mutations.ts';
+import { useSubscriptionUpdate } from '../use-subscription.ts';
+import ui from '../../../components/ui.module.css';
+
+/** Starts an expired subscription again (POST reactivateSubscription/) and shows the receipt page. */
+export function ReactivateButton({ subscription, label = 'Start abonnementet igjen' }: { subscription: Subscription; label?: string }) {
+  const user = useSessionUser();
+  const update = useSubscriptionUpdate();
+  const navigate = useNavigate();
+  const mutation = useMutation({
+    mutationFn: () => reactivateSubscription(subscription, user?.email ?? ''),
+    onSuccess: (result) => {
+      update(result.subscription);
+      void navigate(pathTo('subscriptionReactivated'));
+    },
+  });
+  return (
+    <>
+      {mutation.error ? (
+        <p className={ui.alert} role="alert">
+          {isApiError(mutation.error) ? mutation.error.message : 'Noe gikk galt. Prøv igjen om litt.'}
+        </p>
+      ) : null}
+      <div className={ui.actions}>
+        <button type="button" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending} onClick={() => mutation.mutate()}>
+          {mutation.isPending ? 'Starter abonnementet …' : label}
+        </button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+import { instStatusCodes, isBusinessAdmin, isPaperSubscription, userFacingState, type Subscription } from '@minside/domain';
+import { featureLabels, featureOrder, formatKroner, formatLongDate, paymentMethodLabels, periodLabel, priceLabel } from '../labels.ts';
+import { StateBadge } from './state-badge.tsx';
+import styles from './subscription-summary.module.css';
+import ui from '../../../components/ui.module.css';
+
+function dateFact(subscription: Subscription, today: string): { label: string; value: string } {
+  const state = userFacingState(subscription, today);
+  const date = formatLongDate(subscription.currentPeriodEnd);
+  if (state === 'cancelled') return { label: 'Løper ut', value: date };
+  if (state === 'expired') return { label: 'Utløp', value: date };
+  if (subscription.instStatusCode === instStatusCodes.TRIAL) return { label: 'Prøveperioden varer til', value: date };
+  if (subscription.sharedFrom) return { label: 'Gjelder til', value: date };
+  return { label: 'Neste fornyelse', value: date };
+}
+
+function priceFact(subscription: Subscription): string {
+  if (subscription.sharedFrom) return `Inkludert, betales av ${subscription.sharedFrom.ownerName}`;
+  if (subscription.instStatusCode === instStatusCodes.TRIAL) return `${formatKroner(subscription.priceOre)} første måned`;
+  return priceLabel(subscription.priceOre, subscription.billingPeriod);
+}
+
+/** SPEC §3/§4 at a glance: plan, what it includes, period, price, the next date, payment, state. */
+export function SubscriptionSummary({ subscription, today }: { subscription: Subscription; today: string }) {
+  const state = userFacingState(subscription, today);
+  const date = dateFact(subscription, today);
+  const product = isPaperSubscription(subscription) ? 'Papiravis og digital' : 'Digital';
+  return (
+    <section className={styles.summary} aria-labelledby="abonnementet-ditt">
+      <div className={styles.head}>
+        <div className={styles.titles}>
+          <p className={styles.eyebrow}>Abonnementet ditt</p>
+          <h2 id="abonnementet-ditt" className={styles.planName}>
+            {subscription.planName}
+          </h2>
+          <p className={ui.muted}>
+            {product}
+            {subscription.sharedFrom ? ` · delt med deg av ${subscription.sharedFrom.ownerName}` : ''}
+            {isBusinessAdmin(subscription) && subscription.companyDomain ? ` · bedriftsabonnement for ${subscription.companyDomain}, du er administrator` : ''}
+          </p>
+        </div>
+        <StateBadge state={state} trial={subscription.instStatusCode === instStatusCodes.TRIAL} />
+      </div>
+
+      <dl className={ui.facts}>
+        <div className={ui.fact}>
+          <dt>Betalingsperiode</dt>
+          <dd>{periodLabel(subscription.billingPeriod)}</dd>
+        </div>
+        <div className={ui.fact}>
+          <dt>Pris</dt>
+          <dd>{priceFact(subscription)}</dd>
+        </div>
+        <div className={ui.fact}>
+          <dt>{date.label}</dt>
+          <dd>{date.value}</dd>
+        </div>
+        {subscription.sharedFrom ? null : (
+          <div className={ui.fact}>
+            <dt>Betalingsmåte</dt>
+            <dd>{paymentMethodLabels[subscription.paymentMethod]}</dd>
+          </div>
+        )}
+      </dl>
+
+      <div className={styles.included}>
+        <h3 className={styles.includedHeading}>Dette er inkludert</h3>
+        <ul className={styles.features}>
+          {featureOrder.map((feature) => {
+            const included = subscription.features[feature];
+            return (
+              <li key={feature} className={included ? styles.feature : `${styles.feature} ${styles.excluded}`}>
+                <span className={styles.mark} aria-hidden="true">
+                  {included ? '✓' : '–'}
+                </span>
+                <span>
+                  <strong>{featureLabels[feature].label}</strong>
+                  <span className="visually-hidden">{included ? ': inkludert.' : ': ikke inkludert.'}</span>
+                  {included ? <span className={styles.featureText}> {featureLabels[feature].text}</span> : null}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import {
+  billingPeriodLabels,
+  formatKroner,
+  formatLongDate,
+  type BillingPeriod,
+  type FeatureSet,
+  type PaymentMethod,
+  type SelfServiceTask,
+  type UserFacingState,
+} from '@minside/domain';
+import { pathTo } from '../../app/paths.ts';
+
+/** What the subscriber reads about a subscription, in Norwegian. */
+
+export const paymentMethodLabels: Record<PaymentMethod, string> = {
+  AVTALEGIRO: 'AvtaleGiro',
+  CARD: 'Betalingskort',
+  VIPPS: 'Vipps',
+  INVOICE: 'Faktura',
+  NONE: 'Ingen betaling',
+};
+
+export const stateLabels: Record<UserFacingState, string> = {
+  active: 'Aktivt',
+  cancelled: 'Sagt opp',
+  pendingChange: 'Endring bestilt',
+  expired: 'Utløpt',
+  pending: 'Under oppstart',
+};
+
+export const featureLabels: Record<keyof FeatureSet, { label: string; text: string }> = {
+  plusContent: { label: 'Plussaker', text: 'Alle saker på nett og i appen, også de låste.' },
+  ePaper: { label: 'eAvisen', text: 'Papiravisen som digital utgave, fra kvelden før.' },
+  paper: { label: 'Papiravisen', text: 'Levert på døra tidlig om morgenen.' },
+  familySharing: { label: 'Familiedeling', text: 'Del den digitale tilgangen gratis med husstanden.' },
+  thirdPartyBundle: { label: 'Partnerfordel', text: 'Strømmetjeneste fra en av våre partnere inkludert.' },
+};
+
+export const featureOrder: (keyof FeatureSet)[] = ['plusContent', 'ePaper', 'paper', 'familySharing', 'thirdPartyBundle'];
+
+const perPeriod: Record<BillingPeriod, string> = {
+  YEAR: 'per år',
+  QUARTER: 'per kvartal',
+  MONTH: 'per måned',
+  MONTH_PREMIUM: 'per måned',
+};
+
+export function periodLabel(period: string): string {
+  return period in billingPeriodLabels ? billingPeriodLabels[period as BillingPeriod] : period;
+}
+
+/** "649 kr per måned". */
+export function priceLabel(priceOre: number, period: string): string {
+  return `${formatKroner(priceOre)} ${period in perPeriod ? perPeriod[period as BillingPeriod] : ''}`.trim();
+}
+
+export { formatKroner, formatLongDate };
+
+/** The self-service shortcuts of the home page: where each task is done and what it is called. */
+export const taskLinks: Partial<Record<SelfServiceTask, { to: string; label: string; text: string }>> = {
+  changePlan: { to: pathTo('changeSubscription'), label: 'Endre abonnement', text: 'Bytt produkt eller betalingsperiode.' },
+  myContent: { to: pathTo('myContent'), label: 'Mitt innhold', text: 'Nettavis, eAvis og alt abonnementet gir deg.' },
+  deliveryAddress: { to: pathTo('deliveryAddress'), label: 'Leveringsadresse', text: 'Se eller endre hvor avisen leveres.' },
+  deliveryChange: { to: pathTo('deliveryChange'), label: 'Ferie og leveringsendring', text: 'Stopp avisen eller send den et annet sted.' },
+  deliveryComplaint: { to: pathTo('deliveryComplaint'), label: 'Meld fra om levering', text: 'Kom ikke avisen? Si fra her.' },
+  familySharing: { to: pathTo('familySharing'), label: 'Familiedeling', text: 'Del tilgangen med dem du bor sammen med.' },
+  businessAdmin: { to: pathTo('businessAdmin'), label: 'Administrer bedrift', text: 'Inviter ansatte og fjern tilganger.' },
+  invoices: { to: pathTo('invoiceOverview'), label: 'Fakturaoversikt', text: 'Se hva som er betalt og hva som gjenstår.' },
+  paymentMethod: { to: pathTo('changePaymentMethod'), label: 'Betalingsmåte', text: 'Bytt kort, Vipps eller AvtaleGiro.' },
+  contact: { to: pathTo('contact'), label: 'Kontaktinformasjon', text: 'E-post, telefon og hvem du deler med.' },
+  profile: { to: pathTo('editProfile'), label: 'Endre profil', text: 'Navn, telefon, fødselsdato og e-post.' },
+  privacy: { to: pathTo('privacySettings'), label: 'Personvern', text: 'Samtykker, innsyn og sletting.' },
+  cancel: { to: pathTo('cancelSubscription'), label: 'Si opp abonnementet', text: 'Abonnementet løper ut perioden du har betalt for.' },
+};

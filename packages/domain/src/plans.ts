@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { billingPeriodLabels, billingPeriods, featureSetSchema, instStatusCodes, isUngSubscription, planProductTypes, type BillingPeriod } from './subscription.ts';
+
+/**
+ * The plans a title sells, the age rules on them (SPEC §5, §9) and what a change from one
+ * plan to another costs (issue 4: upgrade at once with a prorated amount in whole kroner,
+ * downgrade at the next period start).
+ */
+
+export const billingPeriodMonths: Record<BillingPeriod, number> = { YEAR: 12, QUARTER: 3, MONTH: 1, MONTH_PREMIUM: 1 };
+
+/** SPEC §9: a value of 34 is used (the Ung age limit). */
+export const UNG_AGE_LIMIT = 34;
+/** SPEC §5 / §9: the buyer must be at least 18. */
+export const MINIMUM_AGE = 18;
+
+const isoDate = z.iso.date();
+
+/** A price that applies from a date (SPEC /nye-priser: old and new price and the date it applies). */
+export const priceChangeSchema = z.object({ priceOre: z.number().int().nonnegative(), from: isoDate });
+
+/** One plan a title sells: a product (name, type, features) in one billing period. */
+export const planSchema = z.object({
+  ariaPlanID: z.string(),
+  titleCode: z.string(),
+  /** The product's name, the same for all its billing periods ("Digital", "Komplett"). */
+  name: z.string(),
+  description: z.string(),
+  planProductType: z.enum(planProductTypes),
+  billingPeriod: z.enum(billingPeriods as [BillingPeriod, ...BillingPeriod[]]),
+  /** Price per billing period today, øre. */
+  priceOre: z.number().int().nonnegative(),
+  features: featureSetSchema,
+  /** A price change that has been announced and not yet taken effect. */
+  nextPrice: priceChangeSchema.nullable(),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+/** Whole days from `from` to `to` (ISO dates); negative when `to` is earlier. */
+export function calendarDaysBetween(from: string, to: string): number {
+  const toUtc = (iso: string) => {
+    const [year, month, day] = iso.split('-').map(Number);
+    return Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1);
+  };
+  return Math.round((toUtc(to) - toUtc(from)) / 86_400_000);
+}
+
+/** Full years of age on `today` for someone born on `birthdate`. */
+export function ageOn(birthdate: string, today: string): number {
+  const [by, bm, bd] = birthdate.split('-').map(Number);
+  const [ty, tm, td] = today.split('-').map(Number);
+  if (!by || !bm || !bd || !ty || !tm || !td) throw new RangeError(`Not ISO dates: ${birthdate}, ${today}`);
+  const hadBirthday = tm > bm || (tm === bm && td >= bd);
+  return ty - by - (hadBirthday ? 0 : 1);
+}
+
+export const planErrorCodes = {
+  ungAgeLimit: 'UNG_AGE_LIMIT',
+  birthdateRequired: 'BIRTHDATE_REQUIRED',
+  underMinimumAge: 'UNDER_MINIMUM_AGE',
+  samePlan: 'SAME_PLAN',
+  unknownPlan: 'UNKNOWN_PLAN',
+} as const;
+
+export const planMessages = {
+  ungAgeLimit: `Ung er for deg under ${UNG_AGE_LIMIT} år. Digital passer for deg i stedet.`,
+  birthdateRequired: 'Vi trenger fødselsdatoen din for å vite om du kan ha Ung. Legg den inn under Endre profil.',
+  underMinimumAge: `Du må være minst ${MINIMUM_AGE} år for å kjøpe et abonnement.`,
+  samePlan: 'Du har allerede dette abonnementet.',
+  unknownPlan: 'Dette abonnementet selges ikke av avisen.',
+} as const;
+
+export type PlanEligibility =
+  | { eligible: true }
+  | { eligible: false; code: (typeof planErrorCodes)[keyof typeof planErrorCodes]; message: string };
+
+/**
+ * SPEC §5: the Ung subscription is for people under 34, otherwise a digital subscription is
+ * offered; the buyer must be at least 18. Without a birthdate nobody can tell, so Ung waits
+ * for one; other plans need none (the subscriber was of age when they first bought).
+ */
+export function planEligibility(plan: Pick<Plan, 'ariaPlanID'>, birthdate: string | null, today: string): PlanEligibility {
+  if (birthdate !== null && ageOn(birthdate, today) < MINIMUM_AGE) {
+    return { eligible: false, code: planErrorCodes.underMinimumAge, message: planMessages.underMinimumAge };
+  }
+  if (!isUngSubscription(plan)) return { eligible: true };
+  if (birthdate === null) return { eligible: false, code: planErrorCodes.birthdateRequired, message: planMessages.birthdateRequired };
+  if (ageOn(birthdate, today) >= UNG_AGE_LIMIT) return { eligible: false, code: planErrorCodes.ungAgeLimit, message: planMessages.ungAgeLimit };
+  return { eligible: true };
+}
+
+/** The price per day of a plan, in øre (fractional): a year is 365 days, a month a twelfth of it. */
+function dailyRateOre(priceOre: number, period: BillingPeriod): number {
+  return (priceOre * 12) / (billingPeriodMonths[period] * 365);
+}
+
+/** Rounds øre to whole kroner (SPEC §9: prices are whole kroner). */
+export function roundToWholeKroner(ore: number): number {
+  return Math.round(ore / 100) * 100;
+}
+
+/** What the subscriber has now, as far as a plan change is concerned. */
+export interface CurrentPlan {
+  ariaPlanID: string;
+  priceOre: number;
+  billingPeriod: string;
+  instStatusCode: number;
+  /** Last day of the paid period (ISO date): renewals and downgrades take effect on it. */
+  currentPeriodEnd: string;
+}
+
+export const planChangeKinds = ['current', 'upgrade', 'downgrade', 'afterTrial'] as const;
+export type PlanChangeKind = (typeof planChangeKinds)[number];
+
+export const planChangeQuoteSchema = z.object({
+  kind: z.enum(planChangeKinds),
+  /** The day the new plan applies from. */
+  effectiveOn: isoDate,
+  /** Charged now: the difference for the rest of the paid period, whole kroner in øre. */
+  amountOre: z.number().int().nonnegative(),
+  /** Days of the paid period the amount covers. */
+  daysLeft: z.number().int().nonnegative(),
+});
+export type PlanChangeQuote = z.infer<typeof planChangeQuoteSchema>;
+
+function asBillingPeriod(period: string): BillingPeriod {
+  return (billingPeriods as string[]).includes(period) ? (period as BillingPeriod) : 'MONTH';
+}
+
+/**
+ * What changing from `current` to `target` means on `today`.
+ * - The same plan: nothing (kind current).
+ * - A trial keeps its 1 kr month; the chosen plan starts when the trial ends (afterTrial).
+ * - Upgrade (a higher price per day): at once, charging the difference in daily price for the
+ *   days left of the paid period, rounded to whole kroner. The period end stays; the next
+ *   renewal is at the new plan's price and period.
+ * - Otherwise a downgrade (cheaper, or the same per day in another period): from the end of
+ *   the paid period, nothing to pay now.
+ */
+export function quotePlanChange(current: CurrentPlan, target: Pick<Plan, 'ariaPlanID' | 'priceOre' | 'billingPeriod'>, today: string): PlanChangeQuote {
+  const daysLeft = Math.max(0, calendarDaysBetween(today, current.currentPeriodEnd));
+  if (target.ariaPlanID === current.ariaPlanID) return { kind: 'current', effectiveOn: today, amountOre: 0, daysLeft };
+  if (current.instStatusCode === instStatusCodes.TRIAL) return { kind: 'afterTrial', effectiveOn: current.currentPeriodEnd, amountOre: 0, daysLeft };
+  const currentRate = dailyRateOre(current.priceOre, asBillingPeriod(current.billingPeriod));
+  const targetRate = dailyRateOre(target.priceOre, target.billingPeriod);
+  if (targetRate > currentRate) {
+    return { kind: 'upgrade', effectiveOn: today, amountOre: roundToWholeKroner((targetRate - currentRate) * daysLeft), daysLeft };
+  }
+  return { kind: 'downgrade', effectiveOn: current.currentPeriodEnd, amountOre: 0, daysLeft };
+}
+
+/** "Digital, Månedlig": a plan as one line. */
+export function planLabel(plan: Pick<Plan, 'name' | 'billingPeriod'>): string {
+  return `${plan.name}, ${billingPeriodLabels[plan.billingPeriod]}`;
+}
+
+/** The price that applies on `day`: the announced one once its date has come. */
+export function priceOn(plan: Pick<Plan, 'priceOre' | 'nextPrice'>, day: string): number {
+  return plan.nextPrice && plan.nextPrice.from <= day ? plan.nextPrice.priceOre : plan.priceOre;
+}
