@@ -14,3 +14,4 @@ export * from './change-log.ts';
 export * from './subscription-api.ts';
 export * from './self-service.ts';
 export * from './profile.ts';
+export * from './kid.ts';

@@ -11,6 +11,8 @@ import * as schema from './schema.ts';
 export type Schema = typeof schema;
 /** The one database type the rest of the code sees, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The handle inside `db.transaction(async (tx) => …)`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   readonly kind: 'pglite' | 'postgres';

@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import { addDays, addMonths, instStatusCodes, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod } from '@minside/domain';
+import { addDays, addMonths, instStatusCodes, invoiceKid, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod } from '@minside/domain';
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember } from './schema.ts';
 import { hashPassword } from '../identity/provider/password.ts';
@@ -88,20 +88,6 @@ const plannedSubscriptions: PlannedSubscription[] = [
   { persona: 'prove', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-PROVE-1KR', planName: 'Digital – første måned for 1 kr', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.TRIAL, billingPeriod: 'MONTH', priceOre: 100, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 0, periodEndsInDays: 16, maxMembers: 0 },
   { persona: 'varden', titleCode: 'VAR', ariaPlanId: 'VAR-KOMPLETT-Q', planName: 'Papir + digital', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'QUARTER', priceOre: 189_900, paymentMethod: 'INVOICE', features: paperAndDigital, startedMonthsAgo: 60, periodEndsInDays: 44, maxMembers: 4 },
 ];
-
-/** KID with a MOD10 (Luhn) check digit, as Norwegian banks validate it. */
-export function kidWithCheckDigit(base: string): string {
-  let sum = 0;
-  [...base].reverse().forEach((char, index) => {
-    let digit = Number(char);
-    if (index % 2 === 0) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  });
-  return base + String((10 - (sum % 10)) % 10);
-}
 
 /** Illustrative receiving account (not a real one), as the title catalogue's contacts are. */
 const DEMO_BANK_ACCOUNT = '1503.12.34567';
@@ -243,7 +229,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
           ariaInvoiceNo: invoiceNo,
           ariaAccountNo: accountNo,
           subscriptionId: subscriptionId(plan.persona, plan.titleCode),
-          kid: kidWithCheckDigit(`${accountNo}${String(invoiceNo).slice(-4)}`),
+          kid: invoiceKid(accountNo, invoiceNo),
           amountOre: plan.priceOre,
           description: `${plan.planName}, ${periodFrom} – ${periodTo}`,
           periodFrom,

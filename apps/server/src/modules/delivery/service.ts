@@ -40,7 +40,7 @@ import {
 } from '@minside/domain';
 import { norwegianPublicHolidays } from '@minside/domain/holidays';
 import type { Catalogue, PublicationConfig } from '@minside/titles';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { deliveryAddress, deliveryChange, deliveryComplaint, deliveryComplaintDay, subscription as subscriptionTable, type StoredDeliveryAddress } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -50,7 +50,6 @@ import type { TitleService } from '../titles/service.ts';
 import { townOf } from './postal-codes.ts';
 
 type ChangeRow = typeof deliveryChange.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The paper subscription a delivery call is about, with its title and publication calendar. */
 export interface DeliveryContext {

@@ -39,10 +39,10 @@ import {
   type ReactivationResultCode,
   type RetentionOffer,
   type Subscription,
+  invoiceKid,
 } from '@minside/domain';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { account, cancellationSurvey, invoice, retentionOfferAcceptance, subscription, subscriptionChange } from '../../db/schema.ts';
-import { kidWithCheckDigit } from '../../db/seed.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
@@ -50,7 +50,6 @@ import { findPlan, soldPlans } from './plans.ts';
 import type { AccountService } from './service.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface LifecycleDeps {
   db: Db;
@@ -371,7 +370,7 @@ export function createLifecycleService({ db, accounts, now }: LifecycleDeps) {
               })
               .returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
             if (created) {
-              await tx.update(invoice).set({ kid: kidWithCheckDigit(`${row.ariaAccountNo}${String(created.ariaInvoiceNo).slice(-4)}`) }).where(eq(invoice.ariaInvoiceNo, created.ariaInvoiceNo));
+              await tx.update(invoice).set({ kid: invoiceKid(row.ariaAccountNo, created.ariaInvoiceNo) }).where(eq(invoice.ariaInvoiceNo, created.ariaInvoiceNo));
             }
           }
           await log(tx, { ...self, kind: 'planChanged', from: row.instStatusCode, to, details: { fromPlanName: row.planName, planName: plan.name, billingPeriod: plan.billingPeriod, amountOre: quote.amountOre } });
