@@ -315,6 +315,35 @@ export const deliveryComplaintDay = pgTable(
   (table) => [primaryKey({ columns: [table.caseNo, table.issueDate] }), uniqueIndex('delivery_complaint_day_unique_idx').on(table.subscriptionId, table.issueDate, table.code)],
 );
 
+/**
+ * A delivery notice (issue 5): an operator's message to a segment — a title, postal codes and
+ * a publication day — when something goes wrong on the routes. The id is the operator's
+ * segment id, so sending the same segment twice changes nothing.
+ */
+export const deliveryNotice = pgTable(
+  'delivery_notice',
+  {
+    segmentId: text('segment_id').primaryKey(),
+    titleCode: text('title_code').notNull(),
+    issueDate: date('issue_date', { mode: 'string' }).notNull(),
+    postalCodes: text('postal_codes').array().notNull(),
+    message: text('message').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('delivery_notice_title_date_idx').on(table.titleCode, table.issueDate)],
+);
+
+/** Who a notice was sent to: once per subscription, whatever happens to the segment afterwards. */
+export const deliveryNoticeRecipient = pgTable(
+  'delivery_notice_recipient',
+  {
+    segmentId: text('segment_id').notNull().references(() => deliveryNotice.segmentId),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    postalCode: text('postal_code').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.segmentId, table.subscriptionId] }), index('delivery_notice_recipient_subscription_idx').on(table.subscriptionId)],
+);
+
 // ---------------------------------------------------------------------------------------
 // My subscription (modules/subscription): the plans a title sells, the change log, the
 // cancellation survey and the one retention offer per subscription
@@ -338,6 +367,8 @@ export const plan = pgTable(
     /** A new price, announced (SPEC /nye-priser) and applying from `nextPriceFrom`. */
     nextPriceOre: integer('next_price_ore'),
     nextPriceFrom: date('next_price_from', { mode: 'string' }),
+    /** Youngest age the plan is sold to (e.g. 67 for Honnør); null = the general minimum of 18. */
+    minimumAge: integer('minimum_age'),
     /** Order in the plan list. */
     sortOrder: integer('sort_order').notNull().default(0),
     /** Plans that are no longer sold stay for the subscriptions that have them. */
