@@ -16,6 +16,8 @@ export default defineConfig({
         },
       },
       'apps/web/vitest.config.ts',
+      // Schema and consistency checks of the Dockerfile and the Kubernetes manifests.
+      { test: { name: 'deploy', root: 'deploy', include: ['**/*.test.ts'], testTimeout: 30_000 } },
     ],
   },
 });

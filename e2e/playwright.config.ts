@@ -12,6 +12,17 @@ const port = Number(process.env.E2E_PORT);
 const maintenancePort = port + 1;
 process.env.E2E_MAINTENANCE_PORT = String(maintenancePort);
 const root = path.resolve(import.meta.dirname, '..');
+/** The operator endpoints' bearer token on the e2e server (tests/support.ts reads it back). */
+const operatorToken = (process.env.E2E_OPERATOR_TOKEN ??= `e2e-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`);
+
+const browser = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  },
+};
+const sequentialJourneys = [/family\.spec\.ts$/, /ordering\.spec\.ts$/] as const;
 
 export default defineConfig({
   testDir: './tests',
@@ -28,17 +39,14 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
+  // ny@minside.test starts with no subscription (auth and guard journeys rely on that), is
+  // invited into familie@'s sharing (family.spec, which ends by removing the share again) and
+  // finally buys one (ordering.spec). Those journeys therefore run after everything else, in
+  // that order, each as a project that depends on the one before.
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-        },
-      },
-    },
+    { name: 'chromium', use: browser, testIgnore: [...sequentialJourneys] },
+    { name: 'family-journey', use: browser, testMatch: sequentialJourneys[0], dependencies: ['chromium'] },
+    { name: 'ordering-journey', use: browser, testMatch: sequentialJourneys[1], dependencies: ['family-journey'] },
   ],
   webServer: [
     {
@@ -49,7 +57,9 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      // consent.spec.ts intercepts the (third-party) collector; CONSENT_PROMPT=off keeps the first-visit dialog off the other journeys.
+      // JOBS=off: the journeys read seeded invoices and orders that a scheduled run (renewals at start-up) would change; specs run jobs through the operator API.
+      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '', OPERATOR_TOKEN: operatorToken, ANALYTICS_COLLECTOR_URL: 'https://collector.analytics.test/v1/events', CONSENT_PROMPT: 'off', JOBS: 'off' },
     },
     {
       command: 'node apps/server/dist/main.js',
@@ -59,7 +69,7 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on' },
+      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on', JOBS: 'off' },
     },
   ],
 });

@@ -1,5 +1,5 @@
 // Bundles the server and the workspace packages it imports (TypeScript sources) into
-// dist/main.js (and dist/seed.js); npm dependencies stay external. The SQL migrations are copied beside it.
+// dist/main.js (and dist/seed.js, dist/migrate.js, …); npm dependencies stay external. The SQL migrations are copied beside it.
 import { build } from 'esbuild';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 
@@ -8,7 +8,7 @@ const external = Object.keys(dependencies).filter((name) => !name.startsWith('@m
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', seed: 'src/seed-main.ts', 'delivery-export': 'src/delivery-export-main.ts' },
+  entryPoints: { main: 'src/main.ts', seed: 'src/seed-main.ts', 'delivery-export': 'src/delivery-export-main.ts', 'delivery-notice': 'src/delivery-notice-main.ts', migrate: 'src/migrate-main.ts', 'billing-jobs': 'src/billing-jobs-main.ts', admin: 'src/admin-main.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -20,8 +20,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // The accessible widgets (date pickers) load with the pages that use them, not on every page.
-            { name: 'vendor', test: /[\\/]node_modules[\\/](?!(?:react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized)[\\/])/, priority: 2 },
-            { name: 'widgets', test: /[\\/]node_modules[\\/]/, priority: 1 },
+            { name: 'vendor', test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized)[\\/])/, priority: 2 },
+            // Browser RUM (@datadog) is left to its own lazy chunk: it loads only when configured and consented.
+            { name: 'widgets', test: /[\\/]node_modules[\\/](?!@datadog[\\/])/, priority: 1 },
           ],
         },
         // One lazily loaded chunk per area (src/features/<area>/routes.ts), named after it.

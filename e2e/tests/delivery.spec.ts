@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { adresseavisen, apiCall, signInAtProvider } from './support.ts';
+import { adresseavisen, apiCall, operatorCall, signInAtProvider } from './support.ts';
 
 // Issue 5 "Paper delivery" as papir@minside.test (ADR, paper + digital) and
 // digital@minside.test, through the real UI and API. The server runs on the real clock, so
@@ -16,6 +16,7 @@ interface ComplaintOptions {
   today: string;
   days: string[];
   reported: { day: string; code: string }[];
+  notices: { day: string; message: string }[];
 }
 
 const weekdayDate = new Intl.DateTimeFormat('nb-NO', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -197,6 +198,30 @@ test('a complaint for the latest paper produces a receipt, and the same one agai
   await page.getByRole('radio', { name: 'Avisen var skadet' }).check();
   await page.getByRole('button', { name: 'Send inn' }).click();
   await expect(page.getByRole('textbox', { name: /Beskriv kort hva som var galt/ })).toHaveAccessibleDescription('Beskriv kort hva som var galt');
+});
+
+test('an operator’s delivery notice reaches papir by e-mail, on the home page that day, and in the complaint form', async ({ page }) => {
+  await signIn(page, 'papir@minside.test', '/tilbakemelding');
+  const options = (await apiCall(page, '/api/delivery/complaints/options?titleCode=ADR')).body as ComplaintOptions;
+  // The latest paper: today's, or (on a Sunday or holiday) the one before.
+  const day = options.days[0] ?? '';
+  const message = `Uvær i Trøndelag: avisen kommer senere enn vanlig (${Date.now()}).`;
+  const sent = await operatorCall(`/api/segment/e2e-${Date.now()}/message`, { titleCode: 'ADR', issueDate: day, postalCodes: ['7011', '7012'], message });
+  expect(sent.status).toBe(201);
+  expect(sent.body).toMatchObject({ created: true, notifiedNow: 1 });
+
+  await page.goto(adresseavisen('/_dev/mail'));
+  await expect(page.getByText(message).first()).toBeVisible();
+
+  await page.goto(adresseavisen('/'));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const banner = page.getByRole('region', { name: 'Om dagens avis' });
+  if (day === options.today) await expect(banner).toContainText(message);
+  else await expect(banner).toHaveCount(0);
+
+  await page.goto(adresseavisen('/tilbakemelding'));
+  await expect(page.getByText('Vi vet om problemer med leveringen')).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: `Kjent leveringsproblem: ${message}` })).toBeVisible();
 });
 
 test('digital@minside.test sees the paper-only message on /tilbakemelding', async ({ page }) => {

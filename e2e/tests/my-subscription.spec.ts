@@ -191,6 +191,22 @@ test('Ung is closed to papir (58), with Digital offered instead; ung (25) may ch
   await context.close();
 });
 
+test('Digital Honnør (from 67) is closed to ung (25): shown with the reason, and the API refuses it', async ({ page }) => {
+  await signIn(page, 'ung@minside.test', '/endre-abonnement');
+  const honnor = page.getByRole('group', { name: 'Digital Honnør' });
+  await expect(honnor).toContainText('199 kr per måned');
+  await expect(honnor).toContainText('Digital Honnør gjelder for deg som er 67 år eller eldre.');
+  await expect(honnor.getByRole('radio')).toBeDisabled();
+  // The other plans stay open: the page is not blocked by one plan's age limit.
+  await expect(page.getByRole('group', { name: 'Digital', exact: true }).getByRole('radio', { name: /Månedlig/ })).toBeEnabled();
+
+  const { subscription: before } = await session(page);
+  const refused = await apiCall(page, `/api/subscription/${before.ariaAccountNo}/ADR/plan`, { method: 'POST', json: { ariaPlanID: 'ADR-DIGITAL-HONNOR-M' } });
+  expect(refused).toEqual({ status: 409, body: { code: 'PLAN_MINIMUM_AGE', message: 'Digital Honnør gjelder for deg som er 67 år eller eldre.' } });
+  const { subscription: after } = await session(page);
+  expect(after).toEqual(before);
+});
+
 test('/nye-priser shows old and new price and the date, to anyone', async ({ page }) => {
   await page.goto(adresseavisen('/nye-priser'));
   const table = page.getByRole('table', { name: 'Varslede prisendringer' });

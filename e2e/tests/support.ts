@@ -18,11 +18,29 @@ export async function signInAtProvider(page: Page, email: string, password = DEM
 
 /**
  * The status of an API call made by the page itself, with its cookies. (Playwright's own
- * request client resolves names in Node, which does not know `*.localhost`.)
+ * request client resolves names in Node, which does not know `*.localhost`.) A `json` body
+ * is sent as the web client sends it (same origin, JSON), so it passes the CSRF check.
  */
-export async function apiCall(page: Page, path: string): Promise<{ status: number; body: unknown }> {
-  return page.evaluate(async (url) => {
-    const response = await fetch(url, { credentials: 'same-origin' });
+export async function apiCall(page: Page, path: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; body: unknown }> {
+  return page.evaluate(async ({ url, method, json }) => {
+    const response = await fetch(url, {
+      method,
+      credentials: 'same-origin',
+      ...(json === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }),
+    });
     return { status: response.status, body: (await response.json()) as unknown };
-  }, path);
+  }, { url: path, method: init.method ?? 'GET', json: init.json });
+}
+
+/**
+ * An operator call (bearer OPERATOR_TOKEN, no session), made from the test runner against
+ * the server's plain localhost address: operators are not subscribers and use no title host.
+ */
+export async function operatorCall(path: string, json: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`http://localhost:${port}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${process.env.E2E_OPERATOR_TOKEN ?? ''}` },
+    body: JSON.stringify(json),
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
 }

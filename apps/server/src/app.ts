@@ -11,6 +11,8 @@ import { registerCsrfProtection } from './plugins/csrf.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
+import { registerRouteTable } from './plugins/route-table.ts';
+import { registerInputHygiene } from './plugins/input-hygiene.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { titleRoutes } from './modules/titles/routes.ts';
 import { createTitleService } from './modules/titles/service.ts';
@@ -23,10 +25,31 @@ import { createLifecycleService } from './modules/subscription/lifecycle-service
 import { profileRoutes } from './modules/profile/routes.ts';
 import { createProfileService } from './modules/profile/service.ts';
 import { createMailer } from './integrations/mail/index.ts';
+import { registerBilling } from './modules/billing/index.ts';
+import { registerOrdering } from './modules/ordering/index.ts';
+import { consentRoutes } from './modules/consent/routes.ts';
+import { createConsentService } from './modules/consent/service.ts';
+import { consentPermissionRoutes, createConsentPermissionService } from './modules/consent/permissions.ts';
+import { contentRoutes } from './modules/content/routes.ts';
+import { createContentService } from './modules/content/service.ts';
+import { privacyRoutes } from './modules/privacy/routes.ts';
+import { createPrivacyService } from './modules/privacy/service.ts';
+import { productJobs, registerJobs } from './jobs/index.ts';
+import { thirdPartySources } from './modules/consent/settings.ts';
 import { registerDevMailPage } from './integrations/mail/dev-page.ts';
+import { familyRoutes } from './modules/family/routes.ts';
+import { createFamilyService } from './modules/family/service.ts';
 import { deliveryRoutes } from './modules/delivery/routes.ts';
+import { businessRoutes } from './modules/business/routes.ts';
+import { createBusinessService } from './modules/business/service.ts';
+import { studentRoutes } from './modules/student/routes.ts';
+import { createStudentService } from './modules/student/service.ts';
 import { createDeliveryService } from './modules/delivery/service.ts';
 import { carrierFeed } from './modules/delivery/feed.ts';
+import { createCalendarCache } from './modules/delivery/calendars.ts';
+import { createDeliveryNotices } from './modules/delivery/notices.ts';
+import { portalOriginFor } from './lib/portal-url.ts';
+import { registerPortalOrigin } from './plugins/portal-origin.ts';
 import { createSessionStore } from './plugins/session.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
 import { issuerUrl } from './config.ts';
@@ -65,6 +88,7 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+  registerRouteTable(app);
 
   // JSON only: a text/plain body is what a cross-site form can send, so it gets a 415.
   app.removeContentTypeParser('text/plain');
@@ -75,8 +99,9 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
   });
   registerErrorHandling(app);
   registerCsrfProtection(app);
+  registerInputHygiene(app);
   const https = config.publicUrl?.startsWith('https://') ?? false;
-  registerSecurityHeaders(app, { https });
+  registerSecurityHeaders(app, { https, sources: thirdPartySources(config.clientSettings) });
   await app.register(fastifyCookie);
 
   await app.register(fastifySwagger, {
@@ -91,7 +116,7 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
 
   const sessions = createSessionStore({ db: database.db, https, now });
   const offeredCodes = new Set(catalogue.offered().map((entry) => entry.titleCode));
-  const accounts = createAccountService({ db: database.db, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
+  const accounts = createAccountService({ db: database.db, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()), now });
   const relyingParty = createRelyingParty({
     issuer: issuerUrl(config),
     clientId: config.oidcClientId,
@@ -102,22 +127,43 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
     ...(config.oidcIssuer ? {} : { fetch: inProcessFetch(app) }),
   });
   const portalOrigins = redirectPolicyFor(config.publicUrl, catalogue);
+  registerPortalOrigin(app, portalOrigins);
   const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, portalOrigins, now });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
   const lifecycle = createLifecycleService({ db: database.db, accounts, now });
   await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
-  const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer });
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, now });
+  const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   await app.register(profileRoutes, { profile, sessions });
   if (!config.smtpUrl && !https) registerDevMailPage(app, database.db);
-  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime });
+  const family = createFamilyService({ db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers });
+  await app.register(familyRoutes, { family, sessions });
+  const calendarOf = createCalendarCache();
+  const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now, calendarOf, portalOrigin: portalOriginFor(config, catalogue) });
+  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime, calendarOf, noticesFor: notices.noticesFor });
   await app.register(deliveryRoutes, {
     delivery,
+    notices,
     sessions,
     operatorToken: config.operatorToken,
     feed: (titleCode, date) => carrierFeed({ db: database.db, catalogue, cutoffTime: config.deliveryCutoffTime }, titleCode, date),
   });
+  const business = createBusinessService({ db: database.db, mailer, accounts, now, log: app.log, identityProviderName: config.identityProviderName });
+  await app.register(businessRoutes, { business, sessions, titles });
+  const student = createStudentService({ db: database.db, mailer, accounts, titles, now, domains: config.studentEmailDomains, identityProviderName: config.identityProviderName });
+  await app.register(studentRoutes, { student, sessions, titles });
+  await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, now });
+  await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now });
+  const consent = createConsentService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
+  await app.register(consentRoutes, { consent, sessions, titles, catalogue, settings: config.clientSettings });
+  const permissions = createConsentPermissionService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
+  await app.register(consentPermissionRoutes, { permissions, sessions });
+  const content = createContentService({ contentDir: config.contentDir, catalogue, identityProviderName: config.identityProviderName });
+  await app.register(contentRoutes, { content, titles });
+  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, titleOf: (code) => titles.titleFor(code, 'http://localhost/') });
+  await app.register(privacyRoutes, { privacy, sessions, operatorToken: config.operatorToken });
+  await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });
   if (!config.oidcIssuer) await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now });
   await registerSpa(app, config.webDist);
 

@@ -30,4 +30,10 @@ describe('loadConfig', () => {
   ])('fails fast naming %s when it is %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });
+
+  it('uses the test payment provider by default only off https, where it must be chosen on purpose', () => {
+    expect(loadConfig({})).toMatchObject({ paymentProvider: 'test' });
+    expect(() => loadConfig({ PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(/Invalid configuration: PAYMENT_PROVIDER/);
+    expect(loadConfig({ PUBLIC_URL: 'https://minside.adressa.no', PAYMENT_PROVIDER: 'test' })).toMatchObject({ paymentProvider: 'test' });
+  });
 });

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { defaultStudentEmailDomains } from '@minside/domain';
+import { parseClientSettings, type ClientSettings } from './modules/consent/settings.ts';
+import { parseScheduleOverrides } from './jobs/schedule.ts';
 
 /**
  * Environment → typed configuration. Every embedded part is replaced by configuration,
@@ -30,6 +33,18 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
   TITLES_FILE: z.string().optional().or(z.literal('').transform(() => undefined)),
   MAINTENANCE: onOff.default(false),
+  /** Scheduled jobs in this process (docs/decisions/017); every instance may run them, each slot runs once. */
+  JOBS: onOff.default(true),
+  JOBS_SCHEDULE_OVERRIDES: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      try {
+        parseScheduleOverrides(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `${(error as Error).message}; expected e.g. mail-outbox=30s,billing-renewals=daily@04:00` });
+      }
+    }),
   IDENTITY_PROVIDER_NAME: z
     .string()
     .regex(/^[a-z][a-z0-9]*$/, 'must be lower-case letters and digits, e.g. spid')
@@ -41,6 +56,8 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo1234'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  /** Terms, policies and FAQ as Markdown per title group (docs/decisions/015). */
+  CONTENT_DIR: z.string().min(1).default('content'),
   OPERATOR_TOKEN: z
     .string()
     .min(32, 'must be at least 32 characters')
@@ -56,6 +73,20 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Min Side <minside@localhost>'),
+  PAYMENT_PROVIDER: z.enum(['test']).optional(),
+  PAYLINK_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  STUDENT_EMAIL_DOMAINS: z
+    .string()
+    .refine(
+      (value) => value.trim() === '' || value.split(',').every((domain) => /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(domain.trim())),
+      'must be a comma-separated list of domains, e.g. stud.ntnu.no,student.uib.no,*.test',
+    )
+    .optional(),
+  FAMILY_MAX_MEMBERS: z.coerce.number().int().min(1).max(20).default(4),
 });
 
 export interface Config {
@@ -74,6 +105,10 @@ export interface Config {
   trustProxy: boolean | number | string[];
   titlesFile: string | undefined;
   maintenance: boolean;
+  /** Run the job schedule in this process (main.ts starts it); `npm run admin -- run-job` works either way. */
+  jobs: boolean;
+  /** JOBS_SCHEDULE_OVERRIDES as given: `name=schedule,…` (jobs/schedule.ts), checked against the job names at start. */
+  jobScheduleOverrides: string | undefined;
   identityProviderName: string;
   /** An external OIDC issuer; undefined runs the embedded provider at /idp. */
   oidcIssuer: string | undefined;
@@ -86,6 +121,8 @@ export interface Config {
   logLevel: string;
   /** The built SPA to serve; undefined serves none (API-only, as in server tests). */
   webDist: string | undefined;
+  /** Markdown content: `{kind}/{group}/{page}.md`, relative to the working directory unless absolute. */
+  contentDir: string;
   /** SPEC §5: delivery changes must be placed before this time (HH:MM, Europe/Oslo) the day before the first affected issue. */
   deliveryCutoffTime: string;
   /** Bearer token for the operator endpoints (carrier feed); unset turns them off. */
@@ -93,6 +130,16 @@ export interface Config {
   /** SMTP server for outgoing mail; unset keeps mail in the outbox table, shown at /_dev/mail. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Which payment provider charges (integrations/payment); `test` is the embedded test provider with its page at /_dev/pay. */
+  paymentProvider: 'test';
+  /** HMAC key of pay-links; unset generates one and keeps it in `billing_secret`. */
+  paylinkSecret: string | undefined;
+  /** Student e-mail domains accepted for student verification; `*.test` style entries match a whole ending. */
+  studentEmailDomains: string[];
+  /** SPEC §9: how many household members a subscription may share with, unless the subscription sets its own maximum. */
+  familyMaxMembers: number;
+  /** Consent vendor, analytics collector and browser RUM (modules/consent/settings.ts); all off when unset. */
+  clientSettings: ClientSettings;
 }
 
 export class ConfigError extends Error {
@@ -106,9 +153,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const client = parseClientSettings(env);
+  if (!client.ok) throw new ConfigError(`Invalid configuration: ${client.problems.join('; ')}`);
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_SECRET) {
     throw new ConfigError('Invalid configuration: OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set');
   }
+  // The test provider approves whatever its buttons say: on a public https site it must be
+  // chosen on purpose, never by default.
+  if (!e.PAYMENT_PROVIDER && e.PUBLIC_URL?.startsWith('https://')) {
+    throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: required when PUBLIC_URL is https (the built-in test provider approves any payment)');
+  }
+  // Demo users with a published password belong on a developer's machine, not on a public https site.
+  const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !e.PUBLIC_URL?.startsWith('https://'));
   return {
     port: e.PORT,
     host: e.HOST,
@@ -118,20 +174,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     titlesFile: e.TITLES_FILE,
     maintenance: e.MAINTENANCE,
+    jobs: e.JOBS,
+    jobScheduleOverrides: e.JOBS_SCHEDULE_OVERRIDES,
     identityProviderName: e.IDENTITY_PROVIDER_NAME,
     oidcIssuer: e.OIDC_ISSUER,
     oidcClientId: e.OIDC_CLIENT_ID,
     oidcClientSecret: e.OIDC_CLIENT_SECRET,
-    // Demo users with a published password belong on a developer's machine, not on a public https site.
-    seedDemoData: e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !e.PUBLIC_URL?.startsWith('https://')),
+    seedDemoData,
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
+    contentDir: e.CONTENT_DIR,
     deliveryCutoffTime: e.DELIVERY_CUTOFF_TIME,
     operatorToken: e.OPERATOR_TOKEN,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    paymentProvider: e.PAYMENT_PROVIDER ?? 'test',
+    paylinkSecret: e.PAYLINK_SECRET,
+    studentEmailDomains: studentDomains(e.STUDENT_EMAIL_DOMAINS, seedDemoData),
+    familyMaxMembers: e.FAMILY_MAX_MEMBERS,
+    clientSettings: client.settings,
   };
+}
+
+/**
+ * STUDENT_EMAIL_DOMAINS, or the institutions of packages/domain; with the demo data the
+ * reserved `.test` domain is added, so the demo students (whose mail only reaches /_dev/mail)
+ * can verify. `.test` never resolves on the internet, so it opens nothing in production.
+ */
+function studentDomains(value: string | undefined, demo: boolean): string[] {
+  const listed = (value ?? '').split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean);
+  if (listed.length > 0) return listed;
+  return [...defaultStudentEmailDomains, ...(demo ? ['*.test'] : [])];
 }
 
 /** A config for tests and tools: defaults, then the given overrides. */

@@ -6,6 +6,7 @@ import { createDatabase, databaseOptionsFrom } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
 import { loadCatalogue } from './modules/titles/catalogue-source.ts';
+import { startTelemetry } from './telemetry.ts';
 
 // The SPA build sits at apps/web/dist; from the bundle (apps/server/dist) that is ../../web/dist.
 function defaultWebDist(): string | undefined {
@@ -14,6 +15,8 @@ function defaultWebDist(): string | undefined {
 }
 
 async function main(): Promise<void> {
+  // Before the app is built, so its requests and queries are traced (OTLP only when configured).
+  const telemetry = await startTelemetry();
   const config = loadConfig();
   config.webDist ??= defaultWebDist();
   const catalogue = loadCatalogue(config.titlesFile);
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await database.close();
+      await telemetry?.shutdown();
       app.log.info('stopped');
       process.exit(0);
     } catch (error) {
@@ -50,8 +54,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // After listen, so a failing start never leaves a claimed run behind; app.close() (SIGTERM) waits for a run in progress.
+  if (config.jobs) app.jobs.start();
   app.log.info(
-    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance, identity: config.oidcIssuer ?? 'embedded at /idp', demoUsersSeeded: seeded?.usersCreated ?? 0 },
+    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance, jobs: config.jobs, identity: config.oidcIssuer ?? 'embedded at /idp', demoUsersSeeded: seeded?.usersCreated ?? 0 },
     `Min Side is serving at http://localhost:${config.port}`,
   );
 }

@@ -207,6 +207,7 @@ describe.each(testDatabases)('paper delivery ($name)', ({ name }) => {
         days: ['2026-11-24', '2026-11-23', '2026-11-21', '2026-11-20', '2026-11-19', '2026-11-18'],
         remedies: ['REDELIVERY', 'EXTENSION'],
         reported: [],
+        notices: [],
       });
     });
 

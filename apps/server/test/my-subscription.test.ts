@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMonths, osloToday } from '@minside/domain';
+import { addDays, addMonths, osloToday } from '@minside/domain';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 
@@ -20,6 +20,7 @@ const accounts = {
   oppsagt: 40_000_009,
   utlopt: 40_000_010,
   prove: 40_000_011,
+  varden: 40_000_013,
 } as const;
 
 interface SubscriptionBody {
@@ -33,9 +34,9 @@ interface SubscriptionBody {
   pendingChange: { ariaPlanID: string; planName: string; on: string } | null;
 }
 
-function setup(name: 'pglite' | 'postgres') {
+function setup(name: 'pglite' | 'postgres', clock: () => Date = () => new Date()) {
   const state: { test?: TestApp; offsetDays: number } = { offsetDays: 0 };
-  const now = () => new Date(Date.now() + state.offsetDays * DAY);
+  const now = () => new Date(clock().getTime() + state.offsetDays * DAY);
   beforeAll(async () => {
     state.test = await buildTestApp(name, { seed: true, now });
   });
@@ -45,9 +46,9 @@ function setup(name: 'pglite' | 'postgres') {
     if (!state.test) throw new Error('app not built');
     return state.test;
   };
-  const signIn = async (email: string) => {
+  const signIn = async (email: string, portal = PORTAL, titleCode = 'ADR') => {
     const browser = new TestBrowser(() => injectTransport(app().app));
-    const response = await login(browser, { portal: PORTAL, email, password: DEMO_PASSWORD, titleCode: 'ADR' });
+    const response = await login(browser, { portal, email, password: DEMO_PASSWORD, titleCode });
     expect(response.status, response.body).toBe(200);
     return browser;
   };
@@ -80,7 +81,7 @@ function setup(name: 'pglite' | 'postgres') {
     // Norwegian, for the user.
     expect(body.message).toMatch(/[a-zæøå]{3}/i);
   };
-  return { state, app, signIn, row, storage, expectRefused, today: () => osloToday(now()) };
+  return { state, app, signIn, row, storage, expectRefused, now, today: () => osloToday(now()) };
 }
 
 const subscriptionPath = (accountNo: number, tail: string) => `${PORTAL}/api/subscription/${accountNo}/ADR/${tail}`;
@@ -305,7 +306,7 @@ describe.each(testDatabases)('plan change ($name)', ({ name }) => {
     expect(response.status, response.body).toBe(200);
     const options = response.json<{ options: { plan: { ariaPlanID: string }; quote: { kind: string }; unavailable: { code: string; message: string } | null }[] }>().options;
     expect(options.map((option) => option.plan.ariaPlanID)).toEqual([
-      'ADR-DIGITAL-M', 'ADR-DIGITAL-Y', 'ADR-DIGITAL-FAMILIE-M', 'ADR-KOMPLETT-M', 'ADR-KOMPLETT-Q', 'ADR-KOMPLETT-Y', 'ADR-UNG-DIGITAL-M',
+      'ADR-DIGITAL-M', 'ADR-DIGITAL-Y', 'ADR-DIGITAL-FAMILIE-M', 'ADR-KOMPLETT-M', 'ADR-KOMPLETT-Q', 'ADR-KOMPLETT-Y', 'ADR-UNG-DIGITAL-M', 'ADR-DIGITAL-HONNOR-M',
     ]);
     expect(options.find((option) => option.plan.ariaPlanID === 'ADR-KOMPLETT-M')?.quote.kind).toBe('current');
     expect(options.find((option) => option.plan.ariaPlanID === 'ADR-UNG-DIGITAL-M')?.unavailable).toEqual({ code: 'UNG_AGE_LIMIT', message: 'Ung er for deg under 34 år. Digital passer for deg i stedet.' });
@@ -405,5 +406,77 @@ describe.each(testDatabases)('plan change ($name)', ({ name }) => {
     const from = digital?.nextPrice?.from ?? '';
     expect(from > today()).toBe(true);
     expect(from.endsWith('-01')).toBe(true);
+  });
+});
+
+describe.each(testDatabases)('plans with a minimum age: Digital Honnør from 67 ($name)', ({ name }) => {
+  // 23:30 UTC: already tomorrow in Oslo, so an age counted on the UTC date would be a day late.
+  const lateEvening = () => new Date(`${new Date().toISOString().slice(0, 10)}T23:30:00Z`);
+  const { signIn, storage, expectRefused, app, now, today } = setup(name, lateEvening);
+  const HONNOR = 'ADR-DIGITAL-HONNOR-M';
+  const refusal = { code: 'PLAN_MINIMUM_AGE', message: 'Digital Honnør gjelder for deg som er 67 år eller eldre.' };
+  interface Option {
+    plan: { ariaPlanID: string };
+    unavailable: { code: string; message: string } | null;
+  }
+  const honnorOption = async (browser: TestBrowser, accountNo: number, titleCode = 'ADR', portal = PORTAL) => {
+    const response = await browser.request('GET', `${portal}/api/subscription/${accountNo}/${titleCode}/plans`);
+    expect(response.status, response.body).toBe(200);
+    return response.json<{ options: Option[] }>().options.find((option) => option.plan.ariaPlanID === `${titleCode}-DIGITAL-HONNOR-M`);
+  };
+  const choose = (browser: TestBrowser, accountNo: number, ariaPlanID: string) => browser.request('POST', subscriptionPath(accountNo, 'plan'), { json: { ariaPlanID } });
+  const setBirthdate = (email: string, birthdate: string | null) => app().database.rows(sql`update app_user set birthdate = ${birthdate} where email = ${email}`);
+
+  it('every title sells it: 199 kr a month, digital, from 67', async () => {
+    const response = await new TestBrowser(() => injectTransport(app().app)).request('GET', `${PORTAL}/api/plans/adr`);
+    expect(response.status).toBe(200);
+    const plan = response.json<{ plans: { ariaPlanID: string }[] }>().plans.find((candidate) => candidate.ariaPlanID === HONNOR);
+    expect(plan).toMatchObject({ name: 'Digital Honnør', priceOre: 19_900, billingPeriod: 'MONTH', planProductType: 'DIGITAL', minimumAge: 67 });
+  });
+
+  it('ung (25) sees it as unavailable with the reason; choosing it is refused with 409 and changes nothing', async () => {
+    const browser = await signIn('ung@minside.test');
+    expect((await honnorOption(browser, accounts.ung))?.unavailable).toEqual(refusal);
+    const before = await storage(accounts.ung);
+    const response = await choose(browser, accounts.ung, HONNOR);
+    expectRefused(response, 409, refusal.code, refusal.message);
+    expect(response.json()).toEqual(refusal);
+    expect(await storage(accounts.ung)).toEqual(before);
+  });
+
+  it.each(['papir', 'digital', 'student', 'oppsagt', 'prove'] as const)('%s (under 67) sees it as unavailable and cannot choose it', async (persona) => {
+    const browser = await signIn(`${persona}@minside.test`);
+    expect((await honnorOption(browser, accounts[persona]))?.unavailable).toEqual(refusal);
+    const before = await storage(accounts[persona]);
+    expectRefused(await choose(browser, accounts[persona], HONNOR), 409, refusal.code);
+    expect(await storage(accounts[persona])).toEqual(before);
+  });
+
+  it('without a birthdate it asks for one, naming the plan, and changes nothing', async () => {
+    const browser = await signIn('digital@minside.test');
+    await setBirthdate('digital@minside.test', null);
+    const expected = { code: 'BIRTHDATE_REQUIRED', message: 'Vi trenger fødselsdatoen din for å vite om du kan ha Digital Honnør. Legg den inn under Endre profil.' };
+    expect((await honnorOption(browser, accounts.digital))?.unavailable).toEqual(expected);
+    const before = await storage(accounts.digital);
+    expectRefused(await choose(browser, accounts.digital, HONNOR), 409, expected.code, expected.message);
+    expect(await storage(accounts.digital)).toEqual(before);
+  });
+
+  it('the 67th birthday counts by the Oslo calendar: open on the day, closed the day before', async () => {
+    expect(today()).toBe(addDays(now().toISOString().slice(0, 10), 1));
+    const browser = await signIn('prove@minside.test');
+    await setBirthdate('prove@minside.test', addDays(addMonths(today(), -12 * 67), 1));
+    expect((await honnorOption(browser, accounts.prove))?.unavailable).toMatchObject({ code: 'PLAN_MINIMUM_AGE' });
+    await setBirthdate('prove@minside.test', addMonths(today(), -12 * 67));
+    expect((await honnorOption(browser, accounts.prove))?.unavailable).toBeNull();
+  });
+
+  it('varden (67) may choose it: a cheaper plan, from the period end', async () => {
+    const portal = 'http://varden.localhost:3000';
+    const browser = await signIn('varden@minside.test', portal, 'VAR');
+    expect((await honnorOption(browser, accounts.varden, 'VAR', portal))?.unavailable).toBeNull();
+    const response = await browser.request('POST', `${portal}/api/subscription/${accounts.varden}/VAR/plan`, { json: { ariaPlanID: 'VAR-DIGITAL-HONNOR-M' } });
+    expect(response.status, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ quote: { kind: 'downgrade', amountOre: 0 }, subscription: { pendingChange: { ariaPlanID: 'VAR-DIGITAL-HONNOR-M', planName: 'Digital Honnør' } } });
   });
 });

@@ -27,6 +27,8 @@ export const changeKinds = [
   'planChangeWithdrawn',
   'retentionOfferAccepted',
   'paymentMethodChanged',
+  'shareJoined',
+  'shareEnded',
 ] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 
@@ -92,6 +94,10 @@ export function describeChange(kind: ChangeKind, details: ChangeDetails): string
       return `Tok imot tilbudet «${details.offer ?? ''}» i stedet for å si opp.${on ? ` Betalt periode varer nå til ${on}.` : ''}`;
     case 'paymentMethodChanged':
       return `Betalingsmåten ble endret${details.paymentMethod ? ` til ${details.paymentMethod}` : ''}.`;
+    case 'shareJoined':
+      return `Ble med i delingen av ${plan}.`;
+    case 'shareEnded':
+      return `Delingen av ${plan} ble avsluttet.`;
   }
 }
 

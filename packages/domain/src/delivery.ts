@@ -435,6 +435,8 @@ export const complaintOptionsSchema = z.object({
   remedies: z.array(z.enum(complaintRemedies)),
   /** Days and codes already reported, so the form can say so before sending. */
   reported: z.array(z.object({ day: isoDate, code: z.enum(complaintCodes) })),
+  /** Delivery notices about days in the window: what went wrong is explained before the form is sent. */
+  notices: z.array(z.object({ day: isoDate, message: z.string() })),
 });
 export type ComplaintOptions = z.infer<typeof complaintOptionsSchema>;
 

@@ -17,3 +17,9 @@ export function kidWithCheckDigit(base: string): string {
 export function invoiceKid(ariaAccountNo: number, ariaInvoiceNo: number): string {
   return kidWithCheckDigit(`${ariaAccountNo}${String(ariaInvoiceNo).slice(-4)}`);
 }
+
+/** True when `kid` is digits whose last one is the MOD10 (Luhn) check digit of the rest (2–25 digits, as banks accept). */
+export function validateKid(kid: string): boolean {
+  if (!/^\d{2,25}$/.test(kid)) return false;
+  return kidWithCheckDigit(kid.slice(0, -1)) === kid;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedTransitions, decideTransition, effectiveStatusCode, lifecycleEvents, type LifecycleEvent, type LifecycleSubscription } from './lifecycle.ts';
+import { allowedTransitions, decideTransition, effectiveStatusCode, lifecycleEvents, sharedStatusOn, type LifecycleEvent, type LifecycleSubscription } from './lifecycle.ts';
 import { instStatusCodes as S } from './subscription.ts';
 
 const today = '2026-03-10';
@@ -96,5 +96,23 @@ describe('effective status', () => {
     expect(effectiveStatusCode({ instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-09' }, today)).toBe(S.CANCELLED);
     expect(effectiveStatusCode({ instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: today }, today)).toBe(S.PENDING_CANCELLATION);
     expect(effectiveStatusCode({ instStatusCode: S.ACTIVE, currentPeriodEnd: '2026-03-09' }, today)).toBe(S.ACTIVE);
+  });
+});
+
+describe('sharedStatusOn', () => {
+  const today = '2026-03-10';
+  const member = { instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-01-01' };
+  it('follows a running owner to the owner’s period end, also while the owner is cancelled', () => {
+    expect(sharedStatusOn(member, { instStatusCode: S.ACTIVE, currentPeriodEnd: '2026-04-01' }, today)).toEqual({ instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-04-01' });
+    expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: today }, today)).toEqual({ instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: today });
+  });
+  it('ends when the owner has no access, or is gone', () => {
+    expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-09' }, today)).toEqual({ instStatusCode: S.TERMINATED, currentPeriodEnd: '2026-03-09' });
+    expect(sharedStatusOn(member, { instStatusCode: S.TERMINATED, currentPeriodEnd: '2026-12-01' }, today)).toEqual({ instStatusCode: S.TERMINATED, currentPeriodEnd: today });
+    expect(sharedStatusOn(member, null, today)).toEqual({ instStatusCode: S.TERMINATED, currentPeriodEnd: today });
+  });
+  it('leaves a share that has ended by itself as it is', () => {
+    const removed = { instStatusCode: S.CANCELLED, currentPeriodEnd: '2026-02-01' };
+    expect(sharedStatusOn(removed, { instStatusCode: S.ACTIVE, currentPeriodEnd: '2026-04-01' }, today)).toEqual(removed);
   });
 });

@@ -1,4 +1,4 @@
-import { instStatusCodes, isBusinessSubscription, type InstStatusCode } from './subscription.ts';
+import { hasAccess, instStatusCodes, isBusinessSubscription, type InstStatusCode } from './subscription.ts';
 
 /**
  * The allowed transitions between the SPEC §4 status codes (docs/decisions/006-subscription-transitions.md).
@@ -94,6 +94,25 @@ export function effectiveStatusCode(subscription: Pick<LifecycleSubscription, 'i
     if (code === S.PENDING_TERMINATION) return S.TERMINATED;
   }
   return code;
+}
+
+interface PeriodStatus {
+  instStatusCode: number;
+  currentPeriodEnd: string;
+}
+
+/**
+ * A shared row (family member, business employee) gives access only while the owner's
+ * subscription does: it runs to the owner's period end (a cancelled-but-running owner's
+ * members keep access through it), and once the owner has no access, or the owner's
+ * subscription is gone, the share counts as TERMINATED from the owner's last day. A share
+ * that has ended by itself (removed, left) stays as it is.
+ */
+export function sharedStatusOn(member: PeriodStatus, owner: PeriodStatus | null, today: string): PeriodStatus {
+  if (!hasAccess({ instStatusCode: effectiveStatusCode(member, today) })) return { instStatusCode: member.instStatusCode, currentPeriodEnd: member.currentPeriodEnd };
+  if (owner && hasAccess({ instStatusCode: effectiveStatusCode(owner, today) })) return { instStatusCode: member.instStatusCode, currentPeriodEnd: owner.currentPeriodEnd };
+  const lastDay = owner && owner.currentPeriodEnd < today ? owner.currentPeriodEnd : today;
+  return { instStatusCode: S.TERMINATED, currentPeriodEnd: lastDay };
 }
 
 /** Whether `event` may happen to the subscription on `today`, and the status it leads to. */

@@ -13,6 +13,7 @@ const plan = (ariaPlanID: string, priceOre: number, billingPeriod: Plan['billing
   priceOre,
   features: { plusContent: true, ePaper: true, paper: false, familySharing: false, thirdPartyBundle: false },
   nextPrice: null,
+  minimumAge: null,
 });
 const current: CurrentPlan = { ariaPlanID: 'ADR-DIGITAL-M', priceOre: 29_900, billingPeriod: 'MONTH', instStatusCode: instStatusCodes.ACTIVE, currentPeriodEnd: '2026-03-22' };
 
@@ -43,6 +44,33 @@ describe('SPEC §5 age rules on plans', () => {
     expect(planEligibility(plan('ADR-DIGITAL-M', 29_900), null, today)).toEqual({ eligible: true });
     expect(planEligibility(plan('ADR-DIGITAL-M', 29_900), '2008-03-11', today)).toMatchObject({ eligible: false, code: 'UNDER_MINIMUM_AGE' });
     expect(planEligibility(plan('ADR-DIGITAL-M', 29_900), '2008-03-10', today)).toEqual({ eligible: true });
+  });
+});
+
+describe('plans with a minimum age of their own (Digital Honnør, ADR 006)', () => {
+  const honnor: Plan = { ...plan('ADR-DIGITAL-HONNOR-M', 19_900), name: 'Digital Honnør', minimumAge: 67 };
+  it('is open from the 67th birthday, not the day before', () => {
+    expect(planEligibility(honnor, '1959-03-10', today)).toEqual({ eligible: true });
+    expect(planEligibility(honnor, '1959-03-11', today)).toEqual({
+      eligible: false,
+      code: 'PLAN_MINIMUM_AGE',
+      message: 'Digital Honnør gjelder for deg som er 67 år eller eldre.',
+    });
+  });
+  it('refuses a 25-year-old (ung@minside.test) and a 66-year-old', () => {
+    expect(planEligibility(honnor, '2000-06-15', today)).toMatchObject({ eligible: false, code: 'PLAN_MINIMUM_AGE' });
+    expect(planEligibility(honnor, '1959-06-15', today)).toMatchObject({ eligible: false, code: 'PLAN_MINIMUM_AGE' });
+  });
+  it('a leap-day birthday counts from 1 March in other years', () => {
+    expect(planEligibility(honnor, '1960-02-29', '2027-02-28')).toMatchObject({ eligible: false, code: 'PLAN_MINIMUM_AGE' });
+    expect(planEligibility(honnor, '1960-02-29', '2027-03-01')).toEqual({ eligible: true });
+  });
+  it('needs a birthdate to decide, and says which plan it is for', () => {
+    expect(planEligibility(honnor, null, today)).toMatchObject({ eligible: false, code: 'BIRTHDATE_REQUIRED', message: expect.stringContaining('Digital Honnør') });
+  });
+  it('a minimum age of 18 or less adds nothing to the general rule', () => {
+    expect(planEligibility({ ...honnor, minimumAge: 18 }, null, today)).toEqual({ eligible: true });
+    expect(planEligibility({ ...honnor, minimumAge: 16 }, '2008-03-11', today)).toMatchObject({ code: 'UNDER_MINIMUM_AGE' });
   });
 });
 

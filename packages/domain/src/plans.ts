@@ -33,6 +33,8 @@ export const planSchema = z.object({
   features: featureSetSchema,
   /** A price change that has been announced and not yet taken effect. */
   nextPrice: priceChangeSchema.nullable(),
+  /** Youngest age the plan is sold to (Digital Honnør: 67); null = only the general 18. */
+  minimumAge: z.number().int().positive().nullable(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -58,6 +60,7 @@ export const planErrorCodes = {
   ungAgeLimit: 'UNG_AGE_LIMIT',
   birthdateRequired: 'BIRTHDATE_REQUIRED',
   underMinimumAge: 'UNDER_MINIMUM_AGE',
+  planMinimumAge: 'PLAN_MINIMUM_AGE',
   samePlan: 'SAME_PLAN',
   unknownPlan: 'UNKNOWN_PLAN',
 } as const;
@@ -65,6 +68,10 @@ export const planErrorCodes = {
 export const planMessages = {
   ungAgeLimit: `Ung er for deg under ${UNG_AGE_LIMIT} år. Digital passer for deg i stedet.`,
   birthdateRequired: 'Vi trenger fødselsdatoen din for å vite om du kan ha Ung. Legg den inn under Endre profil.',
+  /** A plan with an age limit of its own (Digital Honnør from 67). */
+  planMinimumAge: (planName: string, age: number) => `${planName} gjelder for deg som er ${age} år eller eldre.`,
+  /** The same question as for Ung, for a plan with an age limit of its own. */
+  birthdateRequiredFor: (planName: string) => `Vi trenger fødselsdatoen din for å vite om du kan ha ${planName}. Legg den inn under Endre profil.`,
   underMinimumAge: `Du må være minst ${MINIMUM_AGE} år for å kjøpe et abonnement.`,
   samePlan: 'Du har allerede dette abonnementet.',
   unknownPlan: 'Dette abonnementet selges ikke av avisen.',
@@ -76,16 +83,23 @@ export type PlanEligibility =
 
 /**
  * SPEC §5: the Ung subscription is for people under 34, otherwise a digital subscription is
- * offered; the buyer must be at least 18. Without a birthdate nobody can tell, so Ung waits
- * for one; other plans need none (the subscriber was of age when they first bought).
+ * offered; the buyer must be at least 18. A plan may have a higher minimum age of its own
+ * (Digital Honnør, 67 and older: ADR 006). Without a birthdate nobody can tell, so Ung and
+ * age-limited plans wait for one; other plans need none (the subscriber was of age when
+ * they first bought).
  */
-export function planEligibility(plan: Pick<Plan, 'ariaPlanID'>, birthdate: string | null, today: string): PlanEligibility {
-  if (birthdate !== null && ageOn(birthdate, today) < MINIMUM_AGE) {
+export function planEligibility(plan: Pick<Plan, 'ariaPlanID' | 'name' | 'minimumAge'>, birthdate: string | null, today: string): PlanEligibility {
+  const age = birthdate === null ? null : ageOn(birthdate, today);
+  if (age !== null && age < MINIMUM_AGE) {
     return { eligible: false, code: planErrorCodes.underMinimumAge, message: planMessages.underMinimumAge };
   }
+  if (plan.minimumAge !== null && plan.minimumAge > MINIMUM_AGE) {
+    if (age === null) return { eligible: false, code: planErrorCodes.birthdateRequired, message: planMessages.birthdateRequiredFor(plan.name) };
+    if (age < plan.minimumAge) return { eligible: false, code: planErrorCodes.planMinimumAge, message: planMessages.planMinimumAge(plan.name, plan.minimumAge) };
+  }
   if (!isUngSubscription(plan)) return { eligible: true };
-  if (birthdate === null) return { eligible: false, code: planErrorCodes.birthdateRequired, message: planMessages.birthdateRequired };
-  if (ageOn(birthdate, today) >= UNG_AGE_LIMIT) return { eligible: false, code: planErrorCodes.ungAgeLimit, message: planMessages.ungAgeLimit };
+  if (age === null) return { eligible: false, code: planErrorCodes.birthdateRequired, message: planMessages.birthdateRequired };
+  if (age >= UNG_AGE_LIMIT) return { eligible: false, code: planErrorCodes.ungAgeLimit, message: planMessages.ungAgeLimit };
   return { eligible: true };
 }
 

@@ -22,8 +22,11 @@ export const profileMessages = {
 
 /** Digits, spaces, dashes and brackets, optionally a leading +: the shape of a phone number. A real check happens on the server. */
 const phoneShape = /^\+?[\d\s\-()]{5,20}$/;
-/** Deliberately simple: one @, something on both sides, a dot in the domain, no spaces. */
-const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * Deliberately simple: one @, something on both sides, a dot in the domain, no spaces and no
+ * control characters (a NUL cannot even be stored in a PostgreSQL text column).
+ */
+const emailShape = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 export function isPlausibleEmail(value: string): boolean {
   return emailShape.test(value) && value.length <= 254;

@@ -1,4 +1,5 @@
-import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, customType, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -175,9 +176,11 @@ export const invoice = pgTable(
     /** The bank account the invoice is paid to. */
     bankAccountNumber: text('bank_account_number').notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** How it was paid (a SPEC §9 provider code, or CREDIT); set with paidAt (modules/billing). */
+    settledBy: text('settled_by'),
     createdAt: createdAt(),
   },
-  (table) => [index('invoice_account_idx').on(table.ariaAccountNo)],
+  (table) => [index('invoice_account_idx').on(table.ariaAccountNo, table.periodFrom, table.ariaInvoiceNo)],
 );
 
 /** SPEC §3 Delivery address, for paper subscriptions. */
@@ -200,6 +203,8 @@ export const studentVerification = pgTable('student_verification', {
   userId: text('user_id').primaryKey().references(() => appUser.id),
   studentEmail: text('student_email').notNull(),
   verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  /** When the yearly re-verification reminder went out for the current verification (modules/student). */
+  reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
 });
 
 // ---------------------------------------------------------------------------------------
@@ -445,10 +450,454 @@ export const mailOutbox = pgTable(
     to: text('to_address').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
+    /** The same message as HTML (integrations/mail/templates.ts); null for plain-text mail. */
+    html: text('html'),
+    /** A second enqueue with the same key adds nothing: one change, one e-mail (ARCHITECTURE "Idempotency"). */
+    idempotencyKey: text('idempotency_key').unique(),
     createdAt: createdAt(),
     /** Set once handed to the SMTP server; stays null in the embedded default (read at /_dev/mail). */
     sentAt: timestamp('sent_at', { withTimezone: true }),
     lastError: text('last_error'),
+    /** Delivery attempts so far; the retry job backs off by them. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not before this time: after a failure (backoff), and while one instance is sending it (a lease). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
   },
   (table) => [index('mail_outbox_unsent_idx').on(table.sentAt, table.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Family sharing (modules/family). The invitations themselves are subscription_member rows
+// (kind family); each e-mailed link is a row here, so a withdrawn invitation, a used link
+// and a link replaced by a newer one can all be told apart (docs/decisions/010).
+// ---------------------------------------------------------------------------------------
+
+/** One invitation link. Only the token's SHA-256 is kept. `memberId` outlives a withdrawn invitation, so it has no foreign key. */
+export const familyInvitationLink = pgTable(
+  'family_invitation_link',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    memberId: text('member_id').notNull(),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** A newer link for the same invitation was sent: this one no longer works. */
+    replacedAt: timestamp('replaced_at', { withTimezone: true }),
+  },
+  (table) => [index('family_invitation_link_member_idx').on(table.memberId)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Billing (modules/billing, integrations/payment): payments and their idempotency keys,
+// provider callbacks seen, stored payment agreements, renewal periods, credits, discounts
+// (docs/decisions/009-billing-and-payments.md).
+// ---------------------------------------------------------------------------------------
+
+/**
+ * Every charge and every provider flow (card or Vipps agreement). The row, with its UNIQUE
+ * idempotency key, is written before the provider is called: a double click, a retried
+ * request or a job run twice finds the row instead of charging again.
+ */
+export const payment = pgTable(
+  'payment',
+  {
+    id: text('id').primaryKey(),
+    /** The client's UUID (scoped by `owner:`), or a job's deterministic key such as `renewal:<invoiceNo>`. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** INVOICE, RENEWAL, CARD_CHANGE, PAYMENT_METHOD_CHANGE or ORDER. */
+    purpose: text('purpose').notNull(),
+    /** A SPEC §9 provider code. */
+    method: text('method').notNull(),
+    amountOre: integer('amount_ore').notNull(),
+    /** PENDING, CAPTURED, CANCELLED, FAILED, TIMEOUT or REFUNDED. */
+    status: text('status').notNull(),
+    errorCode: text('error_code'),
+    /** The signed-in user who started it; null for pay-links and jobs. */
+    userId: text('user_id').references(() => appUser.id),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).references(() => account.ariaAccountNo),
+    subscriptionId: text('subscription_id').references(() => subscription.id),
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).references(() => invoice.ariaInvoiceNo),
+    /** Which provider (configuration name) and its reference for the payment. */
+    provider: text('provider').notNull(),
+    providerReference: text('provider_reference'),
+    redirectUrl: text('redirect_url'),
+    /** Where the provider sends the browser back: a portal path with ?paymentId=. */
+    returnUrl: text('return_url').notNull(),
+    /** Extra input of the flow (e.g. the pay-link's expiry), never card data. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    /**
+     * A lease on talking to the provider about this PENDING payment (capture): one settler at a
+     * time, so a provider that refuses a second capture is never asked twice. Expires by itself.
+     */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('payment_idempotency_key_idx').on(table.idempotencyKey),
+    index('payment_invoice_idx').on(table.ariaInvoiceNo),
+    index('payment_pending_idx').on(table.status, table.createdAt),
+  ],
+);
+
+/** Provider callbacks already applied: the primary key makes a replayed callback a no-op. */
+export const paymentCallback = pgTable(
+  'payment_callback',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    paymentId: text('payment_id').notNull().references(() => payment.id),
+    status: text('status').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+);
+
+/**
+ * A stored way to charge a subscription: a card or Vipps agreement at the provider, or an
+ * AvtaleGiro agreement at the bank. Only brand, last four digits and expiry of a card.
+ */
+export const paymentAgreement = pgTable(
+  'payment_agreement',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    /** SWEDBANK-PPG, VIPPS or AVTALEGIRO. */
+    method: text('method').notNull(),
+    /** PENDING (AvtaleGiro until the bank confirms), ACTIVE, or REPLACED by a newer one. */
+    status: text('status').notNull(),
+    provider: text('provider').notNull(),
+    providerAgreementId: text('provider_agreement_id'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    cardExpiryMonth: integer('card_expiry_month'),
+    cardExpiryYear: integer('card_expiry_year'),
+    phoneNumber: text('phone_number'),
+    bankAccountNumber: text('bank_account_number'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('payment_agreement_subscription_idx').on(table.subscriptionId, table.status)],
+);
+
+/** One row per renewed period of a subscription: the primary key makes the renewal job issue one invoice per period. */
+export const subscriptionPeriod = pgTable(
+  'subscription_period',
+  {
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    periodFrom: date('period_from', { mode: 'string' }).notNull(),
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).references(() => invoice.ariaInvoiceNo),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.subscriptionId, table.periodFrom] })],
+);
+
+/** A credit note: money taken off an invoice (a discount applied later, a refunded double payment, goodwill). */
+export const invoiceCredit = pgTable(
+  'invoice_credit',
+  {
+    id: text('id').primaryKey(),
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).notNull().references(() => invoice.ariaInvoiceNo),
+    amountOre: integer('amount_ore').notNull(),
+    reason: text('reason').notNull(),
+    paymentId: text('payment_id').references(() => payment.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('invoice_credit_invoice_idx').on(table.ariaInvoiceNo)],
+);
+
+/** Discount codes the titles hand out (SPEC §7 addDiscount). Exactly one of percentOff / amountOffOre. */
+export const discountCode = pgTable('discount_code', {
+  code: text('code').primaryKey(),
+  /** null: every title. */
+  titleCode: text('title_code'),
+  description: text('description').notNull(),
+  percentOff: integer('percent_off'),
+  amountOffOre: integer('amount_off_ore'),
+  /** How many invoices it applies to. */
+  periods: integer('periods').notNull(),
+  validUntil: date('valid_until', { mode: 'string' }),
+});
+
+/** A discount code added to a subscription: applies to its next `remainingPeriods` renewal invoices. */
+export const subscriptionDiscount = pgTable(
+  'subscription_discount',
+  {
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    code: text('code').notNull().references(() => discountCode.code),
+    remainingPeriods: integer('remaining_periods').notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.subscriptionId, table.code] })],
+);
+
+/** Secrets of billing (pay-link HMAC key, test provider webhook key), created once like idp_secret. */
+export const billingSecret = pgTable('billing_secret', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The embedded test payment provider's own books (integrations/payment/test-provider.ts): a
+ * separate system in spirit, like the identity provider's tables. Our tables never join it.
+ */
+export const testProviderTransaction = pgTable(
+  'test_provider_transaction',
+  {
+    id: text('id').primaryKey(),
+    /** The merchant's idempotency key: the provider, too, answers a retried create with the same transaction. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** PAYMENT (one charge), AGREEMENT (store a card / Vipps agreement), CHARGE (on an agreement). */
+    kind: text('kind').notNull(),
+    method: text('method').notNull(),
+    amountOre: integer('amount_ore').notNull(),
+    /** CREATED, CAPTURED, CANCELLED, FAILED, TIMEOUT, REFUNDED. */
+    status: text('status').notNull(),
+    merchantReference: text('merchant_reference').notNull(),
+    agreementId: text('agreement_id'),
+    returnUrl: text('return_url').notNull(),
+    description: text('description').notNull(),
+    /** The card an AGREEMENT stored (test card data only). */
+    card: jsonb('card').$type<{ brand: string; last4: string; expiryMonth: number; expiryYear: number } | null>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [uniqueIndex('test_provider_transaction_key_idx').on(table.idempotencyKey)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Business and student verification (modules/business, modules/student): the one-time
+// codes sent by e-mail (docs/decisions/011-business-and-student.md).
+// ---------------------------------------------------------------------------------------
+
+/**
+ * A six-digit code sent to a student or work e-mail address. Only a salted SHA-256 of the
+ * code is kept; a new code voids the earlier one; rows stay for the send rate limit.
+ */
+export const verificationCode = pgTable(
+  'verification_code',
+  {
+    id: text('id').primaryKey(),
+    /** student or business. */
+    purpose: text('purpose').notNull(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    /** The address the code was sent to, lower-case. */
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** Replaced by a newer code, or too many wrong tries. */
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+  },
+  (table) => [index('verification_code_user_idx').on(table.userId, table.purpose, table.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Consent (modules/consent): every choice a signed-in user made, kept as history; the
+// newest row is the current choice (docs/decisions/012-consent-analytics-monitoring.md).
+// ---------------------------------------------------------------------------------------
+
+export const consentChoice = pgTable(
+  'consent_choice',
+  {
+    /** Counts up: the order choices were made in, even within one millisecond. */
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    analytics: boolean('analytics').notNull(),
+    marketing: boolean('marketing').notNull(),
+    personalisation: boolean('personalisation').notNull(),
+    /** dialog, settings or vendor (packages/domain consentSources). */
+    source: text('source').notNull(),
+    titleCode: text('title_code'),
+    givenAt: timestamp('given_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('consent_choice_user_idx').on(table.userId, table.id)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Privacy (modules/consent, modules/privacy): the permissions of the consent pages with
+// their history, and data-rights requests — exports (the zip kept 7 days) and erasures
+// (docs/decisions/015-privacy-and-data-rights.md).
+// ---------------------------------------------------------------------------------------
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/** One row per change of one permission (/samtykke1–3); the newest row per permission holds. */
+export const consentPermissionChoice = pgTable(
+  'consent_permission_choice',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    /** A ConsentPermission of packages/domain/src/consent.ts. */
+    permission: text('permission').notNull(),
+    granted: boolean('granted').notNull(),
+    titleCode: text('title_code'),
+    givenAt: timestamp('given_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('consent_permission_choice_user_idx').on(table.userId, table.permission, table.id)],
+);
+
+/**
+ * A data-rights request: `export` (the job builds the zip into `archive`, kept until
+ * `expires_at`) or `erasure` (the job erases the person; the row stays as the record that it
+ * was done, pointing at the pseudonymised user).
+ */
+export const dataRequest = pgTable(
+  'data_request',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    /** export or erasure. */
+    kind: text('kind').notNull(),
+    /** pending, ready (export), expired (export), completed (erasure). */
+    status: text('status').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    /** Not before this time (erasure: when it is scheduled). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    archive: bytea('archive'),
+    sizeBytes: integer('size_bytes'),
+    /** Erasure: what the request did at once (the subscriptions it cancelled). */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    /** A job run holds the row until then, so two runners never do the same request. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (table) => [
+    index('data_request_user_idx').on(table.userId, table.kind, table.requestedAt),
+    index('data_request_due_idx').on(table.kind, table.status, table.dueAt),
+    // One pending erasure per user: a second click finds the first.
+    uniqueIndex('data_request_one_erasure_idx').on(table.userId).where(sql`kind = 'erasure'`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------
+// Ordering (modules/ordering): an order is the buyer's intent, priced once; its payment goes
+// through the payment engine and its subscription is made in the settling transaction.
+// Connecting (modules/ordering/connect): accounts bought elsewhere that a login may take over
+// (docs/decisions/014-ordering-and-connect.md).
+// ---------------------------------------------------------------------------------------
+
+/**
+ * One order: created → awaiting_payment → paid → fulfilled, or cancelled / failed / timed_out.
+ * `idempotencyKey` (user-scoped, UNIQUE) makes a repeated submit the same order.
+ */
+export const subscriptionOrder = pgTable(
+  'subscription_order',
+  {
+    id: text('id').primaryKey(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    titleCode: text('title_code').notNull(),
+    ariaPlanId: text('aria_plan_id').notNull(),
+    planName: text('plan_name').notNull(),
+    planProductType: text('plan_product_type').notNull(),
+    billingPeriod: text('billing_period').notNull(),
+    /** INTRO_1KR, CAMP-2020-03-003, WINBACK_3FOR1 or null. */
+    offerCode: text('offer_code'),
+    amountNowOre: integer('amount_now_ore').notNull(),
+    firstPeriodMonths: integer('first_period_months').notNull(),
+    priceLaterOre: integer('price_later_ore').notNull(),
+    laterPeriodMonths: integer('later_period_months').notNull(),
+    deliveryAddress: jsonb('delivery_address').$type<StoredDeliveryAddress>(),
+    paperStartsOn: date('paper_starts_on', { mode: 'string' }),
+    state: text('state').notNull(),
+    /** VIPPS or SWEDBANK-PPG, once a payment was started. */
+    paymentMethod: text('payment_method'),
+    /** The current payment attempt; `paymentAttempts` numbers the attempts' idempotency keys. */
+    paymentId: text('payment_id').references(() => payment.id),
+    paymentAttempts: integer('payment_attempts').notNull().default(0),
+    lastPaymentStatus: text('last_payment_status'),
+    subscriptionId: text('subscription_id').references(() => subscription.id),
+    /** Why a paid order could not be fulfilled (the repair job refunds it). */
+    failureCode: text('failure_code'),
+    startedOn: date('started_on', { mode: 'string' }),
+    firstPeriodEnd: date('first_period_end', { mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('subscription_order_key_idx').on(table.idempotencyKey),
+    index('subscription_order_payment_idx').on(table.paymentId),
+    index('subscription_order_state_idx').on(table.state, table.updatedAt),
+  ],
+);
+
+/**
+ * An account bought elsewhere (customer centre, paper coupon) that has no login yet: its
+ * `account.user_id` is a stand-in user without an identity. A login takes it over through
+ * /koble-bruker after proving the contact e-mail; `claimedAt` makes that happen once.
+ */
+export const connectableAccount = pgTable(
+  'connectable_account',
+  {
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).primaryKey().references(() => account.ariaAccountNo),
+    contactEmail: text('contact_email').notNull(),
+    /** The last eight digits, for the phone search. */
+    contactPhoneKey: text('contact_phone_key'),
+    createdAt: createdAt(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    claimedByUserId: text('claimed_by_user_id').references(() => appUser.id),
+  },
+  (table) => [index('connectable_account_phone_idx').on(table.contactPhoneKey)],
+);
+
+/** One search on /koble-bruker: counted for the rate limit; a found one carries the account the code is for. */
+export const connectRequest = pgTable(
+  'connect_request',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    /** null: the search found nothing (still counted). */
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }),
+  },
+  (table) => [index('connect_request_user_idx').on(table.userId, table.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------
+// Scheduled jobs (apps/server/src/jobs, docs/decisions/017): one runner per job across instances.
+// ---------------------------------------------------------------------------------------
+
+/**
+ * One row per job: the lock that keeps two runs of the same job from overlapping across
+ * instances. A run holds it until `leaseUntil` (renewed while it runs); a crashed instance's
+ * lease simply runs out.
+ */
+export const jobState = pgTable('job_state', {
+  job: text('job').primaryKey(),
+  runningRunId: text('running_run_id'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+});
+
+/**
+ * Every run of a job, scheduled or by hand. `slot` is the scheduled time bucket (an ISO
+ * instant) or `manual:<id>`; UNIQUE (job, slot) is what makes a scheduled slot run once
+ * across instances. Also the operators' record: who ran it, how long, how it ended.
+ */
+export const jobRun = pgTable(
+  'job_run',
+  {
+    id: text('id').primaryKey(),
+    job: text('job').notNull(),
+    slot: text('slot').notNull(),
+    trigger: text('trigger', { enum: ['schedule', 'manual'] }).notNull(),
+    /** Which process ran it (host:pid), for the operator reading the log. */
+    instance: text('instance').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    durationMs: integer('duration_ms'),
+    outcome: text('outcome', { enum: ['running', 'succeeded', 'failed', 'abandoned'] }).notNull(),
+    error: text('error'),
+    result: jsonb('result'),
+  },
+  (table) => [uniqueIndex('job_run_slot_idx').on(table.job, table.slot), index('job_run_job_started_idx').on(table.job, table.startedAt)],
 );

@@ -19,6 +19,8 @@ interface PlanTemplate {
   features: FeatureSet;
   /** An announced new price, from the first day of the month after next. */
   nextPriceOre?: number;
+  /** Youngest age the plan is sold to, above the general 18. */
+  minimumAge?: number;
 }
 
 const digital: FeatureSet = { plusContent: true, ePaper: true, paper: false, familySharing: false, thirdPartyBundle: false };
@@ -28,6 +30,7 @@ const digitalText = 'Alle nyheter og plussaker på nett og i appen, og eAvisen h
 const familyText = 'Alt i Digital, og del tilgangen gratis med dem du bor sammen med.';
 const completeText = 'Papiravisen levert hjem, alt det digitale, familiedeling og et partnerabonnement på strømmetjenester.';
 const ungText = 'Alt i Digital til ungdomspris, for deg under 34 år.';
+const honnorText = 'Alt i Digital til honnørpris, for deg som er 67 år eller eldre.';
 
 export const planTemplates: PlanTemplate[] = [
   { suffix: 'DIGITAL-M', name: 'Digital', description: digitalText, planProductType: 'DIGITAL', billingPeriod: 'MONTH', priceOre: 29_900, features: digital, nextPriceOre: 32_900 },
@@ -37,6 +40,8 @@ export const planTemplates: PlanTemplate[] = [
   { suffix: 'KOMPLETT-Q', name: 'Komplett', description: completeText, planProductType: 'COMBO', billingPeriod: 'QUARTER', priceOre: 189_900, features: complete },
   { suffix: 'KOMPLETT-Y', name: 'Komplett', description: completeText, planProductType: 'COMBO', billingPeriod: 'YEAR', priceOre: 729_000, features: complete },
   { suffix: 'UNG-DIGITAL-M', name: 'Ung digital', description: ungText, planProductType: 'DIGITAL', billingPeriod: 'MONTH', priceOre: 9_900, features: digital },
+  // Last, so the sort order of the plans seeded before it stays as it was.
+  { suffix: 'DIGITAL-HONNOR-M', name: 'Digital Honnør', description: honnorText, planProductType: 'DIGITAL', billingPeriod: 'MONTH', priceOre: 19_900, features: digital, minimumAge: 67 },
 ];
 
 type Inserter = Pick<Db, 'insert'>;
@@ -59,6 +64,7 @@ export async function seedPlans(tx: Inserter, today: string, titleCodes: string[
       features: template.features,
       nextPriceOre: template.nextPriceOre ?? null,
       nextPriceFrom: template.nextPriceOre ? nextPriceFrom : null,
+      minimumAge: template.minimumAge ?? null,
       sortOrder: index,
     })),
   );

@@ -1,9 +1,12 @@
 import { inArray } from 'drizzle-orm';
-import { addDays, addMonths, instStatusCodes, invoiceKid, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod } from '@minside/domain';
+import { addDays, addMonths, formatLongDate, instStatusCodes, invoiceKid, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod } from '@minside/domain';
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember } from './schema.ts';
 import { hashPassword } from '../identity/provider/password.ts';
 import { seedPlans, seedSubscriptionHistory } from './seed-subscription.ts';
+import { seedBilling } from './seed-billing.ts';
+import { seedStudentPlans } from './seed-student.ts';
+import { seedUnconnectedSubscription } from './seed-ordering.ts';
 
 /**
  * The demo subscribers (README "Demo users"): one per situation the portal must handle, with
@@ -38,7 +41,10 @@ const personas: Persona[] = [
   { key: 'utlopt', email: 'utlopt@minside.test', givenName: 'Eva', familyName: 'Strand', phoneNumber: '+4790123456', age: 37, accountNo: 40_000_010, firstTitleCode: 'ADR', balanceOre: 0 },
   { key: 'prove', email: 'prove@minside.test', givenName: 'Tor', familyName: 'Haugen', phoneNumber: '+4741234567', age: 29, accountNo: 40_000_011, firstTitleCode: 'ADR' },
   { key: 'ny', email: 'ny@minside.test', givenName: 'Nina', familyName: 'Nygård', phoneNumber: null, age: 31, accountNo: null, firstTitleCode: 'ADR' },
+  { key: 'nystudent', email: 'ny.student@minside.test', givenName: 'Jonas', familyName: 'Vik', phoneNumber: null, age: 21, accountNo: null, firstTitleCode: 'ADR' },
   { key: 'varden', email: 'varden@minside.test', givenName: 'Vidar', familyName: 'Berntsen', phoneNumber: '+4742345678', age: 67, accountNo: 40_000_013, firstTitleCode: 'VAR' },
+  // Deleted by e2e/tests/privacy.spec.ts (account deletion): nobody else may rely on it.
+  { key: 'slett', email: 'slett@minside.test', givenName: 'Siri', familyName: 'Sletten', phoneNumber: '+4743456789', age: 45, accountNo: 40_000_014, firstTitleCode: 'ADR' },
 ];
 
 /** The identity `sub` of a demo persona: stable, so the portal's rows find the provider's account. */
@@ -86,6 +92,7 @@ const plannedSubscriptions: PlannedSubscription[] = [
   { persona: 'oppsagt', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.PENDING_CANCELLATION, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 26, periodEndsInDays: 19, cancelledDaysAgo: 6, maxMembers: 0 },
   { persona: 'utlopt', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.CANCELLED, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 30, periodEndsInDays: -45, cancelledDaysAgo: 70, maxMembers: 0 },
   { persona: 'prove', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-PROVE-1KR', planName: 'Digital – første måned for 1 kr', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.TRIAL, billingPeriod: 'MONTH', priceOre: 100, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 0, periodEndsInDays: 16, maxMembers: 0 },
+  { persona: 'slett', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 5, periodEndsInDays: 15, maxMembers: 0 },
   { persona: 'varden', titleCode: 'VAR', ariaPlanId: 'VAR-KOMPLETT-Q', planName: 'Papir + digital', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'QUARTER', priceOre: 189_900, paymentMethod: 'INVOICE', features: paperAndDigital, startedMonthsAgo: 60, periodEndsInDays: 44, maxMembers: 4 },
 ];
 
@@ -211,6 +218,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       { persona: 'utlopt', months: 1, unpaidNewest: false },
       { persona: 'admin', months: 1, unpaidNewest: false },
       { persona: 'varden', months: 2, unpaidNewest: false },
+      { persona: 'slett', months: 2, unpaidNewest: false },
     ];
     let invoiceNo = 80_000_001;
     for (const entry of invoiced) {
@@ -231,7 +239,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
           subscriptionId: subscriptionId(plan.persona, plan.titleCode),
           kid: invoiceKid(accountNo, invoiceNo),
           amountOre: plan.priceOre,
-          description: `${plan.planName}, ${periodFrom} – ${periodTo}`,
+          description: `${plan.planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}`,
           periodFrom,
           periodTo,
           dueOn: addDays(periodFrom, -2),
@@ -242,6 +250,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       }
     }
     await tx.insert(invoice).values(invoiceRows).onConflictDoNothing();
+    await seedBilling(tx, today, subscriptionId);
 
     await tx
       .insert(deliveryAddress)
@@ -257,6 +266,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       .onConflictDoNothing();
 
     await seedPlans(tx, today);
+    await seedStudentPlans(tx);
+    await seedUnconnectedSubscription(tx, today);
     await seedSubscriptionHistory(tx, today, plannedSubscriptions);
 
     return { identityAccountsCreated: missing.length, usersCreated: users.length };

@@ -8,4 +8,10 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/title/ADR')).toBe('/api/title/ADR');
     expect(redactUrl('/x?encode=1')).toBe('/x?encode=1');
   });
+
+  it('hides pay-link tokens in the path', () => {
+    expect(redactUrl('/api/paylink/eyJhbGciOi.abc')).toBe('/api/paylink/[redacted]');
+    expect(redactUrl('/api/paylink/eyJhbGciOi.abc/payment?x=1')).toBe('/api/paylink/[redacted]/payment?x=1');
+    expect(redactUrl('/betaling?token=abc&paymentId=p')).toBe('/betaling?token=[redacted]&paymentId=p');
+  });
 });

@@ -16,6 +16,22 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * PostgreSQL refusing a value the caller sent (a NUL byte, bytes that are not UTF-8, text longer
+ * than its column): the input is wrong, not the server, and nothing was stored.
+ */
+const invalidInputCodes = new Set(['22021', '22P05', '22001']);
+
+function isInvalidInput(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code } = current as { code?: unknown };
+    if (typeof code === 'string' && invalidInputCodes.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function send(reply: FastifyReply, statusCode: number, body: ApiError): FastifyReply {
   return reply.status(statusCode).type('application/json; charset=utf-8').send(body);
 }
@@ -50,6 +66,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON, empty bodies and the like: Fastify's own client errors.
       return send(reply, error.statusCode, { code: errorCodes.validation, message: errorMessages.validation });
+    }
+    if (isInvalidInput(error)) {
+      return send(reply, 400, { code: errorCodes.validation, message: errorMessages.validation });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');

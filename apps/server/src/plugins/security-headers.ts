@@ -4,26 +4,39 @@ import type { FastifyInstance } from 'fastify';
  * Security headers on every response. The SPA ships no inline script, so the CSP can
  * forbid it; images may come from the titles' own sites (favicons) over https.
  */
-const spaCsp = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Third-party origins configured for consent, analytics and monitoring (modules/consent/settings.ts); none by default. */
+export interface CspSources {
+  script: string[];
+  connect: string[];
+  frame: string[];
+}
+
+const noSources: CspSources = { script: [], connect: [], frame: [] };
+const withSources = (base: string, extra: string[]) => [base, ...extra].join(' ');
+
+function spaCsp(sources: CspSources): string {
+  return [
+    "default-src 'self'",
+    withSources("script-src 'self'", sources.script),
+    "style-src 'self'",
+    "img-src 'self' data: https:",
+    withSources("connect-src 'self'", sources.connect),
+    "font-src 'self'",
+    ...(sources.frame.length > 0 ? [withSources('frame-src', sources.frame)] : []),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * The headers every response carries. Pages with their own needs (the identity provider's
  * server-rendered pages) pass their own CSP; everything else stays the same.
  */
-export function securityHeaders(options: { https: boolean; csp?: string }): Record<string, string> {
+export function securityHeaders(options: { https: boolean; csp?: string; sources?: CspSources }): Record<string, string> {
   return {
-    'content-security-policy': options.csp ?? spaCsp,
+    'content-security-policy': options.csp ?? spaCsp(options.sources ?? noSources),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-frame-options': 'DENY',
@@ -32,7 +45,7 @@ export function securityHeaders(options: { https: boolean; csp?: string }): Reco
   };
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
+export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean; sources?: CspSources }): void {
   const headers = securityHeaders(options);
   app.addHook('onSend', async (request, reply) => {
     // A route that set its own CSP (the provider's pages) keeps it.

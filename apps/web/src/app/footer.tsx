@@ -1,5 +1,5 @@
 import type { Title } from '@minside/domain';
-import { ConsentManagerButton } from '../features/privacy/index.ts';
+import { ConsentManager, ConsentManagerButton } from '../features/privacy/index.ts';
 import { telHref } from '../lib/format.ts';
 import styles from './footer.module.css';
 
@@ -39,6 +39,7 @@ export function Footer({ title }: FooterProps) {
         <div className={styles.column}>
           <h2 className={styles.heading}>Personvern</h2>
           <ConsentManagerButton className={styles.linkButton} />
+          <ConsentManager />
         </div>
       </div>
       <div className={styles.bottom}>

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunction } from 'react-router';
 import { returnTargetOf, type IdentityClient, type LocationParts, type SignedInSession } from '../features/auth/index.ts';
 import { maintenanceQueryOptions } from '../features/titles/index.ts';
-import { initTrackingProvider } from '../lib/tracking.ts';
+import { initTrackingProvider } from '../lib/tracking/index.ts';
 import { pages, pathTo, type PageKey } from './paths.ts';
 
 /** What the guard needs from the identity client. */

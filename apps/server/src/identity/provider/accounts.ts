@@ -49,3 +49,23 @@ export async function findIdentityAccountById(db: Db, id: string): Promise<Ident
 export async function findIdentityAccountByEmail(db: Db, email: string): Promise<IdentityAccount | undefined> {
   return (await db.select().from(idpAccount).where(eq(idpAccount.email, normalizeEmail(email))).limit(1))[0];
 }
+
+/**
+ * A new login (sign-up). Never touches an existing account: returns undefined when the
+ * e-mail is taken, decided by the unique index, so two sign-ups at once cannot both win.
+ */
+export async function createIdentityAccount(db: Db, input: IdentityAccountInput): Promise<IdentityAccount | undefined> {
+  const [created] = await db
+    .insert(idpAccount)
+    .values({
+      id: input.id,
+      email: normalizeEmail(input.email),
+      passwordHash: await hashPassword(input.password),
+      givenName: input.givenName,
+      familyName: input.familyName,
+      phoneNumber: input.phoneNumber ?? null,
+    })
+    .onConflictDoNothing({ target: idpAccount.email })
+    .returning();
+  return created;
+}

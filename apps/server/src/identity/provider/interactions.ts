@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { findIdentityAccountByEmail, normalizeEmail } from './accounts.ts';
-import { loginMessages, loginPage, messagePage, pageCsp } from './pages.ts';
+import { createIdentityAccount, findIdentityAccountByEmail, normalizeEmail } from './accounts.ts';
+import { loginMessages, loginPage, messagePage, pageCsp, registrationMessages, registrationPage, type RegistrationField } from './pages.ts';
 import { verifyPassword } from './password.ts';
 import type { RedirectPolicy } from '../portal-origins.ts';
 import type { LoginThrottle } from './throttle.ts';
@@ -29,6 +30,30 @@ const loginBody = z
     password: z.string().max(1024).catch(''),
   })
   .catch({ email: '', password: '' });
+const registrationBody = z
+  .object({
+    givenName: z.string().max(100).catch(''),
+    familyName: z.string().max(100).catch(''),
+    email: z.string().max(320).catch(''),
+    password: z.string().max(1024).catch(''),
+    passwordRepeat: z.string().max(1024).catch(''),
+  })
+  .catch({ givenName: '', familyName: '', email: '', password: '', passwordRepeat: '' });
+const MIN_PASSWORD_LENGTH = 8;
+const plausibleEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The sign-up form's field messages (SPEC §5 "{info} er påkrevd" and the e-mail text). */
+function registrationErrors(form: z.infer<typeof registrationBody>): Partial<Record<RegistrationField, string>> {
+  const errors: Partial<Record<RegistrationField, string>> = {};
+  if (!form.givenName.trim()) errors.givenName = registrationMessages.givenNameRequired;
+  if (!form.familyName.trim()) errors.familyName = registrationMessages.familyNameRequired;
+  const email = form.email.trim();
+  if (!email) errors.email = registrationMessages.emailRequired;
+  else if (!plausibleEmail.test(email) || email.length > 254) errors.email = registrationMessages.invalidEmail;
+  if ([...form.password].length < MIN_PASSWORD_LENGTH) errors.password = registrationMessages.passwordTooShort;
+  else if (form.password !== form.passwordRepeat) errors.passwordRepeat = registrationMessages.passwordsDiffer;
+  return errors;
+}
 
 // The CSP a page needs is only known in the handler; the app-wide onSend hook would
 // overwrite a header set there, so the value waits here for this plugin's own hook.
@@ -70,6 +95,7 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   });
 
   const loginAction = (uid: string) => `${mountPath}/interaction/${uid}/login`;
+  const registerUrl = (uid: string) => `${mountPath}/interaction/${uid}/register`;
   const abortUrl = (uid: string) => `${mountPath}/interaction/${uid}/abort`;
   const redirectUriOf = (interaction: Interaction) =>
     typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
@@ -81,7 +107,19 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
     return sendPage(
       reply,
       status,
-      loginPage({ action: loginAction(interaction.uid), abortUrl: abortUrl(interaction.uid), titleName: title?.name, ...input }),
+      loginPage({ action: loginAction(interaction.uid), abortUrl: abortUrl(interaction.uid), registerUrl: registerUrl(interaction.uid), titleName: title?.name, ...input }),
+      pageCsp({ formTargets }),
+    );
+  }
+
+  function renderRegistration(reply: FastifyReply, interaction: Interaction, status: number, input: Omit<Parameters<typeof registrationPage>[0], 'action' | 'loginUrl' | 'titleName'> = {}) {
+    const redirectUri = redirectUriOf(interaction);
+    const title = redirectUri ? policy.titleOf(redirectUri) : undefined;
+    const formTargets = redirectUri ? [new URL(redirectUri).origin] : [];
+    return sendPage(
+      reply,
+      status,
+      registrationPage({ action: registerUrl(interaction.uid), loginUrl: `${mountPath}/interaction/${interaction.uid}`, titleName: title?.name, ...input }),
       pageCsp({ formTargets }),
     );
   }
@@ -148,6 +186,39 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
       return renderLogin(reply, interaction, 401, { email: form.email, error: loginMessages.invalidCredentials });
     }
     await attempt.succeeded();
+    return finish(request, reply, { login: { accountId: account.id } });
+  });
+
+  app.get('/interaction/:uid/register', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name !== 'login') return reply.redirect(`${mountPath}/interaction/${interaction.uid}`, 303);
+    return renderRegistration(reply, interaction, 200);
+  });
+
+  app.post('/interaction/:uid/register', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name !== 'login') return reply.redirect(`${mountPath}/interaction/${interaction.uid}`, 303);
+
+    const form = registrationBody.parse(request.body);
+    const values = { givenName: form.givenName, familyName: form.familyName, email: form.email };
+    const errors = registrationErrors(form);
+    if (Object.keys(errors).length > 0) return renderRegistration(reply, interaction, 400, { values, errors });
+
+    // Sign-ups have their own per-IP budget (keys "ip:signup:…"): no bulk account creation, and a
+    // busy shared address (a school, an office) signing people up does not block their logins.
+    const attempt = await throttle.begin(`signup:${normalizeEmail(form.email)}`, `signup:${request.ip}`);
+    if (attempt.blocked) return renderRegistration(reply, interaction, 429, { values, alert: loginMessages.throttled });
+    const account = await createIdentityAccount(db, {
+      id: randomUUID(),
+      email: form.email,
+      password: form.password,
+      givenName: form.givenName.trim(),
+      familyName: form.familyName.trim(),
+    });
+    if (!account) return renderRegistration(reply, interaction, 409, { values, errors: { email: registrationMessages.emailTaken } });
+    request.log.info({ accountId: account.id }, 'identity account created');
     return finish(request, reply, { login: { accountId: account.id } });
   });
 

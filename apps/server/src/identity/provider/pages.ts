@@ -22,6 +22,7 @@ button{display:block;width:100%;min-height:3rem;padding:.75rem 1rem;font:inherit
 button:hover{background:#08467f}
 :focus-visible{outline:3px solid #0a58a8;outline-offset:2px}
 a{color:#0a58a8}
+.field-error{margin:-.125rem 0 .375rem;color:#8c1d18;font-size:.9375rem}
 .alert{margin:0 0 1.25rem;padding:.75rem 1rem;color:#8c1d18;background:#fdecea;border:1px solid #f1b5b0;border-radius:.5rem}
 .secondary{margin:1.25rem 0 0;text-align:center}
 .fine{font-size:.875rem;color:#555}
@@ -96,6 +97,8 @@ export interface LoginPageInput {
   titleName?: string | undefined;
   email?: string | undefined;
   error?: string | undefined;
+  /** Where "Opprett bruker" leads; no link when the provider takes no sign-ups. */
+  registerUrl?: string | undefined;
 }
 
 export function loginPage(input: LoginPageInput): string {
@@ -115,7 +118,59 @@ ${input.error ? `<p class="alert" role="alert" id="login-error">${escapeHtml(inp
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${invalid}${focusPassword ? ' autofocus' : ''}>
 <button type="submit">Logg inn</button>
 </form>
+${input.registerUrl ? `<p class="secondary">Ny her? <a href="${escapeHtml(input.registerUrl)}">Opprett bruker</a></p>` : ''}
 <p class="secondary"><a href="${escapeHtml(input.abortUrl)}">Avbryt</a></p>`,
+  );
+}
+
+export const registrationMessages = {
+  givenNameRequired: 'Fornavn er påkrevd',
+  familyNameRequired: 'Etternavn er påkrevd',
+  emailRequired: 'E-post er påkrevd',
+  /** SPEC §5 "E-mail". */
+  invalidEmail: 'Vennligst skriv en gyldig e-postadresse',
+  passwordTooShort: 'Passordet må ha minst 8 tegn',
+  passwordsDiffer: 'Passordene er ikke like',
+  emailTaken: 'Det finnes allerede en bruker med denne e-postadressen. Logg inn i stedet.',
+} as const;
+
+export type RegistrationField = 'givenName' | 'familyName' | 'email' | 'password' | 'passwordRepeat';
+
+export interface RegistrationPageInput {
+  action: string;
+  loginUrl: string;
+  titleName?: string | undefined;
+  values?: Partial<Record<'givenName' | 'familyName' | 'email', string>>;
+  errors?: Partial<Record<RegistrationField, string>>;
+  /** A message about the whole form (throttled, e-mail taken). */
+  alert?: string | undefined;
+}
+
+/** "Opprett bruker": a new login at the embedded provider, signed in at once. */
+export function registrationPage(input: RegistrationPageInput): string {
+  const errors = input.errors ?? {};
+  const firstInvalid = (['givenName', 'familyName', 'email', 'password', 'passwordRepeat'] as const).find((field) => errors[field]);
+  const field = (name: RegistrationField, label: string, attributes: string, value?: string) => {
+    const error = errors[name];
+    const described = error ? ` aria-invalid="true" aria-describedby="${name}-error"` : '';
+    const focus = firstInvalid === name || (!firstInvalid && !input.alert && name === 'givenName') ? ' autofocus' : '';
+    return `<label for="${name}">${escapeHtml(label)}</label>
+${error ? `<p class="field-error" id="${name}-error">${escapeHtml(error)}</p>` : ''}<input id="${name}" name="${name}" ${attributes}${value === undefined ? '' : ` value="${escapeHtml(value)}"`}${described}${focus}>`;
+  };
+  return layout(
+    'Opprett bruker',
+    `${brandLine(input.titleName)}
+<h1>Opprett bruker</h1>
+${input.alert ? `<p class="alert" role="alert">${escapeHtml(input.alert)}</p>` : ''}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+${field('givenName', 'Fornavn', 'type="text" autocomplete="given-name" required maxlength="100"', input.values?.givenName ?? '')}
+${field('familyName', 'Etternavn', 'type="text" autocomplete="family-name" required maxlength="100"', input.values?.familyName ?? '')}
+${field('email', 'E-post', 'type="email" inputmode="email" autocomplete="email" autocapitalize="none" spellcheck="false" required maxlength="320"', input.values?.email ?? '')}
+${field('password', 'Passord (minst 8 tegn)', 'type="password" autocomplete="new-password" required minlength="8" maxlength="1024"')}
+${field('passwordRepeat', 'Gjenta passordet', 'type="password" autocomplete="new-password" required maxlength="1024"')}
+<button type="submit">Opprett bruker og logg inn</button>
+</form>
+<p class="secondary">Har du allerede bruker? <a href="${escapeHtml(input.loginUrl)}">Logg inn</a></p>`,
   );
 }
 

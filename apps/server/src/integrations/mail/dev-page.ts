@@ -1,30 +1,36 @@
 import type { FastifyInstance } from 'fastify';
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
-}
+import { escapeHtml } from './templates.ts';
 
 /** Links in a plain-text mail, clickable. */
 function linkify(text: string): string {
   return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 }
 
+const LIMIT = 50;
+
+/** Rendered mail HTML has inline styles only; nothing in it may run or load from elsewhere. */
+const mailHtmlCsp = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'";
+
 /**
- * GET /_dev/mail: the outbox as a page, for the embedded default without SMTP (README
- * "E-mail"). Registered only when no SMTP server is configured and the site is not served
- * over https, so it never exists in production.
+ * GET /_dev/mail (a page), /_dev/mail.json (the same, for e2e tests: newest first) and
+ * /_dev/mail/{id}.html (one mail's HTML part): the outbox, for the embedded default without
+ * SMTP (README "E-mail"). Registered only when no SMTP server is configured and the site is
+ * not served over https, so it never exists in production.
  */
 export function registerDevMailPage(app: FastifyInstance, db: Db): void {
+  const newest = () => db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(LIMIT);
+
   app.get('/_dev/mail', { schema: { hide: true } }, async (_request, reply) => {
-    const mails = await db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(50);
+    const mails = await newest();
     const items = mails
       .map(
         (mail) => `<article>
   <h2>${escapeHtml(mail.subject)}</h2>
-  <p class="meta">Til <strong>${escapeHtml(mail.to)}</strong> · ${mail.createdAt.toISOString()}</p>
+  <p class="meta">Til <strong>${escapeHtml(mail.to)}</strong> · ${mail.createdAt.toISOString()}${mail.html ? ` · <a href="/_dev/mail/${encodeURIComponent(mail.id)}.html">Vis som HTML</a>` : ''}</p>
   <pre>${linkify(mail.text)}</pre>
 </article>`,
       )
@@ -35,9 +41,23 @@ export function registerDevMailPage(app: FastifyInstance, db: Db): void {
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1c1f}article{border:1px solid #dcd9d1;border-radius:12px;padding:1rem 1.5rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}.meta{color:#4c5058}</style>
 </head><body>
 <h1>Utgående e-post</h1>
-<p>Ingen SMTP-server er satt opp (SMTP_URL), så e-post blir liggende her. Nyeste først.</p>
+<p>Ingen SMTP-server er satt opp (SMTP_URL), så e-post blir liggende her. Nyeste først. Som JSON: <a href="/_dev/mail.json">/_dev/mail.json</a>.</p>
 ${items || '<p>Ingen e-post ennå.</p>'}
 </body></html>`;
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
+
+  app.get('/_dev/mail.json', { schema: { hide: true } }, async (_request, reply) => {
+    const mails = await newest();
+    return reply.header('cache-control', 'no-store').send(
+      mails.map((mail) => ({ id: mail.id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: mail.createdAt.toISOString() })),
+    );
+  });
+
+  app.get('/_dev/mail/:file', { schema: { hide: true, params: z.object({ file: z.string().regex(/^[\w-]+\.html$/) }) } }, async (request, reply) => {
+    const id = (request.params as { file: string }).file.replace(/\.html$/, '');
+    const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    if (!mail?.html) return reply.status(404).type('text/plain; charset=utf-8').send('Fant ikke e-posten.');
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', mailHtmlCsp).send(mail.html);
   });
 }

@@ -1,60 +1,159 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
+import { occasionalSweep } from '../../lib/occasional-sweep.ts';
+
+export { titleMail, type MailContent, type MailTitle, type RenderedMail } from './templates.ts';
 
 /**
  * Outgoing e-mail (ARCHITECTURE "e-mail"): every message is first written to `mail_outbox`
  * in the same transaction as the change that sends it, so a rolled-back change sends
  * nothing and a sent message is never lost. With SMTP_URL set the outbox is delivered with
- * nodemailer right after; without it the messages stay in the outbox, listed at /_dev/mail.
+ * nodemailer right after, and again by the retry job (`deliverPending`) with backoff;
+ * without it the messages stay in the outbox, listed at /_dev/mail and /_dev/mail.json.
  */
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part (templates.ts `titleMail`); plain text only when absent. */
+  html?: string;
+  /**
+   * One e-mail per key, however often the change is retried: a second enqueue with the same
+   * key adds nothing and returns the first message's id.
+   */
+  idempotencyKey?: string;
 }
 
 export interface Mailer {
-  /** Writes the message to the outbox inside the caller's transaction. */
+  /** Writes the message to the outbox inside the caller's transaction. Returns the message id. */
   enqueue(tx: Pick<Db, 'insert'>, mail: OutgoingMail): Promise<string>;
-  /** Hands unsent messages to the SMTP server (none without SMTP_URL). Returns how many were sent. */
+  /**
+   * Hands due messages to the SMTP server (none without SMTP_URL): new ones, and failed ones
+   * whose backoff has passed. Returns how many were sent. The retry job: call it on a schedule.
+   */
   deliverPending(): Promise<number>;
   readonly delivers: boolean;
 }
 
-interface Transport {
-  sendMail(message: { from: string; to: string; subject: string; text: string }): Promise<unknown>;
+/** After this many failed attempts a message stays in the outbox with its last error, for an operator. */
+export const MAIL_MAX_ATTEMPTS = 10;
+/** While one instance sends a message, the others leave it alone this long. */
+const SEND_LEASE_MS = 5 * 60 * 1000;
+/** How often a scheduler should call `deliverPending` (issue 11 schedules it). */
+export const MAIL_RETRY_INTERVAL_MS = 60 * 1000;
+
+/** 1 min, 2 min, 4 min … at most 6 hours between attempts. */
+export function mailBackoffMs(attempts: number): number {
+  return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 6 * 60 * 60 * 1000);
 }
 
-export function createMailer(deps: { db: Db; smtpUrl: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
+interface SendableMessage {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  messageId: string;
+}
+
+/** How long a message's text and HTML are kept: every link and code in them has expired by then. */
+export const MAIL_BODY_RETENTION_MS = 8 * 24 * 60 * 60_000;
+export const REDACTED_MAIL_TEXT = '[Innholdet er fjernet: e-poster lagres bare i åtte dager.]';
+
+export interface MailTransport {
+  sendMail(message: SendableMessage): Promise<unknown>;
+}
+
+export interface MailerDeps {
+  db: Db;
+  smtpUrl: string | undefined;
+  from: string;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+/** A keyed message gets an id derived from its key, so the primary key itself refuses the duplicate. */
+function idFor(mail: OutgoingMail): string {
+  return mail.idempotencyKey ? `mail-${createHash('sha256').update(mail.idempotencyKey).digest('base64url')}` : randomUUID();
+}
+
+export function createMailer(deps: MailerDeps): Mailer {
   const { db, smtpUrl, from, log } = deps;
-  let transport: Promise<Transport> | undefined;
-  const transportFor = (url: string) => (transport ??= import('nodemailer').then((nodemailer) => nodemailer.createTransport(url) as Transport));
+  const now = deps.now ?? (() => new Date());
+  let transport: Promise<MailTransport> | undefined;
+  const transportFor = (url: string) => (transport ??= import('nodemailer').then((nodemailer) => nodemailer.createTransport(url) as MailTransport));
+  // Bodies carry one-time links, codes and pay-links that are stored only as hashes elsewhere:
+  // they are kept while they can be useful (for a retry, for /_dev/mail) and then blanked. The
+  // row itself stays (who was sent what, when) for support and the data export.
+  const redactOldBodies = occasionalSweep({
+    intervalMs: 10 * 60_000,
+    sweep: (at) =>
+      db
+        .update(mailOutbox)
+        .set({ text: REDACTED_MAIL_TEXT, html: null })
+        .where(and(lt(mailOutbox.createdAt, new Date(at.getTime() - MAIL_BODY_RETENTION_MS)), ne(mailOutbox.text, REDACTED_MAIL_TEXT))),
+    onError: (error) => log.error({ err: error }, 'could not blank old e-mail bodies'),
+  });
 
   return {
     delivers: smtpUrl !== undefined,
 
     async enqueue(tx, mail) {
-      const id = randomUUID();
-      await tx.insert(mailOutbox).values({ id, to: mail.to, subject: mail.subject, text: mail.text });
+      const id = idFor(mail);
+      await tx
+        .insert(mailOutbox)
+        .values({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null, idempotencyKey: mail.idempotencyKey ?? null, createdAt: now() })
+        .onConflictDoNothing();
       return id;
     },
 
     async deliverPending() {
+      await redactOldBodies(now());
       if (!smtpUrl) return 0;
-      const pending = await db.select().from(mailOutbox).where(isNull(mailOutbox.sentAt)).orderBy(asc(mailOutbox.createdAt)).limit(20);
+      const started = now();
+      const due = await db
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(isNull(mailOutbox.sentAt), lt(mailOutbox.attempts, MAIL_MAX_ATTEMPTS), or(isNull(mailOutbox.nextAttemptAt), lte(mailOutbox.nextAttemptAt, started))))
+        .orderBy(asc(mailOutbox.createdAt))
+        .limit(20);
       let sent = 0;
-      for (const mail of pending) {
+      for (const { id } of due) {
+        const at = now();
+        // Claimed with a lease: another instance running the job at the same moment skips it.
+        const [mail] = await db
+          .update(mailOutbox)
+          .set({ nextAttemptAt: new Date(at.getTime() + SEND_LEASE_MS) })
+          .where(and(eq(mailOutbox.id, id), isNull(mailOutbox.sentAt), or(isNull(mailOutbox.nextAttemptAt), lte(mailOutbox.nextAttemptAt, at))))
+          .returning();
+        if (!mail) continue;
         try {
-          await (await transportFor(smtpUrl)).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
-          // Claimed by the update: a second instance sending at the same moment finds it sent.
-          const [claimed] = await db.update(mailOutbox).set({ sentAt: new Date(), lastError: null }).where(and(eq(mailOutbox.id, mail.id), isNull(mailOutbox.sentAt))).returning({ id: mailOutbox.id });
-          if (claimed) sent += 1;
+          await (await transportFor(smtpUrl)).sendMail({
+            from,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            ...(mail.html ? { html: mail.html } : {}),
+            // A stable Message-ID: should a retry follow a send whose reply got lost, receivers can drop the copy.
+            messageId: `<${mail.id}@minside>`,
+          });
+          await db.update(mailOutbox).set({ sentAt: now(), lastError: null, attempts: mail.attempts + 1, nextAttemptAt: null }).where(eq(mailOutbox.id, mail.id));
+          sent += 1;
         } catch (error) {
-          log.error({ err: error, mailId: mail.id }, 'could not send e-mail; it stays in the outbox');
-          await db.update(mailOutbox).set({ lastError: error instanceof Error ? error.message.slice(0, 500) : 'unknown error' }).where(eq(mailOutbox.id, mail.id));
+          const attempts = mail.attempts + 1;
+          const giveUp = attempts >= MAIL_MAX_ATTEMPTS;
+          log[giveUp ? 'error' : 'warn']({ err: error, mailId: mail.id, attempts }, giveUp ? 'could not send e-mail; giving up, it stays in the outbox' : 'could not send e-mail; will retry');
+          await db
+            .update(mailOutbox)
+            .set({
+              lastError: error instanceof Error ? error.message.slice(0, 500) : 'unknown error',
+              attempts,
+              nextAttemptAt: new Date(now().getTime() + mailBackoffMs(attempts)),
+            })
+            .where(eq(mailOutbox.id, mail.id));
         }
       }
       return sent;

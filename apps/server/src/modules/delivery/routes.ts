@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,12 +20,16 @@ import {
   deliveryChangeParamsSchema,
   deliveryChangeSchema,
   postalCodeLookupSchema,
+  deliveryNoticeListSchema,
   postalCodeParamsSchema,
+  segmentMessageBodySchema,
+  segmentMessageResultSchema,
+  segmentParamsSchema,
   sessionQuerySchema,
 } from '@minside/domain';
-import { AppError } from '../../lib/app-error.ts';
-import { notFound } from '../../plugins/errors.ts';
+import { operatorAuth } from '../../plugins/operator-auth.ts';
 import type { SessionStore } from '../../plugins/session.ts';
+import type { DeliveryNotices } from './notices.ts';
 import type { DeliveryService } from './service.ts';
 
 const errors = {
@@ -48,27 +51,42 @@ const minsideUrlOf = (request: FastifyRequest) => `${request.protocol}://${reque
  */
 export interface DeliveryRouteOptions {
   delivery: DeliveryService;
+  notices: DeliveryNotices;
   sessions: SessionStore;
   /** OPERATOR_TOKEN: the operator endpoints answer 404 while it is unset. */
   operatorToken: string | undefined;
   feed: (titleCode: string, date: string) => Promise<CarrierFeedRow[]>;
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async (app, { delivery, sessions, operatorToken, feed }) => {
-  // Operators (carrier desk, customer centre) are not subscribers: a separate bearer token, no session.
+export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async (app, { delivery, notices, sessions, operatorToken, feed }) => {
+  // Operators (carrier desk, customer centre): a bearer token, no session.
   await app.register(
     async (operator) => {
       const typed = operator.withTypeProvider<ZodTypeProvider>();
-      typed.addHook('onRequest', async (request) => {
-        if (!operatorToken) throw notFound();
-        const header = request.headers.authorization ?? '';
-        const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-        if (!timingSafeEqual(digest(presented), digest(operatorToken))) {
-          throw new AppError(401, 'OPERATOR_AUTH_REQUIRED', 'Denne tjenesten krever operatørtilgang.');
-        }
-      });
+      typed.addHook('onRequest', operatorAuth(operatorToken));
+      typed.post(
+        '/segment/:id/message',
+        {
+          schema: {
+            tags: ['operator'],
+            params: segmentParamsSchema,
+            body: segmentMessageBodySchema,
+            response: { 200: segmentMessageResultSchema, 201: segmentMessageResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 422: apiErrorSchema },
+          },
+        },
+        async (request, reply) => {
+          const result = await notices.sendToSegment(request.params.id, request.body);
+          return reply.status(result.created ? 201 : 200).send(result);
+        },
+      );
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(
+    async (operator) => {
+      const typed = operator.withTypeProvider<ZodTypeProvider>();
+      typed.addHook('onRequest', operatorAuth(operatorToken));
       typed.get(
         '/delivery-feed',
         {
@@ -176,6 +194,15 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
           const ctx = await context(request);
           await delivery.placeChange(ctx, { type: 'PERMANENT', fromDate: request.body.fromDate, toDate: null, address: request.body.address });
           return reply.status(201).send(await delivery.addressOverview(ctx));
+        },
+      );
+
+      typed.get(
+        '/notices',
+        { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryNoticeListSchema, ...errors } } },
+        async (request) => {
+          const ctx = await context(request);
+          return { notices: await notices.noticesFor(ctx.subscription.id, [delivery.today()]) };
         },
       );
 

@@ -8,7 +8,6 @@ import {
   checkShortening,
   complaintDays,
   complaintRequiresText,
-  createPublicationCalendar,
   deliveryChangeState,
   deliveryErrorCodes,
   deliveryMessages,
@@ -34,11 +33,11 @@ import {
   type DeliveryChange,
   type DeliveryChangeBody,
   type DeliveryChangeType,
+  type DeliveryNotice,
   type DeliveryRuleViolation,
   type PublicationCalendar,
   type Subscription,
 } from '@minside/domain';
-import { norwegianPublicHolidays } from '@minside/domain/holidays';
 import type { Catalogue, PublicationConfig } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
 import { deliveryAddress, deliveryChange, deliveryComplaint, deliveryComplaintDay, subscription as subscriptionTable, type StoredDeliveryAddress } from '../../db/schema.ts';
@@ -47,6 +46,7 @@ import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import type { AccountService } from '../subscription/service.ts';
 import type { TitleService } from '../titles/service.ts';
+import type { createCalendarCache } from './calendars.ts';
 import { townOf } from './postal-codes.ts';
 
 type ChangeRow = typeof deliveryChange.$inferSelect;
@@ -67,6 +67,9 @@ export interface DeliveryServiceDeps {
   now: () => Date;
   /** SPEC §5: the cutoff time (HH:MM, Europe/Oslo) the day before the first affected issue. */
   cutoffTime: string;
+  calendarOf: ReturnType<typeof createCalendarCache>;
+  /** The delivery notices a subscription received about these days (modules/delivery/notices.ts). */
+  noticesFor: (subscriptionId: string, days: readonly string[]) => Promise<DeliveryNotice[]>;
 }
 
 function ruleError(violation: DeliveryRuleViolation): AppError {
@@ -84,17 +87,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function createDeliveryService(deps: DeliveryServiceDeps) {
-  const { db, catalogue, accounts, titles, now, cutoffTime } = deps;
-  const calendars = new Map<string, PublicationCalendar>();
-
-  function calendarOf(title: PublicationConfig): PublicationCalendar {
-    let calendar = calendars.get(title.titleCode);
-    if (!calendar) {
-      calendar = createPublicationCalendar({ weekdays: title.publicationWeekdays, holidaysOf: norwegianPublicHolidays });
-      calendars.set(title.titleCode, calendar);
-    }
-    return calendar;
-  }
+  const { db, catalogue, accounts, titles, now, cutoffTime, calendarOf, noticesFor } = deps;
 
   /** The signed-in user's subscription on this title; 404 without one, 403 unless it is a paper subscription. */
   async function contextFor(user: SessionUser, titleCode: string | undefined, minsideUrl: string): Promise<DeliveryContext> {
@@ -195,6 +188,9 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
 
   return {
     contextFor,
+
+    /** Today in Europe/Oslo, by the server's clock. */
+    today: () => osloToday(now()),
 
     calendar(ctx: DeliveryContext): DeliveryCalendar {
       const at = now();
@@ -327,11 +323,13 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
         .select({ day: deliveryComplaintDay.issueDate, code: deliveryComplaintDay.code })
         .from(deliveryComplaintDay)
         .where(and(eq(deliveryComplaintDay.subscriptionId, ctx.subscription.id), inArray(deliveryComplaintDay.issueDate, days)));
+      const notices = await noticesFor(ctx.subscription.id, days);
       return {
         today,
         days,
         remedies: ctx.title.complaintRemedies,
         reported: reported.map((row) => ({ day: row.day, code: row.code as ComplaintCode })),
+        notices: notices.map((notice) => ({ day: notice.issueDate, message: notice.message })),
       };
     },
 

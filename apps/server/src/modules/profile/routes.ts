@@ -34,7 +34,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; ses
     { schema: { tags: ['profile'], body: emailChangeBodySchema, response: { 202: emailChangeResponseSchema, ...errors } } },
     async (request, reply) => {
       const { user } = await sessions.require(request);
-      const result = await profile.requestEmailChange(user, request.body, `${request.protocol}://${request.host}`);
+      const result = await profile.requestEmailChange(user, request.body, request.portalOrigin());
       return reply.status(202).send(result);
     },
   );

@@ -15,7 +15,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { account, appUser, emailChange, idpAccount, subscription, subscriptionMember } from '../../db/schema.ts';
 import { verifyPassword } from '../../identity/provider/password.ts';
-import type { Mailer } from '../../integrations/mail/index.ts';
+import { titleMail, type Mailer, type MailTitle } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { hashToken, randomToken, type SessionUser } from '../../plugins/session.ts';
 import { toUserDto } from '../subscription/service.ts';
@@ -30,6 +30,8 @@ export interface ProfileDeps {
   identityProviderName: string;
   /** The embedded provider holds the password to re-authenticate with; an external issuer does not. */
   embeddedProvider: boolean;
+  /** The title a portal URL belongs to: its mail carries the title's name and colours. */
+  titleFor: (minsideUrl: string) => MailTitle;
 }
 
 function invalid(message: string, code: string = errorCodes.validation): AppError {
@@ -41,7 +43,7 @@ function invalid(message: string, code: string = errorCodes.validation): AppErro
  * birthdate, and the e-mail, which changes only after the password is given again and the
  * link sent to the new address is followed.
  */
-export function createProfileService({ db, mailer, now, identityProviderName, embeddedProvider }: ProfileDeps) {
+export function createProfileService({ db, mailer, now, identityProviderName, embeddedProvider, titleFor }: ProfileDeps) {
   const ownerSubscription = alias(subscription, 'owner_subscription');
   const ownerAccount = alias(account, 'owner_account');
   const ownerUser = alias(appUser, 'owner_user');
@@ -141,19 +143,14 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
         // One pending change at a time: an earlier link stops working.
         await tx.delete(emailChange).where(and(eq(emailChange.userId, user.id), isNull(emailChange.confirmedAt)));
         await tx.insert(emailChange).values({ tokenHash: hashToken(token), userId: user.id, newEmail, createdAt: at, expiresAt: new Date(at.getTime() + EMAIL_CHANGE_TTL_MS) });
-        await mailer.enqueue(tx, {
-          to: newEmail,
+        const mail = titleMail(titleFor(`${origin}/`), {
           subject: 'Bekreft ny e-postadresse på Min Side',
-          text: [
-            `Hei ${user.givenName}!`,
-            '',
-            'Du har bedt om å bruke denne e-postadressen på Min Side. Bekreft endringen ved å åpne lenken:',
-            '',
-            `${origin}/endre-profil?bekreft-epost=${token}`,
-            '',
-            'Lenken virker i 24 timer. Har du ikke bedt om dette, kan du se bort fra e-posten.',
-          ].join('\n'),
+          heading: 'Bekreft ny e-postadresse',
+          paragraphs: [`Hei ${user.givenName}!`, 'Du har bedt om å bruke denne e-postadressen på Min Side. Bekreft endringen ved å åpne lenken.'],
+          action: { label: 'Bekreft e-postadressen', url: `${origin}/endre-profil?bekreft-epost=${token}` },
+          footnotes: ['Lenken virker i 24 timer. Har du ikke bedt om dette, kan du se bort fra e-posten.'],
         });
+        await mailer.enqueue(tx, { to: newEmail, ...mail, idempotencyKey: `email-change:${hashToken(token)}` });
       });
       await mailer.deliverPending();
       return { pendingEmail: newEmail };

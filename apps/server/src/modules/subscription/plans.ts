@@ -17,6 +17,7 @@ export function toPlanDto(row: PlanRow): Plan {
     priceOre: row.priceOre,
     features: row.features,
     nextPrice: row.nextPriceOre !== null && row.nextPriceFrom !== null ? { priceOre: row.nextPriceOre, from: row.nextPriceFrom } : null,
+    minimumAge: row.minimumAge,
   };
 }
 

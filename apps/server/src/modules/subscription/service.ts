@@ -5,6 +5,8 @@ import {
   accountErrorMessages,
   FALLBACK_TITLE_CODE,
   identityIdKey,
+  osloToday,
+  sharedStatusOn,
   type Account,
   type PaymentMethod,
   type Subscription,
@@ -90,24 +92,30 @@ export interface AccountService {
   subscriptionForTitle(accountRow: AccountRow, titleCode: string): Promise<Subscription | null>;
 }
 
-export function createAccountService(deps: { db: Db; isOfferedTitle: (code: string) => boolean }): AccountService {
+export function createAccountService(deps: { db: Db; isOfferedTitle: (code: string) => boolean; now?: () => Date }): AccountService {
   const { db } = deps;
+  const now = deps.now ?? (() => new Date());
   const owner = alias(subscription, 'owner_subscription');
   const ownerAccount = alias(account, 'owner_account');
   const ownerUser = alias(appUser, 'owner_user');
 
   async function withOwnerName(where: SQL | undefined): Promise<Subscription[]> {
     const rows = await db
-      .select({ subscription, ownerGiven: ownerUser.givenName, ownerFamily: ownerUser.familyName })
+      .select({ subscription, owner, ownerGiven: ownerUser.givenName, ownerFamily: ownerUser.familyName })
       .from(subscription)
       .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId))
       .leftJoin(ownerAccount, eq(ownerAccount.ariaAccountNo, owner.ariaAccountNo))
       .leftJoin(ownerUser, eq(ownerUser.id, ownerAccount.userId))
       .where(where)
       .orderBy(desc(subscription.startedOn));
-    return rows.map((row) =>
-      toSubscriptionDto(row.subscription, row.ownerGiven === null ? null : `${row.ownerGiven} ${row.ownerFamily ?? ''}`.trim()),
-    );
+    const today = osloToday(now());
+    return rows.map((row) => {
+      // A share has access only while its owner's subscription has: shown as the owner's decides (ADR 010).
+      const shown = row.subscription.sharedFromSubscriptionId ? { ...row.subscription, ...sharedStatusOn(row.subscription, row.owner, today) } : row.subscription;
+      const ownerName = row.ownerGiven === null ? null : `${row.ownerGiven} ${row.ownerFamily ?? ''}`.trim();
+      // An owner that is gone (erased) still leaves the row a share: it says so instead of looking like an own subscription.
+      return toSubscriptionDto(shown, ownerName ?? (row.subscription.sharedFromSubscriptionId ? 'en annen abonnent' : null));
+    });
   }
 
   async function getOwnAccount(userId: string, ariaAccountNo: number): Promise<AccountRow> {

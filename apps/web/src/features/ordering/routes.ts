@@ -8,6 +8,9 @@ import { CompleteVippsPurchasePage } from './pages/complete-vipps-purchase-page.
 import { PurchaseErrorPage } from './pages/purchase-error-page.tsx';
 import { ReceiptPage } from './pages/receipt-page.tsx';
 import { CancelOrderPage } from './pages/cancel-order-page.tsx';
+import { NoSubscriptionPage } from './pages/no-subscription-page.tsx';
+import { ConnectSubscriptionPage } from './pages/connect-subscription-page.tsx';
+import { AlreadySubscriberPage } from './pages/already-subscriber-page.tsx';
 
 export const routes = {
   orderSubscription: { Component: OrderSubscriptionPage },
@@ -18,4 +21,7 @@ export const routes = {
   purchaseError: { Component: PurchaseErrorPage },
   receipt: { Component: ReceiptPage },
   cancelOrder: { Component: CancelOrderPage },
+  noSubscription: { Component: NoSubscriptionPage },
+  connectSubscription: { Component: ConnectSubscriptionPage },
+  alreadySubscriber: { Component: AlreadySubscriberPage },
 } satisfies AreaRoutes<'ordering'>;

@@ -1,9 +1,6 @@
 // The subscription area's pages, one route module per page. Loaded lazily as one chunk (app/routes.tsx).
 import type { AreaRoutes } from '../../app/paths.ts';
 import { HomePage } from './pages/home-page.tsx';
-import { NoSubscriptionPage } from './pages/no-subscription-page.tsx';
-import { ConnectSubscriptionPage } from './pages/connect-subscription-page.tsx';
-import { AlreadySubscriberPage } from './pages/already-subscriber-page.tsx';
 import { ChangeSubscriptionPage } from './pages/change-subscription-page.tsx';
 import { ChangeSubscriptionReceiptPage } from './pages/change-subscription-receipt-page.tsx';
 import { CancelSubscriptionPage } from './pages/cancel-subscription-page.tsx';
@@ -14,9 +11,6 @@ import { MyContentPage } from './pages/my-content-page.tsx';
 
 export const routes = {
   home: { Component: HomePage },
-  noSubscription: { Component: NoSubscriptionPage },
-  connectSubscription: { Component: ConnectSubscriptionPage },
-  alreadySubscriber: { Component: AlreadySubscriberPage },
   changeSubscription: { Component: ChangeSubscriptionPage },
   changeSubscriptionReceipt: { Component: ChangeSubscriptionReceiptPage },
   cancelSubscription: { Component: CancelSubscriptionPage },

@@ -1,3 +1,3 @@
 // Public API of the support area. Its pages are in routes.ts (loaded lazily).
-export { customerServiceFaq } from './faq.ts';
+export { faqFromDocument, searchFaq } from './faq.ts';
 export type { FaqEntry, FaqTopic } from './faq.ts';

@@ -1,6 +1,285 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import {
+  businessMemberStatusLabels,
+  businessMessages,
+  formatLongDate,
+  isBusinessAdmin,
+  matchesMemberSearch,
+  osloToday,
+  type BusinessInviteResponse,
+  type BusinessOverview,
+  type BusinessRemoveResponse,
+} from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import button from '../../../components/button.module.css';
+import form from '../../../components/form.module.css';
+import { HomeLink } from '../../../components/links.tsx';
+import { Page } from '../../../components/page.tsx';
+import ui from '../../../components/ui.module.css';
+import { isApiError } from '../../../lib/http.ts';
+import { useSessionSubscription } from '../../auth/index.ts';
+import { useTitle } from '../../titles/index.ts';
+import { businessExportHref, useBusinessOverview } from '../api/get-overview.ts';
+import { useInviteMembers } from '../api/invite-members.ts';
+import { useRemoveMembers } from '../api/remove-members.ts';
+import styles from '../components/business.module.css';
 
+function errorText(error: unknown): string {
+  return isApiError(error) ? error.message : businessMessages.error;
+}
+
+const dateOf = (timestamp: string) => formatLongDate(osloToday(new Date(timestamp)));
+
+function InviteSection({ titleCode, overview }: { titleCode: string; overview: BusinessOverview }) {
+  const [text, setText] = useState('');
+  const invite = useInviteMembers(titleCode);
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate(text, { onSuccess: (result) => setText(result.results.filter((item) => item.result !== 'emailSent').map((item) => item.input).join('\n')) });
+  };
+  return (
+    <section className={ui.panel} aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className={ui.panelHeading}>
+        Inviter ansatte
+      </h2>
+      <form className={form.form} noValidate onSubmit={submit}>
+        <div className={form.field}>
+          <label htmlFor={`${id}-emails`} className={form.label}>
+            E-postadresser
+          </label>
+          <span id={`${id}-hint`} className={form.hint}>
+            Lim inn mange på en gang, skilt med komma, semikolon, mellomrom eller linjeskift. Bare adresser som slutter på @{overview.companyDomain} blir sendt.
+          </span>
+          <textarea
+            id={`${id}-emails`}
+            className={form.textarea}
+            rows={5}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            aria-describedby={`${id}-hint`}
+            spellCheck={false}
+            autoCapitalize="none"
+          />
+        </div>
+        <div className={ui.actions}>
+          <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={invite.isPending || overview.remaining === 0}>
+            {invite.isPending ? 'Sender …' : 'Send invitasjoner'}
+          </button>
+        </div>
+        {overview.remaining === 0 ? <p className={ui.muted}>{businessMessages.maxUsersReached.split('.')[0]}.</p> : null}
+      </form>
+      <div aria-live="polite">
+        {invite.data ? <InviteResult result={invite.data} /> : null}
+        {invite.error ? (
+          <p className={ui.alert} role="alert">
+            {errorText(invite.error)}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function InviteResult({ result }: { result: BusinessInviteResponse }) {
+  const notSent = result.results.filter((item) => item.result !== 'emailSent');
+  return (
+    <div className={ui.stack}>
+      {result.sentCount > 0 ? (
+        <p className={ui.success} role="status">
+          {result.sentCount === 1 ? '1 invitasjon er sendt.' : `${result.sentCount} invitasjoner er sendt.`}
+        </p>
+      ) : null}
+      {notSent.length > 0 ? (
+        <div className={ui.alert} role="alert">
+          <p className={ui.text}>{businessMessages.someNotSent}</p>
+          <ul className={styles.resultList}>
+            {notSent.map((item, index) => (
+              <li key={`${item.input}-${index}`}>
+                <strong>{item.input}</strong>: {item.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function RemoveResult({ result }: { result: BusinessRemoveResponse }) {
+  const deleted = result.results.filter((item) => item.result === 'deleted').length;
+  const failed = result.results.filter((item) => item.result === 'failed');
+  return (
+    <div className={ui.stack}>
+      {deleted > 0 ? (
+        <p className={ui.success} role="status">
+          {deleted === 1 ? '1 person er fjernet.' : `${deleted} personer er fjernet.`}
+        </p>
+      ) : null}
+      {failed.length > 0 ? (
+        <div className={ui.alert} role="alert">
+          <p className={ui.text}>{businessMessages.partialRemovalFailure}</p>
+          <ul className={styles.resultList}>
+            {failed.map((item) => (
+              <li key={item.id}>
+                <strong>{item.email}</strong>: {item.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function MemberSection({ titleCode, overview }: { titleCode: string; overview: BusinessOverview }) {
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const remove = useRemoveMembers(titleCode);
+  const id = useId();
+  const shown = useMemo(() => overview.members.filter((member) => matchesMemberSearch(member, query)), [overview.members, query]);
+  const chosen = shown.filter((member) => selected.has(member.id));
+  const allChosen = shown.length > 0 && chosen.length === shown.length;
+  const toggle = (memberId: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(memberId);
+      else next.delete(memberId);
+      return next;
+    });
+  const removeChosen = () =>
+    remove.mutate(
+      chosen.map((member) => member.id),
+      {
+        onSuccess: (result) => setSelected(new Set(result.results.filter((item) => item.result === 'failed').map((item) => item.id))),
+      },
+    );
+
+  return (
+    <section className={ui.panel} aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className={ui.panelHeading}>
+        Ansatte med tilgang
+      </h2>
+      <div className={styles.toolbar}>
+        <div className={`${form.field} ${styles.search}`}>
+          <label htmlFor={`${id}-search`} className={form.label}>
+            Søk etter e-post
+          </label>
+          <input id={`${id}-search`} type="search" className={form.input} value={query} onChange={(event) => setQuery(event.target.value)} />
+        </div>
+        <a className={`${button.button} ${button.secondary}`} href={businessExportHref(titleCode, query)} download>
+          Last ned som CSV
+        </a>
+      </div>
+      <p className={ui.muted} aria-live="polite">
+        {query.trim() ? `${shown.length} av ${overview.members.length} vises.` : `${overview.members.length} personer i listen.`}
+      </p>
+      {shown.length > 0 ? (
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <caption className={styles.caption}>
+              Sendt betyr at invitasjonen venter på at personen bekrefter jobb-e-posten sin.
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col" className={styles.check}>
+                  <input type="checkbox" aria-label="Velg alle som vises" checked={allChosen} onChange={(event) => setSelected(event.target.checked ? new Set(shown.map((member) => member.id)) : new Set())} />
+                </th>
+                <th scope="col">E-post</th>
+                <th scope="col">Lagt til</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((member) => (
+                <tr key={member.id}>
+                  <td className={styles.check}>
+                    <input type="checkbox" aria-label={`Velg ${member.email}`} checked={selected.has(member.id)} onChange={(event) => toggle(member.id, event.target.checked)} />
+                  </td>
+                  <td className={styles.email}>{member.email}</td>
+                  <td className={styles.date}>{dateOf(member.addedAt)}</td>
+                  <td className={styles.status}>
+                    <span className={member.status === 'active' ? `${styles.badge} ${styles.active}` : styles.badge}>{businessMemberStatusLabels[member.status]}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className={ui.muted}>{overview.members.length === 0 ? 'Ingen er invitert ennå.' : 'Ingen e-postadresser passer med søket.'}</p>
+      )}
+      <div className={ui.actions}>
+        <button type="button" className={`${button.button} ${ui.button} ${ui.danger}`} disabled={chosen.length === 0 || remove.isPending} onClick={removeChosen}>
+          {remove.isPending ? 'Fjerner …' : `Fjern valgte (${chosen.length})`}
+        </button>
+      </div>
+      <div aria-live="polite">
+        {remove.data ? <RemoveResult result={remove.data} /> : null}
+        {remove.error ? (
+          <p className={ui.alert} role="alert">
+            {errorText(remove.error)}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** SPEC §2 /administrer-bedrift: the admin invites colleagues in bulk, sees, searches and exports the list, and removes people. */
 export function BusinessAdminPage() {
-  return <PlaceholderPage page={pages.businessAdmin} />;
+  const subscription = useSessionSubscription();
+  const title = useTitle();
+  const admin = subscription !== null && isBusinessAdmin(subscription);
+  const { data: overview, error, isPending } = useBusinessOverview(title.titleCode, admin);
+
+  if (!admin) {
+    return (
+      <Page title={pages.businessAdmin.title}>
+        <section className={ui.panelAccent} aria-label="Bare for administratorer">
+          <p className={ui.text} role="alert">
+            {businessMessages.notAdmin}
+          </p>
+          <div className={ui.actions}>
+            <HomeLink variant="secondary" />
+          </div>
+        </section>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={pages.businessAdmin.title} lead="Gi kollegaene dine tilgang gjennom bedriftens abonnement, og fjern dem som ikke lenger skal ha det.">
+      <div className={ui.stack}>
+        {isPending ? (
+          <p className={ui.muted} role="status">
+            Henter listen …
+          </p>
+        ) : null}
+        {error ? (
+          <p className={ui.alert} role="alert">
+            {errorText(error)}
+          </p>
+        ) : null}
+        {overview ? (
+          <>
+            <dl className={ui.facts}>
+              <div className={ui.fact}>
+                <dt>Domene</dt>
+                <dd>@{overview.companyDomain}</dd>
+              </div>
+              <div className={ui.fact}>
+                <dt>Plasser brukt</dt>
+                <dd>
+                  {overview.used} av {overview.maxMembers} ({overview.remaining} ledige)
+                </dd>
+              </div>
+            </dl>
+            <InviteSection titleCode={title.titleCode} overview={overview} />
+            <MemberSection titleCode={title.titleCode} overview={overview} />
+          </>
+        ) : null}
+      </div>
+    </Page>
+  );
 }

@@ -5,6 +5,7 @@ export const deliveryKeys = {
   changes: (titleCode: string) => ['delivery', titleCode, 'changes'] as const,
   address: (titleCode: string) => ['delivery', titleCode, 'address'] as const,
   complaintOptions: (titleCode: string) => ['delivery', titleCode, 'complaint-options'] as const,
+  notices: (titleCode: string) => ['delivery', titleCode, 'notices'] as const,
   complaintCodes: () => ['delivery', 'complaint-codes'] as const,
   postalCode: (postalCode: string) => ['delivery', 'postal-code', postalCode] as const,
 };

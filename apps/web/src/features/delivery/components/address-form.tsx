@@ -2,7 +2,8 @@ import { useId } from 'react';
 import { deliveryAddressInputSchema, type DeliveryAddress, type DeliveryAddressInput } from '@minside/domain';
 import { isApiError } from '../../../lib/http.ts';
 import { usePostalCodeTown } from '../api/lookup-postal-code.ts';
-import styles from './form.module.css';
+import form from '../../../components/form.module.css';
+import grid from './address-form.module.css';
 
 /** What the address fields hold while typing: all strings. */
 export type AddressValues = Record<'name' | 'coName' | 'street' | 'streetNumber' | 'apartment' | 'floor' | 'postalCode', string>;
@@ -53,13 +54,13 @@ function Field({ name, label, optional, autoComplete, inputMode, maxLength, span
   const id = useId();
   const error = errors[name];
   return (
-    <div className={`${styles.field} ${styles[`span${span}`]}`}>
-      <label className={styles.label} htmlFor={id}>
-        {label} {optional ? <span className={styles.optional}>(valgfritt)</span> : null}
+    <div className={`${form.field} ${grid[`span${span}`]}`}>
+      <label className={form.label} htmlFor={id}>
+        {label} {optional ? <span className={form.optional}>(valgfritt)</span> : null}
       </label>
       <input
         id={id}
-        className={styles.input}
+        className={form.input}
         name={name}
         value={values[name]}
         onChange={(event) => onChange(name, event.target.value)}
@@ -70,7 +71,7 @@ function Field({ name, label, optional, autoComplete, inputMode, maxLength, span
         aria-describedby={error ? `${id}-error` : undefined}
       />
       {error ? (
-        <p id={`${id}-error`} className={styles.error}>
+        <p id={`${id}-error`} className={form.error}>
           {error}
         </p>
       ) : null}
@@ -95,7 +96,7 @@ export function AddressFields({ values, errors, onChange }: AddressFieldsProps) 
   const common = { values, errors: { ...errors, postalCode: postalError }, onChange };
 
   return (
-    <div className={styles.addressGrid}>
+    <div className={grid.addressGrid}>
       <Field name="name" label="Navn" autoComplete="name" span={6} {...common} />
       <Field name="coName" label="c/o" optional span={6} {...common} />
       <Field name="street" label="Adresse" autoComplete="address-line1" span={4} {...common} />
@@ -103,12 +104,12 @@ export function AddressFields({ values, errors, onChange }: AddressFieldsProps) 
       <Field name="apartment" label="Leilighetsnummer" optional maxLength={10} span={3} {...common} />
       <Field name="floor" label="Etasje" optional maxLength={10} span={3} {...common} />
       <Field name="postalCode" label="Postnummer" autoComplete="postal-code" inputMode="numeric" maxLength={4} span={2} {...common} />
-      <div className={`${styles.field} ${styles.span4}`}>
-        <label className={styles.label} htmlFor={townId}>
+      <div className={`${form.field} ${grid.span4}`}>
+        <label className={form.label} htmlFor={townId}>
           Poststed
         </label>
-        <input id={townId} className={styles.input} value={lookup.isFetching ? 'Henter …' : town} readOnly aria-live="polite" />
-        <p className={styles.hint}>Fylles ut fra postnummeret.</p>
+        <input id={townId} className={form.input} value={lookup.isFetching ? 'Henter …' : town} readOnly aria-live="polite" />
+        <p className={form.hint}>Fylles ut fra postnummeret.</p>
       </div>
     </div>
   );

@@ -19,7 +19,7 @@ import { usePostalCodeTown } from '../api/lookup-postal-code.ts';
 import { addressLines, dayAndMonth, kroner, longDate, shortIssueDate } from '../format.ts';
 import { AddressFields, addressValuesOf, validateAddress, type AddressErrors, type AddressValues } from './address-form.tsx';
 import { IssueDatePicker } from './issue-date-picker.tsx';
-import styles from './form.module.css';
+import styles from '../../../components/form.module.css';
 import own from './change-form.module.css';
 
 const typeHints: Record<DeliveryChangeType, string> = {
@@ -218,7 +218,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
       {editing ? null : (
         <fieldset className={styles.fieldset}>
           <legend className={styles.legend}>Hva vil du gjøre?</legend>
-          <div className={styles.typeChoices}>
+          <div className={own.typeChoices}>
             {(['STOP', 'TRANSFER', 'PERMANENT'] as const).map((value) => (
               <label key={value} className={styles.choice}>
                 <input type="radio" name={typeName} value={value} checked={type === value} onChange={() => setType(value)} />

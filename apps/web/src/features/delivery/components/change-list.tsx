@@ -4,7 +4,7 @@ import { isApiError } from '../../../lib/http.ts';
 import button from '../../../components/button.module.css';
 import { useCancelDeliveryChange } from '../api/cancel-change.ts';
 import { addressLines, longDate } from '../format.ts';
-import form from './form.module.css';
+import form from '../../../components/form.module.css';
 import styles from './change-list.module.css';
 
 const stateLabels: Record<DeliveryChange['state'], string> = {

@@ -2,7 +2,7 @@ import { deliveryErrorCodes } from '@minside/domain';
 import { isApiError } from '../../../lib/http.ts';
 import { PaperOnlyNotice } from './paper-only-notice.tsx';
 import styles from './section.module.css';
-import form from './form.module.css';
+import form from '../../../components/form.module.css';
 
 /** While a page's data loads, or when it could not: the same words everywhere in the area. */
 export function LoadState({ error }: { error: unknown }) {

@@ -15,7 +15,7 @@ import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
 import { addressLines, dayAndMonth, longDate } from '../format.ts';
 import { useDeliveryTitle } from '../use-delivery-title.ts';
-import form from '../components/form.module.css';
+import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 import own from './delivery-address-page.module.css';
 

@@ -10,7 +10,7 @@ import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
 import { longDate } from '../format.ts';
 import { useDeliveryTitle } from '../use-delivery-title.ts';
-import form from '../components/form.module.css';
+import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 
 /** /endre-avislevering: vacation stops, redirects and moves (SPEC §2, §3, §5). */

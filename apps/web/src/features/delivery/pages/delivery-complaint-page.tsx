@@ -20,7 +20,7 @@ import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
 import { dayAndMonth } from '../format.ts';
 import { useDeliveryTitle } from '../use-delivery-title.ts';
-import form from '../components/form.module.css';
+import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 
 interface Errors {
@@ -122,6 +122,8 @@ export function DeliveryComplaintPage() {
 
   const { today } = options.data;
   const reported = new Set(options.data.reported.map((entry) => `${entry.day}|${entry.code}`));
+  // The operator's delivery notices: what went wrong those days is explained before anything is sent.
+  const noticeOf = new Map(options.data.notices.map((entry) => [entry.day, entry.message]));
   const offered = remediesFor(options.data.remedies, days.length > 0 ? days : [today], today);
   const chosenRemedy = remedy && offered.includes(remedy) ? remedy : null;
   const needsText = code !== null && complaintRequiresText(code);
@@ -154,6 +156,19 @@ export function DeliveryComplaintPage() {
         <h2 id="complaint-heading" className={styles.heading}>
           Hva skjedde?
         </h2>
+        {options.data.notices.length > 0 ? (
+          <div className={styles.info}>
+            <p className={styles.infoText}>
+              <strong>Vi vet om problemer med leveringen</strong>
+            </p>
+            {options.data.notices.map((entry) => (
+              <p key={entry.day} className={styles.infoText}>
+                {dayAndMonth(entry.day)}: {entry.message}
+              </p>
+            ))}
+            <p className={styles.infoText}>Du kan likevel melde fra, for eksempel om avisen ikke kom i det hele tatt.</p>
+          </div>
+        ) : null}
         <form className={form.form} onSubmit={(event) => void submit(event)} noValidate>
           {serverError ? (
             <p className={form.alert} role="alert">
@@ -195,6 +210,7 @@ export function DeliveryComplaintPage() {
             <div className={form.choices}>
               {options.data.days.map((day) => {
                 const already = code !== null && reported.has(`${day}|${code}`);
+                const notice = noticeOf.get(day);
                 return (
                   <label key={day} className={form.choice}>
                     <input type="checkbox" value={day} checked={days.includes(day)} disabled={already} onChange={(event) => toggleDay(day, event.target.checked)} />
@@ -204,6 +220,7 @@ export function DeliveryComplaintPage() {
                         {day === today ? ' (i dag)' : ''}
                       </span>
                       {already ? <span className={form.choiceHint}>Allerede meldt</span> : null}
+                      {notice ? <span className={form.choiceHint}>Kjent leveringsproblem: {notice}</span> : null}
                     </span>
                   </label>
                 );

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { PurchaseReturn } from '../components/purchase-return.tsx';
 
+/** SPEC §2 /completepurchase: back from card payment. */
 export function CompletePurchasePage() {
-  return <PlaceholderPage page={pages.completePurchase} />;
+  return <PurchaseReturn page="completePurchase" />;
 }

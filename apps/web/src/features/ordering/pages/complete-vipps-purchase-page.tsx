@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { PurchaseReturn } from '../components/purchase-return.tsx';
 
+/** SPEC §2 /completevippspurchase: back from Vipps. */
 export function CompleteVippsPurchasePage() {
-  return <PlaceholderPage page={pages.completeVippsPurchase} />;
+  return <PurchaseReturn page="completeVippsPurchase" />;
 }

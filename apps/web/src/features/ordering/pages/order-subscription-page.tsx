@@ -1,6 +1,313 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { formatKroner, formatLongDate, orderErrorCodes, type InvoicePaymentMethod, type OrderOffer, type OrderState } from '@minside/domain';
+import { pages, pathTo, redirects } from '../../../app/paths.ts';
+import button from '../../../components/button.module.css';
+import form from '../../../components/form.module.css';
+import { Page } from '../../../components/page.tsx';
+import ui from '../../../components/ui.module.css';
+import { isApiError } from '../../../lib/http.ts';
+import { useSessionAccount, useSessionUser } from '../../auth/index.ts';
+import { goToProvider } from '../../billing/index.ts';
+import { AddressFields, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../../delivery/index.ts';
+import { useTitle } from '../../titles/index.ts';
+import { createAccount, createOrder, ORDER_CALL_TIMEOUT_MS, startOrderPayment, useOffers, useOrder } from '../api/orders.ts';
+import { OrderSummary } from '../components/order-summary.tsx';
+import styles from '../components/ordering.module.css';
+import { clearDraft, draftFor, saveDraft } from '../order-draft.ts';
 
+const closedStates: readonly OrderState[] = ['cancelled', 'failed', 'timed_out'];
+
+type Step = 'choose' | 'address' | 'summary';
+
+const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
+
+function OfferChoice({ offer, checked, onChoose }: { offer: OrderOffer; checked: boolean; onChoose: () => void }) {
+  const id = useId();
+  const { plan, quote, unavailable } = offer;
+  const later = `${formatKroner(quote.priceLaterOre)} ${perPeriod[plan.billingPeriod] ?? ''}`;
+  return (
+    <label className={styles.offer} htmlFor={id}>
+      <input id={id} type="radio" name="plan" value={plan.ariaPlanID} checked={checked} disabled={unavailable !== null} onChange={onChoose} aria-describedby={`${id}-text`} />
+      <span className={styles.offerBody} id={`${id}-text`}>
+        <span className={styles.offerName}>
+          {plan.name} – {plan.billingPeriod === 'YEAR' ? 'årlig' : plan.billingPeriod === 'QUARTER' ? 'kvartalsvis' : 'månedlig'}
+        </span>
+        <span className={ui.text}>{plan.description}</span>
+        {quote.offerLabel ? <span className={styles.badge}>{quote.offerLabel}</span> : null}
+        <span className={styles.price}>
+          {quote.offerCode ? `${formatKroner(quote.amountNowOre)} nå, deretter ${later}` : later}
+        </span>
+        {unavailable ? <span className={styles.reason}>{unavailable.message}</span> : null}
+      </span>
+    </label>
+  );
+}
+
+/**
+ * SPEC §2 /bestill-abonnement: choose a product and period (the §9 offers priced by the
+ * server), give a birthdate when the profile has none (§5), a delivery address for paper,
+ * see the price now and later, then pay with Vipps or card at the provider. `?kampanje=`
+ * carries the campaign code, `?tilbud=winback` the winback, `?ordre=` resumes an order.
+ */
 export function OrderSubscriptionPage() {
-  return <PlaceholderPage page={pages.orderSubscription} />;
+  const title = useTitle();
+  const user = useSessionUser();
+  const account = useSessionAccount();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const campaign = search.get('kampanje') ?? search.get('campaign') ?? '';
+  const winback = search.get('tilbud') === 'winback' ? (search.get('token') ?? 'signed-in') : '';
+  const resumeId = search.get('ordre');
+  const offers = useOffers(title.titleCode, campaign, winback);
+  const resumed = useOrder(resumeId);
+  const [step, setStep] = useState<Step>('choose');
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [birthdate, setBirthdate] = useState('');
+  const [address, setAddress] = useState<AddressValues>({ ...emptyAddress, name: user ? `${user.givenName} ${user.familyName}`.trim() : '' });
+  const [addressErrors, setAddressErrors] = useState<AddressErrors>({});
+  const [chooseError, setChooseError] = useState<string | null>(null);
+  const [payError, setPayError] = useState<string | null>(null);
+  const [paying, setPaying] = useState<InvoicePaymentMethod | null>(null);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+  const id = useId();
+
+  useEffect(() => {
+    if (offers.data?.hasAccess && !resumeId) void navigate(pathTo('alreadySubscriber'), { replace: true });
+  }, [offers.data?.hasAccess, resumeId, navigate]);
+  useEffect(() => {
+    if (resumeId && resumed.data) setStep('summary');
+  }, [resumeId, resumed.data]);
+  useEffect(() => {
+    stepHeading.current?.focus();
+  }, [step]);
+  useEffect(() => {
+    if (chosen === null && offers.data) {
+      const first = offers.data.offers.find((offer) => offer.quote.offerCode !== null && offer.unavailable === null) ?? offers.data.offers.find((offer) => offer.unavailable === null);
+      if (first) setChosen(first.plan.ariaPlanID);
+    }
+  }, [chosen, offers.data]);
+
+  const offer = offers.data?.offers.find((candidate) => candidate.plan.ariaPlanID === chosen) ?? null;
+  const paper = offer?.plan.planProductType === 'COMBO';
+  const birthdateRequired = offers.data?.birthdateRequired ?? false;
+
+  const submitChoice = (event: FormEvent) => {
+    event.preventDefault();
+    if (!offer) return setChooseError('Velg et abonnement.');
+    if (birthdateRequired && !/^\d{4}-\d{2}-\d{2}$/.test(birthdate)) return setChooseError('Fødselsdato er påkrevd');
+    setChooseError(null);
+    setStep(paper ? 'address' : 'summary');
+  };
+  const submitAddress = (event: FormEvent) => {
+    event.preventDefault();
+    const result = validateAddress(address);
+    setAddressErrors(result.errors);
+    if (result.address) setStep('summary');
+  };
+
+  const pay = async (method: InvoicePaymentMethod) => {
+    if (paying) return;
+    setPaying(method);
+    setPayError(null);
+    const timeout = AbortSignal.timeout(ORDER_CALL_TIMEOUT_MS);
+    try {
+      let orderId = resumeId;
+      if (!orderId) {
+        if (!offer) return;
+        const draft = draftFor(title.titleCode, offer.plan.ariaPlanID);
+        if (!account) await createAccount(title.titleCode).catch((error: unknown) => {
+          if (!(isApiError(error) && error.status === 409)) throw error;
+        });
+        const validated = paper ? validateAddress(address).address : null;
+        const place = (idempotencyKey: string) =>
+          createOrder(
+            title.titleCode,
+            {
+              idempotencyKey,
+              ariaPlanID: offer.plan.ariaPlanID,
+              ...(campaign ? { campaignCode: campaign } : {}),
+              ...(winback ? { winback } : {}),
+              ...(birthdateRequired ? { birthdate } : {}),
+              ...(validated ? { deliveryAddress: validated } : {}),
+            },
+            timeout,
+          );
+        let created = await place(draft.idempotencyKey);
+        let kept = draft;
+        if (closedStates.includes(created.state)) {
+          // The kept key belongs to an order that has ended (cancelled, failed, timed out): this is a new one.
+          clearDraft();
+          kept = draftFor(title.titleCode, offer.plan.ariaPlanID);
+          created = await place(kept.idempotencyKey);
+        }
+        orderId = created.orderId;
+        saveDraft({ ...kept, orderId });
+      }
+      const redirect = await startOrderPayment(orderId, method);
+      if (redirect.redirectUrl.startsWith('/kvittering')) void navigate(redirect.redirectUrl);
+      else goToProvider(redirect.redirectUrl);
+    } catch (error) {
+      setPaying(null);
+      if (timeout.aborted) return void navigate(redirects.orderTimeout.pattern);
+      if (isApiError(error) && error.code === orderErrorCodes.alreadySubscriber) return void navigate(pathTo('alreadySubscriber'));
+      if (isApiError(error) && error.status >= 400 && error.status < 500) return setPayError(error.message);
+      void navigate(pathTo('purchaseError'));
+    }
+  };
+
+  if (offers.isPending || (resumeId && resumed.isPending)) {
+    return (
+      <Page title={pages.orderSubscription.title}>
+        <p className={ui.muted} role="status">
+          Henter tilbudene …
+        </p>
+      </Page>
+    );
+  }
+  if (offers.error || !offers.data) {
+    return (
+      <Page title={pages.orderSubscription.title}>
+        <p className={ui.alert} role="alert">
+          Vi fikk ikke hentet tilbudene. Last siden på nytt om litt.
+        </p>
+      </Page>
+    );
+  }
+
+  const resumedOrder = resumed.data?.order ?? null;
+  const summary = resumedOrder ? (
+    <OrderSummary planName={resumedOrder.plan.name} billingPeriod={resumedOrder.plan.billingPeriod} quote={resumedOrder.quote} deliveryAddress={resumedOrder.deliveryAddress} paperStartsOn={resumedOrder.paperStartsOn} />
+  ) : offer ? (
+    <OrderSummary
+      planName={offer.plan.name}
+      billingPeriod={offer.plan.billingPeriod}
+      quote={offer.quote}
+      deliveryAddress={paper ? { ...address, town: '' } : null}
+      paperStartsOn={paper ? offers.data.paperStartsOn : null}
+    />
+  ) : null;
+  const resumedClosed = resumedOrder !== null && !['created', 'awaiting_payment'].includes(resumedOrder.state);
+
+  return (
+    <Page title={pages.orderSubscription.title} lead={`Velg abonnementet som passer deg hos ${title.name}.`}>
+      <div className={`${ui.stack} ${ui.narrow}`}>
+        {offers.data.campaign ? (
+          <p className={ui.success} role="status">
+            Kampanjekoden {offers.data.campaign.code} er lagt til: {offers.data.campaign.label.toLowerCase()}.
+          </p>
+        ) : null}
+        {offers.data.winback ? (
+          <p className={ui.success} role="status">
+            Velkommen tilbake! Du får 3 måneder for prisen av 1 på månedsabonnementene.
+          </p>
+        ) : null}
+
+        {step === 'choose' ? (
+          <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submitChoice} aria-labelledby={`${id}-choose`}>
+            <p className={form.step}>Steg 1 av {paper ? 3 : 2}</p>
+            <h2 id={`${id}-choose`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
+              Velg abonnement
+            </h2>
+            <fieldset className={styles.offers}>
+              <legend className={form.legend}>Abonnement og betalingsperiode</legend>
+              {offers.data.offers.map((candidate) => (
+                <OfferChoice key={candidate.plan.ariaPlanID} offer={candidate} checked={candidate.plan.ariaPlanID === chosen} onChoose={() => setChosen(candidate.plan.ariaPlanID)} />
+              ))}
+            </fieldset>
+            {birthdateRequired ? (
+              <div className={form.field}>
+                <label htmlFor={`${id}-birthdate`} className={form.label}>
+                  Fødselsdato
+                </label>
+                <span id={`${id}-birthdate-hint`} className={form.hint}>
+                  Du må være minst 18 år for å kjøpe abonnement. Ung er for deg under 34 år.
+                </span>
+                <input id={`${id}-birthdate`} type="date" className={form.input} value={birthdate} onChange={(event) => setBirthdate(event.target.value)} aria-describedby={`${id}-birthdate-hint`} autoComplete="bday" />
+              </div>
+            ) : null}
+            {chooseError ? (
+              <p className={ui.alert} role="alert">
+                {chooseError}
+              </p>
+            ) : null}
+            <div className={ui.actions}>
+              <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`}>
+                Gå videre
+              </button>
+            </div>
+          </form>
+        ) : null}
+
+        {step === 'address' ? (
+          <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submitAddress} aria-labelledby={`${id}-address`}>
+            <p className={form.step}>Steg 2 av 3</p>
+            <h2 id={`${id}-address`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
+              Leveringsadresse
+            </h2>
+            <p className={ui.text}>Papiravisen kan komme fra {formatLongDate(offers.data.paperStartsOn)}, første utgivelsesdag vi rekker.</p>
+            <AddressFields values={address} errors={addressErrors} onChange={(name, value) => setAddress((current) => ({ ...current, [name]: value }))} />
+            <div className={ui.actions}>
+              <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`}>
+                Gå videre
+              </button>
+              <button type="button" className={`${button.button} ${button.secondary} ${ui.button}`} onClick={() => setStep('choose')}>
+                Tilbake
+              </button>
+            </div>
+          </form>
+        ) : null}
+
+        {step === 'summary' ? (
+          <section className={ui.panel} aria-labelledby={`${id}-summary`}>
+            <p className={form.step}>{resumedOrder ? 'Bestillingen din' : `Steg ${paper ? 3 : 2} av ${paper ? 3 : 2}`}</p>
+            <h2 id={`${id}-summary`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
+              Oppsummering
+            </h2>
+            {summary}
+            {resumedClosed ? (
+              <p className={ui.text}>
+                {resumedOrder?.state === 'fulfilled' ? (
+                  <Link to={`${pathTo('receipt')}?orderId=${encodeURIComponent(resumedOrder.orderId)}`}>Bestillingen er fullført. Se kvitteringen.</Link>
+                ) : (
+                  'Denne bestillingen er avsluttet. Start en ny bestilling.'
+                )}
+              </p>
+            ) : (
+              <>
+                <p className={ui.text}>Du blir sendt videre til betalingstjenesten. Du kan si opp når du vil, med virkning fra slutten av perioden du har betalt for.</p>
+                {payError ? (
+                  <p className={ui.alert} role="alert">
+                    {payError}
+                  </p>
+                ) : null}
+                <div className={styles.payButtons}>
+                  <button type="button" className={`${button.button} ${button.primary}`} onClick={() => void pay('VIPPS')} disabled={paying !== null}>
+                    {paying === 'VIPPS' ? 'Sender deg til Vipps …' : 'Betal med Vipps'}
+                  </button>
+                  <button type="button" className={`${button.button} ${button.primary}`} onClick={() => void pay('SWEDBANK-PPG')} disabled={paying !== null}>
+                    {paying === 'SWEDBANK-PPG' ? 'Sender deg til betaling …' : 'Betal med kort'}
+                  </button>
+                </div>
+                <div className={ui.actions}>
+                  {resumedOrder ? (
+                    <Link className={`${button.button} ${button.secondary}`} to={`${pathTo('cancelOrder')}?orderId=${encodeURIComponent(resumedOrder.orderId)}`}>
+                      Avbryt bestillingen
+                    </Link>
+                  ) : (
+                    <button type="button" className={`${button.button} ${button.secondary} ${ui.button}`} onClick={() => setStep(paper ? 'address' : 'choose')}>
+                      Tilbake
+                    </button>
+                  )}
+                </div>
+              </>
+            )}
+          </section>
+        ) : null}
+        <p className={ui.muted}>
+          Har du allerede et abonnement som ikke vises? <Link to={pathTo('connectSubscription')}>Koble det til brukeren din</Link>.
+        </p>
+      </div>
+    </Page>
+  );
 }

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { LegalDocumentPage } from '../components/legal-document-page.tsx';
 
+/** SPEC §2 vilkaar-bedrift: Markdown per title group (content/legal/{group}/vilkaar-bedrift.md). */
 export function BusinessTermsPage() {
-  return <PlaceholderPage page={pages.businessTerms} />;
+  return <LegalDocumentPage pageKey="businessTerms" document="vilkaar-bedrift" />;
 }

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { ConsentStep } from '../components/consent-step.tsx';
 
+/** SPEC §2 /samtykke1. */
 export function Consent1Page() {
-  return <PlaceholderPage page={pages.consent1} />;
+  return <ConsentStep step={1} />;
 }

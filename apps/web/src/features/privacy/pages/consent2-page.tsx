@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { ConsentStep } from '../components/consent-step.tsx';
 
+/** SPEC §2 /samtykke2. */
 export function Consent2Page() {
-  return <PlaceholderPage page={pages.consent2} />;
+  return <ConsentStep step={2} />;
 }

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { ConsentStep } from '../components/consent-step.tsx';
 
+/** SPEC §2 /samtykke3. */
 export function Consent3Page() {
-  return <PlaceholderPage page={pages.consent3} />;
+  return <ConsentStep step={3} />;
 }

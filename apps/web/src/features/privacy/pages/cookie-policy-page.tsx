@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { LegalDocumentPage } from '../components/legal-document-page.tsx';
 
+/** SPEC §2 cookie-policy: Markdown per title group (content/legal/{group}/cookie-policy.md). */
 export function CookiePolicyPage() {
-  return <PlaceholderPage page={pages.cookiePolicy} />;
+  return <LegalDocumentPage pageKey="cookiePolicy" document="cookie-policy" />;
 }

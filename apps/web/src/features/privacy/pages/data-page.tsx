@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { LegalDocumentPage } from '../components/legal-document-page.tsx';
 
+/** SPEC §2 data: Markdown per title group (content/legal/{group}/data.md). */
 export function DataPage() {
-  return <PlaceholderPage page={pages.data} />;
+  return <LegalDocumentPage pageKey="data" document="data" />;
 }

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { LegalDocumentPage } from '../components/legal-document-page.tsx';
 
+/** SPEC §2 vilkaar-mer: Markdown per title group (content/legal/{group}/vilkaar-mer.md). */
 export function MoreTermsPage() {
-  return <PlaceholderPage page={pages.moreTerms} />;
+  return <LegalDocumentPage pageKey="moreTerms" document="vilkaar-mer" />;
 }

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { LegalDocumentPage } from '../components/legal-document-page.tsx';
 
+/** SPEC §2 personverndetaljer: Markdown per title group (content/legal/{group}/personverndetaljer.md). */
 export function PrivacyDetailsPage() {
-  return <PlaceholderPage page={pages.privacyDetails} />;
+  return <LegalDocumentPage pageKey="privacyDetails" document="personverndetaljer" />;
 }

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { LegalDocumentPage } from '../components/legal-document-page.tsx';
 
+/** SPEC §2 personvern: Markdown per title group (content/legal/{group}/personvern.md). */
 export function PrivacyPage() {
-  return <PlaceholderPage page={pages.privacy} />;
+  return <LegalDocumentPage pageKey="privacy" document="personvern" />;
 }

@@ -1,6 +1,6 @@
-import { pages } from '../../../app/paths.ts';
-import { PlaceholderPage } from '../../../components/placeholder-page.tsx';
+import { LegalDocumentPage } from '../components/legal-document-page.tsx';
 
+/** SPEC §2 vilkaar: Markdown per title group (content/legal/{group}/vilkaar.md). */
 export function TermsPage() {
-  return <PlaceholderPage page={pages.terms} />;
+  return <LegalDocumentPage pageKey="terms" document="vilkaar" />;
 }

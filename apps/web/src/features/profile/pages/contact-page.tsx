@@ -1,21 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { formatLongDate, formatPhoneNumber, type SharingSummary } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
-import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Fact, Facts } from '../../../components/facts.tsx';
+import { ButtonLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
+import { Panel } from '../../../components/panel.tsx';
 import ui from '../../../components/ui.module.css';
-import { isApiError } from '../../../lib/http.ts';
 import { profileQueryOptions } from '../api/profile.ts';
 import styles from './contact-page.module.css';
 
 function SharingSection({ sharing }: { sharing: SharingSummary }) {
   const active = sharing.members.filter((member) => member.status === 'active').length;
   return (
-    <section className={ui.panel} aria-labelledby="familiedeling">
-      <h2 id="familiedeling" className={ui.panelHeading}>
-        Familiedeling
-      </h2>
+    <Panel heading="Familiedeling" headingId="familiedeling">
       {sharing.role === 'owner' ? (
         <>
           <p className={ui.text}>
@@ -33,9 +31,7 @@ function SharingSection({ sharing }: { sharing: SharingSummary }) {
             </ul>
           ) : null}
           <div className={ui.actions}>
-            <Link className={`${button.button} ${button.secondary}`} to={pathTo('familySharing')}>
-              Administrer familiedeling
-            </Link>
+            <ButtonLink to={pathTo('familySharing')}>Administrer familiedeling</ButtonLink>
           </div>
         </>
       ) : sharing.role === 'member' ? (
@@ -43,7 +39,7 @@ function SharingSection({ sharing }: { sharing: SharingSummary }) {
       ) : (
         <p className={ui.muted}>Abonnementet ditt har ikke familiedeling.</p>
       )}
-    </section>
+    </Panel>
   );
 }
 
@@ -54,44 +50,18 @@ export function ContactPage() {
     <Page title={pages.contact.title} lead="Slik når vi deg, og hvem du deler abonnementet med.">
       <div className={`${ui.stack} ${ui.narrow}`}>
         {isPending ? <p className={ui.muted}>Henter kontaktinformasjonen …</p> : null}
-        {error ? (
-          <p className={ui.alert} role="alert">
-            {isApiError(error) ? error.message : 'Vi fikk ikke hentet kontaktinformasjonen akkurat nå.'}
-          </p>
-        ) : null}
+        <ErrorAlert error={error} fallback="Vi fikk ikke hentet kontaktinformasjonen akkurat nå." />
         {profile ? (
           <>
-            <section className={ui.panel} aria-labelledby="kontaktinformasjon">
-              <h2 id="kontaktinformasjon" className={ui.panelHeading}>
-                Kontaktinformasjon
-              </h2>
-              <dl className={ui.facts}>
-                <div className={ui.fact}>
-                  <dt>Navn</dt>
-                  <dd>
-                    {profile.givenName} {profile.familyName}
-                  </dd>
-                </div>
-                <div className={ui.fact}>
-                  <dt>E-post</dt>
-                  <dd className={styles.email}>{profile.email}</dd>
-                </div>
-                <div className={ui.fact}>
-                  <dt>Telefon</dt>
-                  <dd>{formatPhoneNumber(profile.phoneNumber) || 'Ikke oppgitt'}</dd>
-                </div>
-                <div className={ui.fact}>
-                  <dt>Fødselsdato</dt>
-                  <dd>{profile.birthdate ? formatLongDate(profile.birthdate) : 'Ikke oppgitt'}</dd>
-                </div>
-              </dl>
+            <Panel heading="Kontaktinformasjon" headingId="kontaktinformasjon" actions={<ButtonLink to={pathTo('editProfile')} variant="primary">Endre profil</ButtonLink>}>
+              <Facts>
+                <Fact label="Navn">{profile.givenName} {profile.familyName}</Fact>
+                <Fact label="E-post" valueClassName={styles.email}>{profile.email}</Fact>
+                <Fact label="Telefon">{formatPhoneNumber(profile.phoneNumber) || 'Ikke oppgitt'}</Fact>
+                <Fact label="Fødselsdato">{profile.birthdate ? formatLongDate(profile.birthdate) : 'Ikke oppgitt'}</Fact>
+              </Facts>
               {profile.pendingEmail ? <p className={ui.muted}>Venter på bekreftelse av ny e-postadresse: {profile.pendingEmail}</p> : null}
-              <div className={ui.actions}>
-                <Link className={`${button.button} ${button.primary}`} to={pathTo('editProfile')}>
-                  Endre profil
-                </Link>
-              </div>
-            </section>
+            </Panel>
             <SharingSection sharing={profile.sharing} />
           </>
         ) : null}

@@ -6,19 +6,15 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { emailChangeFormSchema, formatPhoneNumber, profileFormSchema, type EmailChangeForm, type ProfileForm, type ProfileResponse } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { TextField } from '../../../components/field.tsx';
 import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
-import { isApiError } from '../../../lib/http.ts';
 import { confirmEmailChange, profileQueryOptions, requestEmailChange, updateProfile } from '../api/profile.ts';
 import { useProfileUpdate } from '../use-profile-update.ts';
-import { Field } from '../components/field.tsx';
 
 const CONFIRM_PARAM = 'bekreft-epost';
-
-function errorText(error: unknown): string {
-  return isApiError(error) ? error.message : 'Noe gikk galt. Prøv igjen om litt.';
-}
 
 function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
   const onUpdated = useProfileUpdate();
@@ -40,23 +36,19 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
         Om deg
       </h2>
       <div className={form.row}>
-        <Field id="given-name" label="Fornavn" error={errors.givenName?.message} input={<input id="given-name" className={form.input} autoComplete="given-name" aria-invalid={errors.givenName ? true : undefined} aria-describedby={errors.givenName ? 'given-name-error' : undefined} {...register('givenName')} />} />
-        <Field id="family-name" label="Etternavn" error={errors.familyName?.message} input={<input id="family-name" className={form.input} autoComplete="family-name" aria-invalid={errors.familyName ? true : undefined} aria-describedby={errors.familyName ? 'family-name-error' : undefined} {...register('familyName')} />} />
+        <TextField id="given-name" label="Fornavn" autoComplete="given-name" error={errors.givenName?.message} registration={register('givenName')} />
+        <TextField id="family-name" label="Etternavn" autoComplete="family-name" error={errors.familyName?.message} registration={register('familyName')} />
       </div>
       <div className={form.row}>
-        <Field id="phone" label="Telefon" hint="Norsk nummer med 8 siffer, eller med landskode, f.eks. +46." error={errors.phoneNumber?.message} input={<input id="phone" type="tel" className={form.input} autoComplete="tel" aria-invalid={errors.phoneNumber ? true : undefined} aria-describedby={errors.phoneNumber ? 'phone-error' : 'phone-hint'} {...register('phoneNumber')} />} />
-        <Field id="birthdate" label="Fødselsdato" error={errors.birthdate?.message} input={<input id="birthdate" type="date" className={form.input} autoComplete="bday" aria-invalid={errors.birthdate ? true : undefined} aria-describedby={errors.birthdate ? 'birthdate-error' : undefined} {...register('birthdate')} />} />
+        <TextField id="phone" type="tel" label="Telefon" hint="Norsk nummer med 8 siffer, eller med landskode, f.eks. +46." autoComplete="tel" error={errors.phoneNumber?.message} registration={register('phoneNumber')} />
+        <TextField id="birthdate" type="date" label="Fødselsdato" autoComplete="bday" error={errors.birthdate?.message} registration={register('birthdate')} />
       </div>
       {mutation.isSuccess && !formState.isDirty ? (
         <p className={ui.success} role="status">
           Profilen er oppdatert.
         </p>
       ) : null}
-      {mutation.error ? (
-        <p className={ui.alert} role="alert">
-          {errorText(mutation.error)}
-        </p>
-      ) : null}
+      <ErrorAlert error={mutation.error} />
       <div className={ui.actions}>
         <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending}>
           {mutation.isPending ? 'Lagrer …' : 'Lagre endringene'}
@@ -92,19 +84,17 @@ function EmailSection({ profile }: { profile: ProfileResponse }) {
       ) : null}
       {profile.emailChangeHere ? (
         <form className={form.form} noValidate onSubmit={handleSubmit((values) => mutation.mutate(values))}>
-          <Field id="new-email" label="Ny e-postadresse" error={errors.newEmail?.message} input={<input id="new-email" type="email" className={form.input} autoComplete="email" aria-invalid={errors.newEmail ? true : undefined} aria-describedby={errors.newEmail ? 'new-email-error' : undefined} {...register('newEmail')} />} />
-          <Field
+          <TextField id="new-email" type="email" label="Ny e-postadresse" autoComplete="email" error={errors.newEmail?.message} registration={register('newEmail')} />
+          <TextField
             id="password"
+            type="password"
             label="Passord"
             hint="Av sikkerhetshensyn må du skrive passordet ditt på nytt."
+            autoComplete="current-password"
             error={errors.password?.message}
-            input={<input id="password" type="password" className={form.input} autoComplete="current-password" aria-invalid={errors.password ? true : undefined} aria-describedby={errors.password ? 'password-error' : 'password-hint'} {...register('password')} />}
+            registration={register('password')}
           />
-          {mutation.error ? (
-            <p className={ui.alert} role="alert">
-              {errorText(mutation.error)}
-            </p>
-          ) : null}
+          <ErrorAlert error={mutation.error} />
           <div className={ui.actions}>
             <button type="submit" className={`${button.button} ${button.secondary} ${ui.button}`} disabled={mutation.isPending}>
               {mutation.isPending ? 'Sender …' : 'Send bekreftelse til ny adresse'}
@@ -148,17 +138,9 @@ export function EditProfilePage() {
             E-postadressen er endret til {confirmation.data.user.email}. Bruk den når du logger inn.
           </p>
         ) : null}
-        {confirmation.error ? (
-          <p className={ui.alert} role="alert">
-            {errorText(confirmation.error)}
-          </p>
-        ) : null}
+        <ErrorAlert error={confirmation.error} />
         {isPending || confirmation.isPending ? <p className={ui.muted}>Henter profilen …</p> : null}
-        {error ? (
-          <p className={ui.alert} role="alert">
-            {errorText(error)}
-          </p>
-        ) : null}
+        <ErrorAlert error={error} />
         {profile && !confirmation.isPending ? (
           <>
             <ProfileFormSection profile={profile} />

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { changeActorLabels, formatLongDate, osloToday, type Subscription } from '@minside/domain';
 import { changeLogQueryOptions } from '../api/get-change-log.ts';
+import button from '../../../components/button.module.css';
 import styles from './change-log.module.css';
 import ui from '../../../components/ui.module.css';
 
@@ -38,7 +39,7 @@ export function ChangeLog({ subscription }: { subscription: Subscription }) {
         </ol>
       ) : null}
       {entries && entries.length > SHOWN_AT_FIRST ? (
-        <button type="button" className={styles.more} aria-expanded={showAll} onClick={() => setShowAll((value) => !value)}>
+        <button type="button" className={button.link} aria-expanded={showAll} onClick={() => setShowAll((value) => !value)}>
           {showAll ? 'Vis færre' : `Vis alle ${entries.length} endringene`}
         </button>
       ) : null}

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import type { Subscription } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
-import { isApiError } from '../../../lib/http.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { useSessionUser } from '../../auth/index.ts';
 import { reactivateSubscription } from '../api/mutations.ts';
 import { useSubscriptionUpdate } from '../use-subscription.ts';
@@ -23,11 +23,7 @@ export function ReactivateButton({ subscription, label = 'Start abonnementet igj
   });
   return (
     <>
-      {mutation.error ? (
-        <p className={ui.alert} role="alert">
-          {isApiError(mutation.error) ? mutation.error.message : 'Noe gikk galt. Prøv igjen om litt.'}
-        </p>
-      ) : null}
+      <ErrorAlert error={mutation.error} />
       <div className={ui.actions}>
         <button type="button" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending} onClick={() => mutation.mutate()}>
           {mutation.isPending ? 'Starter abonnementet …' : label}

@@ -13,7 +13,25 @@ import ui from '../../../components/ui.module.css';
 export function StatePanel({ subscription, today }: { subscription: Subscription; today: string }) {
   const state = userFacingState(subscription, today);
   const end = formatLongDate(subscription.currentPeriodEnd);
-  if (subscription.sharedFrom) return null;
+  if (subscription.sharedFrom) {
+    if (state !== 'expired') return null;
+    // The owner's subscription no longer gives access, so neither does the share (ADR 010).
+    return (
+      <section className={ui.panelAccent} aria-labelledby="tilstand">
+        <h2 id="tilstand" className={ui.panelHeading}>
+          Delingen er avsluttet
+        </h2>
+        <p className={ui.text}>
+          Abonnementet som {subscription.sharedFrom.ownerName} delte med deg, gir ikke lenger tilgang. Delingen varte til og med {end}. Vil du fortsette å lese, kan du bestille et eget abonnement.
+        </p>
+        <div className={ui.actions}>
+          <Link className={`${button.button} ${button.primary}`} to={pathTo('orderSubscription')}>
+            Bestill abonnement
+          </Link>
+        </div>
+      </section>
+    );
+  }
 
   if (state === 'cancelled') {
     return (

@@ -3,6 +3,7 @@ import { featureLabels, featureOrder, formatKroner, formatLongDate, paymentMetho
 import { StateBadge } from './state-badge.tsx';
 import styles from './subscription-summary.module.css';
 import ui from '../../../components/ui.module.css';
+import { Fact, Facts } from '../../../components/facts.tsx';
 
 function dateFact(subscription: Subscription, today: string): { label: string; value: string } {
   const state = userFacingState(subscription, today);
@@ -29,8 +30,8 @@ export function SubscriptionSummary({ subscription, today }: { subscription: Sub
     <section className={styles.summary} aria-labelledby="abonnementet-ditt">
       <div className={styles.head}>
         <div className={styles.titles}>
-          <p className={styles.eyebrow}>Abonnementet ditt</p>
-          <h2 id="abonnementet-ditt" className={styles.planName}>
+          <p className={ui.eyebrow}>Abonnementet ditt</p>
+          <h2 id="abonnementet-ditt" className={ui.sectionHeading}>
             {subscription.planName}
           </h2>
           <p className={ui.muted}>
@@ -42,26 +43,14 @@ export function SubscriptionSummary({ subscription, today }: { subscription: Sub
         <StateBadge state={state} trial={subscription.instStatusCode === instStatusCodes.TRIAL} />
       </div>
 
-      <dl className={ui.facts}>
-        <div className={ui.fact}>
-          <dt>Betalingsperiode</dt>
-          <dd>{periodLabel(subscription.billingPeriod)}</dd>
-        </div>
-        <div className={ui.fact}>
-          <dt>Pris</dt>
-          <dd>{priceFact(subscription)}</dd>
-        </div>
-        <div className={ui.fact}>
-          <dt>{date.label}</dt>
-          <dd>{date.value}</dd>
-        </div>
+      <Facts>
+        <Fact label="Betalingsperiode">{periodLabel(subscription.billingPeriod)}</Fact>
+        <Fact label="Pris">{priceFact(subscription)}</Fact>
+        <Fact label={date.label}>{date.value}</Fact>
         {subscription.sharedFrom ? null : (
-          <div className={ui.fact}>
-            <dt>Betalingsmåte</dt>
-            <dd>{paymentMethodLabels[subscription.paymentMethod]}</dd>
-          </div>
+          <Fact label="Betalingsmåte">{paymentMethodLabels[subscription.paymentMethod]}</Fact>
         )}
-      </dl>
+      </Facts>
 
       <div className={styles.included}>
         <h3 className={styles.includedHeading}>Dette er inkludert</h3>

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import {
   cancellationReasons,
   cancellationReasonsFor,
@@ -16,8 +16,11 @@ import {
 } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Field, fieldAria } from '../../../components/field.tsx';
+import { HomeAndCustomerServiceLinks, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
-import { isApiError } from '../../../lib/http.ts';
+import { NoticePanel } from '../../../components/panel.tsx';
 import { retentionOfferQueryOptions } from '../api/get-retention-offer.ts';
 import { deleteSubscription } from '../api/mutations.ts';
 import form from '../../../components/form.module.css';
@@ -36,10 +39,10 @@ function StepHeading({ step, total, children }: { step: number; total: number; c
   }, [step]);
   return (
     <div>
-      <p className={form.step}>
+      <p className={ui.eyebrow}>
         Steg {step} av {total}
       </p>
-      <h2 ref={ref} tabIndex={-1} className={form.stepHeading}>
+      <h2 ref={ref} tabIndex={-1} className={ui.sectionHeading}>
         {children}
       </h2>
     </div>
@@ -54,7 +57,7 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
   const reason = useWatch({ control, name: 'reasonCode' });
   const errors = formState.errors;
   return (
-    <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={handleSubmit(onDone)}>
+    <form className={ui.panel} noValidate onSubmit={handleSubmit(onDone)}>
       <StepHeading step={1} total={total}>
         Hvorfor vil du si opp?
       </StepHeading>
@@ -74,31 +77,19 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
         ) : null}
       </fieldset>
       {reason === 'OTHER' ? (
-        <div className={form.field}>
-          <label htmlFor="reason-text" className={form.label}>
-            Beskrivelse
-          </label>
-          <textarea
-            id="reason-text"
-            className={form.textarea}
-            aria-invalid={errors.reasonText ? true : undefined}
-            aria-describedby={errors.reasonText ? 'reason-text-error' : undefined}
-            {...register('reasonText')}
-          />
-          {errors.reasonText ? (
-            <p id="reason-text-error" className={form.error} role="alert">
-              {errors.reasonText.message}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          id="reason-text"
+          label="Beskrivelse"
+          error={errors.reasonText?.message}
+          announceError
+          input={<textarea id="reason-text" className={form.textarea} {...fieldAria('reason-text', { error: errors.reasonText?.message })} {...register('reasonText')} />}
+        />
       ) : null}
       <div className={ui.actions}>
         <button type="submit" className={`${button.button} ${button.primary}`}>
           Neste
         </button>
-        <Link className={`${button.button} ${button.secondary}`} to={pathTo('home')}>
-          Avbryt
-        </Link>
+        <HomeLink variant="secondary">Avbryt</HomeLink>
       </div>
     </form>
   );
@@ -145,26 +136,12 @@ export function CancelSubscriptionPage() {
   if (!decision.allowed) {
     return (
       <Page title={pages.cancelSubscription.title}>
-        <section className={`${ui.panelAccent} ${ui.narrow}`}>
-          <p className={ui.text}>{decision.message}</p>
-          <div className={ui.actions}>
-            <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
-              Til Min Side
-            </Link>
-            <Link className={`${button.button} ${button.secondary}`} to={pathTo('customerService')}>
-              Kundeservice
-            </Link>
-          </div>
-        </section>
+        <NoticePanel actions={<HomeAndCustomerServiceLinks />}>{decision.message}</NoticePanel>
       </Page>
     );
   }
 
-  const error = mutation.error ? (
-    <p className={ui.alert} role="alert">
-      {isApiError(mutation.error) ? mutation.error.message : 'Noe gikk galt. Prøv igjen om litt.'}
-    </p>
-  ) : null;
+  const error = <ErrorAlert error={mutation.error} />;
 
   return (
     <Page title={pages.cancelSubscription.title} lead={`Vi er lei oss for at du vil gå. ${subscription.planName} løper ut perioden du har betalt for, til og med ${end}.`}>
@@ -182,7 +159,7 @@ export function CancelSubscriptionPage() {
         ) : null}
 
         {step === 'offer' && offer ? (
-          <section className={`${ui.panelAccent} ${form.form}`} aria-labelledby="tilbud">
+          <section className={ui.panelAccent} aria-labelledby="tilbud">
             <StepHeading step={2} total={total}>
               Før du går: et tilbud til deg
             </StepHeading>
@@ -206,7 +183,7 @@ export function CancelSubscriptionPage() {
         ) : null}
 
         {step === 'confirm' ? (
-          <section className={`${ui.panel} ${form.form}`}>
+          <section className={ui.panel}>
             <StepHeading step={total} total={total}>
               Bekreft oppsigelsen
             </StepHeading>
@@ -223,9 +200,7 @@ export function CancelSubscriptionPage() {
               <button type="button" className={`${button.button} ${button.secondary}`} disabled={mutation.isPending} onClick={() => setStep('survey')}>
                 Tilbake
               </button>
-              <Link className={`${button.button} ${button.secondary}`} to={pathTo('home')}>
-                Behold abonnementet
-              </Link>
+              <HomeLink variant="secondary">Behold abonnementet</HomeLink>
             </div>
           </section>
         ) : null}

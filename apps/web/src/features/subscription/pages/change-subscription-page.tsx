@@ -1,13 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { formatKroner, formatLongDate, planErrorCodes, requiredMessage, type PlanOption, type Subscription } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { HomeAndCustomerServiceLinks, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
-import { isApiError } from '../../../lib/http.ts';
+import { NoticePanel } from '../../../components/panel.tsx';
 import { planOptionsQueryOptions } from '../api/get-plan-options.ts';
 import { changePlan } from '../api/mutations.ts';
 import form from '../../../components/form.module.css';
@@ -19,6 +21,9 @@ import styles from './change-subscription-page.module.css';
 
 const choiceSchema = z.object({ ariaPlanID: z.string({ error: requiredMessage('Abonnement') }).min(1, requiredMessage('Abonnement')) });
 type Choice = z.infer<typeof choiceSchema>;
+
+/** Refusals that concern one plan and this subscriber's age: the other plans stay open. */
+const ageCodes: ReadonlySet<string> = new Set([planErrorCodes.ungAgeLimit, planErrorCodes.birthdateRequired, planErrorCodes.underMinimumAge, planErrorCodes.planMinimumAge]);
 
 /** What choosing an option means, in one sentence. */
 function effectText(option: PlanOption, subscription: Subscription): string {
@@ -69,7 +74,7 @@ export function ChangeSubscriptionPage() {
   if (!subscription) return null;
 
   const current = `${subscription.planName}, ${periodLabel(subscription.billingPeriod).toLowerCase()}, ${priceLabel(subscription.priceOre, subscription.billingPeriod)}`;
-  const blocked = options && options.length > 0 && options.every((option) => option.unavailable && option.unavailable.code !== planErrorCodes.ungAgeLimit && option.unavailable.code !== planErrorCodes.birthdateRequired && option.unavailable.code !== planErrorCodes.underMinimumAge) ? options[0]?.unavailable : null;
+  const blocked = options && options.length > 0 && options.every((option) => option.unavailable && !ageCodes.has(option.unavailable.code)) ? options[0]?.unavailable : null;
   const chosen = options?.find((option) => option.plan.ariaPlanID === chosenId);
   const digitalInstead = options?.find((option) => /-DIGITAL-M$/.test(option.plan.ariaPlanID) && !option.unavailable);
 
@@ -82,24 +87,8 @@ export function ChangeSubscriptionPage() {
           </p>
         ) : null}
         {isPending ? <p className={ui.muted}>Henter abonnementene …</p> : null}
-        {loadError ? (
-          <p className={ui.alert} role="alert">
-            {isApiError(loadError) ? loadError.message : 'Vi fikk ikke hentet abonnementene akkurat nå.'}
-          </p>
-        ) : null}
-        {blocked ? (
-          <section className={`${ui.panelAccent} ${ui.narrow}`}>
-            <p className={ui.text}>{blocked.message}</p>
-            <div className={ui.actions}>
-              <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
-                Til Min Side
-              </Link>
-              <Link className={`${button.button} ${button.secondary}`} to={pathTo('customerService')}>
-                Kundeservice
-              </Link>
-            </div>
-          </section>
-        ) : null}
+        <ErrorAlert error={loadError} fallback="Vi fikk ikke hentet abonnementene akkurat nå." />
+        {blocked ? <NoticePanel actions={<HomeAndCustomerServiceLinks />}>{blocked.message}</NoticePanel> : null}
         {options && !blocked ? (
           <form className={form.form} noValidate onSubmit={handleSubmit((choice) => mutation.mutate(choice))}>
             {groupByProduct(options).map((group) => (
@@ -132,7 +121,7 @@ export function ChangeSubscriptionPage() {
                         </span>
                       </label>
                       {option.unavailable?.code === planErrorCodes.ungAgeLimit && digitalInstead ? (
-                        <button type="button" className={styles.linkButton} onClick={() => setValue('ariaPlanID', digitalInstead.plan.ariaPlanID, { shouldValidate: true })}>
+                        <button type="button" className={`${button.link} ${styles.indent}`} onClick={() => setValue('ariaPlanID', digitalInstead.plan.ariaPlanID, { shouldValidate: true })}>
                           Velg {digitalInstead.plan.name} i stedet
                         </button>
                       ) : null}
@@ -151,18 +140,12 @@ export function ChangeSubscriptionPage() {
               <p className={ui.text} aria-live="polite">
                 {chosen ? `Du har valgt ${chosen.plan.name}, ${periodLabel(chosen.plan.billingPeriod).toLowerCase()}. ${effectText(chosen, subscription)}` : 'Velg et abonnement over.'}
               </p>
-              {mutation.error ? (
-                <p className={ui.alert} role="alert">
-                  {isApiError(mutation.error) ? mutation.error.message : 'Noe gikk galt. Prøv igjen om litt.'}
-                </p>
-              ) : null}
+              <ErrorAlert error={mutation.error} />
               <div className={ui.actions}>
                 <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending}>
                   {mutation.isPending ? 'Bytter …' : 'Bekreft bytte'}
                 </button>
-                <Link className={`${button.button} ${button.secondary}`} to={pathTo('home')}>
-                  Avbryt
-                </Link>
+                <HomeLink variant="secondary">Avbryt</HomeLink>
               </div>
             </div>
           </form>

@@ -1,10 +1,12 @@
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { changePlanResponseSchema, formatKroner, formatLongDate, type ChangePlanResponse } from '@minside/domain';
-import { pages, pathTo } from '../../../app/paths.ts';
-import button from '../../../components/button.module.css';
+import { pages } from '../../../app/paths.ts';
+import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
+import { Panel } from '../../../components/panel.tsx';
 import ui from '../../../components/ui.module.css';
 import { periodLabel, priceLabel } from '../labels.ts';
+import { Fact, Facts } from '../../../components/facts.tsx';
 
 /** What /endre-abonnement hands to the receipt (kept in the history entry, so a reload still shows it). */
 export interface ReceiptState {
@@ -31,9 +33,7 @@ export function ChangeSubscriptionReceiptPage() {
     return (
       <Page title={pages.changeSubscriptionReceipt.title} lead="Vi finner ingen endring å vise her. Abonnementet ditt og endringsloggen finner du på Min Side.">
         <div className={ui.actions}>
-          <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
-            Til Min Side
-          </Link>
+          <HomeLink />
         </div>
       </Page>
     );
@@ -43,36 +43,16 @@ export function ChangeSubscriptionReceiptPage() {
   return (
     <Page title={pages.changeSubscriptionReceipt.title} lead={headline(receipt)}>
       <div className={`${ui.stack} ${ui.narrow}`}>
-        <section className={ui.panel} aria-labelledby="kvittering">
-          <h2 id="kvittering" className={ui.panelHeading}>
-            Kvittering
-          </h2>
-          <dl className={ui.facts}>
-            <div className={ui.fact}>
-              <dt>Fra</dt>
-              <dd>{receipt.fromPlanName}</dd>
-            </div>
-            <div className={ui.fact}>
-              <dt>Til</dt>
-              <dd>
-                {plan.name}, {periodLabel(plan.billingPeriod).toLowerCase()}
-              </dd>
-            </div>
-            <div className={ui.fact}>
-              <dt>Pris</dt>
-              <dd>{priceLabel(plan.priceOre, plan.billingPeriod)}</dd>
-            </div>
-            <div className={ui.fact}>
-              <dt>Gjelder fra</dt>
-              <dd>{formatLongDate(quote.effectiveOn)}</dd>
-            </div>
+        <Panel heading="Kvittering" headingId="kvittering" actions={<HomeLink />}>
+          <Facts>
+            <Fact label="Fra">{receipt.fromPlanName}</Fact>
+            <Fact label="Til">{plan.name}, {periodLabel(plan.billingPeriod).toLowerCase()}</Fact>
+            <Fact label="Pris">{priceLabel(plan.priceOre, plan.billingPeriod)}</Fact>
+            <Fact label="Gjelder fra">{formatLongDate(quote.effectiveOn)}</Fact>
             {quote.kind === 'upgrade' ? (
-              <div className={ui.fact}>
-                <dt>Å betale nå</dt>
-                <dd>{formatKroner(quote.amountOre)}</dd>
-              </div>
+              <Fact label="Å betale nå">{formatKroner(quote.amountOre)}</Fact>
             ) : null}
-          </dl>
+          </Facts>
           <p className={ui.muted}>
             {quote.kind === 'upgrade'
               ? `Mellomlegget gjelder de ${quote.daysLeft} dagene som er igjen av perioden du har betalt for, og kommer på neste faktura. Deretter fornyes abonnementet til ny pris ${formatLongDate(receipt.subscription.currentPeriodEnd)}.`
@@ -80,12 +60,7 @@ export function ChangeSubscriptionReceiptPage() {
                 ? 'Abonnementet fortsetter som før.'
                 : 'Du har det du har i dag fram til da, og betaler ingenting ekstra nå.'}
           </p>
-          <div className={ui.actions}>
-            <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
-              Til Min Side
-            </Link>
-          </div>
-        </section>
+        </Panel>
       </div>
     </Page>
   );

@@ -4,6 +4,8 @@ import { pages, pathTo } from '../../../app/paths.ts';
 import { telHref } from '../../../lib/format.ts';
 import { Page } from '../../../components/page.tsx';
 import { useSessionUser } from '../../auth/index.ts';
+import { DeliveryNoticeBanner } from '../../delivery/index.ts';
+import { StudentStatusNotice } from '../../student/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { ChangeLog } from '../components/change-log.tsx';
 import { StatePanel } from '../components/state-panel.tsx';
@@ -38,6 +40,8 @@ export function HomePage() {
           {notice}
         </p>
       ) : null}
+      <DeliveryNoticeBanner />
+      <StudentStatusNotice subscription={subscription} />
       <div className={styles.overview}>
         <div className={styles.summary}>
           <SubscriptionSummary subscription={subscription} today={today} />

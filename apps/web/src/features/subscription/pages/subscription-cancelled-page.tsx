@@ -1,8 +1,8 @@
-import { Link } from 'react-router';
 import { formatLongDate, userFacingState } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
-import button from '../../../components/button.module.css';
+import { ButtonLink, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
+import { NoticePanel, Panel } from '../../../components/panel.tsx';
 import ui from '../../../components/ui.module.css';
 import { useCurrentSubscription, useToday } from '../use-subscription.ts';
 
@@ -17,14 +17,7 @@ export function SubscriptionCancelledPage() {
   if (state !== 'cancelled') {
     return (
       <Page title={pages.subscriptionCancelled.title}>
-        <section className={`${ui.panelAccent} ${ui.narrow}`}>
-          <p className={ui.text}>{state === 'expired' ? `Abonnementet ditt utløp ${end}.` : 'Abonnementet ditt er ikke sagt opp.'}</p>
-          <div className={ui.actions}>
-            <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
-              Til Min Side
-            </Link>
-          </div>
-        </section>
+        <NoticePanel actions={<HomeLink />}>{state === 'expired' ? `Abonnementet ditt utløp ${end}.` : 'Abonnementet ditt er ikke sagt opp.'}</NoticePanel>
       </Page>
     );
   }
@@ -35,20 +28,18 @@ export function SubscriptionCancelledPage() {
         <p className={ui.success} role="status">
           Oppsigelsen er registrert. Du har tilgang som før til og med {end}, og du betaler ikke mer etter det.
         </p>
-        <section className={ui.panel} aria-labelledby="ombestemt">
-          <h2 id="ombestemt" className={ui.panelHeading}>
-            Ombestemt deg?
-          </h2>
+        <Panel
+          heading="Ombestemt deg?"
+          headingId="ombestemt"
+          actions={
+            <>
+              <ButtonLink to={pathTo('undoCancellation')}>Angre oppsigelse</ButtonLink>
+              <HomeLink />
+            </>
+          }
+        >
           <p className={ui.text}>Du kan angre oppsigelsen fram til {end}. Da fortsetter abonnementet som før.</p>
-          <div className={ui.actions}>
-            <Link className={`${button.button} ${button.secondary}`} to={pathTo('undoCancellation')}>
-              Angre oppsigelse
-            </Link>
-            <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
-              Til Min Side
-            </Link>
-          </div>
-        </section>
+        </Panel>
       </div>
     </Page>
   );

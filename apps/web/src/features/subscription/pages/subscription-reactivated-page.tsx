@@ -1,12 +1,13 @@
-import { Link } from 'react-router';
 import { formatLongDate, userFacingState } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
-import button from '../../../components/button.module.css';
+import { ButtonLink, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
+import { Panel } from '../../../components/panel.tsx';
 import { ReactivateButton } from '../components/reactivate-button.tsx';
 import ui from '../../../components/ui.module.css';
 import { priceLabel } from '../labels.ts';
 import { useCurrentSubscription, useToday } from '../use-subscription.ts';
+import { Fact, Facts } from '../../../components/facts.tsx';
 
 /** SPEC §2 /abonnement-reaktivert: the subscription is running again. */
 export function SubscriptionReactivatedPage() {
@@ -17,9 +18,9 @@ export function SubscriptionReactivatedPage() {
   if (state === 'expired') {
     return (
       <Page title={pages.subscriptionReactivated.title} lead={`Abonnementet ditt utløp ${formatLongDate(subscription.currentPeriodEnd)}. Vil du starte det igjen?`}>
-        <section className={`${ui.panelAccent} ${ui.narrow}`}>
+        <Panel accent narrow>
           <ReactivateButton subscription={subscription} />
-        </section>
+        </Panel>
       </Page>
     );
   }
@@ -29,29 +30,21 @@ export function SubscriptionReactivatedPage() {
         <p className={ui.success} role="status">
           {subscription.planName} er i gang igjen. Du har tilgang til alt med en gang.
         </p>
-        <section className={ui.panel} aria-labelledby="detaljer">
-          <h2 id="detaljer" className={ui.panelHeading}>
-            Dette gjelder nå
-          </h2>
-          <dl className={ui.facts}>
-            <div className={ui.fact}>
-              <dt>Pris</dt>
-              <dd>{priceLabel(subscription.priceOre, subscription.billingPeriod)}</dd>
-            </div>
-            <div className={ui.fact}>
-              <dt>Neste fornyelse</dt>
-              <dd>{formatLongDate(subscription.currentPeriodEnd)}</dd>
-            </div>
-          </dl>
-          <div className={ui.actions}>
-            <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
-              Til Min Side
-            </Link>
-            <Link className={`${button.button} ${button.secondary}`} to={pathTo('myContent')}>
-              Mitt innhold
-            </Link>
-          </div>
-        </section>
+        <Panel
+          heading="Dette gjelder nå"
+          headingId="detaljer"
+          actions={
+            <>
+              <HomeLink />
+              <ButtonLink to={pathTo('myContent')}>Mitt innhold</ButtonLink>
+            </>
+          }
+        >
+          <Facts>
+            <Fact label="Pris">{priceLabel(subscription.priceOre, subscription.billingPeriod)}</Fact>
+            <Fact label="Neste fornyelse">{formatLongDate(subscription.currentPeriodEnd)}</Fact>
+          </Facts>
+        </Panel>
       </div>
     </Page>
   );

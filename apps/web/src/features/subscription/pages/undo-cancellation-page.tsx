@@ -1,11 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { formatLongDate, userFacingState } from '@minside/domain';
-import { pages, pathTo } from '../../../app/paths.ts';
+import { pages } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
-import { isApiError } from '../../../lib/http.ts';
+import { NoticePanel, Panel } from '../../../components/panel.tsx';
 import { undoCancellation } from '../api/mutations.ts';
 import { ReactivateButton } from '../components/reactivate-button.tsx';
 import ui from '../../../components/ui.module.css';
@@ -30,11 +31,6 @@ export function UndoCancellationPage() {
   if (!subscription) return null;
   const state = userFacingState(subscription, today);
   const end = formatLongDate(subscription.currentPeriodEnd);
-  const home = (
-    <Link className={`${button.button} ${done ? button.primary : button.secondary}`} to={pathTo('home')}>
-      Til Min Side
-    </Link>
-  );
 
   if (done) {
     return (
@@ -43,7 +39,9 @@ export function UndoCancellationPage() {
           <p className={ui.success} role="status">
             Oppsigelsen er angret. {subscription.planName} fortsetter som før, og neste fornyelse er {end}.
           </p>
-          <div className={ui.actions}>{home}</div>
+          <div className={ui.actions}>
+            <HomeLink />
+          </div>
         </div>
       </Page>
     );
@@ -52,9 +50,9 @@ export function UndoCancellationPage() {
   if (state === 'expired') {
     return (
       <Page title={pages.undoCancellation.title} lead={`Abonnementet løp ut ${end}, så oppsigelsen kan ikke angres lenger. Du kan starte det på nytt i stedet.`}>
-        <section className={`${ui.panelAccent} ${ui.narrow}`}>
+        <Panel accent narrow>
           <ReactivateButton subscription={subscription} />
-        </section>
+        </Panel>
       </Page>
     );
   }
@@ -62,33 +60,29 @@ export function UndoCancellationPage() {
   if (state !== 'cancelled') {
     return (
       <Page title={pages.undoCancellation.title}>
-        <section className={`${ui.panelAccent} ${ui.narrow}`}>
-          <p className={ui.text}>Abonnementet ditt er ikke sagt opp, så det er ingenting å angre.</p>
-          <div className={ui.actions}>{home}</div>
-        </section>
+        <NoticePanel actions={<HomeLink variant="secondary" />}>Abonnementet ditt er ikke sagt opp, så det er ingenting å angre.</NoticePanel>
       </Page>
     );
   }
 
   return (
     <Page title={pages.undoCancellation.title} lead={`${subscription.planName} er sagt opp og løper ut ${end}. Angrer du oppsigelsen, fortsetter abonnementet som før.`}>
-      <section className={`${ui.panel} ${ui.narrow}`} aria-labelledby="angre">
-        <h2 id="angre" className={ui.panelHeading}>
-          Vil du fortsette å abonnere?
-        </h2>
+      <Panel
+        narrow
+        heading="Vil du fortsette å abonnere?"
+        headingId="angre"
+        actions={
+          <>
+            <button type="button" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending} onClick={() => mutation.mutate()}>
+              {mutation.isPending ? 'Angrer …' : 'Angre oppsigelsen'}
+            </button>
+            <HomeLink variant="secondary" />
+          </>
+        }
+      >
         <p className={ui.text}>Du betaler som før, og abonnementet fornyes {end}.</p>
-        {mutation.error ? (
-          <p className={ui.alert} role="alert">
-            {isApiError(mutation.error) ? mutation.error.message : 'Noe gikk galt. Prøv igjen om litt.'}
-          </p>
-        ) : null}
-        <div className={ui.actions}>
-          <button type="button" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending} onClick={() => mutation.mutate()}>
-            {mutation.isPending ? 'Angrer …' : 'Angre oppsigelsen'}
-          </button>
-          {home}
-        </div>
-      </section>
+        <ErrorAlert error={mutation.error} />
+      </Panel>
     </Page>
   );
 }

@@ -1,8 +1,14 @@
+import { useId, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { pages } from '../../../app/paths.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Page } from '../../../components/page.tsx';
+import form from '../../../components/form.module.css';
+import ui from '../../../components/ui.module.css';
+import { contentQueryOptions } from '../../privacy/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { FaqList } from '../components/faq-list.tsx';
-import { customerServiceFaq } from '../faq.ts';
+import { faqFromDocument, searchFaq } from '../faq.ts';
 import { telHref } from '../../../lib/format.ts';
 import styles from './customer-service-page.module.css';
 
@@ -12,7 +18,12 @@ const openingHours = 'Mandag–fredag kl. 08.00–16.00';
 /** SPEC §2 /kundeservice: public FAQ and the title's contact details. */
 export function CustomerServicePage() {
   const title = useTitle();
-  const topics = customerServiceFaq(title.identityProviderName);
+  const faq = useQuery(contentQueryOptions('support', 'faq', title.titleCode));
+  const topics = useMemo(() => (faq.data ? faqFromDocument(faq.data) : []), [faq.data]);
+  const [search, setSearch] = useState('');
+  const found = useMemo(() => searchFaq(topics, search), [topics, search]);
+  const hits = found.reduce((sum, topic) => sum + topic.entries.length, 0);
+  const searchId = useId();
 
   return (
     <Page
@@ -55,7 +66,18 @@ export function CustomerServicePage() {
           <h2 id="vanlige-sporsmal" className={styles.sectionHeading}>
             Vanlige spørsmål
           </h2>
-          <FaqList topics={topics} />
+          <div className={form.field} role="search">
+            <label className={form.label} htmlFor={searchId}>
+              Søk i spørsmål og svar
+            </label>
+            <input id={searchId} className={form.input} type="search" value={search} onChange={(event) => setSearch(event.target.value)} autoComplete="off" />
+          </div>
+          <p role="status" className={ui.muted}>
+            {search.trim() && faq.data ? (hits === 0 ? `Ingen svar passer «${search.trim()}». Prøv et annet ord, eller kontakt oss.` : `${hits} svar passer «${search.trim()}».`) : ''}
+          </p>
+          {faq.isPending ? <p className={ui.muted}>Henter spørsmål og svar …</p> : null}
+          <ErrorAlert error={faq.error} fallback="Vi fikk ikke hentet spørsmål og svar. Ring eller send oss en e-post." />
+          <FaqList topics={found} open={search.trim() !== ''} />
         </section>
       </div>
     </Page>

@@ -1,0 +1,82 @@
+import { addDays } from '@minside/domain';
+import type { Tx } from './client.ts';
+import { discountCode, paymentAgreement, testProviderTransaction } from './schema.ts';
+
+/**
+ * Demo billing data (issue 6): stored payment agreements that match the demo subscriptions'
+ * payment methods, the embedded test provider's side of the stored cards and Vipps
+ * agreements (so renewals can charge them), and discount codes for `addDiscount`.
+ * Like the rest of the seed it only adds what is missing.
+ */
+export async function seedBilling(tx: Tx, today: string, subscriptionId: (persona: string, titleCode: string) => string): Promise<void> {
+  const at = new Date(`${addDays(today, -30)}T10:00:00Z`);
+  const card = (last4: string, brand: string, expiryMonth: number, expiryYear: number) => ({ brand, last4, expiryMonth, expiryYear });
+  const stored = [
+    { persona: 'digital', method: 'SWEDBANK-PPG', card: card('4242', 'Visa', 12, 2030) },
+    { persona: 'familie', method: 'SWEDBANK-PPG', card: card('4444', 'Mastercard', 6, 2029) },
+    { persona: 'student', method: 'SWEDBANK-PPG', card: card('4242', 'Visa', 3, 2029) },
+    { persona: 'ung', method: 'VIPPS', card: null },
+  ] as const;
+
+  await tx
+    .insert(testProviderTransaction)
+    .values(stored.map((entry) => ({
+      id: `tp_demo_${entry.persona}`,
+      idempotencyKey: `demo-agreement:${entry.persona}`,
+      kind: 'AGREEMENT',
+      method: entry.method,
+      amountOre: 0,
+      status: 'AUTHORIZED',
+      merchantReference: `demo-${entry.persona}`,
+      agreementId: null,
+      returnUrl: '/',
+      description: 'Demo-avtale',
+      card: entry.card,
+      createdAt: at,
+      updatedAt: at,
+    })))
+    .onConflictDoNothing();
+
+  await tx
+    .insert(paymentAgreement)
+    .values([
+      ...stored.map((entry) => ({
+        id: `demo-agreement-${entry.persona}`,
+        subscriptionId: subscriptionId(entry.persona, 'ADR'),
+        method: entry.method,
+        status: 'ACTIVE',
+        provider: 'test',
+        providerAgreementId: `tp_demo_${entry.persona}`,
+        cardBrand: entry.card?.brand ?? null,
+        cardLast4: entry.card?.last4 ?? null,
+        cardExpiryMonth: entry.card?.expiryMonth ?? null,
+        cardExpiryYear: entry.card?.expiryYear ?? null,
+        phoneNumber: entry.method === 'VIPPS' ? '+47 ••• •• 789' : null,
+        bankAccountNumber: null,
+        createdAt: at,
+        updatedAt: at,
+      })),
+      {
+        id: 'demo-agreement-papir',
+        subscriptionId: subscriptionId('papir', 'ADR'),
+        method: 'AVTALEGIRO',
+        status: 'ACTIVE',
+        provider: 'bank',
+        providerAgreementId: null,
+        bankAccountNumber: '12345678903',
+        createdAt: at,
+        updatedAt: at,
+      },
+    ])
+    .onConflictDoNothing();
+
+  await tx
+    .insert(discountCode)
+    .values([
+      { code: 'VELKOMMEN20', titleCode: null, description: '20 % rabatt på de tre neste fakturaene', percentOff: 20, amountOffOre: null, periods: 3, validUntil: null },
+      { code: 'HALVPRIS', titleCode: null, description: 'Halv pris på neste faktura', percentOff: 50, amountOffOre: null, periods: 1, validUntil: null },
+      { code: 'ADRESSA100', titleCode: 'ADR', description: '100 kr i rabatt på de to neste fakturaene', percentOff: null, amountOffOre: 10_000, periods: 2, validUntil: null },
+      { code: 'SOMMER2020', titleCode: null, description: 'Sommerkampanje 2020', percentOff: 30, amountOffOre: null, periods: 2, validUntil: '2020-08-31' },
+    ])
+    .onConflictDoNothing();
+}

@@ -1,0 +1,94 @@
+import type { InvoicePaymentMethod, StoredCard } from '@minside/domain';
+
+/**
+ * The seam between the billing engine and a payment provider (Vipps, Swedbank Pay for cards,
+ * the bank for AvtaleGiro). Product code talks to this interface only; which provider is
+ * behind it is configuration (PAYMENT_PROVIDER), never an `if (test)` in billing code.
+ */
+
+/** A provider's view of one transaction. AUTHORIZED: the payer approved; money is reserved until captured. */
+export type ProviderStatus = 'CREATED' | 'AUTHORIZED' | 'CAPTURED' | 'CANCELLED' | 'FAILED' | 'TIMEOUT' | 'REFUNDED';
+
+export interface ProviderTransaction {
+  providerReference: string;
+  status: ProviderStatus;
+  /** For AGREEMENT flows: the stored card / Vipps agreement, once approved. */
+  agreementId: string | null;
+}
+
+export interface CreatePaymentInput {
+  /** Our payment id: the provider sends it back in callbacks. */
+  merchantReference: string;
+  /** Sent to the provider too, so a retried create at the provider is the same transaction. */
+  idempotencyKey: string;
+  method: InvoicePaymentMethod;
+  /** PAYMENT: charge once. AGREEMENT: store a card or a Vipps recurring agreement (amount 0). */
+  kind: 'PAYMENT' | 'AGREEMENT';
+  amountOre: number;
+  description: string;
+  /** Portal path the provider sends the browser back to. */
+  returnUrl: string;
+}
+
+export interface ProviderAgreement {
+  agreementId: string;
+  method: InvoicePaymentMethod;
+  /** Null when the provider has no card on the agreement (SPEC §8 "Finner ikke kortdetaljer"). */
+  card: Omit<StoredCard, 'maskedNumber'> | null;
+  phoneNumber: string | null;
+}
+
+/** A verified provider callback (webhook). `eventId` is unique per event: replays carry the same one. */
+export interface CallbackEvent {
+  eventId: string;
+  providerReference: string;
+  merchantReference: string;
+  status: ProviderStatus;
+}
+
+export interface CallbackRequest {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+}
+
+export type MandateStatus = 'PENDING' | 'ACTIVE' | 'REJECTED';
+
+export interface PaymentProvider {
+  /** Configuration name, stored with each payment (`test`, …). */
+  readonly name: string;
+  createPayment(input: CreatePaymentInput): Promise<{ providerReference: string; redirectUrl: string }>;
+  /** Throws CallbackSignatureError unless the request is signed by the provider and fresh. */
+  verifyCallback(request: CallbackRequest): Promise<CallbackEvent>;
+  /**
+   * Captures an AUTHORIZED payment. `idempotencyKey` (`capture:<paymentId>`) lets a provider that
+   * supports it answer a repeated capture with the first one; the engine also never asks twice
+   * at once (it claims the payment first), because some providers refuse a second capture.
+   */
+  capture(providerReference: string, amountOre: number, idempotencyKey: string): Promise<ProviderTransaction>;
+  refund(providerReference: string, amountOre: number): Promise<ProviderTransaction>;
+  cancel(providerReference: string): Promise<ProviderTransaction>;
+  /** Status look-up by reference: the return page and the reconciliation job ask this. */
+  lookup(providerReference: string): Promise<ProviderTransaction>;
+  /**
+   * Look-up by our payment id, for a payment whose create/charge call got no answer (timeout):
+   * null only when the provider has no such transaction, i.e. nothing was charged.
+   */
+  lookupByMerchantReference(merchantReference: string): Promise<ProviderTransaction | null>;
+  agreement(agreementId: string): Promise<ProviderAgreement | null>;
+  /** A recurring charge on a stored agreement, without the payer present. */
+  chargeAgreement(input: { agreementId: string; amountOre: number; idempotencyKey: string; merchantReference: string; description: string }): Promise<ProviderTransaction>;
+  /** AvtaleGiro: ask the bank for a direct-debit mandate on an account; the bank confirms later. */
+  registerMandate(input: { bankAccountNumber: string; merchantReference: string; idempotencyKey: string }): Promise<{ mandateId: string }>;
+  mandateStatus(mandateId: string): Promise<MandateStatus>;
+  /** Withdraws a mandate the subscriber no longer wants (a newer choice won while it was being registered). */
+  cancelMandate(mandateId: string): Promise<void>;
+}
+
+export class CallbackSignatureError extends Error {
+  override name = 'CallbackSignatureError';
+}
+
+/** The provider could not be reached or refused the request: nothing was charged. */
+export class ProviderUnavailableError extends Error {
+  override name = 'ProviderUnavailableError';
+}

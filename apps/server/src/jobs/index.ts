@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Mailer } from '../integrations/mail/index.ts';
+import type { PrivacyService } from '../modules/privacy/service.ts';
+import type { StudentService } from '../modules/student/service.ts';
+import { jobRoutes } from './routes.ts';
+import { createJobRunner, type JobDefinition, type JobRunner } from './runner.ts';
+import { dailyAt, every, parseScheduleOverrides } from './schedule.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The scheduled jobs: main.ts starts them, the admin CLI and operators run one now. */
+    jobs: JobRunner;
+  }
+}
+
+export interface JobSources {
+  mailer: Pick<Mailer, 'deliverPending'>;
+  privacy: Pick<PrivacyService, 'runExports' | 'runErasures'>;
+  student: Pick<StudentService, 'sendReverificationReminders'>;
+}
+
+/**
+ * The product's jobs: the areas' own job functions, called as they are, on their schedules.
+ * `app.billingJobs` and `app.ordering` must be registered first.
+ */
+export function productJobs(app: FastifyInstance, { mailer, privacy, student }: JobSources): JobDefinition[] {
+  return [
+    { name: 'billing-renewals', description: 'Issue, roll and charge subscription renewals (ADR 009)', schedule: dailyAt('03:00'), leaseMs: 30 * 60_000, run: () => app.billingJobs.runRenewals() },
+    { name: 'billing-reconciliation', description: 'Settle or time out pending payments, confirm AvtaleGiro (ADR 009)', schedule: every('10m'), run: () => app.billingJobs.runReconciliation() },
+    { name: 'mail-outbox', description: 'Send due outbox e-mail with backoff (ADR 010)', schedule: every('1m'), run: async () => ({ sent: await mailer.deliverPending() }) },
+    { name: 'ordering-repair', description: 'Settle, fulfil, refund or time out stuck orders (ADR 014)', schedule: every('5m'), run: () => app.ordering.repair() },
+    { name: 'data-export', description: 'Build pending data exports, delete expired ones (ADR 015)', schedule: every('10m'), run: async () => ({ processed: await privacy.runExports() }) },
+    { name: 'data-erasure', description: 'Carry out due account erasures (ADR 015)', schedule: every('1h'), run: async () => ({ processed: await privacy.runErasures() }) },
+    { name: 'student-reminders', description: 'E-mail students 30 days before re-verification (ADR 011)', schedule: dailyAt('07:00'), run: async () => ({ sent: await student.sendReverificationReminders() }) },
+  ];
+}
+
+/**
+ * Builds the runner over the given jobs (with JOBS_SCHEDULE_OVERRIDES applied), decorates
+ * `app.jobs`, adds the operator routes, and makes `app.close()` wait for a run in progress.
+ * Nothing is scheduled until `app.jobs.start()`.
+ */
+export async function registerJobs(
+  app: FastifyInstance,
+  { config, db, now, jobs }: { config: Pick<Config, 'jobScheduleOverrides' | 'operatorToken'>; db: Db; now: () => Date; jobs: JobDefinition[] },
+): Promise<void> {
+  const overrides = parseScheduleOverrides(config.jobScheduleOverrides);
+  const unknown = [...overrides.keys()].filter((name) => !jobs.some((job) => job.name === name));
+  if (unknown.length > 0) {
+    throw new Error(`JOBS_SCHEDULE_OVERRIDES names unknown jobs: ${unknown.join(', ')} (jobs: ${jobs.map((job) => job.name).join(', ')})`);
+  }
+  const runner = createJobRunner({ db, now, log: app.log, jobs: jobs.map((job) => ({ ...job, schedule: overrides.get(job.name) ?? job.schedule })) });
+  app.decorate('jobs', runner);
+  // preClose, not onClose: a run may still need the app (in-process provider callbacks) and the database.
+  app.addHook('preClose', async () => {
+    await runner.stop();
+  });
+  await app.register(jobRoutes, { runner, operatorToken: config.operatorToken });
+}

@@ -1,0 +1,93 @@
+import { addDays, osloToday } from '@minside/domain';
+
+/**
+ * When a job is due: every `ms` milliseconds (buckets aligned to the epoch, so every instance
+ * computes the same ones), or once a day at a wall-clock time in Europe/Oslo.
+ */
+export type Schedule = { kind: 'every'; ms: number } | { kind: 'daily'; at: string };
+
+const units: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+const durationPattern = /^(\d+)(ms|s|m|h)$/;
+const dailyPattern = /^daily@([01]\d|2[0-3]):([0-5]\d)$/;
+
+export const every = (text: string): Schedule => parseSchedule(text);
+export const dailyAt = (at: string): Schedule => parseSchedule(`daily@${at}`);
+
+/** `30s`, `5m`, `1h`, `500ms`, or `daily@03:00` (Europe/Oslo). Throws a message naming the problem. */
+export function parseSchedule(text: string): Schedule {
+  const value = text.trim();
+  const daily = dailyPattern.exec(value);
+  if (daily) return { kind: 'daily', at: `${daily[1]}:${daily[2]}` };
+  const duration = durationPattern.exec(value);
+  if (!duration) throw new Error(`"${value}" is not a schedule (use e.g. 500ms, 30s, 5m, 1h or daily@03:00)`);
+  const ms = Number(duration[1]) * (units[duration[2] ?? ''] ?? Number.NaN);
+  // Below 100 ms the claim itself would be most of the work.
+  if (!Number.isSafeInteger(ms) || ms < 100 || ms > 7 * 24 * 3_600_000) throw new Error(`"${value}" must be between 100ms and 168h`);
+  return { kind: 'every', ms };
+}
+
+/** JOBS_SCHEDULE_OVERRIDES: `name=schedule,name=schedule`, e.g. `mail-outbox=10s,billing-renewals=daily@04:30`. */
+export function parseScheduleOverrides(text: string | undefined): Map<string, Schedule> {
+  const overrides = new Map<string, Schedule>();
+  for (const entry of (text ?? '').split(',')) {
+    if (!entry.trim()) continue;
+    const [name, schedule, ...rest] = entry.split('=');
+    if (!name?.trim() || schedule === undefined || rest.length > 0) throw new Error(`"${entry.trim()}" is not name=schedule`);
+    overrides.set(name.trim(), parseSchedule(schedule));
+  }
+  return overrides;
+}
+
+export function describeSchedule(schedule: Schedule): string {
+  if (schedule.kind === 'daily') return `daily ${schedule.at} Europe/Oslo`;
+  const [unit, size] = (['h', 'm', 's'] as const).map((u) => [u, units[u] ?? 1] as const).find(([, size]) => schedule.ms % size === 0) ?? ['ms', 1];
+  return `every ${schedule.ms / size}${unit}`;
+}
+
+const osloParts = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Oslo',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** How far Oslo's wall clock is ahead of UTC at an instant (1 or 2 hours). */
+function osloOffsetMs(at: number): number {
+  const part = (type: string) => Number(osloParts.formatToParts(at).find((p) => p.type === type)?.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/** The instant of a wall-clock time on an Oslo calendar date (a time the spring-forward skips lands an hour later). */
+export function osloInstant(isoDate: string, time: string): Date {
+  const [year, month, day] = isoDate.split('-').map(Number);
+  const [hour, minute] = time.split(':').map(Number);
+  const wall = Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1, hour ?? 0, minute ?? 0);
+  const guess = wall - osloOffsetMs(wall);
+  return new Date(wall - osloOffsetMs(guess));
+}
+
+/**
+ * The slot a job is due for at `now`: the latest scheduled time at or before it. A slot runs
+ * once; an instance that was down at 03:00 catches the day's run up when it starts.
+ */
+export function currentSlot(schedule: Schedule, now: Date): Date {
+  const at = now.getTime();
+  if (schedule.kind === 'every') return new Date(Math.floor(at / schedule.ms) * schedule.ms);
+  const today = osloToday(now);
+  const slot = osloInstant(today, schedule.at);
+  return slot.getTime() <= at ? slot : osloInstant(addDays(today, -1), schedule.at);
+}
+
+/** The first scheduled time after `now`. */
+export function nextSlot(schedule: Schedule, now: Date): Date {
+  const at = now.getTime();
+  if (schedule.kind === 'every') return new Date((Math.floor(at / schedule.ms) + 1) * schedule.ms);
+  const today = osloToday(now);
+  const slot = osloInstant(today, schedule.at);
+  return slot.getTime() > at ? slot : osloInstant(addDays(today, 1), schedule.at);
+}

@@ -1,0 +1,507 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { and, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import {
+  billingErrorCodes,
+  billingErrorMessages,
+  paymentMessage,
+  paymentProviderLabels,
+  subscriptionMethodOfProvider,
+  type InvoicePaymentMethod,
+  type Payment,
+  type PaymentPurpose,
+  type PaymentRedirect,
+  type PaymentStatus,
+} from '@minside/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { invoice, payment, paymentAgreement, paymentCallback, subscription, subscriptionChange } from '../../db/schema.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { CallbackSignatureError, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
+
+/**
+ * The payment engine: every charge and provider flow goes through here. The rules:
+ * - a payment row with a UNIQUE idempotency key is committed BEFORE the provider is called;
+ *   the same key finds the same row (double click, retried request, job run twice);
+ * - the provider's answer (callback, return-page look-up, reconciliation) settles a PENDING
+ *   row once, under a row lock; a settled row is never settled again (replayed callbacks);
+ * - an invoice is marked paid by one payment only: a second capture is refunded.
+ */
+
+export type PaymentRow = typeof payment.$inferSelect;
+
+/** After this long a PENDING payment is looked up by the reconciliation job; after MAX it is given up. */
+export const RECONCILE_AFTER_MS = 10 * 60 * 1000;
+export const PENDING_MAX_MS = 60 * 60 * 1000;
+/** How long one settler may talk to the provider about a capture before another may try (a crashed one lets go by itself). */
+export const CAPTURE_LEASE_MS = 2 * 60 * 1000;
+/** A second capture of a paid invoice whose refund did not go through: an operator must refund it. */
+export const DUPLICATE_REFUND_FAILED = 'DUPLICATE_PAYMENT_REFUND_FAILED';
+/** A card / Vipps agreement flow overtaken by a newer payment-method choice. */
+export const SUPERSEDED = 'SUPERSEDED';
+
+const capturePurposes: PaymentPurpose[] = ['INVOICE', 'RENEWAL', 'ORDER'];
+const agreementPurposes: PaymentPurpose[] = ['CARD_CHANGE', 'PAYMENT_METHOD_CHANGE'];
+
+export interface StartFlowInput {
+  /** Full idempotency key, already scoped (`user:<id>:<uuid>`, `paylink:<no>:<uuid>`, `renewal:<no>`). */
+  idempotencyKey: string;
+  purpose: PaymentPurpose;
+  method: InvoicePaymentMethod;
+  amountOre: number;
+  userId: string | null;
+  ariaAccountNo: number | null;
+  subscriptionId: string | null;
+  ariaInvoiceNo: number | null;
+  description: string;
+  /** The portal path the provider returns to; `{paymentId}` is filled in. */
+  returnPath: string;
+  details?: Record<string, unknown>;
+}
+
+export interface EngineDeps {
+  db: Db;
+  provider: PaymentProvider;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+export function toPaymentDto(row: PaymentRow): Payment {
+  const status = row.status as PaymentStatus;
+  const purpose = row.purpose as PaymentPurpose;
+  return {
+    paymentId: row.id,
+    status,
+    purpose,
+    ariaInvoiceNo: row.ariaInvoiceNo,
+    amountOre: row.amountOre,
+    method: row.method as Payment['method'],
+    message: paymentMessage(status, purpose, row.errorCode),
+    errorCode: row.errorCode,
+    createdAt: row.createdAt.toISOString(),
+    settledAt: row.settledAt?.toISOString() ?? null,
+  };
+}
+
+function providerUnavailable(): AppError {
+  return new AppError(503, billingErrorCodes.paymentProviderUnavailable, billingErrorMessages.paymentProviderUnavailable);
+}
+
+/** Runs inside the transaction that settles a payment (issue 7 orders: activate on CAPTURED). */
+export type SettledListener = (tx: Tx, payment: PaymentRow & { status: PaymentStatus }) => Promise<void>;
+
+export function createPaymentEngine({ db, provider, now, log }: EngineDeps) {
+  const listeners = new Map<PaymentPurpose, SettledListener[]>();
+  const load = async (id: string) => (await db.select().from(payment).where(eq(payment.id, id)))[0];
+  const loadByKey = async (key: string) => (await db.select().from(payment).where(eq(payment.idempotencyKey, key)))[0];
+
+  /** Sends a committed PENDING row to the provider (again: the provider is idempotent on the key). */
+  async function openAtProvider(row: PaymentRow, kind: 'PAYMENT' | 'AGREEMENT', description: string): Promise<PaymentRedirect> {
+    if (row.redirectUrl) return { paymentId: row.id, redirectUrl: row.redirectUrl };
+    let created: { providerReference: string; redirectUrl: string };
+    try {
+      created = await provider.createPayment({
+        merchantReference: row.id,
+        idempotencyKey: row.idempotencyKey,
+        method: row.method as InvoicePaymentMethod,
+        kind,
+        amountOre: row.amountOre,
+        description,
+        returnUrl: row.returnUrl,
+      });
+    } catch (error) {
+      // The row stays PENDING without a reference: the same key retries, reconciliation fails it.
+      log.error({ err: error, paymentId: row.id }, 'payment provider refused createPayment');
+      throw providerUnavailable();
+    }
+    await db
+      .update(payment)
+      .set({ providerReference: created.providerReference, redirectUrl: created.redirectUrl, updatedAt: now() })
+      .where(and(eq(payment.id, row.id), isNull(payment.providerReference)));
+    return { paymentId: row.id, redirectUrl: created.redirectUrl };
+  }
+
+  /** What a repeated request with a known key gets: the same payment, or a refusal if it was for something else. */
+  async function resume(existing: PaymentRow, input: StartFlowInput, kind: 'PAYMENT' | 'AGREEMENT'): Promise<PaymentRedirect> {
+    const same =
+      existing.purpose === input.purpose &&
+      existing.ariaInvoiceNo === input.ariaInvoiceNo &&
+      existing.subscriptionId === input.subscriptionId &&
+      existing.method === input.method &&
+      existing.userId === input.userId;
+    if (!same) throw new AppError(409, billingErrorCodes.idempotencyKeyReused, billingErrorMessages.idempotencyKeyReused);
+    // Settled already: send the browser to the receipt rather than to the provider again.
+    if (existing.status !== 'PENDING') return { paymentId: existing.id, redirectUrl: existing.returnUrl };
+    return openAtProvider(existing, kind, input.description);
+  }
+
+  /**
+   * Starts a payment or an agreement flow. `guard` runs inside the transaction that writes
+   * the row (it locks and checks the invoice); it returns the PENDING payments this one
+   * supersedes, which are cancelled at the provider afterwards.
+   */
+  async function start(input: StartFlowInput, guard?: (tx: Tx) => Promise<PaymentRow[]>): Promise<PaymentRedirect> {
+    const kind = agreementPurposes.includes(input.purpose) ? 'AGREEMENT' : 'PAYMENT';
+    const existing = await loadByKey(input.idempotencyKey);
+    if (existing) return resume(existing, input, kind);
+
+    const id = randomUUID();
+    const at = now();
+    let superseded: PaymentRow[] = [];
+    const inserted = await db.transaction(async (tx) => {
+      superseded = guard ? await guard(tx) : [];
+      const [row] = await tx
+        .insert(payment)
+        .values({
+          id,
+          idempotencyKey: input.idempotencyKey,
+          purpose: input.purpose,
+          method: input.method,
+          amountOre: input.amountOre,
+          status: 'PENDING',
+          userId: input.userId,
+          ariaAccountNo: input.ariaAccountNo,
+          subscriptionId: input.subscriptionId,
+          ariaInvoiceNo: input.ariaInvoiceNo,
+          provider: provider.name,
+          returnUrl: input.returnPath.replace('{paymentId}', encodeURIComponent(id)),
+          details: input.details ?? {},
+          createdAt: at,
+          updatedAt: at,
+        })
+        .onConflictDoNothing({ target: payment.idempotencyKey })
+        .returning();
+      return row;
+    });
+    if (!inserted) {
+      // The same key won a race with us a moment ago.
+      const winner = await loadByKey(input.idempotencyKey);
+      if (!winner) throw providerUnavailable();
+      return resume(winner, input, kind);
+    }
+    for (const old of superseded) await cancel(old);
+    if (input.ariaInvoiceNo !== null && superseded.length > 0) {
+      const [row] = await db.select({ paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.ariaInvoiceNo, input.ariaInvoiceNo));
+      if (row?.paidAt) {
+        // An earlier attempt turned out to be approved: this one is not needed.
+        await finish(inserted.id, { status: 'CANCELLED', errorCode: null });
+        throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
+      }
+    }
+    return openAtProvider(inserted, kind, input.description);
+  }
+
+  /** Cancels a PENDING payment at the provider; if the provider says it went through after all, settles that. */
+  async function cancel(row: PaymentRow): Promise<void> {
+    if (row.status !== 'PENDING') return;
+    if (!row.providerReference) {
+      await finish(row.id, { status: 'CANCELLED', errorCode: null });
+      return;
+    }
+    try {
+      await apply(row.id, await provider.cancel(row.providerReference));
+    } catch (error) {
+      log.warn({ err: error, paymentId: row.id }, 'could not cancel a superseded payment; reconciliation will settle it');
+    }
+  }
+
+  async function finish(id: string, outcome: { status: PaymentStatus; errorCode: string | null }): Promise<void> {
+    const at = now();
+    await db
+      .update(payment)
+      .set({ status: outcome.status, errorCode: outcome.errorCode, settledAt: at, updatedAt: at })
+      .where(and(eq(payment.id, id), eq(payment.status, 'PENDING')));
+  }
+
+  async function logMethodChange(tx: Tx, subscriptionId: string, userId: string | null, label: string): Promise<void> {
+    await tx.insert(subscriptionChange).values({
+      id: randomUUID(),
+      subscriptionId,
+      at: now(),
+      actor: userId ? 'self' : 'system',
+      actorUserId: userId,
+      kind: 'paymentMethodChanged',
+      details: { paymentMethod: label },
+    });
+  }
+
+  /** Stores an approved card / Vipps agreement as the subscription's way to pay. */
+  async function storeAgreement(tx: Tx, row: PaymentRow, agreement: ProviderAgreement): Promise<void> {
+    if (!row.subscriptionId) return;
+    // The subscription row serialises every change of its payment method (service.ts takes it too).
+    await tx.select({ id: subscription.id }).from(subscription).where(eq(subscription.id, row.subscriptionId)).for('update');
+    const at = now();
+    await tx
+      .update(paymentAgreement)
+      .set({ status: 'REPLACED', updatedAt: at })
+      .where(and(eq(paymentAgreement.subscriptionId, row.subscriptionId), ne(paymentAgreement.status, 'REPLACED')));
+    await tx.insert(paymentAgreement).values({
+      id: randomUUID(),
+      subscriptionId: row.subscriptionId,
+      method: agreement.method,
+      status: 'ACTIVE',
+      provider: provider.name,
+      providerAgreementId: agreement.agreementId,
+      cardBrand: agreement.card?.brand ?? null,
+      cardLast4: agreement.card?.last4 ?? null,
+      cardExpiryMonth: agreement.card?.expiryMonth ?? null,
+      cardExpiryYear: agreement.card?.expiryYear ?? null,
+      phoneNumber: agreement.phoneNumber,
+      bankAccountNumber: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await tx.update(subscription).set({ paymentMethod: subscriptionMethodOfProvider[agreement.method] }).where(eq(subscription.id, row.subscriptionId));
+    await logMethodChange(tx, row.subscriptionId, row.userId, paymentProviderLabels[agreement.method]);
+  }
+
+  /**
+   * Applies what the provider says about a payment. Only a PENDING row changes, under a row
+   * lock, so callbacks, return pages and the reconciliation job may all call this at once.
+   * A capture is made by one of them only: the one that claims the row's lease first; the
+   * others answer what they know (PENDING) and the claimer settles it.
+   */
+  async function apply(paymentId: string, observed: ProviderTransaction): Promise<PaymentRow | undefined> {
+    const row = await load(paymentId);
+    if (!row || row.status !== 'PENDING') return row;
+    // A charge whose answer was lost has no reference yet: it is recorded with the settlement.
+    const reference = row.providerReference ?? observed.providerReference;
+    if (!reference) return row;
+    const purpose = row.purpose as PaymentPurpose;
+    let state = observed;
+    let agreement: ProviderAgreement | null = null;
+    let claimed = false;
+    if (state.status === 'AUTHORIZED' && capturePurposes.includes(purpose)) {
+      const at = now();
+      const [claim] = await db
+        .update(payment)
+        .set({ claimedUntil: new Date(at.getTime() + CAPTURE_LEASE_MS), updatedAt: at })
+        .where(and(eq(payment.id, paymentId), eq(payment.status, 'PENDING'), or(isNull(payment.claimedUntil), lt(payment.claimedUntil, at))))
+        .returning({ id: payment.id });
+      if (!claim) return load(paymentId);
+      claimed = true;
+      try {
+        state = await provider.capture(reference, row.amountOre, `capture:${row.id}`);
+      } catch (error) {
+        await release(paymentId);
+        throw error;
+      }
+    } else if (state.status === 'AUTHORIZED' && agreementPurposes.includes(purpose)) {
+      agreement = state.agreementId ? await provider.agreement(state.agreementId) : null;
+    }
+
+    let outcome: { status: PaymentStatus; errorCode: string | null } | null;
+    switch (state.status) {
+      case 'CAPTURED':
+        outcome = { status: 'CAPTURED', errorCode: null };
+        break;
+      case 'AUTHORIZED':
+        outcome = agreementPurposes.includes(purpose)
+          ? agreement
+            ? { status: 'CAPTURED', errorCode: null }
+            : { status: 'FAILED', errorCode: row.method === 'SWEDBANK-PPG' ? billingErrorCodes.cardNotFound : 'AGREEMENT_NOT_FOUND' }
+          : null;
+        break;
+      case 'CANCELLED':
+      case 'FAILED':
+      case 'TIMEOUT':
+      case 'REFUNDED':
+        outcome = { status: state.status, errorCode: null };
+        break;
+      default:
+        outcome = null;
+    }
+    if (!outcome) {
+      if (claimed) await release(paymentId);
+      if (!row.providerReference) {
+        await db.update(payment).set({ providerReference: reference, updatedAt: now() }).where(and(eq(payment.id, paymentId), isNull(payment.providerReference)));
+      }
+      return load(paymentId);
+    }
+    const settled = outcome;
+
+    let duplicate = false;
+    await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for('update');
+      if (!locked || locked.status !== 'PENDING') return;
+      const at = now();
+      await tx
+        .update(payment)
+        .set({ status: settled.status, errorCode: settled.errorCode, settledAt: at, updatedAt: at, claimedUntil: null, providerReference: locked.providerReference ?? reference })
+        .where(eq(payment.id, paymentId));
+      for (const listener of listeners.get(purpose) ?? []) await listener(tx, { ...locked, providerReference: locked.providerReference ?? reference, status: settled.status, errorCode: settled.errorCode, settledAt: at });
+      if (settled.status !== 'CAPTURED') return;
+      if (locked.ariaInvoiceNo !== null && capturePurposes.includes(purpose)) {
+        const [target] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, locked.ariaInvoiceNo)).for('update');
+        if (target?.paidAt) duplicate = true;
+        else await tx.update(invoice).set({ paidAt: at, settledBy: locked.method }).where(eq(invoice.ariaInvoiceNo, locked.ariaInvoiceNo));
+      }
+      if (agreement) await storeAgreement(tx, locked, agreement);
+    });
+    if (duplicate) {
+      // Paid twice (two tabs, two methods): the invoice keeps the first; this money goes back.
+      let refunded = false;
+      try {
+        refunded = (await provider.refund(reference, row.amountOre)).status === 'REFUNDED';
+      } catch (error) {
+        log.error({ err: error, paymentId }, 'refund of a duplicate payment failed; an operator must refund it');
+      }
+      await db
+        .update(payment)
+        .set(refunded ? { status: 'REFUNDED', errorCode: 'DUPLICATE_PAYMENT', updatedAt: now() } : { errorCode: DUPLICATE_REFUND_FAILED, updatedAt: now() })
+        .where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED')));
+    }
+    return load(paymentId);
+  }
+
+  /** Lets go of a capture lease (the provider call failed or did not settle): the next look-up may try again. */
+  async function release(paymentId: string): Promise<void> {
+    await db.update(payment).set({ claimedUntil: null }).where(and(eq(payment.id, paymentId), eq(payment.status, 'PENDING')));
+  }
+
+  return {
+    /**
+     * Other areas start their own flows with `start` (e.g. issue 7: purpose ORDER, returnPath
+     * `/completepurchase?paymentId={paymentId}`) and learn the outcome here, in the settling
+     * transaction: a listener that throws rolls the settlement back (the next look-up retries).
+     */
+    onSettled(purpose: PaymentPurpose, listener: SettledListener): void {
+      listeners.set(purpose, [...(listeners.get(purpose) ?? []), listener]);
+    },
+    start,
+    apply,
+    cancel,
+    load,
+    logMethodChange,
+
+    /** Gives a CAPTURED payment back (issue 7: an order paid but impossible to fulfil). `reason` is kept as its error code. */
+    async refund(row: PaymentRow, reason: string): Promise<PaymentRow | undefined> {
+      if (row.status !== 'CAPTURED' || !row.providerReference) return row;
+      const refunded = await provider.refund(row.providerReference, row.amountOre);
+      if (refunded.status === 'REFUNDED') {
+        await db.update(payment).set({ status: 'REFUNDED', errorCode: reason, updatedAt: now() }).where(and(eq(payment.id, row.id), eq(payment.status, 'CAPTURED')));
+      }
+      return load(row.id);
+    },
+
+    /** A provider callback: verified, recorded once by event id, then settled from the provider's own status. */
+    async handleCallback(request: CallbackRequest): Promise<{ duplicate: boolean }> {
+      let event;
+      try {
+        event = await provider.verifyCallback(request);
+      } catch (error) {
+        if (error instanceof CallbackSignatureError) throw new AppError(401, billingErrorCodes.invalidSignature, billingErrorMessages.invalidSignature);
+        throw error;
+      }
+      const row = await load(event.merchantReference);
+      if (!row || row.provider !== provider.name || (row.providerReference !== null && row.providerReference !== event.providerReference)) {
+        throw new AppError(404, 'UNKNOWN_PAYMENT', 'Ukjent betaling.');
+      }
+      const [recorded] = await db
+        .insert(paymentCallback)
+        .values({ provider: provider.name, eventId: event.eventId, paymentId: row.id, status: event.status, receivedAt: now() })
+        .onConflictDoNothing()
+        .returning();
+      if (!recorded) return { duplicate: true };
+      try {
+        // The callback says "look": the provider's own status is the truth, not the callback body.
+        await apply(row.id, await provider.lookup(event.providerReference));
+      } catch (error) {
+        // Not processed: forget the event, so the provider's retry of it is processed, not dropped.
+        await db.delete(paymentCallback).where(and(eq(paymentCallback.provider, provider.name), eq(paymentCallback.eventId, event.eventId)));
+        log.error({ err: error, paymentId: row.id }, 'provider callback could not be processed; the provider will retry it');
+        throw providerUnavailable();
+      }
+      return { duplicate: false };
+    },
+
+    /** The return page's look-up: a PENDING payment is asked about at the provider first. */
+    async refresh(row: PaymentRow): Promise<PaymentRow> {
+      if (row.status !== 'PENDING' || !row.providerReference) return row;
+      try {
+        return (await apply(row.id, await provider.lookup(row.providerReference))) ?? row;
+      } catch (error) {
+        log.warn({ err: error, paymentId: row.id }, 'provider look-up failed; answering what we know');
+        return row;
+      }
+    },
+
+    /**
+     * The reconciliation job: PENDING payments older than RECONCILE_AFTER_MS are looked up at
+     * the provider and settled; ones still open after PENDING_MAX_MS are cancelled there
+     * (TIMEOUT). Returns how many changed.
+     */
+    async reconcile(): Promise<{ examined: number; settled: number }> {
+      const at = now().getTime();
+      const stale = await db
+        .select()
+        .from(payment)
+        .where(and(eq(payment.status, 'PENDING'), lt(payment.createdAt, new Date(at - RECONCILE_AFTER_MS))));
+      let settled = 0;
+      for (const row of stale) {
+        try {
+          let observed;
+          if (row.providerReference) observed = await provider.lookup(row.providerReference);
+          else {
+            // The create or charge call got no answer: only the provider knows whether it went through.
+            const found = await provider.lookupByMerchantReference(row.id);
+            if (!found) {
+              await finish(row.id, { status: 'FAILED', errorCode: 'NOT_SENT_TO_PROVIDER' });
+              settled += 1;
+              continue;
+            }
+            observed = found;
+          }
+          let after = await apply(row.id, observed);
+          // Only a flow the payer never finished is given up; an AUTHORIZED one is being captured.
+          if (after?.status === 'PENDING' && observed.status === 'CREATED' && at - row.createdAt.getTime() >= PENDING_MAX_MS) {
+            const cancelled = await provider.cancel(observed.providerReference);
+            after = await apply(row.id, cancelled.status === 'CANCELLED' ? { ...cancelled, status: 'TIMEOUT' } : cancelled);
+          }
+          if (after && after.status !== 'PENDING') settled += 1;
+        } catch (error) {
+          log.error({ err: error, paymentId: row.id }, 'reconciliation of a payment failed');
+        }
+      }
+      return { examined: stale.length, settled };
+    },
+
+    /**
+     * A newer payment-method choice is being made (giro, AvtaleGiro): the subscription's open card /
+     * Vipps agreement flows are cancelled here, in the caller's transaction, so a late approval of
+     * one of them settles nothing. The caller cancels them at the provider afterwards (cancelAtProvider).
+     * Taken before the subscription row lock, in the same order as `apply` (payment, then subscription).
+     */
+    async supersedeAgreementFlows(tx: Tx, subscriptionId: string): Promise<PaymentRow[]> {
+      const at = now();
+      return tx
+        .update(payment)
+        .set({ status: 'CANCELLED', errorCode: SUPERSEDED, settledAt: at, updatedAt: at })
+        .where(and(eq(payment.subscriptionId, subscriptionId), eq(payment.status, 'PENDING'), inArray(payment.purpose, agreementPurposes)))
+        .returning();
+    },
+
+    /** Best effort: a flow we no longer want is closed at the provider too (our row is already settled). */
+    async cancelAtProvider(rows: PaymentRow[]): Promise<void> {
+      for (const row of rows) {
+        if (!row.providerReference) continue;
+        try {
+          await provider.cancel(row.providerReference);
+        } catch (error) {
+          log.warn({ err: error, paymentId: row.id }, 'could not cancel a superseded flow at the provider; its approval will be ignored');
+        }
+      }
+    },
+
+    /** Every PENDING payment of an invoice, whatever its purpose (the renewal job leaves such an invoice alone). */
+    async openForInvoice(tx: Tx, ariaInvoiceNo: number): Promise<PaymentRow[]> {
+      return tx.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING')));
+    },
+
+    /** PENDING payments for one invoice (INVOICE purpose), locked with the invoice by the caller. */
+    async pendingForInvoice(tx: Tx, ariaInvoiceNo: number): Promise<PaymentRow[]> {
+      return tx.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), inArray(payment.purpose, ['INVOICE'])));
+    },
+  };
+}
+
+export type PaymentEngine = ReturnType<typeof createPaymentEngine>;

@@ -1,0 +1,63 @@
+import { portalOriginFor } from '../../lib/portal-url.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Catalogue } from '@minside/titles';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Mailer } from '../../integrations/mail/index.ts';
+import { createPaymentProvider } from '../../integrations/payment/index.ts';
+import type { PaymentProvider } from '../../integrations/payment/provider.ts';
+import { ensureBillingSecret } from '../../integrations/payment/secrets.ts';
+import type { SessionStore } from '../../plugins/session.ts';
+import type { AccountService } from '../subscription/service.ts';
+import { createPaymentEngine, type PaymentEngine } from './engine.ts';
+import { createBillingJobs, type BillingJobs } from './jobs.ts';
+import { billingRoutes } from './routes.ts';
+import { createBillingService, type BillingService } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The billing jobs (renewals, reconciliation), for the scheduler, the CLI and tests. */
+    billingJobs: BillingJobs;
+    billing: BillingService;
+    /** The payment engine, for other areas' provider flows (issue 7 orders): start + onSettled. */
+    paymentEngine: PaymentEngine;
+    /** The configured payment provider (tests wrap it to play a provider that errors or times out). */
+    paymentProvider: PaymentProvider;
+  }
+}
+
+export interface BillingSetup {
+  config: Pick<Config, 'paymentProvider' | 'paylinkSecret' | 'operatorToken' | 'publicUrl' | 'port'>;
+  db: Db;
+  catalogue: Catalogue;
+  accounts: AccountService;
+  sessions: SessionStore;
+  mailer: Mailer;
+  now: () => Date;
+}
+
+/** The portal origin of a title for links in e-mails: the title's own host in production, the local one otherwise. */
+
+/** Invoices and payments (issue 6): the provider, the engine, the routes and the jobs. */
+export async function registerBilling(app: FastifyInstance, setup: BillingSetup): Promise<void> {
+  const { config, db, catalogue, accounts, sessions, mailer, now } = setup;
+  const configured = await createPaymentProvider(config, db, now);
+  const { provider } = configured;
+  const engine = createPaymentEngine({ db, provider, now, log: app.log });
+  const billing = createBillingService({ db, engine, provider, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret) });
+  const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
+  app.decorate('billingJobs', jobs);
+  app.decorate('billing', billing);
+  app.decorate('paymentEngine', engine);
+  app.decorate('paymentProvider', provider);
+  await app.register(billingRoutes, { billing, engine, sessions, providerName: provider.name, operatorToken: config.operatorToken });
+  if (configured.registerRoutes) await configured.registerRoutes(app);
+  if (provider.name === 'test' && config.publicUrl?.startsWith('https://')) {
+    app.log.warn('PAYMENT_PROVIDER is the embedded test provider on a public https site: anyone can approve payments at /_dev/pay');
+  }
+  // An in-process provider delivers its callbacks the way a real one does: an HTTP POST to the webhook.
+  configured.connect?.(async (path, body, headers) => {
+    const response = await app.inject({ method: 'POST', url: path, payload: body, headers });
+    if (response.statusCode >= 400) app.log.warn({ statusCode: response.statusCode, body: response.body }, 'test provider callback was refused');
+  });
+}

@@ -1,0 +1,393 @@
+import { titleMail } from '../../integrations/mail/templates.ts';
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { addDays, addMonths, formatLongDate, instStatusCodes, invoiceKid, isPaying, osloToday, type BillingPeriod } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import type { Db } from '../../db/client.ts';
+import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
+import type { Mailer } from '../../integrations/mail/index.ts';
+import type { PaymentProvider } from '../../integrations/payment/provider.ts';
+import type { PaymentEngine } from './engine.ts';
+import { formatKronerForPdf, formatNorwegianDate } from './pdf.ts';
+import type { BillingService } from './service.ts';
+
+/**
+ * The billing jobs (issue 11 schedules them; `npm run billing:jobs` runs them by hand):
+ * - renewals: issue the next period's invoice RENEWAL_LEAD_DAYS before the period ends
+ *   (one per period: `subscription_period`'s primary key), roll the period over when it
+ *   ends, and collect due invoices — charge a stored card / Vipps agreement, draw AvtaleGiro
+ *   on the due date, leave giro invoices waiting (their e-mail carries a pay-link);
+ * - reconciliation: settle PENDING payments at the provider, and ask the bank about
+ *   AvtaleGiro agreements that wait for confirmation.
+ * Every step is safe to run twice or on two instances at once.
+ */
+
+export const RENEWAL_LEAD_DAYS = 14;
+/** Giro invoices are due this many days before the period starts (as the demo invoices are). */
+const DUE_DAYS_BEFORE_PERIOD = 2;
+/**
+ * Dunning of a failed card / Vipps renewal charge: attempt 1 on the due date, attempt 2 at least
+ * 3 days after it, attempt 3 at least 4 days after that; then the invoice waits like a giro (the
+ * owner has had a pay-link since the first failure).
+ */
+export const RENEWAL_RETRY_DAYS = [3, 4] as const;
+/** The receiving account printed on invoices the portal creates (illustrative, as the seed's). */
+export const BANK_ACCOUNT = '1503.12.34567';
+
+const periodMonths: Record<BillingPeriod, number> = { YEAR: 12, QUARTER: 3, MONTH: 1, MONTH_PREMIUM: 1 };
+
+export interface BillingJobDeps {
+  db: Db;
+  engine: PaymentEngine;
+  billing: BillingService;
+  provider: PaymentProvider;
+  mailer: Mailer;
+  catalogue: Catalogue;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  /** The portal origin of a title, for links in e-mails. */
+  portalOrigin: (titleCode: string) => string;
+}
+
+export interface RenewalReport {
+  invoicesIssued: number;
+  periodsRolled: number;
+  charged: number;
+  drawn: number;
+}
+
+export function createBillingJobs(deps: BillingJobDeps) {
+  const { db, engine, billing, provider, mailer, catalogue, now, log, portalOrigin } = deps;
+
+  async function priceFor(row: typeof subscription.$inferSelect, periodFrom: string): Promise<{ amountOre: number; planName: string; months: number }> {
+    const planId = row.pendingPlanId && row.pendingChangeOn && row.pendingChangeOn <= periodFrom ? row.pendingPlanId : row.ariaPlanId;
+    const [found] = await db.select().from(plan).where(eq(plan.ariaPlanId, planId));
+    if (!found) return { amountOre: row.priceOre, planName: row.planName, months: periodMonths[row.billingPeriod as BillingPeriod] ?? 1 };
+    const announced = found.nextPriceOre !== null && found.nextPriceFrom !== null && found.nextPriceFrom <= periodFrom;
+    const amountOre = planId === row.ariaPlanId && !announced ? row.priceOre : announced ? (found.nextPriceOre as number) : found.priceOre;
+    return { amountOre, planName: found.name, months: periodMonths[found.billingPeriod as BillingPeriod] ?? 1 };
+  }
+
+  /** Issues the invoice for the period starting at `periodFrom`, once. Returns its number, or null if it existed. */
+  async function issueFor(subscriptionId: string, periodFrom: string, today: string): Promise<number | null> {
+    const [row] = await db.select().from(subscription).where(eq(subscription.id, subscriptionId));
+    if (!row) return null;
+    const price = await priceFor(row, periodFrom);
+    const periodTo = addDays(addMonths(periodFrom, price.months), -1);
+    return db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .insert(subscriptionPeriod)
+        .values({ subscriptionId, periodFrom, ariaInvoiceNo: null, createdAt: now() })
+        .onConflictDoNothing()
+        .returning();
+      if (!claimed) return null;
+      // An invoice for this period made elsewhere (seed, an order) counts as the renewal.
+      const [existing] = await tx.select({ no: invoice.ariaInvoiceNo }).from(invoice).where(and(eq(invoice.subscriptionId, subscriptionId), eq(invoice.periodFrom, periodFrom)));
+      if (existing) {
+        await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: existing.no }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
+        return null;
+      }
+      let amountOre = price.amountOre;
+      let discountNote = '';
+      const [discount] = await tx
+        .select({ applied: subscriptionDiscount, code: discountCode })
+        .from(subscriptionDiscount)
+        .innerJoin(discountCode, eq(discountCode.code, subscriptionDiscount.code))
+        .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), gt(subscriptionDiscount.remainingPeriods, 0)))
+        .for('update', { of: subscriptionDiscount });
+      if (discount) {
+        const off = discount.code.percentOff !== null ? Math.round((amountOre * discount.code.percentOff) / 100) : (discount.code.amountOffOre ?? 0);
+        amountOre = Math.max(0, amountOre - off);
+        discountNote = ` (rabatt ${discount.code.code})`;
+        await tx
+          .update(subscriptionDiscount)
+          .set({ remainingPeriods: sql`${subscriptionDiscount.remainingPeriods} - 1` })
+          .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
+      }
+      const dueOn = [addDays(periodFrom, -DUE_DAYS_BEFORE_PERIOD), today].sort().at(-1) as string;
+      const [created] = await tx
+        .insert(invoice)
+        .values({
+          ariaAccountNo: row.ariaAccountNo,
+          subscriptionId,
+          kid: '0',
+          amountOre,
+          description: `${price.planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}${discountNote}`,
+          periodFrom,
+          periodTo,
+          dueOn,
+          bankAccountNumber: BANK_ACCOUNT,
+          // Nothing to pay (a 100 % discount) is settled at once.
+          ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
+        })
+        .returning({ no: invoice.ariaInvoiceNo });
+      if (!created) throw new Error('invoice insert returned nothing');
+      const kid = invoiceKid(row.ariaAccountNo, created.no);
+      await tx.update(invoice).set({ kid }).where(eq(invoice.ariaInvoiceNo, created.no));
+      if (discount && amountOre < price.amountOre) {
+        // The discount as a credit line on the invoice: what the list price was and why less is due.
+        await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: created.no, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });
+      }
+      await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: created.no }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
+
+      if (amountOre > 0 && (row.paymentMethod === 'INVOICE' || row.paymentMethod === 'AVTALEGIRO')) {
+        const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, row.ariaAccountNo));
+        const title = catalogue.findByTitleCode(row.titleCode);
+        if (owner && title) {
+          const link = billing.paylinkPath(created.no);
+          const giro = row.paymentMethod === 'INVOICE';
+          await mailer.enqueue(tx, {
+            to: owner.email,
+            idempotencyKey: `invoice-issued:${created.no}`,
+            ...titleMail(title, {
+              subject: `${title.name}: ny faktura ${created.no}`,
+              heading: `Faktura ${created.no}`,
+              paragraphs: [
+                `Hei ${owner.givenName}!`,
+                `Her er fakturaen for ${price.planName} for perioden ${formatNorwegianDate(periodFrom)} – ${formatNorwegianDate(periodTo)}.`,
+                `Beløp: ${formatKronerForPdf(amountOre)}. Forfallsdato: ${formatNorwegianDate(dueOn)}. KID: ${kid}. Kontonummer: ${BANK_ACCOUNT}.`,
+                giro ? 'Betal enkelt med Vipps eller kort, uten å logge inn.' : 'Beløpet trekkes med AvtaleGiro på forfallsdatoen. Vil du heller betale nå, kan du gjøre det her.',
+              ],
+              action: { label: 'Betal fakturaen', url: `${portalOrigin(row.titleCode)}${link.path}` },
+            }),
+          });
+        }
+      }
+      return created.no;
+    });
+  }
+
+  /**
+   * Claims the next renewal charge of a due invoice, under the invoice's row lock: nothing while
+   * the invoice is paid, while any payment of it is PENDING (the owner paying by hand right now,
+   * or an earlier charge whose answer is still unknown), after a capture, after the last attempt,
+   * or before the dunning schedule allows the next one. Each attempt has its own key.
+   */
+  async function claimRenewalCharge(row: typeof invoice.$inferSelect, method: string, today: string): Promise<{ id: string; key: string } | null> {
+    return db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, row.ariaInvoiceNo)).for('update');
+      if (!locked || locked.paidAt) return null;
+      if ((await engine.openForInvoice(tx, row.ariaInvoiceNo)).length > 0) return null;
+      const attempts = await tx
+        .select()
+        .from(payment)
+        .where(and(eq(payment.ariaInvoiceNo, row.ariaInvoiceNo), eq(payment.purpose, 'RENEWAL'), ne(payment.method, 'AVTALEGIRO')))
+        .orderBy(desc(payment.createdAt));
+      if (attempts.some((attempt) => attempt.status === 'CAPTURED')) return null;
+      const last = attempts[0];
+      if (last) {
+        const wait = RENEWAL_RETRY_DAYS[attempts.length - 1];
+        if (wait === undefined || addDays(osloToday(last.createdAt), wait) > today) return null;
+      }
+      const key = `renewal:${row.ariaInvoiceNo}:${attempts.length + 1}`;
+      const at = now();
+      const id = randomUUID();
+      const [claimed] = await tx
+        .insert(payment)
+        .values({
+          id,
+          idempotencyKey: key,
+          purpose: 'RENEWAL',
+          method,
+          amountOre: locked.amountOre,
+          status: 'PENDING',
+          userId: null,
+          ariaAccountNo: locked.ariaAccountNo,
+          subscriptionId: locked.subscriptionId,
+          ariaInvoiceNo: locked.ariaInvoiceNo,
+          provider: provider.name,
+          returnUrl: '/fakturaoversikt',
+          createdAt: at,
+          updatedAt: at,
+        })
+        .onConflictDoNothing({ target: payment.idempotencyKey })
+        .returning({ id: payment.id });
+      return claimed ? { id, key } : null;
+    });
+  }
+
+  async function collect(today: string): Promise<{ charged: number; drawn: number }> {
+    const due = await db
+      .select({ invoice, method: subscription.paymentMethod })
+      .from(invoice)
+      .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+      .where(and(isNull(invoice.paidAt), lte(invoice.dueOn, today), gt(invoice.amountOre, 0), inArray(subscription.paymentMethod, ['CARD', 'VIPPS', 'AVTALEGIRO'])));
+    let charged = 0;
+    let drawn = 0;
+    for (const { invoice: row, method } of due) {
+      const subscriptionId = row.subscriptionId as string;
+      const [agreement] = await db
+        .select()
+        .from(paymentAgreement)
+        .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.status, 'ACTIVE'), eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method)));
+      // Without an active agreement (AvtaleGiro still pending at the bank) the invoice waits like a giro.
+      if (!agreement) continue;
+      try {
+        if (method === 'AVTALEGIRO') {
+          if (await drawAvtaleGiro(row.ariaInvoiceNo, row.ariaAccountNo, subscriptionId, row.amountOre)) drawn += 1;
+          continue;
+        }
+        if (!agreement.providerAgreementId) continue;
+        // The row and its key first: a second run (or instance) finds it and does not charge again.
+        const claim = await claimRenewalCharge(row, agreement.method, today);
+        if (!claim) continue;
+        let result;
+        try {
+          result = await provider.chargeAgreement({
+            agreementId: agreement.providerAgreementId,
+            amountOre: row.amountOre,
+            idempotencyKey: claim.key,
+            merchantReference: claim.id,
+            description: `Faktura ${row.ariaInvoiceNo}`,
+          });
+        } catch (error) {
+          // No answer is not "failed": the provider may have charged. The row stays PENDING and
+          // reconciliation asks the provider by our reference; no new attempt starts meanwhile.
+          log.warn({ err: error, ariaInvoiceNo: row.ariaInvoiceNo, paymentId: claim.id }, 'renewal charge got no answer; reconciliation will ask the provider');
+          continue;
+        }
+        // The provider's reference is stored with the result, in the settling transaction.
+        const settled = await engine.apply(claim.id, result);
+        if (settled?.status === 'CAPTURED') charged += 1;
+      } catch (error) {
+        log.error({ err: error, ariaInvoiceNo: row.ariaInvoiceNo }, 'collecting a due invoice failed');
+      }
+    }
+    return { charged, drawn };
+  }
+
+  /**
+   * A renewal charge the provider refused (expired card, stopped agreement): the owner is told at
+   * once, with a pay-link, in the settling transaction. One e-mail per invoice; the job retries.
+   */
+  engine.onSettled('RENEWAL', async (tx, settled) => {
+    if (settled.status === 'CAPTURED' || settled.status === 'PENDING' || settled.ariaInvoiceNo === null || settled.subscriptionId === null) return;
+    const [found] = await tx
+      .select({ invoice, titleCode: subscription.titleCode, email: appUser.email, givenName: appUser.givenName })
+      .from(invoice)
+      .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+      .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
+      .innerJoin(appUser, eq(appUser.id, account.userId))
+      .where(eq(invoice.ariaInvoiceNo, settled.ariaInvoiceNo));
+    const title = found ? catalogue.findByTitleCode(found.titleCode) : undefined;
+    if (!found || !title || found.invoice.paidAt) return;
+    const no = found.invoice.ariaInvoiceNo;
+    const link = billing.paylinkPath(no);
+    const source = settled.method === 'VIPPS' ? 'Vipps-avtalen' : 'betalingskortet';
+    await mailer.enqueue(tx, {
+      to: found.email,
+      idempotencyKey: `renewal-failed:${no}`,
+      ...titleMail(title, {
+        subject: `${title.name}: betalingen av faktura ${no} gikk ikke gjennom`,
+        heading: `Faktura ${no} er ikke betalt`,
+        paragraphs: [
+          `Hei ${found.givenName}!`,
+          `Vi fikk ikke trukket ${formatKronerForPdf(found.invoice.amountOre)} for faktura ${no} (${found.invoice.description}) fra ${source}.`,
+          'Vi prøver igjen om noen dager. Du kan også betale fakturaen nå med Vipps eller kort, uten å logge inn, eller bytte betalingsmåte på Min side.',
+          `Forfallsdato: ${formatNorwegianDate(found.invoice.dueOn)}. KID: ${found.invoice.kid}. Kontonummer: ${found.invoice.bankAccountNumber}.`,
+        ],
+        action: { label: 'Betal fakturaen', url: `${portalOrigin(found.titleCode)}${link.path}` },
+      }),
+    });
+  });
+
+  /** AvtaleGiro: the bank draws the amount on the due date; recorded as a captured payment. */
+  async function drawAvtaleGiro(ariaInvoiceNo: number, ariaAccountNo: number, subscriptionId: string, amountOre: number): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
+      if (!locked || locked.paidAt) return false;
+      const at = now();
+      const [claimed] = await tx
+        .insert(payment)
+        .values({
+          id: randomUUID(),
+          idempotencyKey: `avtalegiro:${ariaInvoiceNo}`,
+          purpose: 'RENEWAL',
+          method: 'AVTALEGIRO',
+          amountOre,
+          status: 'CAPTURED',
+          userId: null,
+          ariaAccountNo,
+          subscriptionId,
+          ariaInvoiceNo,
+          provider: 'bank',
+          returnUrl: '/fakturaoversikt',
+          createdAt: at,
+          updatedAt: at,
+          settledAt: at,
+        })
+        .onConflictDoNothing({ target: payment.idempotencyKey })
+        .returning();
+      if (!claimed) return false;
+      await tx.update(invoice).set({ paidAt: at, settledBy: 'AVTALEGIRO' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
+      return true;
+    });
+  }
+
+  return {
+    async runRenewals(): Promise<RenewalReport> {
+      const today = osloToday(now());
+      const report: RenewalReport = { invoicesIssued: 0, periodsRolled: 0, charged: 0, drawn: 0 };
+      const candidates = await db
+        .select()
+        .from(subscription)
+        .where(and(eq(subscription.instStatusCode, instStatusCodes.ACTIVE), isNull(subscription.sharedFromSubscriptionId), gt(subscription.priceOre, 0), lte(subscription.currentPeriodEnd, addDays(today, RENEWAL_LEAD_DAYS))));
+      for (const row of candidates) {
+        const paying = isPaying({ ariaPlanID: row.ariaPlanId, planProductType: row.planProductType, eligibleForSharing: row.eligibleForSharing, instStatusCode: row.instStatusCode, subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: row.subscriptionInfo1 } });
+        if (!paying) continue;
+        try {
+          if ((await issueFor(row.id, row.currentPeriodEnd, today)) !== null) report.invoicesIssued += 1;
+          if (row.currentPeriodEnd <= today) {
+            // The period has begun: it becomes the current one (compare-and-set: once, whoever runs).
+            const months = (await priceFor(row, row.currentPeriodEnd)).months;
+            const rolled = await db
+              .update(subscription)
+              .set({ currentPeriodEnd: addMonths(row.currentPeriodEnd, months) })
+              .where(and(eq(subscription.id, row.id), eq(subscription.currentPeriodEnd, row.currentPeriodEnd), eq(subscription.instStatusCode, instStatusCodes.ACTIVE)))
+              .returning({ id: subscription.id });
+            if (rolled.length > 0) {
+              report.periodsRolled += 1;
+              const next = addMonths(row.currentPeriodEnd, months);
+              if (next <= addDays(today, RENEWAL_LEAD_DAYS) && (await issueFor(row.id, next, today)) !== null) report.invoicesIssued += 1;
+            }
+          }
+        } catch (error) {
+          log.error({ err: error, subscriptionId: row.id }, 'renewal of a subscription failed');
+        }
+      }
+      const collected = await collect(today);
+      report.charged = collected.charged;
+      report.drawn = collected.drawn;
+      return report;
+    },
+
+    async runReconciliation(): Promise<{ examined: number; settled: number; agreementsConfirmed: number }> {
+      const payments = await engine.reconcile();
+      let agreementsConfirmed = 0;
+      const pending = await db.select().from(paymentAgreement).where(and(eq(paymentAgreement.status, 'PENDING'), eq(paymentAgreement.method, 'AVTALEGIRO'), isNotNull(paymentAgreement.providerAgreementId)));
+      for (const agreement of pending) {
+        try {
+          const status = await provider.mandateStatus(agreement.providerAgreementId as string);
+          if (status === 'PENDING') continue;
+          await db.transaction(async (tx) => {
+            const [updated] = await tx
+              .update(paymentAgreement)
+              .set({ status: status === 'ACTIVE' ? 'ACTIVE' : 'REJECTED', updatedAt: now() })
+              .where(and(eq(paymentAgreement.id, agreement.id), eq(paymentAgreement.status, 'PENDING')))
+              .returning();
+            if (!updated) return;
+            if (status === 'ACTIVE') agreementsConfirmed += 1;
+            // A refused mandate leaves the subscriber on giro.
+            else await tx.update(subscription).set({ paymentMethod: 'INVOICE' }).where(and(eq(subscription.id, agreement.subscriptionId), eq(subscription.paymentMethod, 'AVTALEGIRO')));
+          });
+        } catch (error) {
+          log.error({ err: error, agreementId: agreement.id }, 'AvtaleGiro confirmation look-up failed');
+        }
+      }
+      return { ...payments, agreementsConfirmed };
+    },
+  };
+}
+
+export type BillingJobs = ReturnType<typeof createBillingJobs>;

@@ -1,0 +1,194 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  addDiscountBodySchema,
+  apiErrorSchema,
+  changeCardBodySchema,
+  changePaymentMethodBodySchema,
+  changePaymentMethodResponseSchema,
+  createInvoicePaymentBodySchema,
+  createPaylinkBodySchema,
+  createPaylinkResponseSchema,
+  discountResponseSchema,
+  getDiscountDetailsBodySchema,
+  INVOICE_PAGE_MAX,
+  invoiceListParamsSchema,
+  invoiceListQuerySchema,
+  invoiceListResponseSchema,
+  invoiceParamsSchema,
+  invoicePaymentParamsSchema,
+  paylinkDetailsSchema,
+  paylinkParamsSchema,
+  paymentMethodDetailsSchema,
+  paymentMethodParamsSchema,
+  paymentParamsSchema,
+  paymentQuerySchema,
+  paymentRedirectSchema,
+  paymentSchema,
+} from '@minside/domain';
+import type { SessionStore } from '../../plugins/session.ts';
+import { operatorAuth } from '../../plugins/operator-auth.ts';
+import type { PaymentEngine } from './engine.ts';
+import type { BillingService } from './service.ts';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 503: apiErrorSchema };
+
+export interface BillingRouteOptions {
+  billing: BillingService;
+  engine: PaymentEngine;
+  sessions: SessionStore;
+  /** The provider's webhook path under /api/payment/callback/ (its configuration name). */
+  providerName: string;
+  operatorToken: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The exact bytes of a provider callback, for its signature. */
+    rawBody?: string;
+  }
+}
+
+/**
+ * Invoices and payments (issue 6). SPEC §7 keeps its paths (`subscription/card`,
+ * `subscription/paymentMethod`, `addDiscount`, `getDiscountDetails`); the rest are resource
+ * paths under /api/invoice, /api/payment and /api/paylink. Ownership is checked for every id:
+ * another user's invoice or payment answers 404. Pay-links need no session.
+ */
+export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { billing, engine, sessions, providerName, operatorToken }) => {
+  app.get(
+    '/api/invoice/:accountNo',
+    { schema: { tags: ['billing'], params: invoiceListParamsSchema, querystring: invoiceListQuerySchema, response: { 200: invoiceListResponseSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return billing.listInvoices(user.id, request.params.accountNo, request.query, INVOICE_PAGE_MAX);
+    },
+  );
+
+  app.get(
+    '/api/invoice/:accountNo/:ariaInvoiceNo/pdf',
+    {
+      schema: {
+        tags: ['billing'],
+        description: 'The invoice as a PDF (application/pdf).',
+        params: invoiceParamsSchema,
+        response: { 200: z.any().describe('application/pdf'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await sessions.require(request);
+      const { filename, pdf } = await billing.invoicePdf(user.id, request.params.accountNo, request.params.ariaInvoiceNo);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${filename}"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+
+  app.post(
+    '/api/invoice/:ariaInvoiceNo/payment',
+    { schema: { tags: ['billing'], params: invoicePaymentParamsSchema, body: createInvoicePaymentBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return billing.payOwnInvoice(user.id, request.params.ariaInvoiceNo, request.body);
+    },
+  );
+
+  app.get(
+    '/api/payment/:paymentId',
+    { schema: { tags: ['billing'], params: paymentParamsSchema, querystring: paymentQuerySchema, response: { 200: paymentSchema, ...errors } } },
+    async (request) => {
+      const session = await sessions.find(request);
+      return billing.getPayment(request.params.paymentId, { userId: session?.user.id ?? null, token: request.query.token });
+    },
+  );
+
+  app.get(
+    '/api/subscription/:accountNo/:titleCode/paymentMethod',
+    { schema: { tags: ['billing'], params: paymentMethodParamsSchema, response: { 200: paymentMethodDetailsSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return billing.paymentMethod(user.id, request.params.accountNo, request.params.titleCode);
+    },
+  );
+
+  app.put(
+    '/api/subscription/paymentMethod',
+    { schema: { tags: ['billing'], body: changePaymentMethodBodySchema, response: { 200: changePaymentMethodResponseSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return billing.changePaymentMethod(user.id, request.body);
+    },
+  );
+
+  app.put(
+    '/api/subscription/card',
+    { schema: { tags: ['billing'], body: changeCardBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return billing.changeCard(user.id, request.body);
+    },
+  );
+
+  app.post(
+    '/api/addDiscount',
+    { schema: { tags: ['billing'], body: addDiscountBodySchema, response: { 200: discountResponseSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return { discount: await billing.addDiscount(user.id, request.body) };
+    },
+  );
+
+  app.post(
+    '/api/getDiscountDetails',
+    { schema: { tags: ['billing'], body: getDiscountDetailsBodySchema, response: { 200: discountResponseSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return { discount: await billing.discountDetails(user.id, request.body.ariaAccountNo, request.body.titleCode) };
+    },
+  );
+
+  // Pay-links: public, the token is the credential.
+  app.get(
+    '/api/paylink/:token',
+    { schema: { tags: ['billing'], params: paylinkParamsSchema, response: { 200: paylinkDetailsSchema, ...errors } } },
+    async (request) => billing.paylinkDetails(request.params.token),
+  );
+
+  app.post(
+    '/api/paylink/:token/payment',
+    { schema: { tags: ['billing'], params: paylinkParamsSchema, body: createInvoicePaymentBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
+    async (request) => billing.payByLink(request.params.token, request.body),
+  );
+
+  // The provider's webhook: authenticated by its signature over the exact body bytes.
+  await app.register(async (webhook) => {
+    webhook.removeContentTypeParser('application/json');
+    webhook.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (request, body, done) => {
+      request.rawBody = body as string;
+      done(null, {});
+    });
+    webhook.withTypeProvider<ZodTypeProvider>().post(
+      `/api/payment/callback/${providerName}`,
+      { schema: { tags: ['billing'], description: 'Payment provider callback (signed).', response: { 200: z.object({ received: z.boolean(), duplicate: z.boolean() }), ...errors } } },
+      async (request) => {
+        const result = await engine.handleCallback({ headers: request.headers, rawBody: request.rawBody ?? '' });
+        return { received: true, duplicate: result.duplicate };
+      },
+    );
+  });
+
+  // Operators (customer centre): a pay-link for an invoice, e.g. to send by SMS.
+  await app.register(async (operator) => {
+    operator.addHook('onRequest', operatorAuth(operatorToken));
+    operator.withTypeProvider<ZodTypeProvider>().post(
+      '/api/operator/paylink',
+      { schema: { tags: ['operator'], body: createPaylinkBodySchema, response: { 200: createPaylinkResponseSchema, ...errors } } },
+      async (request) => {
+        const link = await billing.createPaylink(request.body.ariaInvoiceNo, request.body.validDays);
+        return { token: link.token, path: link.path, expiresAt: link.expiresAt };
+      },
+    );
+  });
+};

@@ -1,0 +1,553 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import {
+  billingErrorCodes,
+  billingErrorMessages,
+  formatNorwegianAccountNumber,
+  isValidNorwegianAccountNumber,
+  osloToday,
+  paymentProviderLabels,
+  tasksFor,
+  type AddDiscountBody,
+  type ChangeCardBody,
+  type ChangePaymentMethodBody,
+  type ChangePaymentMethodResponse,
+  type CreateInvoicePaymentBody,
+  type Discount,
+  type Invoice,
+  type InvoiceListResponse,
+  type InvoiceSettlement,
+  type Payment,
+  type PaymentMethod,
+  type PaymentMethodDetails,
+  type PaymentRedirect,
+  type PaylinkDetails,
+  type Subscription,
+} from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import type { Db, Tx } from '../../db/client.ts';
+import { account, appUser, discountCode, invoice, paymentAgreement, subscription, subscriptionDiscount } from '../../db/schema.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { notFound } from '../../plugins/errors.ts';
+import type { PaymentProvider } from '../../integrations/payment/provider.ts';
+import type { AccountService } from '../subscription/service.ts';
+import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
+import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
+import { renderInvoicePdf } from './pdf.ts';
+
+type InvoiceRow = typeof invoice.$inferSelect;
+type AgreementRow = typeof paymentAgreement.$inferSelect;
+
+/**
+ * An AvtaleGiro change claimed by one request while the bank is asked for the mandate; invisible
+ * to the subscriber and the jobs until the mandate exists (then PENDING until the bank confirms).
+ */
+const REGISTERING = 'REGISTERING';
+const REGISTERING_STALE_MS = 5 * 60 * 1000;
+
+/** The subscription row serialises changes of its payment method (the engine's storeAgreement takes it too). */
+async function lockSubscription(tx: Tx, subscriptionId: string): Promise<void> {
+  await tx.select({ id: subscription.id }).from(subscription).where(eq(subscription.id, subscriptionId)).for('update');
+}
+
+export interface BillingServiceDeps {
+  db: Db;
+  engine: PaymentEngine;
+  provider: PaymentProvider;
+  accounts: AccountService;
+  catalogue: Catalogue;
+  now: () => Date;
+  paylinkSecret: string;
+}
+
+const methodLabels: Record<PaymentMethod, string> = {
+  CARD: paymentProviderLabels['SWEDBANK-PPG'],
+  VIPPS: paymentProviderLabels.VIPPS,
+  AVTALEGIRO: paymentProviderLabels.AVTALEGIRO,
+  INVOICE: paymentProviderLabels.BANKGIRO,
+  NONE: 'Ingen',
+};
+const providerCodeOf: Record<PaymentMethod, PaymentMethodDetails['providerCode']> = {
+  CARD: 'SWEDBANK-PPG',
+  VIPPS: 'VIPPS',
+  AVTALEGIRO: 'AVTALEGIRO',
+  INVOICE: 'BANKGIRO',
+  NONE: null,
+};
+
+export function maskedCardNumber(last4: string): string {
+  return `**** **** **** ${last4}`;
+}
+
+function invoiceStatus(row: Pick<InvoiceRow, 'paidAt' | 'dueOn'>, today: string): Invoice['status'] {
+  if (row.paidAt) return 'PAID';
+  return row.dueOn < today ? 'OVERDUE' : 'UNPAID';
+}
+
+export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string): Invoice {
+  const status = invoiceStatus(row, today);
+  return {
+    ariaInvoiceNo: row.ariaInvoiceNo,
+    ariaAccountNo: row.ariaAccountNo,
+    titleCode,
+    kid: row.kid,
+    amountOre: row.amountOre,
+    status,
+    description: row.description,
+    periodFrom: row.periodFrom,
+    periodTo: row.periodTo,
+    dueOn: row.dueOn,
+    bankAccountNumber: row.bankAccountNumber,
+    paidAt: row.paidAt?.toISOString() ?? null,
+    settledBy: (row.settledBy as InvoiceSettlement | null) ?? null,
+    payable: status !== 'PAID' && row.amountOre > 0,
+  };
+}
+
+export function createBillingService(deps: BillingServiceDeps) {
+  const { db, engine, provider, accounts, catalogue, now, paylinkSecret } = deps;
+  const today = () => osloToday(now());
+
+  /** The invoice with its title, if it belongs to the user (another user's is "not found"). */
+  async function ownInvoice(userId: string, ariaInvoiceNo: number): Promise<{ row: InvoiceRow; titleCode: string }> {
+    const [found] = await db
+      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})` })
+      .from(invoice)
+      .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
+      .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+      .where(and(eq(invoice.ariaInvoiceNo, ariaInvoiceNo), eq(account.userId, userId)));
+    if (!found) throw notFound();
+    return found;
+  }
+
+  async function anyInvoice(ariaInvoiceNo: number) {
+    const [found] = await db
+      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})` })
+      .from(invoice)
+      .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
+      .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+      .where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
+    return found;
+  }
+
+  /** Locks the invoice, refuses a paid or empty one, and hands back the attempts this one replaces. */
+  function invoiceGuard(ariaInvoiceNo: number) {
+    return async (tx: Tx): Promise<PaymentRow[]> => {
+      const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
+      if (!locked) throw notFound();
+      if (locked.paidAt) throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
+      if (locked.amountOre <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
+      return engine.pendingForInvoice(tx, ariaInvoiceNo);
+    };
+  }
+
+  function payInvoice(row: InvoiceRow, titleCode: string, body: CreateInvoicePaymentBody, scope: { userId: string } | { paylinkToken: string }): Promise<PaymentRedirect> {
+    if (row.paidAt) throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
+    const title = catalogue.findByTitleCode(titleCode);
+    const byLink = 'paylinkToken' in scope;
+    return engine.start(
+      {
+        idempotencyKey: byLink ? `paylink:${row.ariaInvoiceNo}:${body.idempotencyKey}` : `user:${scope.userId}:${body.idempotencyKey}`,
+        purpose: 'INVOICE',
+        method: body.method,
+        amountOre: row.amountOre,
+        userId: byLink ? null : scope.userId,
+        ariaAccountNo: row.ariaAccountNo,
+        subscriptionId: row.subscriptionId,
+        ariaInvoiceNo: row.ariaInvoiceNo,
+        description: `Faktura ${row.ariaInvoiceNo}${title ? ` – ${title.name}` : ''}`,
+        returnPath: byLink
+          ? `/betaling?token=${encodeURIComponent(scope.paylinkToken)}&paymentId={paymentId}`
+          : `/betal-faktura/${row.ariaInvoiceNo}?paymentId={paymentId}`,
+      },
+      invoiceGuard(row.ariaInvoiceNo),
+    );
+  }
+
+  function checkPaylink(token: string): { ariaInvoiceNo: number; expiresAt: Date } {
+    const checked = verifyPaylinkToken(paylinkSecret, token, now());
+    if (!checked.ok) {
+      if (checked.reason === 'expired') throw new AppError(410, billingErrorCodes.paylinkExpired, billingErrorMessages.paylinkExpired);
+      throw new AppError(404, billingErrorCodes.paylinkInvalid, billingErrorMessages.paylinkInvalid);
+    }
+    return checked;
+  }
+
+  async function ownSubscription(userId: string, ariaAccountNo: number, titleCode: string): Promise<Subscription> {
+    return accounts.getOwnSubscription(userId, ariaAccountNo, titleCode);
+  }
+
+  function changeable(sub: Subscription): boolean {
+    return tasksFor(sub, today()).includes('paymentMethod');
+  }
+
+  function requireChangeable(sub: Subscription): void {
+    if (!changeable(sub)) throw new AppError(409, billingErrorCodes.paymentMethodNotChangeable, billingErrorMessages.paymentMethodNotChangeable);
+  }
+
+  async function paymentMethodOf(sub: Subscription): Promise<PaymentMethodDetails> {
+    const [row] = await db.select({ paymentMethod: subscription.paymentMethod }).from(subscription).where(eq(subscription.id, sub.id));
+    const method = (row?.paymentMethod ?? sub.paymentMethod) as PaymentMethod;
+    const agreements = await db
+      .select()
+      .from(paymentAgreement)
+      .where(and(eq(paymentAgreement.subscriptionId, sub.id), inArray(paymentAgreement.status, ['ACTIVE', 'PENDING'])))
+      .orderBy(desc(paymentAgreement.createdAt));
+    const newest = (code: string): AgreementRow | undefined => agreements.find((agreement) => agreement.method === code);
+    const card = method === 'CARD' ? newest('SWEDBANK-PPG') : undefined;
+    const vipps = method === 'VIPPS' ? newest('VIPPS') : undefined;
+    const giro = method === 'AVTALEGIRO' ? newest('AVTALEGIRO') : undefined;
+    return {
+      ariaAccountNo: sub.ariaAccountNo,
+      titleCode: sub.titleCode,
+      method,
+      providerCode: providerCodeOf[method],
+      label: methodLabels[method],
+      card:
+        card?.cardLast4 && card.cardExpiryMonth && card.cardExpiryYear
+          ? { brand: card.cardBrand ?? 'Kort', last4: card.cardLast4, maskedNumber: maskedCardNumber(card.cardLast4), expiryMonth: card.cardExpiryMonth, expiryYear: card.cardExpiryYear }
+          : null,
+      vippsAgreement: vipps ? { agreementId: vipps.providerAgreementId ?? vipps.id, phoneNumber: vipps.phoneNumber } : null,
+      avtaleGiro: giro?.bankAccountNumber ? { bankAccountNumber: formatNorwegianAccountNumber(giro.bankAccountNumber), status: giro.status === 'ACTIVE' ? 'ACTIVE' : 'PENDING' } : null,
+      changeable: changeable(sub),
+    };
+  }
+
+  function toDiscountDto(row: typeof subscriptionDiscount.$inferSelect, code: typeof discountCode.$inferSelect): Discount {
+    return {
+      discountCode: code.code,
+      description: code.description,
+      percentOff: code.percentOff,
+      amountOffOre: code.amountOffOre,
+      remainingPeriods: row.remainingPeriods,
+      addedAt: row.addedAt.toISOString(),
+    };
+  }
+
+  async function activeDiscount(subscriptionId: string): Promise<Discount | null> {
+    const [row] = await db
+      .select({ applied: subscriptionDiscount, code: discountCode })
+      .from(subscriptionDiscount)
+      .innerJoin(discountCode, eq(discountCode.code, subscriptionDiscount.code))
+      .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), gt(subscriptionDiscount.remainingPeriods, 0)))
+      .orderBy(desc(subscriptionDiscount.addedAt))
+      .limit(1);
+    return row ? toDiscountDto(row.applied, row.code) : null;
+  }
+
+  return {
+    /** GET /api/invoice/{accountNo}: newest first (by period, then number), keyset pages. */
+    async listInvoices(userId: string, ariaAccountNo: number, query: { limit?: number | undefined; before?: number | undefined }, pageMax: number): Promise<InvoiceListResponse> {
+      const limit = query.limit ?? pageMax;
+      let cursor: { periodFrom: string; ariaInvoiceNo: number } | undefined;
+      if (query.before !== undefined) {
+        const [at] = await db
+          .select({ periodFrom: invoice.periodFrom, ariaInvoiceNo: invoice.ariaInvoiceNo })
+          .from(invoice)
+          .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
+          .where(and(eq(invoice.ariaInvoiceNo, query.before), eq(invoice.ariaAccountNo, ariaAccountNo), eq(account.userId, userId)));
+        if (!at) throw notFound();
+        cursor = at;
+      }
+      // One query checks ownership and reads the page (the list is the hot path; see docs/performance.md).
+      const rows = await db
+        .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})` })
+        .from(invoice)
+        .innerJoin(account, and(eq(account.ariaAccountNo, invoice.ariaAccountNo), eq(account.userId, userId)))
+        .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+        .where(
+          and(
+            eq(invoice.ariaAccountNo, ariaAccountNo),
+            cursor
+              ? or(lt(invoice.periodFrom, cursor.periodFrom), and(eq(invoice.periodFrom, cursor.periodFrom), lt(invoice.ariaInvoiceNo, cursor.ariaInvoiceNo)))
+              : undefined,
+          ),
+        )
+        .orderBy(desc(invoice.periodFrom), desc(invoice.ariaInvoiceNo))
+        .limit(limit + 1);
+      // No rows: an empty list of one's own account, or someone else's account (404).
+      if (rows.length === 0) await accounts.getOwnAccount(userId, ariaAccountNo);
+      const day = today();
+      const page = rows.slice(0, limit);
+      return {
+        invoices: page.map(({ row, titleCode }) => toInvoiceDto(row, titleCode, day)),
+        nextBefore: rows.length > limit ? (page.at(-1)?.row.ariaInvoiceNo ?? null) : null,
+      };
+    },
+
+    /** GET /api/invoice/{accountNo}/{ariaInvoiceNo}/pdf. */
+    async invoicePdf(userId: string, ariaAccountNo: number, ariaInvoiceNo: number): Promise<{ filename: string; pdf: Buffer }> {
+      await accounts.getOwnAccount(userId, ariaAccountNo);
+      const { row, titleCode } = await ownInvoice(userId, ariaInvoiceNo);
+      if (row.ariaAccountNo !== ariaAccountNo) throw notFound();
+      const [user] = await db.select().from(appUser).innerJoin(account, eq(account.userId, appUser.id)).where(eq(account.ariaAccountNo, ariaAccountNo));
+      const title = catalogue.findByTitleCode(titleCode);
+      const pdf = renderInvoicePdf({
+        titleName: title?.name ?? titleCode,
+        titleOrganizationNumber: title?.organizationNumber ?? null,
+        customerName: user ? `${user.app_user.givenName} ${user.app_user.familyName}`.trim() || user.app_user.email : '',
+        ariaAccountNo,
+        ariaInvoiceNo,
+        issuedOn: osloToday(row.createdAt),
+        dueOn: row.dueOn,
+        periodFrom: row.periodFrom,
+        periodTo: row.periodTo,
+        description: row.description,
+        amountOre: row.amountOre,
+        kid: row.kid,
+        bankAccountNumber: row.bankAccountNumber,
+        paidOn: row.paidAt ? osloToday(row.paidAt) : null,
+      });
+      return { filename: `faktura-${ariaInvoiceNo}.pdf`, pdf };
+    },
+
+    /** POST /api/invoice/{ariaInvoiceNo}/payment. */
+    async payOwnInvoice(userId: string, ariaInvoiceNo: number, body: CreateInvoicePaymentBody): Promise<PaymentRedirect> {
+      const { row, titleCode } = await ownInvoice(userId, ariaInvoiceNo);
+      return payInvoice(row, titleCode, body, { userId });
+    },
+
+    /** GET /api/payment/{paymentId}: the owner's, or one of the pay-link's invoice with its token. */
+    async getPayment(paymentId: string, viewer: { userId: string | null; token: string | undefined }): Promise<Payment> {
+      const row = await engine.load(paymentId);
+      if (!row) throw notFound();
+      let allowed = false;
+      if (viewer.userId) {
+        if (row.userId === viewer.userId) allowed = true;
+        else if (row.ariaAccountNo !== null) {
+          const [owned] = await db.select({ no: account.ariaAccountNo }).from(account).where(and(eq(account.ariaAccountNo, row.ariaAccountNo), eq(account.userId, viewer.userId)));
+          allowed = Boolean(owned);
+        }
+      }
+      if (!allowed && viewer.token) {
+        const checked = verifyPaylinkToken(paylinkSecret, viewer.token, now());
+        allowed = checked.ok && checked.ariaInvoiceNo === row.ariaInvoiceNo;
+      }
+      if (!allowed) throw notFound();
+      return toPaymentDto(await engine.refresh(row));
+    },
+
+    // --- pay-links -------------------------------------------------------------------------
+
+    /** A pay-link's path for an invoice known to exist; pure (usable inside a transaction). */
+    paylinkPath(ariaInvoiceNo: number, validDays = PAYLINK_DEFAULT_DAYS): { token: string; path: string; expiresAt: string } {
+      const expiresAt = new Date(now().getTime() + validDays * 24 * 60 * 60 * 1000);
+      const token = createPaylinkToken(paylinkSecret, ariaInvoiceNo, expiresAt);
+      return { token, path: `/betaling?token=${encodeURIComponent(token)}`, expiresAt: expiresAt.toISOString() };
+    },
+
+    /** A pay-link for one invoice (invoice e-mails, the operator endpoint, the CLI). */
+    async createPaylink(ariaInvoiceNo: number, validDays = PAYLINK_DEFAULT_DAYS): Promise<{ token: string; path: string; expiresAt: string; titleCode: string }> {
+      const found = await anyInvoice(ariaInvoiceNo);
+      if (!found) throw notFound();
+      const expiresAt = new Date(now().getTime() + validDays * 24 * 60 * 60 * 1000);
+      const token = createPaylinkToken(paylinkSecret, ariaInvoiceNo, expiresAt);
+      return { token, path: `/betaling?token=${encodeURIComponent(token)}`, expiresAt: expiresAt.toISOString(), titleCode: found.titleCode };
+    },
+
+    /** GET /api/paylink/{token}. */
+    async paylinkDetails(token: string): Promise<PaylinkDetails> {
+      const checked = checkPaylink(token);
+      const found = await anyInvoice(checked.ariaInvoiceNo);
+      if (!found) throw new AppError(404, billingErrorCodes.paylinkInvalid, billingErrorMessages.paylinkInvalid);
+      const dto = toInvoiceDto(found.row, found.titleCode, today());
+      return {
+        ariaInvoiceNo: dto.ariaInvoiceNo,
+        titleCode: dto.titleCode,
+        kid: dto.kid,
+        amountOre: dto.amountOre,
+        description: dto.description,
+        dueOn: dto.dueOn,
+        status: dto.status,
+        payable: dto.payable,
+        expiresAt: checked.expiresAt.toISOString(),
+      };
+    },
+
+    /** POST /api/paylink/{token}/payment. */
+    async payByLink(token: string, body: CreateInvoicePaymentBody): Promise<PaymentRedirect> {
+      const checked = checkPaylink(token);
+      const found = await anyInvoice(checked.ariaInvoiceNo);
+      if (!found) throw new AppError(404, billingErrorCodes.paylinkInvalid, billingErrorMessages.paylinkInvalid);
+      return payInvoice(found.row, found.titleCode, body, { paylinkToken: token });
+    },
+
+    // --- payment method --------------------------------------------------------------------
+
+    /** GET /api/subscription/{accountNo}/{titleCode}/paymentMethod. */
+    async paymentMethod(userId: string, ariaAccountNo: number, titleCode: string): Promise<PaymentMethodDetails> {
+      return paymentMethodOf(await ownSubscription(userId, ariaAccountNo, titleCode));
+    },
+
+    /** PUT /api/subscription/paymentMethod (SPEC §7). */
+    async changePaymentMethod(userId: string, body: ChangePaymentMethodBody): Promise<ChangePaymentMethodResponse> {
+      const sub = await ownSubscription(userId, body.ariaAccountNo, body.titleCode);
+      requireChangeable(sub);
+      if (body.method === 'SWEDBANK-PPG' || body.method === 'VIPPS') {
+        const started = await engine.start({
+          idempotencyKey: `user:${userId}:${body.idempotencyKey}`,
+          purpose: 'PAYMENT_METHOD_CHANGE',
+          method: body.method,
+          amountOre: 0,
+          userId,
+          ariaAccountNo: sub.ariaAccountNo,
+          subscriptionId: sub.id,
+          ariaInvoiceNo: null,
+          description: body.method === 'VIPPS' ? `Vipps-avtale for ${sub.planName}` : `Betalingskort for ${sub.planName}`,
+          returnPath: '/endre-betalingsmetode/verify?paymentId={paymentId}',
+        });
+        return { result: 'REDIRECT', redirectUrl: started.redirectUrl, paymentId: started.paymentId, paymentMethod: await paymentMethodOf(sub) };
+      }
+
+      if (body.method === 'AVTALEGIRO') {
+        const raw = body.bankAccountNumber?.trim() ?? '';
+        if (raw === '') throw new AppError(400, billingErrorCodes.bankAccountRequired, billingErrorMessages.bankAccountRequired);
+        if (!isValidNorwegianAccountNumber(raw)) throw new AppError(400, billingErrorCodes.invalidBankAccount, billingErrorMessages.invalidBankAccount);
+        const digits = raw.replace(/[\s.]/g, '');
+        const pendingAnswer = async (status: AgreementRow['status']): Promise<ChangePaymentMethodResponse> => ({
+          result: status === 'ACTIVE' ? 'CHANGED' : 'PENDING_BANK_CONFIRMATION',
+          redirectUrl: null,
+          paymentId: null,
+          paymentMethod: await paymentMethodOf(sub),
+        });
+        // Decided under the subscription's lock: the same account already chosen (or being
+        // registered by another tab) is that one; otherwise this request claims the change with a
+        // REGISTERING row before the bank is asked, so two tabs never both register a mandate.
+        let superseded: PaymentRow[] = [];
+        const decision = await db.transaction(async (tx): Promise<{ existing: AgreementRow } | { claimId: string }> => {
+          superseded = await engine.supersedeAgreementFlows(tx, sub.id);
+          await lockSubscription(tx, sub.id);
+          const [current] = await tx.select({ paymentMethod: subscription.paymentMethod }).from(subscription).where(eq(subscription.id, sub.id));
+          const live = await tx
+            .select()
+            .from(paymentAgreement)
+            .where(and(eq(paymentAgreement.subscriptionId, sub.id), eq(paymentAgreement.method, 'AVTALEGIRO'), inArray(paymentAgreement.status, [REGISTERING, 'PENDING', 'ACTIVE'])))
+            .orderBy(desc(paymentAgreement.createdAt));
+          const newest = live[0];
+          // A registration claim left by a request that died (no answer for minutes) counts for nothing.
+          const registering = newest?.status === REGISTERING && newest.createdAt.getTime() > now().getTime() - REGISTERING_STALE_MS;
+          const same = newest?.bankAccountNumber === digits && (registering || (newest.status !== REGISTERING && current?.paymentMethod === 'AVTALEGIRO'));
+          if (newest && same) return { existing: newest };
+          const at = now();
+          // An older tab's registration for another account loses to this newer choice.
+          await tx.update(paymentAgreement).set({ status: 'REPLACED', updatedAt: at }).where(and(eq(paymentAgreement.subscriptionId, sub.id), eq(paymentAgreement.status, REGISTERING)));
+          const claimId = randomUUID();
+          await tx.insert(paymentAgreement).values({
+            id: claimId,
+            subscriptionId: sub.id,
+            method: 'AVTALEGIRO',
+            status: REGISTERING,
+            provider: provider.name,
+            providerAgreementId: null,
+            bankAccountNumber: digits,
+            createdAt: at,
+            updatedAt: at,
+          });
+          return { claimId };
+        });
+        await engine.cancelAtProvider(superseded);
+        if ('existing' in decision) return pendingAnswer(decision.existing.status === REGISTERING ? 'PENDING' : decision.existing.status);
+
+        const agreementId = decision.claimId;
+        let mandateId: string;
+        try {
+          ({ mandateId } = await provider.registerMandate({ bankAccountNumber: digits, merchantReference: agreementId, idempotencyKey: `user:${userId}:${body.idempotencyKey}` }));
+        } catch {
+          await db.update(paymentAgreement).set({ status: 'FAILED', updatedAt: now() }).where(and(eq(paymentAgreement.id, agreementId), eq(paymentAgreement.status, REGISTERING)));
+          throw new AppError(503, billingErrorCodes.paymentProviderUnavailable, billingErrorMessages.paymentProviderUnavailable);
+        }
+        const won = await db.transaction(async (tx) => {
+          await lockSubscription(tx, sub.id);
+          const at = now();
+          const [registered] = await tx
+            .update(paymentAgreement)
+            .set({ status: 'PENDING', providerAgreementId: mandateId, updatedAt: at })
+            .where(and(eq(paymentAgreement.id, agreementId), eq(paymentAgreement.status, REGISTERING)))
+            .returning();
+          // A newer choice (another account, giro, a card) was made meanwhile: it stands.
+          if (!registered) return false;
+          await tx.update(paymentAgreement).set({ status: 'REPLACED', updatedAt: at }).where(and(eq(paymentAgreement.subscriptionId, sub.id), ne(paymentAgreement.status, 'REPLACED'), ne(paymentAgreement.id, agreementId)));
+          await tx.update(subscription).set({ paymentMethod: 'AVTALEGIRO' }).where(eq(subscription.id, sub.id));
+          await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.AVTALEGIRO);
+          return true;
+        });
+        if (!won) {
+          try {
+            await provider.cancelMandate(mandateId);
+          } catch {
+            // The bank never draws on a mandate we do not use; it only costs a stray registration.
+          }
+          const current = await paymentMethodOf(sub);
+          return { result: current.avtaleGiro?.status === 'PENDING' ? 'PENDING_BANK_CONFIRMATION' : 'CHANGED', redirectUrl: null, paymentId: null, paymentMethod: current };
+        }
+        return { result: 'PENDING_BANK_CONFIRMATION', redirectUrl: null, paymentId: null, paymentMethod: await paymentMethodOf(sub) };
+      }
+
+      // BANKGIRO: giro / e-invoice, nothing to confirm. Open card / Vipps flows and AvtaleGiro
+      // registrations in progress are older choices: they are cancelled so they cannot win later.
+      let superseded: PaymentRow[] = [];
+      await db.transaction(async (tx) => {
+        superseded = await engine.supersedeAgreementFlows(tx, sub.id);
+        await lockSubscription(tx, sub.id);
+        const at = now();
+        await tx.update(paymentAgreement).set({ status: 'REPLACED', updatedAt: at }).where(and(eq(paymentAgreement.subscriptionId, sub.id), ne(paymentAgreement.status, 'REPLACED')));
+        const [current] = await tx.select({ paymentMethod: subscription.paymentMethod }).from(subscription).where(eq(subscription.id, sub.id));
+        if (current?.paymentMethod !== 'INVOICE') {
+          await tx.update(subscription).set({ paymentMethod: 'INVOICE' }).where(eq(subscription.id, sub.id));
+          await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.BANKGIRO);
+        }
+      });
+      await engine.cancelAtProvider(superseded);
+      return { result: 'CHANGED', redirectUrl: null, paymentId: null, paymentMethod: await paymentMethodOf(sub) };
+    },
+
+    /** PUT /api/subscription/card (SPEC §7): add or replace the card through the provider. */
+    async changeCard(userId: string, body: ChangeCardBody): Promise<PaymentRedirect> {
+      const sub = await ownSubscription(userId, body.ariaAccountNo, body.titleCode);
+      requireChangeable(sub);
+      return engine.start({
+        idempotencyKey: `user:${userId}:${body.idempotencyKey}`,
+        purpose: 'CARD_CHANGE',
+        method: 'SWEDBANK-PPG',
+        amountOre: 0,
+        userId,
+        ariaAccountNo: sub.ariaAccountNo,
+        subscriptionId: sub.id,
+        ariaInvoiceNo: null,
+        description: `Betalingskort for ${sub.planName}`,
+        returnPath: '/legg-til-betalingskort/verify?paymentId={paymentId}',
+      });
+    },
+
+    // --- discounts -------------------------------------------------------------------------
+
+    /** POST /api/addDiscount: the code applies to the next `periods` renewal invoices. */
+    async addDiscount(userId: string, body: AddDiscountBody): Promise<Discount> {
+      const sub = await ownSubscription(userId, body.ariaAccountNo, body.titleCode);
+      requireChangeable(sub);
+      const codeText = body.discountCode.trim().toUpperCase();
+      const [code] = await db.select().from(discountCode).where(eq(discountCode.code, codeText));
+      const invalid = () => new AppError(400, billingErrorCodes.discountCodeInvalid, billingErrorMessages.discountCodeInvalid);
+      if (!code || (code.titleCode !== null && code.titleCode !== sub.titleCode) || (code.validUntil !== null && code.validUntil < today())) throw invalid();
+      return db.transaction(async (tx) => {
+        // The subscription row is the lock: two codes added at once cannot both become active.
+        await tx.select({ id: subscription.id }).from(subscription).where(eq(subscription.id, sub.id)).for('update');
+        const existing = await tx.select().from(subscriptionDiscount).where(eq(subscriptionDiscount.subscriptionId, sub.id));
+        if (existing.some((row) => row.code === code.code)) throw new AppError(409, billingErrorCodes.discountCodeUsed, billingErrorMessages.discountCodeUsed);
+        if (existing.some((row) => row.remainingPeriods > 0)) throw new AppError(409, billingErrorCodes.discountAlreadyActive, billingErrorMessages.discountAlreadyActive);
+        const [added] = await tx.insert(subscriptionDiscount).values({ subscriptionId: sub.id, code: code.code, remainingPeriods: code.periods, addedAt: now() }).returning();
+        if (!added) throw invalid();
+        return toDiscountDto(added, code);
+      });
+    },
+
+    /** POST /api/getDiscountDetails. */
+    async discountDetails(userId: string, ariaAccountNo: number, titleCode: string): Promise<Discount | null> {
+      const sub = await ownSubscription(userId, ariaAccountNo, titleCode);
+      return activeDiscount(sub.id);
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;
+

@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  apiErrorSchema,
+  businessConfirmBodySchema,
+  businessConfirmResponseSchema,
+  businessInviteBodySchema,
+  businessInviteResponseSchema,
+  businessMembersCsv,
+  businessMembersQuerySchema,
+  businessOverviewSchema,
+  businessRemoveBodySchema,
+  businessRemoveResponseSchema,
+  businessVerifyBodySchema,
+  businessVerifyResponseSchema,
+  sessionQuerySchema,
+} from '@minside/domain';
+import type { SessionStore } from '../../plugins/session.ts';
+import type { TitleService } from '../titles/service.ts';
+import type { BusinessService } from './service.ts';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/**
+ * The business area under /api/business (SPEC §7 names no calls for it). Every call needs a
+ * session (one hook for the whole prefix); the admin calls also need the admin's company
+ * subscription on the title (`?titleCode=`, else the host's), or answer 403.
+ */
+export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; sessions: SessionStore; titles: TitleService }> = async (app, { business, sessions, titles }) => {
+  await app.register(
+    async (area) => {
+      const typed = area.withTypeProvider<ZodTypeProvider>();
+      typed.addHook('onRequest', async (request) => {
+        await sessions.require(request);
+      });
+      const titleOf = (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => titles.titleFor(request.query.titleCode, `${originOf(request)}/`);
+      const admin = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
+        const { user } = await sessions.require(request);
+        return business.adminContext(user, titleOf(request));
+      };
+
+      typed.get(
+        '/members',
+        { schema: { tags: ['business'], querystring: sessionQuerySchema, response: { 200: businessOverviewSchema, ...errors } } },
+        async (request) => business.overview(await admin(request)),
+      );
+
+      typed.get(
+        '/members/export',
+        { schema: { tags: ['business'], querystring: businessMembersQuerySchema, response: { 200: z.string(), ...errors } } },
+        async (request, reply) => {
+          const ctx = await admin(request);
+          const csv = businessMembersCsv(await business.exportCsvRows(ctx, request.query.q));
+          return reply
+            .type('text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="ansatte-${ctx.companyDomain}.csv"`)
+            .header('cache-control', 'no-store')
+            .send(csv);
+        },
+      );
+
+      typed.post(
+        '/invitations',
+        { schema: { tags: ['business'], querystring: sessionQuerySchema, body: businessInviteBodySchema, response: { 200: businessInviteResponseSchema, ...errors } } },
+        async (request) => business.invite(await admin(request), request.body.emails, request.portalOrigin()),
+      );
+
+      typed.post(
+        '/members/remove',
+        { schema: { tags: ['business'], querystring: sessionQuerySchema, body: businessRemoveBodySchema, response: { 200: businessRemoveResponseSchema, ...errors } } },
+        async (request) => business.remove(await admin(request), request.body.ids),
+      );
+
+      typed.post(
+        '/verification',
+        { schema: { tags: ['business'], querystring: sessionQuerySchema, body: businessVerifyBodySchema, response: { 200: businessVerifyResponseSchema, ...errors } } },
+        async (request) => {
+          const { user } = await sessions.require(request);
+          return business.startVerification(user, titleOf(request), request.body.email);
+        },
+      );
+
+      typed.post(
+        '/verification/confirm',
+        { schema: { tags: ['business'], querystring: sessionQuerySchema, body: businessConfirmBodySchema, response: { 200: businessConfirmResponseSchema, ...errors } } },
+        async (request) => {
+          const { user } = await sessions.require(request);
+          return business.confirmVerification(user, titleOf(request), request.body.email, request.body.code);
+        },
+      );
+    },
+    { prefix: '/api/business' },
+  );
+};

@@ -1,0 +1,355 @@
+import { titleMail } from '../../integrations/mail/templates.ts';
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { and, asc, desc, eq, ilike, inArray } from 'drizzle-orm';
+import {
+  BUSINESS_INVITE_BATCH_LIMIT,
+  businessErrorCodes,
+  businessInviteMessages,
+  businessMessages,
+  businessRemovalMessages,
+  classifyInvitations,
+  emailDomainOf,
+  errorCodes,
+  instStatusCodes,
+  isBusinessAdmin,
+  isPlausibleEmail,
+  matchesMemberSearch,
+  osloToday,
+  splitEmailList,
+  validationMessages,
+  VERIFICATION_CODE_TTL_MINUTES,
+  type BusinessConfirmResponse,
+  type BusinessInviteItem,
+  type BusinessInviteResponse,
+  type BusinessMember,
+  type BusinessOverview,
+  type BusinessRemoveItem,
+  type BusinessRemoveResponse,
+  type BusinessVerifyResponse,
+  type Title,
+} from '@minside/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { account, subscription, subscriptionChange, subscriptionMember } from '../../db/schema.ts';
+import type { Mailer } from '../../integrations/mail/index.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { claimCode, issueCode } from '../../lib/one-time-code.ts';
+import type { SessionUser } from '../../plugins/session.ts';
+import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
+import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
+
+export interface BusinessDeps {
+  db: Db;
+  mailer: Mailer;
+  accounts: AccountService;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  identityProviderName: string;
+}
+
+type SubscriptionRow = typeof subscription.$inferSelect;
+type MemberRow = typeof subscriptionMember.$inferSelect;
+
+/** The admin's company subscription, as every admin call sees it. */
+export interface AdminContext {
+  user: SessionUser;
+  title: Title;
+  subscriptionId: string;
+  companyDomain: string;
+}
+
+const refuse = (status: number, code: string, message: string) => new AppError(status, code, message);
+
+function toMember(row: MemberRow): BusinessMember {
+  return { id: row.id, email: row.email, addedAt: row.invitedAt.toISOString(), status: row.status === 'active' ? 'active' : 'emailSent' };
+}
+
+/**
+ * Business subscriptions (SPEC §2 /bedrift and /administrer-bedrift, §6 roles): the admin
+ * invites colleagues of the company's domain in bulk, within the seat limit, and removes
+ * them in bulk; an employee proves a work address of that domain with a code and gets access
+ * under the company's subscription (docs/decisions/011-business-and-student.md).
+ */
+export function createBusinessService({ db, mailer, accounts, now, log, identityProviderName }: BusinessDeps) {
+  const today = () => osloToday(now());
+
+  async function members(tx: Tx | Db, subscriptionId: string): Promise<MemberRow[]> {
+    return tx
+      .select()
+      .from(subscriptionMember)
+      .where(and(eq(subscriptionMember.subscriptionId, subscriptionId), eq(subscriptionMember.kind, 'business')))
+      .orderBy(desc(subscriptionMember.invitedAt), asc(subscriptionMember.email));
+  }
+
+  async function overviewOf(tx: Tx | Db, subscriptionId: string): Promise<BusinessOverview> {
+    const [owner] = await tx.select().from(subscription).where(eq(subscription.id, subscriptionId));
+    const rows = await members(tx, subscriptionId);
+    const maxMembers = owner?.maxMembers ?? 0;
+    return { companyDomain: owner?.companyDomain ?? '', maxMembers, used: rows.length, remaining: Math.max(0, maxMembers - rows.length), members: rows.map(toMember) };
+  }
+
+  async function lockOwner(tx: Tx, subscriptionId: string): Promise<SubscriptionRow> {
+    const [row] = await tx.select().from(subscription).where(eq(subscription.id, subscriptionId)).for('update');
+    if (!row) throw refuse(409, businessErrorCodes.error, businessMessages.error);
+    return row;
+  }
+
+  /** The company subscription at the title for a work address's domain, preferring one that invited this very address. */
+  async function companyFor(tx: Tx | Db, titleCode: string, email: string): Promise<{ owner: SubscriptionRow; invitation: MemberRow | undefined } | undefined> {
+    const owners = (
+      await tx
+        .select()
+        .from(subscription)
+        .where(and(eq(subscription.titleCode, titleCode), eq(subscription.companyDomain, emailDomainOf(email)), ilike(subscription.subscriptionInfo1, '%admin%')))
+        .orderBy(asc(subscription.createdAt))
+    ).filter((row) => accessOn(row, today()));
+    if (owners.length === 0) return undefined;
+    const invitations = await tx
+      .select()
+      .from(subscriptionMember)
+      .where(and(inArray(subscriptionMember.subscriptionId, owners.map((row) => row.id)), eq(subscriptionMember.kind, 'business'), eq(subscriptionMember.email, email)));
+    const invited = owners.find((row) => invitations.some((invitation) => invitation.subscriptionId === row.id));
+    const owner = invited ?? owners[0];
+    if (!owner) return undefined;
+    return { owner, invitation: invitations.find((invitation) => invitation.subscriptionId === owner.id) };
+  }
+
+  /** SPEC §8 "already a subscriber (must cancel first)". */
+  async function refuseSubscriber(tx: Tx | Db, userId: string, titleCode: string): Promise<void> {
+    const [row] = await tx
+      .select({ subscription })
+      .from(subscription)
+      .innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
+      .where(and(eq(account.userId, userId), eq(subscription.titleCode, titleCode)));
+    if (row && (await accessWithOwnerOn(tx, row.subscription, today()))) throw refuse(409, businessErrorCodes.alreadySubscriber, businessMessages.alreadySubscriber);
+  }
+
+  /** The address is someone else's already, or the company has no seat left for a new one. */
+  async function refuseSeat(tx: Tx | Db, company: { owner: SubscriptionRow; invitation: MemberRow | undefined }, userId: string): Promise<void> {
+    const { owner, invitation } = company;
+    if (invitation?.status === 'active' && invitation.userId !== userId) throw refuse(409, businessErrorCodes.userExist, businessMessages.userExist);
+    if (invitation) return;
+    const used = (await members(tx, owner.id)).length;
+    if (used >= owner.maxMembers) throw refuse(409, businessErrorCodes.maxUsersReached, businessMessages.maxUsersReached);
+  }
+
+  function workEmailOf(raw: string): string {
+    const email = raw.trim().toLowerCase();
+    if (!isPlausibleEmail(email)) throw refuse(400, errorCodes.validation, validationMessages.invalidEmail);
+    return email;
+  }
+
+  return {
+    /** The admin's company subscription at this title; 403 for everyone else (SPEC §6: admins manage invited e-mails). */
+    async adminContext(user: SessionUser, title: Title): Promise<AdminContext> {
+      const accountRow = await accounts.accountOf(user.id);
+      const own = accountRow ? await accounts.subscriptionForTitle(accountRow, title.titleCode) : null;
+      if (!own || !own.companyDomain || !isBusinessAdmin(own) || !accessOn(own, today())) {
+        throw refuse(403, businessErrorCodes.notAdmin, businessMessages.notAdmin);
+      }
+      return { user, title, subscriptionId: own.id, companyDomain: own.companyDomain };
+    },
+
+    overview: (ctx: AdminContext) => overviewOf(db, ctx.subscriptionId),
+
+    /** The list as CSV, filtered like the page's search field. */
+    async exportCsvRows(ctx: AdminContext, query: string | undefined): Promise<BusinessMember[]> {
+      return (await members(db, ctx.subscriptionId)).map(toMember).filter((member) => matchesMemberSearch(member, query ?? ''));
+    },
+
+    /**
+     * POST /api/business/invitations: SPEC §5 for a pasted list. The valid new addresses of
+     * the company's domain are invited while seats last; every other one is named with why.
+     * The company's row is locked, so two pastes at once cannot pass the seat limit together.
+     */
+    async invite(ctx: AdminContext, text: string, origin: string): Promise<BusinessInviteResponse> {
+      const entries = splitEmailList(text);
+      if (entries.length === 0) throw refuse(400, businessErrorCodes.emptyList, businessMessages.emptyList);
+      if (entries.length > BUSINESS_INVITE_BATCH_LIMIT) throw refuse(400, businessErrorCodes.listTooLong, businessMessages.listTooLong);
+      const results = await db.transaction(async (tx) => {
+        const owner = await lockOwner(tx, ctx.subscriptionId);
+        const current = await members(tx, owner.id);
+        const existing = new Set([...current.map((row) => row.email.toLowerCase()), ctx.user.email.toLowerCase()]);
+        const classified = classifyInvitations(entries, { companyDomain: ctx.companyDomain, existing, remaining: Math.max(0, owner.maxMembers - current.length) });
+        const adminName = `${ctx.user.givenName} ${ctx.user.familyName}`.trim() || ctx.user.email;
+        for (const item of classified.filter((entry) => entry.result === 'emailSent')) {
+          await tx.insert(subscriptionMember).values({ id: randomUUID(), subscriptionId: owner.id, kind: 'business', email: item.email, status: 'emailSent', invitedAt: now() });
+          await mailer.enqueue(tx, {
+            to: item.email,
+            ...titleMail(ctx.title, {
+              subject: `Du har fått tilgang til ${ctx.title.name} gjennom jobben`,
+              heading: 'Du har fått tilgang gjennom jobben',
+              paragraphs: [
+                'Hei!',
+                `${adminName} har gitt deg tilgang til ${ctx.title.name} gjennom bedriftsabonnementet for ${ctx.companyDomain}.`,
+                'Logg inn på Min Side (eller lag en bruker), og bekreft jobb-e-postadressen din med en kode vi sender deg.',
+              ],
+              action: { label: 'Bekreft jobb-e-posten', url: `${origin}/bedrift?epost=${encodeURIComponent(item.email)}` },
+            }),
+          });
+        }
+        return classified;
+      });
+      await mailer.deliverPending();
+      const items: BusinessInviteItem[] = results.map((item) => ({ ...item, message: businessInviteMessages[item.result] }));
+      const sentCount = items.filter((item) => item.result === 'emailSent').length;
+      return { results: items, sentCount, notSentCount: items.length - sentCount, overview: await overviewOf(db, ctx.subscriptionId) };
+    },
+
+    /**
+     * POST /api/business/members/remove: each removal on its own savepoint, so one that fails
+     * leaves the others done and is reported as failed (SPEC §8 "partial removal failure").
+     * Removing an active employee ends their access at once.
+     */
+    async remove(ctx: AdminContext, ids: readonly string[]): Promise<BusinessRemoveResponse> {
+      const unique = [...new Set(ids)];
+      const day = today();
+      const results = await db.transaction(async (tx) => {
+        const owner = await lockOwner(tx, ctx.subscriptionId);
+        const known = new Map(
+          (await tx.select().from(subscriptionMember).where(and(inArray(subscriptionMember.id, unique), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, 'business')))).map((row) => [row.id, row]),
+        );
+        const out: BusinessRemoveItem[] = [];
+        for (const id of unique) {
+          const member = known.get(id);
+          if (!member) {
+            out.push({ id, email: null, result: 'notExist', message: businessRemovalMessages.notExist });
+            continue;
+          }
+          try {
+            await tx.transaction(async (savepoint) => {
+              if (member.userId) {
+                const [access] = await savepoint
+                  .select({ subscription })
+                  .from(subscription)
+                  .innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
+                  .where(and(eq(account.userId, member.userId), eq(subscription.sharedFromSubscriptionId, owner.id)));
+                if (access && accessOn(access.subscription, day)) {
+                  await savepoint.update(subscription).set({ instStatusCode: instStatusCodes.CANCELLED, currentPeriodEnd: day, cancelledAt: now() }).where(eq(subscription.id, access.subscription.id));
+                  await savepoint.insert(subscriptionChange).values({
+                    id: randomUUID(),
+                    subscriptionId: access.subscription.id,
+                    at: now(),
+                    actor: 'system',
+                    actorUserId: null,
+                    kind: 'expired',
+                    fromStatusCode: access.subscription.instStatusCode,
+                    toStatusCode: instStatusCodes.CANCELLED,
+                    details: { on: day },
+                  });
+                }
+              }
+              await savepoint.delete(subscriptionMember).where(eq(subscriptionMember.id, member.id));
+            });
+            out.push({ id, email: member.email, result: 'deleted', message: businessRemovalMessages.deleted });
+          } catch (error) {
+            log.error({ err: error, memberId: id }, 'could not remove a business member');
+            out.push({ id, email: member.email, result: 'failed', message: businessRemovalMessages.failed });
+          }
+        }
+        return out;
+      });
+      return { results, overview: await overviewOf(db, ctx.subscriptionId) };
+    },
+
+    /**
+     * POST /api/business/verification: a code to the work address, if a company at this title
+     * has that domain, the user has no subscription here yet, and there is a seat (or an
+     * invitation) for the address. A refusal sends nothing and stores nothing.
+     */
+    async startVerification(user: SessionUser, title: Title, rawEmail: string): Promise<BusinessVerifyResponse> {
+      const email = workEmailOf(rawEmail);
+      const company = await companyFor(db, title.titleCode, email);
+      if (!company) throw refuse(400, businessErrorCodes.invalidEmail, businessMessages.invalidEmail);
+      await refuseSubscriber(db, user.id, title.titleCode);
+      await refuseSeat(db, company, user.id);
+      const expiresAt = await db.transaction(async (tx) => {
+        const issued = await issueCode(tx, { purpose: 'business', userId: user.id, email, now: now() });
+        await mailer.enqueue(tx, {
+          to: email,
+          ...titleMail(title, {
+            subject: `Koden din for bedriftsabonnement på ${title.name}`,
+            heading: 'Koden din',
+            paragraphs: [
+              `Hei ${user.givenName}!`,
+              `Bruk denne koden for å bekrefte jobb-e-postadressen din og få tilgang til ${title.name} gjennom bedriftsabonnementet:`,
+              issued.code,
+            ],
+            footnotes: [`Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter. Har du ikke bedt om den, kan du se bort fra e-posten.`],
+          }),
+        });
+        return issued.expiresAt;
+      });
+      await mailer.deliverPending();
+      return { email, companyDomain: emailDomainOf(email), expiresAt: expiresAt.toISOString() };
+    },
+
+    /** POST /api/business/verification/confirm: the right code gives access under the company's subscription. */
+    async confirmVerification(user: SessionUser, title: Title, rawEmail: string, code: string): Promise<BusinessConfirmResponse> {
+      const email = workEmailOf(rawEmail);
+      const day = today();
+      const outcome = await db.transaction(async (tx) => {
+        const claim = await claimCode(tx, { purpose: 'business', userId: user.id, email, code, now: now() });
+        if (claim.status !== 'ok') return claim;
+        const found = await companyFor(tx, title.titleCode, email);
+        if (!found) throw refuse(400, businessErrorCodes.invalidEmail, businessMessages.invalidEmail);
+        const owner = await lockOwner(tx, found.owner.id);
+        const company = { owner, invitation: found.invitation };
+        // A share whose owner's access is over is ended first: it no longer stands in the way.
+        const current = await lockSubscriptionAt(tx, user.id, title.titleCode, now());
+        if (current && accessOn(current, day)) throw refuse(409, businessErrorCodes.alreadySubscriber, businessMessages.alreadySubscriber);
+        await refuseSeat(tx, company, user.id);
+        const { row, previous } = await grantSubscription(tx, {
+          userId: user.id,
+          titleCode: title.titleCode,
+          today: day,
+          at: now(),
+          values: {
+            ariaPlanId: owner.ariaPlanId,
+            planName: owner.planName,
+            planProductType: owner.planProductType,
+            eligibleForSharing: true,
+            instStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE,
+            subscriptionInfo1: 'employee',
+            billingPeriod: owner.billingPeriod,
+            priceOre: 0,
+            paymentMethod: 'NONE',
+            features: owner.features,
+            startedOn: day,
+            currentPeriodEnd: owner.currentPeriodEnd,
+            sharedFromSubscriptionId: owner.id,
+            companyDomain: owner.companyDomain,
+            maxMembers: 0,
+          },
+        });
+        if (company.invitation) {
+          await tx.update(subscriptionMember).set({ status: 'active', userId: user.id, acceptedAt: now() }).where(eq(subscriptionMember.id, company.invitation.id));
+        } else {
+          await tx.insert(subscriptionMember).values({ id: randomUUID(), subscriptionId: owner.id, kind: 'business', email, status: 'active', userId: user.id, invitedAt: now(), acceptedAt: now() });
+        }
+        await tx.insert(subscriptionChange).values({
+          id: randomUUID(),
+          subscriptionId: row.id,
+          at: now(),
+          actor: 'self',
+          actorUserId: user.id,
+          kind: previous ? 'reactivated' : 'started',
+          fromStatusCode: previous?.instStatusCode ?? null,
+          toStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE,
+          details: { planName: owner.planName },
+        });
+        return { status: 'ok' as const };
+      });
+      if (outcome.status === 'wrong' && outcome.attemptsLeft > 0) throw refuse(400, businessErrorCodes.codeWrong, businessMessages.codeWrong);
+      if (outcome.status !== 'ok') throw refuse(400, businessErrorCodes.invalidCode, businessMessages.invalidCode);
+      const accountRow = await accounts.accountOf(user.id);
+      return {
+        user: toUserDto(user, identityProviderName),
+        account: accountRow ? toAccountDto(accountRow, user, identityProviderName) : null,
+        subscription: accountRow ? await accounts.subscriptionForTitle(accountRow, title.titleCode) : null,
+      };
+    },
+  };
+}
+
+export type BusinessService = ReturnType<typeof createBusinessService>;

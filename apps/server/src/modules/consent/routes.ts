@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiErrorSchema, clientConfigQuerySchema, clientConfigSchema, consentStateSchema, consentUpdateBodySchema, type ClientConfig } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import type { SessionStore } from '../../plugins/session.ts';
+import type { TitleService } from '../titles/service.ts';
+import type { ConsentService } from './service.ts';
+import type { ClientSettings } from './settings.ts';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+
+export interface ConsentRouteDeps {
+  consent: ConsentService;
+  sessions: SessionStore;
+  titles: TitleService;
+  catalogue: Catalogue;
+  settings: ClientSettings;
+}
+
+/** The signed-in user's own consent (no id to pass), and the browser's consent/analytics/monitoring set-up. */
+export const consentRoutes: FastifyPluginAsyncZod<ConsentRouteDeps> = async (app, { consent, sessions, titles, catalogue, settings }) => {
+  app.get('/api/consent', { schema: { tags: ['consent'], response: { 200: consentStateSchema, ...errors } } }, async (request) => {
+    const { user } = await sessions.require(request);
+    return consent.getConsent(user.id);
+  });
+
+  app.put(
+    '/api/consent',
+    { schema: { tags: ['consent'], body: consentUpdateBodySchema, response: { 200: consentStateSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return consent.recordConsent(user.id, request.body);
+    },
+  );
+
+  // Public: the consent dialog and analytics run before anyone signs in.
+  app.get(
+    '/api/client-config',
+    { schema: { tags: ['consent'], querystring: clientConfigQuerySchema, response: { 200: clientConfigSchema } } },
+    async (request): Promise<ClientConfig> => {
+      const title = titles.titleFor(request.query.titleCode, `${request.protocol}://${request.host}/`);
+      const entry = catalogue.byTitleCode(title.titleCode);
+      return {
+        consent: {
+          promptOnFirstVisit: settings.consentPrompt,
+          sourcepoint: settings.sourcepoint
+            ? { ...settings.sourcepoint, privacyManagerId: entry.sourcepointPmId, vendorId: entry.sourcepointId }
+            : null,
+        },
+        analytics: settings.analyticsCollectorUrl ? { collectorUrl: settings.analyticsCollectorUrl, providerId: entry.pulseProvider } : null,
+        rum: settings.rum,
+      };
+    },
+  );
+};

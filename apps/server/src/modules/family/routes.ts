@@ -1,0 +1,87 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  apiErrorSchema,
+  familyAcceptBodySchema,
+  familyAcceptResponseSchema,
+  familyInvitationParamsSchema,
+  familyInvitationPreviewSchema,
+  familyInviteBodySchema,
+  familyInviteResponseSchema,
+  familyLeaveResponseSchema,
+  familyOverviewSchema,
+  familyRemovalResponseSchema,
+  familyTokenQuerySchema,
+  sessionQuerySchema,
+} from '@minside/domain';
+import type { SessionStore } from '../../plugins/session.ts';
+import type { FamilyService } from './service.ts';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema };
+
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/**
+ * Family sharing under /api/family (SPEC §2): the owner's overview, invitations, resend,
+ * withdraw/remove; a member leaving; and the invitee's link (preview and accept). Every
+ * call needs a session; the owner calls act on the session's subscription on this title
+ * (`?titleCode=` as for /api/session, else the host), so no other subscription can be named.
+ */
+export const familyRoutes: FastifyPluginAsyncZod<{ family: FamilyService; sessions: SessionStore }> = async (app, { family, sessions }) => {
+  await app.register(
+    async (area) => {
+      const typed = area.withTypeProvider<ZodTypeProvider>();
+      typed.addHook('onRequest', async (request) => {
+        await sessions.require(request);
+      });
+      const context = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
+        const { user } = await sessions.require(request);
+        return family.contextFor(user, request.query.titleCode, `${originOf(request)}/`);
+      };
+
+      typed.get('', { schema: { tags: ['family'], querystring: sessionQuerySchema, response: { 200: familyOverviewSchema, ...errors } } }, async (request) =>
+        family.overview(await context(request)),
+      );
+
+      typed.post(
+        '/invitations',
+        { schema: { tags: ['family'], querystring: sessionQuerySchema, body: familyInviteBodySchema, response: { 200: familyInviteResponseSchema, 201: familyInviteResponseSchema, ...errors } } },
+        async (request, reply) => {
+          const result = await family.invite(await context(request), request.body.email, request.portalOrigin());
+          return reply.status(result.result === 'emailSent' ? 201 : 200).send(result);
+        },
+      );
+
+      typed.post(
+        '/invitations/:id/resend',
+        { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, response: { 200: familyInviteResponseSchema, ...errors } } },
+        async (request) => family.resend(await context(request), request.params.id, request.portalOrigin()),
+      );
+
+      typed.delete(
+        '/invitations/:id',
+        { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, response: { 200: familyRemovalResponseSchema, ...errors } } },
+        async (request) => family.remove(await context(request), request.params.id),
+      );
+
+      typed.post('/leave', { schema: { tags: ['family'], querystring: sessionQuerySchema, response: { 200: familyLeaveResponseSchema, ...errors } } }, async (request) =>
+        family.leave(await context(request)),
+      );
+
+      typed.get('/invitation', { schema: { tags: ['family'], querystring: familyTokenQuerySchema, response: { 200: familyInvitationPreviewSchema, ...errors } } }, async (request) => {
+        const { user } = await sessions.require(request);
+        return family.preview(user, request.query.token);
+      });
+
+      typed.post(
+        '/invitation/accept',
+        { schema: { tags: ['family'], body: familyAcceptBodySchema, response: { 200: familyAcceptResponseSchema, ...errors } } },
+        async (request) => {
+          const { user } = await sessions.require(request);
+          return family.accept(user, request.body.token);
+        },
+      );
+    },
+    { prefix: '/api/family' },
+  );
+};

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { Catalogue } from '@minside/titles';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Mailer } from '../../integrations/mail/index.ts';
+import { ensureBillingSecret } from '../../integrations/payment/secrets.ts';
+import type { SessionStore } from '../../plugins/session.ts';
+import { portalOriginFor } from '../../lib/portal-url.ts';
+import type { createCalendarCache } from '../delivery/calendars.ts';
+import type { AccountService } from '../subscription/service.ts';
+import type { TitleService } from '../titles/service.ts';
+import { createConnectService } from './connect.ts';
+import { orderingRoutes } from './routes.ts';
+import { createOrderingService, type OrderingService } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Orders (issue 7): `ordering.repair()` is the job issue 11 schedules. */
+    ordering: OrderingService;
+  }
+}
+
+export interface OrderingSetup {
+  config: Pick<Config, 'operatorToken' | 'publicUrl' | 'port' | 'paymentProvider' | 'paylinkSecret' | 'deliveryCutoffTime' | 'identityProviderName'>;
+  db: Db;
+  catalogue: Catalogue;
+  titles: TitleService;
+  accounts: AccountService;
+  sessions: SessionStore;
+  mailer: Mailer;
+  calendarOf: ReturnType<typeof createCalendarCache>;
+  now: () => Date;
+}
+
+/** Buying and connecting subscriptions (issue 7). Registered after billing: it needs `app.paymentEngine`. */
+export async function registerOrdering(app: FastifyInstance, setup: OrderingSetup): Promise<void> {
+  const { config, db, catalogue, titles, accounts, sessions, mailer, calendarOf, now } = setup;
+  const ordering = createOrderingService({
+    db,
+    engine: app.paymentEngine,
+    catalogue,
+    titles,
+    accounts,
+    mailer,
+    now,
+    calendarOf,
+    cutoffTime: config.deliveryCutoffTime,
+    winbackSecret: await ensureBillingSecret(db, 'winback_hmac'),
+    identityProviderName: config.identityProviderName,
+    log: app.log,
+  });
+  app.paymentEngine.onSettled('ORDER', (tx, row) => ordering.onSettled(tx, row));
+  app.decorate('ordering', ordering);
+  const connect = createConnectService({ db, mailer, accounts, titles, now, identityProviderName: config.identityProviderName });
+  await app.register(orderingRoutes, { ordering, connect, sessions, titles, operatorToken: config.operatorToken, portalOrigin: portalOriginFor(config, catalogue) });
+}

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  apiErrorSchema,
+  deletionRequestBodySchema,
+  deletionStateSchema,
+  exportIdParamsSchema,
+  exportListSchema,
+  exportRequestSchema,
+  privacyJobResultSchema,
+} from '@minside/domain';
+import { operatorAuth } from '../../plugins/operator-auth.ts';
+import type { SessionStore } from '../../plugins/session.ts';
+import type { PrivacyService } from './service.ts';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema };
+
+export interface PrivacyRouteDeps {
+  privacy: PrivacyService;
+  sessions: SessionStore;
+  operatorToken: string | undefined;
+}
+
+/**
+ * The data-rights calls behind /{idp}TakeoutGateway and /{idp}DeleteGateway. Every call is
+ * about the session's own user (no user id in the path); an export id of someone else is 404.
+ * The server needs only a session: the subscription the route table asks for is a page rule,
+ * and data rights belong to anyone we hold data about.
+ */
+export const privacyRoutes: FastifyPluginAsyncZod<PrivacyRouteDeps> = async (app, { privacy, sessions, operatorToken }) => {
+
+  app.get('/api/privacy/export', { schema: { tags: ['privacy'], response: { 200: exportListSchema, ...errors } } }, async (request) => {
+    const { user } = await sessions.require(request);
+    return privacy.listExports(user.id);
+  });
+
+  app.post('/api/privacy/export', { schema: { tags: ['privacy'], response: { 200: exportRequestSchema, ...errors } } }, async (request) => {
+    const { user } = await sessions.require(request);
+    return privacy.requestExport(user, request.portalOrigin());
+  });
+
+  app.get('/api/privacy/export/:id/download', { schema: { tags: ['privacy'], params: exportIdParamsSchema } }, async (request, reply) => {
+    const { user } = await sessions.require(request);
+    const { archive, requestedAt } = await privacy.exportArchive(user.id, request.params.id);
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="minside-data-${requestedAt.toISOString().slice(0, 10)}.zip"`)
+      .header('cache-control', 'no-store')
+      .send(Buffer.from(archive));
+  });
+
+  app.get('/api/privacy/deletion', { schema: { tags: ['privacy'], response: { 200: deletionStateSchema, ...errors } } }, async (request) => {
+    const { user } = await sessions.require(request);
+    return privacy.getDeletion(user.id);
+  });
+
+  app.post('/api/privacy/deletion', { schema: { tags: ['privacy'], body: deletionRequestBodySchema, response: { 200: deletionStateSchema, ...errors } } }, async (request) => {
+    const { user } = await sessions.require(request);
+    return privacy.requestDeletion(user, request.body, request.portalOrigin());
+  });
+
+  // Operator: run the jobs now (issue 11's scheduler calls the same functions; e2e calls these).
+  const operator = operatorAuth(operatorToken);
+  app.post('/api/operator/jobs/data-export', { schema: { tags: ['operator'], response: { 200: privacyJobResultSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
+    processed: await privacy.runExports(),
+  }));
+  app.post('/api/operator/jobs/data-erasure', { schema: { tags: ['operator'], response: { 200: privacyJobResultSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
+    processed: await privacy.runErasures(),
+  }));
+};

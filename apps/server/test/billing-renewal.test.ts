@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, addMonths, osloToday, validateKid } from '@minside/domain';
+import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
+import { injectTransport, login, TestBrowser } from './browser.ts';
+
+// Issue 6 renewals: the next period's invoice is issued before the period ends, exactly once
+// per period however often (and however concurrently) the job runs; stored cards and Vipps
+// agreements are charged on the due date, AvtaleGiro is drawn, giro waits with a pay-link
+// e-mail; discounts apply to the next invoices.
+
+const DAY = 24 * 60 * 60 * 1000;
+const subscriptions = { papir: 'demo-papir-adr', digital: 'demo-digital-adr', ung: 'demo-ung-adr', varden: 'demo-varden-var' } as const;
+
+interface InvoiceRow {
+  aria_invoice_no: number;
+  period_from: string;
+  amount_ore: number;
+  kid: string;
+  due_on: string;
+  paid_at: Date | null;
+  settled_by: string | null;
+  description: string;
+}
+
+describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
+  let test: TestApp;
+  let offsetDays = 0;
+  const now = () => new Date(Date.now() + offsetDays * DAY);
+  const seededToday = osloToday();
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now });
+  });
+  afterAll(() => test.close());
+
+  const invoicesOf = (subscriptionId: string) =>
+    test.database.rows<InvoiceRow>(sql`
+      select aria_invoice_no::int as aria_invoice_no, period_from::text as period_from, amount_ore, kid, due_on::text as due_on, paid_at, settled_by, description
+      from invoice where subscription_id = ${subscriptionId} order by period_from, aria_invoice_no`);
+  const periodEnd = async (subscriptionId: string) =>
+    (await test.database.rows<{ end: string }>(sql`select current_period_end::text as "end" from subscription where id = ${subscriptionId}`))[0]?.end ?? '';
+  const renewalPayments = (subscriptionId: string) =>
+    test.database.rows<{ status: string; method: string; aria_invoice_no: number }>(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`);
+
+  it('applies a discount code to the next renewal invoice', async () => {
+    const browser = new TestBrowser(() => injectTransport(test.app));
+    expect((await login(browser, { portal: 'http://adresseavisen.localhost:3000', email: 'ung@minside.test', password: DEMO_PASSWORD, titleCode: 'ADR' })).status).toBe(200);
+    const added = await browser.request('POST', 'http://adresseavisen.localhost:3000/api/addDiscount', { json: { ariaAccountNo: 40_000_003, titleCode: 'ADR', discountCode: 'VELKOMMEN20' } });
+    expect(added.status, added.body).toBe(200);
+
+    // ung's period ends in 5 days: inside the 14-day lead, so today's run issues it.
+    const end = await periodEnd(subscriptions.ung);
+    expect(end).toBe(addDays(seededToday, 5));
+    const report = await test.app.billingJobs.runRenewals();
+    expect(report.invoicesIssued).toBeGreaterThanOrEqual(1);
+    const issued = (await invoicesOf(subscriptions.ung)).filter((row) => row.period_from === end);
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatchObject({ amount_ore: 7_920, paid_at: null });
+    expect(issued[0]?.description).toContain('VELKOMMEN20');
+    expect(validateKid(issued[0]?.kid ?? '')).toBe(true);
+    const credits = await test.database.rows<{ amount_ore: number; reason: string }>(sql`select amount_ore, reason from invoice_credit where aria_invoice_no = ${issued[0]?.aria_invoice_no}`);
+    expect(credits).toEqual([{ amount_ore: 1_980, reason: 'Rabatt VELKOMMEN20' }]);
+    const details = await browser.request('POST', 'http://adresseavisen.localhost:3000/api/getDiscountDetails', { json: { ariaAccountNo: 40_000_003, titleCode: 'ADR' } });
+    expect(details.json()).toMatchObject({ discount: { discountCode: 'VELKOMMEN20', remainingPeriods: 2 } });
+  });
+
+  it('issues exactly one invoice per period when run twice and concurrently', async () => {
+    offsetDays = 7;
+    const end = await periodEnd(subscriptions.digital);
+    expect(end).toBe(addDays(seededToday, 20));
+    await Promise.all([test.app.billingJobs.runRenewals(), test.app.billingJobs.runRenewals()]);
+    await test.app.billingJobs.runRenewals();
+    const forPeriod = (await invoicesOf(subscriptions.digital)).filter((row) => row.period_from === end);
+    expect(forPeriod).toHaveLength(1);
+    expect(forPeriod[0]).toMatchObject({ amount_ore: 29_900, due_on: addDays(end, -2), paid_at: null });
+
+    // papir already had next period's invoice (the unpaid one): no second one for that period.
+    const papirEnd = await periodEnd(subscriptions.papir);
+    expect((await invoicesOf(subscriptions.papir)).filter((row) => row.period_from === papirEnd)).toHaveLength(1);
+    // ung's period has begun: it rolled over once, and its next invoice is not due to be issued yet.
+    expect(await periodEnd(subscriptions.ung)).toBe(addMonths(addDays(seededToday, 5), 1));
+  });
+
+  it('charges the stored card on the due date, once; draws AvtaleGiro; giro waits with a pay-link e-mail', async () => {
+    const end = addDays(seededToday, 20);
+    offsetDays = 18; // digital's due date (2 days before the period) and past papir's (12 − 2)
+    await test.app.billingJobs.runRenewals();
+    await test.app.billingJobs.runRenewals();
+    const digital = (await invoicesOf(subscriptions.digital)).find((row) => row.period_from === end);
+    expect(digital).toMatchObject({ settled_by: 'SWEDBANK-PPG' });
+    expect(digital?.paid_at).not.toBeNull();
+    expect(await renewalPayments(subscriptions.digital)).toEqual([{ status: 'CAPTURED', method: 'SWEDBANK-PPG', aria_invoice_no: digital?.aria_invoice_no }]);
+
+    const papirUnpaid = (await invoicesOf(subscriptions.papir)).find((row) => row.period_from === addDays(seededToday, 12));
+    expect(papirUnpaid).toMatchObject({ settled_by: 'AVTALEGIRO' });
+    expect((await renewalPayments(subscriptions.papir)).filter((row) => row.method === 'AVTALEGIRO')).toHaveLength(1);
+
+    // ung's discounted invoice was charged on the Vipps agreement.
+    expect((await renewalPayments(subscriptions.ung)).map((row) => `${row.method}:${row.status}`)).toEqual(['VIPPS:CAPTURED']);
+  });
+
+  it('leaves a giro invoice waiting and mails a working pay-link', async () => {
+    offsetDays = 31; // varden (quarterly, giro) ends in 44 days
+    const end = addDays(seededToday, 44);
+    await test.app.billingJobs.runRenewals();
+    const issued = (await invoicesOf(subscriptions.varden)).filter((row) => row.period_from === end);
+    expect(issued).toHaveLength(1);
+    offsetDays = 44;
+    await test.app.billingJobs.runRenewals();
+    const [after] = (await invoicesOf(subscriptions.varden)).filter((row) => row.period_from === end);
+    expect(after?.paid_at).toBeNull();
+    expect(await renewalPayments(subscriptions.varden)).toEqual([]);
+
+    const mails = await test.database.rows<{ to_address: string; subject: string; text: string }>(sql`select to_address, subject, text from mail_outbox where to_address = 'varden@minside.test'`);
+    const mail = mails.find((row) => row.subject.includes(String(after?.aria_invoice_no)));
+    expect(mail?.text).toContain(`KID: ${after?.kid}`);
+    const link = /http:\/\/varden\.localhost:3000(\/betaling\?token=\S+)/.exec(mail?.text ?? '')?.[1];
+    expect(link).toBeDefined();
+    const token = decodeURIComponent(new URL(`http://x${link}`).searchParams.get('token') ?? '');
+    const details = await test.app.inject({ method: 'GET', url: `/api/paylink/${encodeURIComponent(token)}` });
+    // Past its due date and still unpaid: Forfalt.
+    expect(details.json()).toMatchObject({ ariaInvoiceNo: after?.aria_invoice_no, status: 'OVERDUE', payable: true, titleCode: 'VAR' });
+  });
+});

@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, addMonths, orderOffersResponseSchema, orderResponseSchema, orderSchema, osloToday, paymentRedirectSchema, type Order } from '@minside/domain';
+import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
+import type { TestBrowser } from './browser.ts';
+import { expectRefused, signIn as signInAs } from './support.ts';
+
+// Issue 7: offers and prices, the SPEC §5 age rules, orders paid through the test provider,
+// idempotency (double submit, replayed callback), every failure path and the repair job.
+
+const PORTAL = 'http://adresseavisen.localhost:3000';
+const MINUTE = 60 * 1000;
+
+describe.each(testDatabases)('ordering ($name)', ({ name }) => {
+  let test: TestApp;
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now, config: { operatorToken: 'o'.repeat(40) } });
+  });
+  afterAll(() => test.close());
+
+  const signIn = (email: string) => signInAs(test, PORTAL, email);
+  const setBirthdate = (userId: string, birthdate: string | null) => test.database.rows(sql`update app_user set birthdate = ${birthdate} where id = ${userId}`);
+  const order = (browser: TestBrowser, body: Record<string, unknown>) => browser.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ...body } });
+  const pay = (browser: TestBrowser, orderId: string, method = 'SWEDBANK-PPG') => browser.request('POST', `${PORTAL}/api/order/${orderId}/payment`, { json: { method } });
+  const press = async (browser: TestBrowser, redirectUrl: string, action: 'approve' | 'cancel' | 'fail' | 'timeout') => {
+    const response = await browser.request('POST', `${PORTAL}${redirectUrl}`, { form: { action } });
+    expect(response.status).toBe(303);
+    return String(response.headers['location']);
+  };
+  const view = async (browser: TestBrowser, orderId: string) => {
+    const response = await browser.request('GET', `${PORTAL}/api/order/${orderId}`);
+    expect(response.status, response.body).toBe(200);
+    return orderResponseSchema.parse(response.json());
+  };
+  const counts = async (userId: string) =>
+    (
+      await test.database.rows<{ subscriptions: number; invoices: number; captured: number }>(sql`
+        select (select count(*)::int from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = ${userId} and s.title_code = 'ADR') as subscriptions,
+               (select count(*)::int from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = ${userId}) as invoices,
+               (select count(*)::int from payment where user_id = ${userId} and purpose = 'ORDER' and status = 'CAPTURED') as captured`)
+    )[0];
+  const resetNy = async () => {
+    // Between cases ny@ goes back to "no subscription at ADR" (its orders stay: they are history).
+    await test.database.rows(sql`update subscription_order set subscription_id = null where user_id = 'user-ny'`);
+    await test.database.rows(sql`update payment set subscription_id = null, aria_invoice_no = null where user_id = 'user-ny'`);
+    await test.database.rows(sql`delete from invoice where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
+    await test.database.rows(sql`delete from subscription_change where subscription_id in (select s.id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny')`);
+    await test.database.rows(sql`delete from subscription where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
+  };
+
+  it('prices the offers: 1 kr the first month for Digital, the campaign from the link, the later price in whole kroner', async () => {
+    const ny = await signIn('ny@minside.test');
+    const plain = orderOffersResponseSchema.parse((await ny.request('GET', `${PORTAL}/api/order/offers?titleCode=ADR`)).json());
+    const digital = plain.offers.find((offer) => offer.plan.ariaPlanID === 'ADR-DIGITAL-M');
+    expect(digital?.quote).toMatchObject({ offerCode: 'INTRO_1KR', amountNowOre: 100, firstPeriodMonths: 1, priceLaterOre: 29_900 });
+    expect(plain.offers.find((offer) => offer.plan.ariaPlanID === 'ADR-KOMPLETT-M')?.quote).toMatchObject({ offerCode: null, amountNowOre: 64_900 });
+    expect(plain.campaign).toBeNull();
+    expect(plain.hasAccess).toBe(false);
+    expect(plain.paperStartsOn > osloToday(now())).toBe(true);
+    const campaign = orderOffersResponseSchema.parse((await ny.request('GET', `${PORTAL}/api/order/offers?titleCode=ADR&campaign=camp-2020-03-003`)).json());
+    expect(campaign.campaign?.code).toBe('CAMP-2020-03-003');
+    // 50 % of 649 kr = 324.50 → 325 kr (whole kroner); Digital keeps the cheaper 1 kr month.
+    expect(campaign.offers.find((offer) => offer.plan.ariaPlanID === 'ADR-KOMPLETT-M')?.quote).toMatchObject({ offerCode: 'CAMP-2020-03-003', amountNowOre: 32_500, priceLaterOre: 64_900 });
+    expect(campaign.offers.find((offer) => offer.plan.ariaPlanID === 'ADR-DIGITAL-M')?.quote.offerCode).toBe('INTRO_1KR');
+    expect(campaign.offers.find((offer) => offer.plan.ariaPlanID === 'ADR-DIGITAL-Y')?.quote).toMatchObject({ offerCode: 'CAMP-2020-03-003', amountNowOre: 149_500, firstPeriodMonths: 12 });
+  });
+
+  it('applies SPEC §5: 17 years 364 days is refused, the 34th birthday closes Ung, no birthdate asks for one', async () => {
+    const ny = await signIn('ny@minside.test');
+    const today = osloToday(now());
+    const before = await test.database.rows(sql`select id from subscription_order`);
+    await setBirthdate('user-ny', addDays(addMonths(today, -12 * 18), 1));
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' }), 409, 'UNDER_MINIMUM_AGE');
+    await setBirthdate('user-ny', addMonths(today, -12 * 34));
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-UNG-DIGITAL-M' }), 409, 'UNG_AGE_LIMIT');
+    const offers = orderOffersResponseSchema.parse((await ny.request('GET', `${PORTAL}/api/order/offers?titleCode=ADR`)).json());
+    expect(offers.offers.find((offer) => offer.plan.ariaPlanID === 'ADR-UNG-DIGITAL-M')?.unavailable?.code).toBe('UNG_AGE_LIMIT');
+    await setBirthdate('user-ny', null);
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' }), 400, 'BIRTHDATE_REQUIRED');
+    // A birthdate given with the order is checked too, and the refusal stores nothing (not even the birthdate).
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-DIGITAL-M', birthdate: addDays(addMonths(today, -12 * 18), 1) }), 409, 'UNDER_MINIMUM_AGE');
+    expect((await test.database.rows<{ birthdate: string | null }>(sql`select birthdate from app_user where id = 'user-ny'`))[0]?.birthdate).toBeNull();
+    expect(await test.database.rows(sql`select id from subscription_order`)).toHaveLength(before.length);
+    // The day before the 34th birthday Ung is open; the 18th birthday is old enough. The given birthdate is saved.
+    const ung = await order(ny, { ariaPlanID: 'ADR-UNG-DIGITAL-M', birthdate: addDays(addMonths(today, -12 * 34), 1) });
+    expect(ung.status, ung.body).toBe(201);
+    expect((await test.database.rows<{ birthdate: string }>(sql`select birthdate::text from app_user where id = 'user-ny'`))[0]?.birthdate).toBe(addDays(addMonths(today, -12 * 34), 1));
+    await setBirthdate('user-ny', addMonths(today, -12 * 18));
+    expect((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).status).toBe(201);
+    await setBirthdate('user-ny', addMonths(today, -12 * 31));
+  });
+
+  it('buys Digital for 1 kr: one order per key, one payment per attempt, one subscription however often the callback comes', async () => {
+    const ny = await signIn('ny@minside.test');
+    const key = randomUUID();
+    const first = await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: key, ariaPlanID: 'ADR-DIGITAL-M' } });
+    const second = await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: key, ariaPlanID: 'ADR-DIGITAL-M' } });
+    expect([first.status, second.status]).toEqual([201, 200]);
+    const created = orderSchema.parse(first.json());
+    expect(orderSchema.parse(second.json()).orderId).toBe(created.orderId);
+    expect(created).toMatchObject({ state: 'created', quote: { amountNowOre: 100, priceLaterOre: 29_900 } });
+
+    const [a, b] = await Promise.all([pay(ny, created.orderId), pay(ny, created.orderId)]);
+    const redirect = paymentRedirectSchema.parse(a.json());
+    expect(paymentRedirectSchema.parse(b.json()).paymentId).toBe(redirect.paymentId);
+    expect(await press(ny, redirect.redirectUrl, 'approve')).toBe(`/completepurchase?paymentId=${redirect.paymentId}&orderId=${created.orderId}`);
+
+    const done = await view(ny, created.orderId);
+    expect(done.order).toMatchObject({ state: 'fulfilled', startedOn: osloToday(now()), lastPaymentStatus: 'CAPTURED' });
+    expect(done.session?.subscription).toMatchObject({ ariaPlanID: 'ADR-DIGITAL-M', instStatusCode: 41, priceOre: 29_900, paymentMethod: 'CARD' });
+    expect(await counts('user-ny')).toEqual({ subscriptions: 1, invoices: 1, captured: 1 });
+    const [invoiceRow] = await test.database.rows<{ amount_ore: number; paid_at: Date | null }>(sql`select amount_ore, paid_at from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = 'user-ny'`);
+    expect(invoiceRow).toMatchObject({ amount_ore: 100 });
+    expect(invoiceRow?.paid_at).not.toBeNull();
+
+    // A replayed settlement, a second submit and a second approval change nothing.
+    const row = await test.app.paymentEngine.load(redirect.paymentId);
+    if (row) await test.app.paymentEngine.apply(row.id, { providerReference: row.providerReference ?? '', status: 'CAPTURED', agreementId: null });
+    expect(paymentRedirectSchema.parse((await pay(ny, created.orderId)).json()).redirectUrl).toBe(`/kvittering?orderId=${created.orderId}`);
+    expect((await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: key, ariaPlanID: 'ADR-DIGITAL-M' } })).json()).toMatchObject({ orderId: created.orderId, state: 'fulfilled' });
+    await press(ny, redirect.redirectUrl, 'approve');
+    expect(await counts('user-ny')).toEqual({ subscriptions: 1, invoices: 1, captured: 1 });
+    const receipts = await test.database.rows(sql`select 1 from mail_outbox where idempotency_key = ${`order:${created.orderId}:receipt`}`);
+    expect(receipts).toHaveLength(1);
+    // Now a subscriber: a new order at ADR is refused.
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-KOMPLETT-M' }), 409, 'ALREADY_SUBSCRIBER');
+    // Another user's order is not found.
+    const digital = await signIn('digital@minside.test');
+    expectRefused(await digital.request('GET', `${PORTAL}/api/order/${created.orderId}`), 404, 'NOT_FOUND');
+    expectRefused(await pay(digital, created.orderId), 404, 'NOT_FOUND');
+    await resetNy();
+  });
+
+  it('resumes the same order after "Avbryt" at the provider; Feil and Tidsavbrudd end it with nothing made', async () => {
+    const ny = await signIn('ny@minside.test');
+    const created = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).json());
+    const firstTry = paymentRedirectSchema.parse((await pay(ny, created.orderId, 'VIPPS')).json());
+    expect(await press(ny, firstTry.redirectUrl, 'cancel')).toBe(`/completevippspurchase?paymentId=${firstTry.paymentId}&orderId=${created.orderId}`);
+    expect((await view(ny, created.orderId)).order).toMatchObject({ state: 'created', lastPaymentStatus: 'CANCELLED' });
+    expect(await counts('user-ny')).toEqual({ subscriptions: 0, invoices: 0, captured: 1 });
+    const retry = paymentRedirectSchema.parse((await pay(ny, created.orderId, 'VIPPS')).json());
+    expect(retry.paymentId).not.toBe(firstTry.paymentId);
+    await press(ny, retry.redirectUrl, 'approve');
+    expect((await view(ny, created.orderId)).order.state).toBe('fulfilled');
+    expect(await counts('user-ny')).toEqual({ subscriptions: 1, invoices: 1, captured: 2 });
+    await resetNy();
+
+    for (const [action, state] of [['fail', 'failed'], ['timeout', 'timed_out']] as const) {
+      const failing = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).json());
+      const flow = paymentRedirectSchema.parse((await pay(ny, failing.orderId)).json());
+      await press(ny, flow.redirectUrl, action);
+      expect((await view(ny, failing.orderId)).order.state).toBe(state);
+      expect((await counts('user-ny'))?.subscriptions).toBe(0);
+      expectRefused(await pay(ny, failing.orderId), 409, 'ORDER_CLOSED');
+    }
+  });
+
+  it('cancels an order in progress (/avbryt-bestilling): the open payment is cancelled and a late approval gives nothing', async () => {
+    const ny = await signIn('ny@minside.test');
+    const created = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).json());
+    const flow = paymentRedirectSchema.parse((await pay(ny, created.orderId)).json());
+    const cancelled = await ny.request('POST', `${PORTAL}/api/order/${created.orderId}/cancel`, { json: {} });
+    expect(orderSchema.parse(cancelled.json()).state).toBe('cancelled');
+    expect((await test.app.paymentEngine.load(flow.paymentId))?.status).toBe('CANCELLED');
+    expect(await press(ny, flow.redirectUrl, 'approve')).toContain('/completepurchase');
+    expect((await view(ny, created.orderId)).order.state).toBe('cancelled');
+    expect((await counts('user-ny'))?.subscriptions).toBe(0);
+    expectRefused(await pay(ny, created.orderId), 409, 'ORDER_CLOSED');
+  });
+
+  it('orders paper with a delivery address and the first possible delivery day; a bad address changes nothing', async () => {
+    const ny = await signIn('ny@minside.test');
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-KOMPLETT-M' }), 400, 'DELIVERY_ADDRESS_REQUIRED');
+    const address = { name: 'Nina Nygård', street: 'Munkegata', streetNumber: '3', postalCode: '0000' };
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-KOMPLETT-M', deliveryAddress: address }), 400, 'UNKNOWN_POSTAL_CODE');
+    expect((await order(ny, { ariaPlanID: 'ADR-KOMPLETT-M', deliveryAddress: { ...address, street: '' } })).status).toBe(400);
+    const created = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-KOMPLETT-M', campaignCode: 'CAMP-2020-03-003', deliveryAddress: { ...address, postalCode: '7011' } })).json());
+    expect(created).toMatchObject({ deliveryAddress: { town: 'Trondheim', postalCode: '7011' }, quote: { offerCode: 'CAMP-2020-03-003', amountNowOre: 32_500 } });
+    const flow = paymentRedirectSchema.parse((await pay(ny, created.orderId)).json());
+    await press(ny, flow.redirectUrl, 'approve');
+    const done = await view(ny, created.orderId);
+    expect(done.order.state).toBe('fulfilled');
+    expect(done.order.paperStartsOn).not.toBeNull();
+    expect((done.order.paperStartsOn ?? '') > osloToday(now())).toBe(true);
+    const [stored] = await test.database.rows<{ street: string; town: string }>(sql`select street, town from delivery_address where subscription_id = ${done.session?.subscription?.id ?? ''}`);
+    expect(stored).toEqual({ street: 'Munkegata', town: 'Trondheim' });
+    await test.database.rows(sql`delete from delivery_address where subscription_id = ${done.session?.subscription?.id ?? ''}`);
+    await resetNy();
+  });
+
+  it('repairs: a second paid order for the same title is refunded, a stale wait times out, a lost settlement is found', async () => {
+    const ny = await signIn('ny@minside.test');
+    const oneResponse = await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' });
+    expect(oneResponse.status, oneResponse.body).toBe(201);
+    const one = orderSchema.parse(oneResponse.json());
+    const two = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-DIGITAL-Y' })).json());
+    const payOne = paymentRedirectSchema.parse((await pay(ny, one.orderId)).json());
+    const payTwo = paymentRedirectSchema.parse((await pay(ny, two.orderId)).json());
+    await press(ny, payOne.redirectUrl, 'approve');
+    await press(ny, payTwo.redirectUrl, 'approve');
+    expect((await view(ny, two.orderId)).order.state).toBe('paid');
+    expect(await counts('user-ny')).toMatchObject({ subscriptions: 1, invoices: 1 });
+
+    // A third order waits at the provider; its settlement is lost (nobody presses a button).
+    await resetNy();
+    const three = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).json());
+    const payThree = paymentRedirectSchema.parse((await pay(ny, three.orderId)).json());
+    const stale = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-DIGITAL-Y' })).json());
+    await pay(ny, stale.orderId, 'VIPPS');
+    // The provider approved three, but the callback never came.
+    await test.database.rows(sql`update test_provider_transaction set status = 'AUTHORIZED' where merchant_reference = ${payThree.paymentId}`);
+
+    const repaired = await test.app.ordering.repair();
+    expect(repaired).toMatchObject({ refunded: 1, resolved: 1 });
+    expect((await test.database.rows<{ state: string }>(sql`select state from subscription_order where id = ${two.orderId}`))[0]?.state).toBe('failed');
+    expect((await test.app.paymentEngine.load(payTwo.paymentId))?.status).toBe('REFUNDED');
+    expect((await test.database.rows<{ state: string }>(sql`select state from subscription_order where id = ${three.orderId}`))[0]?.state).toBe('fulfilled');
+    expect(await counts('user-ny')).toMatchObject({ subscriptions: 1 });
+
+    expect((await test.database.rows<{ state: string }>(sql`select state from subscription_order where id = ${stale.orderId}`))[0]?.state).toBe('awaiting_payment');
+    offsetMs += 61 * MINUTE;
+    const later = await test.app.ordering.repair();
+    expect(later.timedOut).toBe(1);
+    expect((await test.database.rows<{ state: string }>(sql`select state from subscription_order where id = ${stale.orderId}`))[0]?.state).toBe('timed_out');
+    // Running it again finds nothing to do.
+    expect(await test.app.ordering.repair()).toEqual({ resolved: 0, fulfilled: 0, refunded: 0, timedOut: 0 });
+    offsetMs = 0;
+    await resetNy();
+  });
+
+  it('offers the winback (3 months for the price of 1) to a former subscriber by link or sign-in, never to an active one', async () => {
+    const link = await test.app.inject({ method: 'POST', url: '/api/operator/winback-link', headers: { authorization: `Bearer ${'o'.repeat(40)}`, 'content-type': 'application/json' }, payload: { ariaAccountNo: 40_000_010, titleCode: 'ADR' } });
+    expect(link.statusCode, link.body).toBe(200);
+    const { token } = link.json<{ token: string }>();
+    const anonymous = await test.app.inject({ method: 'GET', url: `/api/winback?titleCode=ADR&token=${encodeURIComponent(token)}` });
+    expect(anonymous.json()).toMatchObject({ eligible: true, givenName: 'Eva', offer: { quote: { offerCode: 'WINBACK_3FOR1', amountNowOre: 29_900, firstPeriodMonths: 3 } } });
+    const tampered = await test.app.inject({ method: 'GET', url: `/api/winback?titleCode=ADR&token=${encodeURIComponent(`${token}x`)}` });
+    expect(tampered.json()).toMatchObject({ eligible: false, reason: 'Lenken til tilbudet er ikke gyldig.' });
+
+    const utlopt = await signIn('utlopt@minside.test');
+    const created = await order(utlopt, { ariaPlanID: 'ADR-DIGITAL-M', winback: token });
+    expect(orderSchema.parse(created.json()).quote).toMatchObject({ offerCode: 'WINBACK_3FOR1', amountNowOre: 29_900, firstPeriodMonths: 3 });
+    const flow = paymentRedirectSchema.parse((await pay(utlopt, orderSchema.parse(created.json()).orderId)).json());
+    await press(utlopt, flow.redirectUrl, 'approve');
+    const done = (await view(utlopt, orderSchema.parse(created.json()).orderId)) as { order: Order };
+    expect(done.order.firstPeriodEnd).toBe(addDays(addMonths(osloToday(now()), 3), -1));
+
+    const digital = await signIn('digital@minside.test');
+    expect((await digital.request('GET', `${PORTAL}/api/winback?titleCode=ADR`)).json()).toMatchObject({ eligible: false, activeSubscriber: true });
+    expectRefused(await order(digital, { ariaPlanID: 'ADR-DIGITAL-M', winback: 'signed-in' }), 409, 'ALREADY_SUBSCRIBER');
+    const ny = await signIn('ny@minside.test');
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-DIGITAL-M', winback: token }), 403, 'NOT_ELIGIBLE_FOR_WINBACK');
+  });
+});

@@ -1,0 +1,38 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { DEMO_PASSWORD, type TestApp } from './helper.ts';
+import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
+
+// What the API test files share on top of buildTestApp: a signed-in browser, the check of a
+// refusal, and reads of what the app stored or mailed.
+
+/** A browser signed in as a demo user at `portal` (the login must succeed). */
+export async function signIn(test: TestApp, portal: string, email: string, titleCode = 'ADR'): Promise<TestBrowser> {
+  const browser = new TestBrowser(() => injectTransport(test.app));
+  const response = await login(browser, { portal, email, password: DEMO_PASSWORD, titleCode });
+  expect(response.status, response.body).toBe(200);
+  return browser;
+}
+
+/** A refusal: this status and `code`, and when given the exact (string) or matching (RegExp) message. Returns the body. */
+export function expectRefused(response: BrowserResponse, status: number, code: string, message?: string | RegExp) {
+  expect(response.status, response.body).toBe(status);
+  const body = response.json<{ code: string; message: string }>();
+  expect(body).toMatchObject({ code });
+  if (typeof message === 'string') expect(body.message).toBe(message);
+  else if (message) expect(body.message).toMatch(message);
+  return body;
+}
+
+/** The number a query selects as `n` (a count, or any one number). */
+export async function countOf(test: TestApp, query: SQL): Promise<number> {
+  return Number((await test.database.rows<{ n: number | string }>(query))[0]?.n);
+}
+
+/** The 6-digit code in the newest mail to `to` (by default a line of its own). */
+export async function codeMailedTo(test: TestApp, to: string, pattern = /^(\d{6})$/m): Promise<string> {
+  const [mail] = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where to_address = ${to} order by created_at desc limit 1`);
+  const code = pattern.exec(mail?.text ?? '')?.[1];
+  if (!code) throw new Error(`no code mailed to ${to}`);
+  return code;
+}

@@ -1,0 +1,143 @@
+import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import button from './button.module.css';
+import { ErrorAlert } from './error-alert.tsx';
+import { Field, fieldAria } from './field.tsx';
+import form from './form.module.css';
+import ui from './ui.module.css';
+
+/** Step 1: what the user fills in to be sent a code (an e-mail address, or what finds the subscription). */
+export interface CodeRequestStep {
+  heading: string;
+  fields: ReactNode;
+  onSubmit: () => void;
+  isPending: boolean;
+  error: unknown;
+  /** The button before a code is sent (default "Send kode"), after ("Send ny kode"), and while it is sent ("Sender …"). */
+  submitLabel?: string;
+  resubmitLabel?: string;
+  pendingLabel?: string;
+}
+
+/** Step 2: the 6-digit code from the e-mail. The page owns the value, so it can clear it when a new code is asked for. */
+export interface CodeConfirmStep {
+  /** Default "Skriv inn koden". */
+  heading?: string;
+  /** Where the code went and how long it works, read out when the step appears. */
+  sentMessage: ReactNode;
+  code: string;
+  onCodeChange: (code: string) => void;
+  codeError: string | null;
+  onSubmit: () => void;
+  isPending: boolean;
+  error: unknown;
+  submitLabel: string;
+  /** Default "Bekrefter …". */
+  pendingLabel?: string;
+}
+
+export interface CodeEntryFormProps {
+  request: CodeRequestStep;
+  /** What the code was sent for (the address, the search result): step 2 shows while it is set and takes focus each time it changes. */
+  sent: unknown;
+  confirm: CodeConfirmStep;
+  /** What a failed call says when the API has no Norwegian message of its own. */
+  errorFallback?: string;
+  /** Under both steps: where to read more, or whom to ask. */
+  children?: ReactNode;
+}
+
+/**
+ * "Send a code to an e-mail, then type the code": the two steps of /bedrift,
+ * /student-verifisering and /koble-bruker, each a panel form with its own errors.
+ */
+export function CodeEntryForm({ request, sent, confirm, errorFallback, children }: CodeEntryFormProps) {
+  const id = useId();
+  const codeHeading = useRef<HTMLHeadingElement>(null);
+  const codeId = `${id}-code`;
+
+  useEffect(() => {
+    if (sent) codeHeading.current?.focus();
+  }, [sent]);
+
+  const submit = (handler: () => void) => (event: FormEvent) => {
+    event.preventDefault();
+    handler();
+  };
+
+  return (
+    <div className={`${ui.stack} ${ui.narrow}`}>
+      <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submit(request.onSubmit)} aria-labelledby={`${id}-step1`}>
+        <p className={form.step}>Steg 1 av 2</p>
+        <h2 id={`${id}-step1`} className={ui.panelHeading}>
+          {request.heading}
+        </h2>
+        {request.fields}
+        <ErrorAlert error={request.error} fallback={errorFallback} />
+        <div className={ui.actions}>
+          <button type="submit" className={`${button.button} ${sent ? button.secondary : button.primary} ${ui.button}`} disabled={request.isPending}>
+            {request.isPending ? (request.pendingLabel ?? 'Sender …') : sent ? (request.resubmitLabel ?? 'Send ny kode') : (request.submitLabel ?? 'Send kode')}
+          </button>
+        </div>
+      </form>
+
+      {sent ? (
+        <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submit(confirm.onSubmit)} aria-labelledby={`${id}-step2`}>
+          <p className={form.step}>Steg 2 av 2</p>
+          <h2 id={`${id}-step2`} className={ui.panelHeading} tabIndex={-1} ref={codeHeading}>
+            {confirm.heading ?? 'Skriv inn koden'}
+          </h2>
+          <p className={ui.success} role="status">
+            {confirm.sentMessage}
+          </p>
+          <Field
+            id={codeId}
+            label="Kode"
+            error={confirm.codeError ?? undefined}
+            input={
+              <input
+                id={codeId}
+                className={form.input}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                value={confirm.code}
+                onChange={(event) => confirm.onCodeChange(event.target.value)}
+                {...fieldAria(codeId, { error: confirm.codeError ?? undefined })}
+              />
+            }
+          />
+          <ErrorAlert error={confirm.error} fallback={errorFallback} />
+          <div className={ui.actions}>
+            <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={confirm.isPending}>
+              {confirm.isPending ? (confirm.pendingLabel ?? 'Bekrefter …') : confirm.submitLabel}
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {children}
+    </div>
+  );
+}
+
+/** The e-mail field of step 1 (work or student address), with its hint and its error. */
+export function CodeEmailField({ id, label, hint, value, onChange, error }: { id: string; label: string; hint: string; value: string; onChange: (value: string) => void; error: string | null }) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      error={error ?? undefined}
+      input={
+        <input
+          id={id}
+          type="email"
+          className={form.input}
+          autoComplete="email"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          {...fieldAria(id, { hint, error: error ?? undefined })}
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,37 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  changePaymentMethodResponseSchema,
+  paymentMethodDetailsSchema,
+  paymentRedirectSchema,
+  type ChangeCardBody,
+  type ChangePaymentMethodBody,
+  type ChangePaymentMethodResponse,
+  type PaymentMethodDetails,
+  type PaymentRedirect,
+} from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { billingKeys } from './keys.ts';
+
+export interface SubscriptionRef {
+  ariaAccountNo: number;
+  titleCode: string;
+}
+
+/** GET /api/subscription/{accountNo}/{titleCode}/paymentMethod: the method in use, with its card or agreement. */
+export function getPaymentMethod(ref: SubscriptionRef, signal?: AbortSignal): Promise<PaymentMethodDetails> {
+  return http.get(`subscription/${ref.ariaAccountNo}/${encodeURIComponent(ref.titleCode)}/paymentMethod`, paymentMethodDetailsSchema, { signal });
+}
+
+export function paymentMethodQueryOptions(ref: SubscriptionRef) {
+  return queryOptions({ queryKey: billingKeys.paymentMethod(ref.ariaAccountNo, ref.titleCode), queryFn: ({ signal }) => getPaymentMethod(ref, signal), staleTime: 0 });
+}
+
+/** PUT /api/subscription/paymentMethod (SPEC §7): giro at once, AvtaleGiro pending the bank, card and Vipps through the provider. */
+export function changePaymentMethod(body: ChangePaymentMethodBody): Promise<ChangePaymentMethodResponse> {
+  return http.put('subscription/paymentMethod', body, changePaymentMethodResponseSchema);
+}
+
+/** PUT /api/subscription/card (SPEC §7): a new card, registered at the provider's page. */
+export function changeCard(body: ChangeCardBody): Promise<PaymentRedirect> {
+  return http.put('subscription/card', body, paymentRedirectSchema);
+}

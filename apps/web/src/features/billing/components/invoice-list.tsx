@@ -1,0 +1,142 @@
+import { Link } from 'react-router';
+import type { Invoice } from '@minside/domain';
+import { pathTo } from '../../../app/paths.ts';
+import button from '../../../components/button.module.css';
+import { invoicePdfUrl } from '../api/get-invoices.ts';
+import { formatKroner, formatPeriod, formatShortDate } from '../format.ts';
+import { useMediaQuery } from '../use-media-query.ts';
+import { InvoiceStatusBadge } from './invoice-status-badge.tsx';
+import styles from './invoice-list.module.css';
+
+/** From this width the invoices are a table; below it, one card per invoice. */
+export const TABLE_MEDIA_QUERY = '(min-width: 56rem)';
+
+function PdfLink({ invoice }: { invoice: Invoice }) {
+  return (
+    <a className={styles.pdf} href={invoicePdfUrl(invoice)} target="_blank" rel="noopener">
+      PDF<span className="visually-hidden"> av faktura {invoice.ariaInvoiceNo}</span>
+      <span className="visually-hidden"> (åpnes i ny fane)</span>
+    </a>
+  );
+}
+
+function PayLink({ invoice }: { invoice: Invoice }) {
+  if (!invoice.payable) return null;
+  return (
+    <Link className={`${button.button} ${button.primary} ${button.small}`} to={pathTo('payInvoice', { ariaInvoiceNo: String(invoice.ariaInvoiceNo) })}>
+      Betal<span className="visually-hidden"> faktura {invoice.ariaInvoiceNo}</span>
+    </Link>
+  );
+}
+
+function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table}>
+        <caption className="visually-hidden">Fakturaene dine, nyeste først</caption>
+        <thead>
+          <tr>
+            <th scope="col">Faktura</th>
+            <th scope="col">Periode</th>
+            <th scope="col">Forfallsdato</th>
+            <th scope="col" className={styles.number}>
+              Beløp
+            </th>
+            <th scope="col">KID og kontonummer</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="visually-hidden">Handlinger</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {invoices.map((invoice) => (
+            <tr key={invoice.ariaInvoiceNo}>
+              <th scope="row">
+                <span className={styles.rowHead}>
+                  <span className={styles.description}>{invoice.description}</span>
+                  <span className={styles.meta}>Fakturanr. {invoice.ariaInvoiceNo}</span>
+                </span>
+              </th>
+              <td className={styles.nowrap}>{formatPeriod(invoice.periodFrom, invoice.periodTo)}</td>
+              <td className={styles.nowrap}>{formatShortDate(invoice.dueOn)}</td>
+              <td className={`${styles.number} ${styles.amount}`}>{formatKroner(invoice.amountOre)}</td>
+              <td>
+                <span className={styles.code}>
+                  <span className={styles.meta}>KID</span> {invoice.kid}
+                </span>
+                <span className={styles.code}>
+                  <span className={styles.meta}>Konto</span> {invoice.bankAccountNumber}
+                </span>
+              </td>
+              <td>
+                <InvoiceStatusBadge status={invoice.status} />
+              </td>
+              <td>
+                <div className={styles.rowActions}>
+                  <PayLink invoice={invoice} />
+                  <PdfLink invoice={invoice} />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function InvoiceCards({ invoices }: { invoices: Invoice[] }) {
+  return (
+    <ul className={styles.cards} aria-label="Fakturaene dine, nyeste først">
+      {invoices.map((invoice) => {
+        const headingId = `faktura-${invoice.ariaInvoiceNo}`;
+        return (
+          <li key={invoice.ariaInvoiceNo} className={styles.cardItem}>
+            <article className={`${styles.card} ${invoice.status === 'PAID' ? '' : styles.cardOpen}`} aria-labelledby={headingId}>
+              <div className={styles.cardTop}>
+                <h3 id={headingId} className={styles.cardTitle}>
+                  {invoice.description}
+                </h3>
+                <InvoiceStatusBadge status={invoice.status} />
+              </div>
+              <p className={styles.cardAmount}>{formatKroner(invoice.amountOre)}</p>
+              <dl className={styles.cardFacts}>
+                <div>
+                  <dt>Periode</dt>
+                  <dd>{formatPeriod(invoice.periodFrom, invoice.periodTo)}</dd>
+                </div>
+                <div>
+                  <dt>Forfallsdato</dt>
+                  <dd>{formatShortDate(invoice.dueOn)}</dd>
+                </div>
+                <div>
+                  <dt>KID</dt>
+                  <dd className={styles.code}>{invoice.kid}</dd>
+                </div>
+                <div>
+                  <dt>Kontonummer</dt>
+                  <dd className={styles.code}>{invoice.bankAccountNumber}</dd>
+                </div>
+                <div>
+                  <dt>Fakturanr.</dt>
+                  <dd>{invoice.ariaInvoiceNo}</dd>
+                </div>
+              </dl>
+              <div className={styles.cardActions}>
+                <PayLink invoice={invoice} />
+                <PdfLink invoice={invoice} />
+              </div>
+            </article>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The invoices, newest first: a table on wide screens, cards on narrow ones (one of them in the page at a time). */
+export function InvoiceList({ invoices }: { invoices: Invoice[] }) {
+  const wide = useMediaQuery(TABLE_MEDIA_QUERY);
+  return wide ? <InvoiceTable invoices={invoices} /> : <InvoiceCards invoices={invoices} />;
+}

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { businessInviteResponseSchema, type BusinessInviteResponse } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { businessKeys, titleQuery } from './keys.ts';
+
+/** POST /api/business/invitations: the pasted text as it is; the server splits and checks it. */
+export function inviteMembers(titleCode: string, emails: string): Promise<BusinessInviteResponse> {
+  return http.post(`business/invitations${titleQuery(titleCode)}`, { emails }, businessInviteResponseSchema);
+}
+
+export function useInviteMembers(titleCode: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (emails: string) => inviteMembers(titleCode, emails),
+    onSuccess: (result) => queryClient.setQueryData(businessKeys.overview(titleCode), result.overview),
+  });
+}

@@ -1,0 +1,28 @@
+import { useMutation } from '@tanstack/react-query';
+import { businessConfirmResponseSchema, businessVerifyResponseSchema, type BusinessConfirmResponse, type BusinessVerifyResponse } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { useIdentity } from '../../auth/index.ts';
+import { titleQuery } from './keys.ts';
+
+/** POST /api/business/verification: a code to the work address. */
+export function requestWorkEmailCode(titleCode: string, email: string): Promise<BusinessVerifyResponse> {
+  return http.post(`business/verification${titleQuery(titleCode)}`, { email }, businessVerifyResponseSchema);
+}
+
+/** POST /api/business/verification/confirm: the code; answers with the session that now has access. */
+export function confirmWorkEmail(titleCode: string, email: string, code: string): Promise<BusinessConfirmResponse> {
+  return http.post(`business/verification/confirm${titleQuery(titleCode)}`, { email, code }, businessConfirmResponseSchema);
+}
+
+export function useRequestWorkEmailCode(titleCode: string) {
+  return useMutation({ mutationFn: (email: string) => requestWorkEmailCode(titleCode, email) });
+}
+
+export function useConfirmWorkEmail(titleCode: string) {
+  const identity = useIdentity();
+  return useMutation({
+    mutationFn: ({ email, code }: { email: string; code: string }) => confirmWorkEmail(titleCode, email, code),
+    // The guard reads the session: with the new subscription in it, the subscriber pages open at once.
+    onSuccess: (session) => identity.remember(session),
+  });
+}

@@ -1,0 +1,19 @@
+import { queryOptions } from '@tanstack/react-query';
+import { familyAcceptResponseSchema, familyInvitationPreviewSchema, type FamilyAcceptResponse, type FamilyInvitationPreview } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { familyKeys } from './family.ts';
+
+/** GET /api/family/invitation?token=: what the link offers, or the SPEC §4 outcome that stops it. */
+export function getInvitation(token: string, signal?: AbortSignal): Promise<FamilyInvitationPreview> {
+  return http.get(`family/invitation?${new URLSearchParams({ token })}`, familyInvitationPreviewSchema, { signal });
+}
+
+export function invitationQueryOptions(token: string) {
+  // An outcome (expired, withdrawn …) does not change by asking again.
+  return queryOptions({ queryKey: familyKeys.invitation(token), queryFn: ({ signal }) => getInvitation(token, signal), retry: false, staleTime: 0 });
+}
+
+/** POST /api/family/invitation/accept. */
+export function acceptInvitation(token: string): Promise<FamilyAcceptResponse> {
+  return http.post('family/invitation/accept', { token }, familyAcceptResponseSchema);
+}

@@ -1,0 +1,84 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  createAccountResponseSchema,
+  orderOffersResponseSchema,
+  orderResponseSchema,
+  orderSchema,
+  paymentRedirectSchema,
+  winbackResponseSchema,
+  type CreateOrderBody,
+  type InvoicePaymentMethod,
+  type OrderResponse,
+} from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+
+/** Query keys of the ordering area, in one place. */
+export const orderingKeys = {
+  all: ['ordering'] as const,
+  offers: (titleCode: string, campaign: string, winback: string) => ['ordering', titleCode, 'offers', campaign, winback] as const,
+  order: (orderId: string) => ['ordering', 'order', orderId] as const,
+  winback: (titleCode: string, token: string) => ['ordering', titleCode, 'winback', token] as const,
+};
+
+const query = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+/** How long the browser waits for the order call before it gives up (SPEC §8 timeout → /order-timeout). */
+export const ORDER_CALL_TIMEOUT_MS = 20_000;
+
+export const offersQueryOptions = (titleCode: string, campaign = '', winback = '') =>
+  queryOptions({
+    queryKey: orderingKeys.offers(titleCode, campaign, winback),
+    queryFn: ({ signal }) => http.get(`order/offers${query({ titleCode, campaign, winback })}`, orderOffersResponseSchema, { signal }),
+    staleTime: 0,
+  });
+
+export function useOffers(titleCode: string, campaign = '', winback = '') {
+  return useQuery(offersQueryOptions(titleCode, campaign, winback));
+}
+
+/** How often an order still waiting for the provider's answer is asked about again. */
+export const ORDER_POLL_MS = 2_000;
+
+export const orderQueryOptions = (orderId: string) =>
+  queryOptions({
+    queryKey: orderingKeys.order(orderId),
+    queryFn: ({ signal }) => http.get(`order/${encodeURIComponent(orderId)}`, orderResponseSchema, { signal }),
+    staleTime: 0,
+    refetchInterval: (state) => (state.state.data?.order.state === 'awaiting_payment' ? ORDER_POLL_MS : false),
+  });
+
+export function useOrder(orderId: string | null) {
+  return useQuery({ ...orderQueryOptions(orderId ?? ''), enabled: orderId !== null });
+}
+
+/** SPEC §7 POST account: the buyer's account (once; an existing one answers 409, which is fine here). */
+export function createAccount(titleCode: string) {
+  return http.post('account', { accountBalance: 0, firstTitleCode: titleCode }, createAccountResponseSchema);
+}
+
+export function createOrder(titleCode: string, body: CreateOrderBody, signal?: AbortSignal) {
+  return http.post(`order${query({ titleCode })}`, body, orderSchema, { signal });
+}
+
+export function startOrderPayment(orderId: string, method: InvoicePaymentMethod) {
+  return http.post(`order/${encodeURIComponent(orderId)}/payment`, { method }, paymentRedirectSchema);
+}
+
+export function useCancelOrder() {
+  return useMutation({ mutationFn: (orderId: string) => http.post(`order/${encodeURIComponent(orderId)}/cancel`, {}, orderSchema) });
+}
+
+export function useWinback(titleCode: string, token: string) {
+  return useQuery({
+    queryKey: orderingKeys.winback(titleCode, token),
+    queryFn: ({ signal }) => http.get(`winback${query({ titleCode, token })}`, winbackResponseSchema, { signal }),
+    staleTime: 0,
+  });
+}
+
+export type { OrderResponse };

@@ -1,0 +1,36 @@
+import { queryOptions } from '@tanstack/react-query';
+import { clientConfigSchema, consentStateSchema, type ClientConfig, type ConsentState, type ConsentUpdateBody } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+
+/** Every query key of the consent part of the privacy area. */
+export const consentKeys = {
+  consent: ['privacy', 'consent'] as const,
+  clientConfig: (titleCode: string) => ['privacy', 'client-config', titleCode] as const,
+};
+
+// The consent calls answer 401 to a visitor who is not signed in: that means "nothing kept on
+// the server", never "go and log in" (SPEC §8's redirect is for the pages that need a login).
+const quiet = { skipUnauthenticatedHandler: true } as const;
+
+/** GET /api/consent: the signed-in user's current choice and its history, newest first. */
+export function getConsent(signal?: AbortSignal): Promise<ConsentState> {
+  return http.get('consent', consentStateSchema, { signal, ...quiet });
+}
+
+export function consentQueryOptions() {
+  return queryOptions({ queryKey: consentKeys.consent, queryFn: ({ signal }) => getConsent(signal), staleTime: 0 });
+}
+
+/** PUT /api/consent: a new choice (a repeated, unchanged one adds no history). */
+export function putConsent(body: ConsentUpdateBody): Promise<ConsentState> {
+  return http.put('consent', body, consentStateSchema, quiet);
+}
+
+/** GET /api/client-config: consent vendor, analytics collector and RUM, as configured for this title. */
+export function getClientConfig(titleCode: string, signal?: AbortSignal): Promise<ClientConfig> {
+  return http.get(`client-config?titleCode=${encodeURIComponent(titleCode)}`, clientConfigSchema, { signal });
+}
+
+export function clientConfigQueryOptions(titleCode: string) {
+  return queryOptions({ queryKey: consentKeys.clientConfig(titleCode), queryFn: ({ signal }) => getClientConfig(titleCode, signal), staleTime: Infinity, retry: 1 });
+}

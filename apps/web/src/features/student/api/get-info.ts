@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { studentInfoResponseSchema, type StudentInfoResponse } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { studentKeys, titleQuery } from './keys.ts';
+
+/** GET /api/student/info (public): the approved institutions and the student price. */
+export function getStudentInfo(titleCode: string, signal?: AbortSignal): Promise<StudentInfoResponse> {
+  return http.get(`student/info${titleQuery(titleCode)}`, studentInfoResponseSchema, { signal });
+}
+
+export const studentInfoQueryOptions = (titleCode: string) =>
+  queryOptions({ queryKey: studentKeys.info(titleCode), queryFn: ({ signal }) => getStudentInfo(titleCode, signal), staleTime: 5 * 60_000 });
+
+export function useStudentInfo(titleCode: string) {
+  return useQuery(studentInfoQueryOptions(titleCode));
+}

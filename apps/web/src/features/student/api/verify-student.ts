@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { activateStudentResponseSchema, studentEmailResponseSchema, type ActivateStudentResponse, type StudentEmailResponse } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { useIdentity } from '../../auth/index.ts';
+import { studentKeys, titleQuery } from './keys.ts';
+
+/** SPEC §7 POST student-email/: a six-digit code to the student address. */
+export function sendStudentEmail(titleCode: string, email: string): Promise<StudentEmailResponse> {
+  return http.post(`student-email/${titleQuery(titleCode)}`, { email }, studentEmailResponseSchema);
+}
+
+/** SPEC §7 POST activate-student-subscription/: the code; answers with the session that now has the student subscription. */
+export function activateStudentSubscription(titleCode: string, email: string, code: string): Promise<ActivateStudentResponse> {
+  return http.post(`activate-student-subscription/${titleQuery(titleCode)}`, { email, code }, activateStudentResponseSchema);
+}
+
+export function useSendStudentEmail(titleCode: string) {
+  return useMutation({ mutationFn: (email: string) => sendStudentEmail(titleCode, email) });
+}
+
+export function useActivateStudentSubscription(titleCode: string) {
+  const identity = useIdentity();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ email, code }: { email: string; code: string }) => activateStudentSubscription(titleCode, email, code),
+    onSuccess: (result) => {
+      // The guard of /student-kvittering reads the session: it must know the new subscription first.
+      identity.remember({ user: result.user, account: result.account, subscription: result.subscription });
+      queryClient.setQueryData(studentKeys.status(), result.status);
+    },
+  });
+}

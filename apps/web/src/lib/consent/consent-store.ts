@@ -1,0 +1,71 @@
+import type { ConsentChoices, OptionalConsentPurpose } from '@minside/domain';
+import { createStore, type Store } from '../create-store.ts';
+import { readStoredChoices, writeStoredChoices } from './storage.ts';
+
+export interface ConsentState {
+  /** Null until the visitor has chosen (in this browser, or on the server once signed in). */
+  choices: ConsentChoices | null;
+  /** The built-in dialog is open. */
+  dialogOpen: boolean;
+}
+
+export interface ConsentStore extends Store<ConsentState> {
+  isGranted(purpose: OptionalConsentPurpose): boolean;
+  /** Keeps the choice in this browser (SPEC §5 keys) and tells everyone waiting for it. */
+  choose(choices: ConsentChoices): void;
+  /** Opens the consent manager: the vendor's privacy manager when one took over, else the built-in dialog. */
+  openManager(): void;
+  closeDialog(): void;
+  /** A consent vendor (Sourcepoint) replaces the built-in dialog; null gives it back. */
+  setVendorManager(open: (() => void) | null): void;
+  /**
+   * Runs `start` once the purpose is granted: now if it is, else when it becomes so. The one
+   * gate for everything that needs consent (analytics, experiments, RUM). Returns a cancel.
+   */
+  whenGranted(purpose: OptionalConsentPurpose, start: () => void): () => void;
+}
+
+export interface ConsentStoreOptions {
+  read?: () => ConsentChoices | null;
+  write?: (choices: ConsentChoices) => void;
+}
+
+export function createConsentStore({ read = readStoredChoices, write = writeStoredChoices }: ConsentStoreOptions = {}): ConsentStore {
+  const store = createStore<ConsentState>({ choices: read(), dialogOpen: false });
+  let vendorManager: (() => void) | null = null;
+  const isGranted = (purpose: OptionalConsentPurpose) => store.getState().choices?.[purpose] === true;
+
+  return {
+    ...store,
+    isGranted,
+    choose(choices) {
+      write(choices);
+      store.setState((state) => ({ ...state, choices: { ...choices } }));
+    },
+    openManager() {
+      if (vendorManager) vendorManager();
+      else store.setState((state) => (state.dialogOpen ? state : { ...state, dialogOpen: true }));
+    },
+    closeDialog() {
+      store.setState((state) => (state.dialogOpen ? { ...state, dialogOpen: false } : state));
+    },
+    setVendorManager(open) {
+      vendorManager = open;
+    },
+    whenGranted(purpose, start) {
+      if (isGranted(purpose)) {
+        start();
+        return () => {};
+      }
+      const unsubscribe = store.subscribe(() => {
+        if (!isGranted(purpose)) return;
+        unsubscribe();
+        start();
+      });
+      return unsubscribe;
+    },
+  };
+}
+
+/** The browser's consent: what the dialog writes and what analytics, experiments and RUM wait for. */
+export const consentStore: ConsentStore = createConsentStore();

@@ -1,0 +1,54 @@
+import {
+  CONSENT_DENIED,
+  CONSENT_GRANTED,
+  consentCookieName,
+  consentStorageKey,
+  isConsentGranted,
+  optionalConsentPurposes,
+  type ConsentChoices,
+  type OptionalConsentPurpose,
+} from '@minside/domain';
+import { readCookie, writeCookie } from './cookies.ts';
+
+/** A choice holds for a year; then the visitor is asked again. */
+export const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    // Storage can be switched off (privacy modes); the cookie still answers.
+    return null;
+  }
+}
+
+/** SPEC §5: granted when `CMP:{purpose}` in local storage or the `_cmp_{purpose}` cookie is 1. */
+export function isPurposeGranted(purpose: OptionalConsentPurpose): boolean {
+  return isConsentGranted(readStorage(consentStorageKey(purpose)), readCookie(consentCookieName(purpose)));
+}
+
+/** The choice kept in this browser, or null when the visitor has not chosen yet. */
+export function readStoredChoices(): ConsentChoices | null {
+  const chosen = optionalConsentPurposes.some(
+    (purpose) => readStorage(consentStorageKey(purpose)) !== null || readCookie(consentCookieName(purpose)) !== null,
+  );
+  if (!chosen) return null;
+  return {
+    analytics: isPurposeGranted('analytics'),
+    marketing: isPurposeGranted('marketing'),
+    personalisation: isPurposeGranted('personalisation'),
+  };
+}
+
+/** Writes the choice both ways SPEC §5 reads it: local storage and a cookie, 1 or 0 per purpose. */
+export function writeStoredChoices(choices: ConsentChoices): void {
+  for (const purpose of optionalConsentPurposes) {
+    const value = choices[purpose] ? CONSENT_GRANTED : CONSENT_DENIED;
+    try {
+      window.localStorage.setItem(consentStorageKey(purpose), value);
+    } catch {
+      // The cookie below is enough for SPEC §5.
+    }
+    writeCookie(consentCookieName(purpose), value, { maxAgeSeconds: CONSENT_MAX_AGE_SECONDS });
+  }
+}

@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { adresseavisen, signInAtProvider } from './support.ts';
+
+// Issue 8 business admin as admin@firma.test (company domain firma.test): a pasted list
+// with a foreign-domain address, a duplicate and a malformed address sends only the valid
+// ones and names the others; the list is searched and the new people removed in bulk.
+
+test('the admin pastes a list: only valid company addresses are sent, the others are named', async ({ page }) => {
+  await page.goto(adresseavisen('/administrer-bedrift'));
+  await signInAtProvider(page, 'admin@firma.test');
+  await expect(page.getByRole('heading', { level: 1, name: 'Administrer bedriftsabonnement' })).toBeVisible();
+
+  const run = Date.now().toString(36);
+  const kari = `kari.${run}@firma.test`;
+  const per = `per.${run}@firma.test`;
+  const foreign = `ola.${run}@annet.no`;
+  await page.getByLabel('E-postadresser').fill(`${kari}, ${per}\n${foreign}; ${kari.toUpperCase()} ikke-en-adresse`);
+  await page.getByRole('button', { name: 'Send invitasjoner' }).click();
+
+  await expect(page.getByRole('status').filter({ hasText: 'sendt' })).toHaveText('2 invitasjoner er sendt.');
+  const notSent = page.getByRole('alert');
+  await expect(notSent).toContainText('Noen e-postadresser ble ikke sendt:');
+  await expect(notSent.getByRole('listitem')).toHaveText([
+    `${foreign}: Adressen hører ikke til bedriftens domene.`,
+    `${kari.toUpperCase()}: Adressen står flere ganger i listen. Vi sender bare én invitasjon.`,
+    'ikke-en-adresse: Vennligst skriv en gyldig e-postadresse',
+  ]);
+
+  const sentTo = await page.evaluate(async () => {
+    const response = await fetch('/_dev/mail.json', { credentials: 'same-origin' });
+    return ((await response.json()) as { to: string }[]).map((mail) => mail.to);
+  });
+  expect(sentTo).toEqual(expect.arrayContaining([kari, per]));
+  expect(sentTo.filter((to) => to.includes(run))).toHaveLength(2);
+
+  await page.getByLabel('Søk etter e-post').fill(run);
+  const rows = page.getByRole('row').filter({ hasText: run });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText('Sendt');
+  await page.getByLabel('Velg alle som vises').check();
+  await page.getByRole('button', { name: 'Fjern valgte (2)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'fjernet' })).toHaveText('2 personer er fjernet.');
+  await expect(rows).toHaveCount(0);
+});
+
+test('a subscriber who is no business admin is told the page is for admins', async ({ page }) => {
+  await page.goto(adresseavisen('/administrer-bedrift'));
+  await signInAtProvider(page, 'familie@minside.test');
+  await expect(page.getByRole('alert')).toHaveText('Bare administratorer av et bedriftsabonnement kan administrere ansatte.');
+});

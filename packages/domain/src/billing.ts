@@ -1,0 +1,409 @@
+import { z } from 'zod';
+import { paymentMethods } from './subscription.ts';
+
+/**
+ * Contracts of invoices and payments (issue 6; SPEC §3 Invoice, §7 `subscription/card`,
+ * `subscription/paymentMethod`, `addDiscount`, `getDiscountDetails`, §8 payment errors,
+ * §9 payment provider codes and labels). Calls the spec does not show live under
+ * `/api/invoice`, `/api/payment` and `/api/paylink`. Money is øre (integers); dates are
+ * ISO calendar dates (YYYY-MM-DD, Europe/Oslo); instants are ISO timestamps.
+ * Additive changes only: the web client parses every response with these schemas.
+ */
+
+const accountNo = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const accountNoParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const titleCode = z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A client-made UUID that makes a charge idempotent: the same key never charges twice. */
+const idempotencyKey = z.uuid();
+
+// ---------------------------------------------------------------------------------------
+// SPEC §9: payment provider codes and labels
+// ---------------------------------------------------------------------------------------
+
+/** SPEC §9 payment provider codes. SWEDBANK-PPG is the card acquirer. */
+export const paymentProviderCodes = ['VIPPS', 'SWEDBANK-PPG', 'BANKGIRO', 'AVTALEGIRO', 'STREX'] as const;
+export type PaymentProviderCode = (typeof paymentProviderCodes)[number];
+
+/** Norwegian labels of the provider codes; `Betalingskort` and `Vipps` are SPEC §9's own. */
+export const paymentProviderLabels: Record<PaymentProviderCode, string> = {
+  'SWEDBANK-PPG': 'Betalingskort',
+  VIPPS: 'Vipps',
+  AVTALEGIRO: 'AvtaleGiro',
+  BANKGIRO: 'Giro / eFaktura',
+  STREX: 'Strex (mobilregning)',
+};
+
+/** Which subscription payment method (subscription.paymentMethod) a provider code results in. */
+export const subscriptionMethodOfProvider: Record<Exclude<PaymentProviderCode, 'STREX'>, (typeof paymentMethods)[number]> = {
+  'SWEDBANK-PPG': 'CARD',
+  VIPPS: 'VIPPS',
+  AVTALEGIRO: 'AVTALEGIRO',
+  BANKGIRO: 'INVOICE',
+};
+
+// ---------------------------------------------------------------------------------------
+// Invoices
+// ---------------------------------------------------------------------------------------
+
+/** PAID, UNPAID, or OVERDUE (unpaid and the due date has passed, Europe/Oslo). */
+export const invoiceStatuses = ['PAID', 'UNPAID', 'OVERDUE'] as const;
+export type InvoiceStatus = (typeof invoiceStatuses)[number];
+
+/** The labels of issue 6: Betalt / Ikke betalt / Forfalt. */
+export const invoiceStatusLabels: Record<InvoiceStatus, string> = {
+  PAID: 'Betalt',
+  UNPAID: 'Ikke betalt',
+  OVERDUE: 'Forfalt',
+};
+
+/** How a paid invoice was settled: a provider code, or CREDIT when a credit note covered it. */
+export const invoiceSettlements = [...paymentProviderCodes, 'CREDIT'] as const;
+export type InvoiceSettlement = (typeof invoiceSettlements)[number];
+
+/** SPEC §3 Invoice, one row of the overview (`/fakturaoversikt`). */
+export const invoiceSchema = z.object({
+  ariaInvoiceNo: z.number().int().positive(),
+  ariaAccountNo: accountNo,
+  /** The subscription's title, for the title name on the invoice. */
+  titleCode: z.string(),
+  /** KID with a MOD10 check digit (packages/domain kid.ts). */
+  kid: z.string(),
+  /** What is to be paid, after discounts and credits. */
+  amountOre: z.number().int().nonnegative(),
+  status: z.enum(invoiceStatuses),
+  description: z.string(),
+  periodFrom: isoDate,
+  /** Last day of the period (inclusive). */
+  periodTo: isoDate,
+  dueOn: isoDate,
+  /** Our bank account the invoice is paid to, e.g. 1503.12.34567. */
+  bankAccountNumber: z.string(),
+  paidAt: z.iso.datetime({ offset: true }).nullable(),
+  /** How it was paid, when it is paid. */
+  settledBy: z.enum(invoiceSettlements).nullable(),
+  /** True when the subscriber can pay it now with Vipps or card (`/betal-faktura/{no}`). */
+  payable: z.boolean(),
+});
+export type Invoice = z.infer<typeof invoiceSchema>;
+
+/** GET /api/invoice/{accountNo} and /api/invoice/{accountNo}/{ariaInvoiceNo}/pdf. */
+export const invoiceListParamsSchema = z.object({ accountNo: accountNoParam });
+export const invoiceParamsSchema = z.object({ accountNo: accountNoParam, ariaInvoiceNo: accountNoParam });
+
+/** The most invoices one page returns: ten years of monthly invoices fit in one page. */
+export const INVOICE_PAGE_MAX = 120;
+
+/**
+ * Query of GET /api/invoice/{accountNo}: newest first, `limit` per page (default and maximum
+ * INVOICE_PAGE_MAX), `before` = the `nextBefore` of the previous page.
+ */
+export const invoiceListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(INVOICE_PAGE_MAX).optional(),
+  before: accountNoParam.optional(),
+});
+
+/** Response of GET /api/invoice/{accountNo}: newest first; `nextBefore` null on the last page. */
+export const invoiceListResponseSchema = z.object({
+  invoices: z.array(invoiceSchema),
+  nextBefore: z.number().int().positive().nullable(),
+});
+export type InvoiceListResponse = z.infer<typeof invoiceListResponseSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Payments
+// ---------------------------------------------------------------------------------------
+
+/** The two ways a subscriber pays one invoice at `/betal-faktura/{no}` and `/betaling`. */
+export const invoicePaymentMethods = ['VIPPS', 'SWEDBANK-PPG'] as const;
+export type InvoicePaymentMethod = (typeof invoicePaymentMethods)[number];
+
+/** POST /api/invoice/{ariaInvoiceNo}/payment. Params: {ariaInvoiceNo}. */
+export const invoicePaymentParamsSchema = z.object({ ariaInvoiceNo: accountNoParam });
+
+/** Body of POST /api/invoice/{ariaInvoiceNo}/payment and POST /api/paylink/{token}/payment. */
+export const createInvoicePaymentBodySchema = z.object({
+  method: z.enum(invoicePaymentMethods),
+  idempotencyKey,
+});
+export type CreateInvoicePaymentBody = z.infer<typeof createInvoicePaymentBodySchema>;
+
+/**
+ * A payment started at the provider: send the browser to `redirectUrl` (the provider's
+ * hosted page; `/_dev/pay/{id}` with the embedded test provider). The same idempotency key
+ * answers the same payment again.
+ */
+export const paymentRedirectSchema = z.object({
+  paymentId: z.string(),
+  redirectUrl: z.string(),
+});
+export type PaymentRedirect = z.infer<typeof paymentRedirectSchema>;
+
+/** REFUNDED: captured, then paid back (e.g. a second capture of an already paid invoice). */
+export const paymentStatuses = ['PENDING', 'CAPTURED', 'CANCELLED', 'FAILED', 'TIMEOUT', 'REFUNDED'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+/**
+ * What a payment is for. INVOICE: one invoice by the subscriber or by pay-link; RENEWAL: the
+ * renewal job charging a stored card/Vipps agreement; CARD_CHANGE: `/legg-til-betalingskort`;
+ * PAYMENT_METHOD_CHANGE: `/endre-betalingsmetode` (card or Vipps agreement); ORDER: issue 7.
+ */
+export const paymentPurposes = ['INVOICE', 'RENEWAL', 'CARD_CHANGE', 'PAYMENT_METHOD_CHANGE', 'ORDER'] as const;
+export type PaymentPurpose = (typeof paymentPurposes)[number];
+
+/** GET /api/payment/{paymentId}[?token=<pay-link token>]. */
+/** Our payment ids are UUIDs; anything else (a NUL byte, free text) is refused before it reaches storage. */
+export const paymentIdSchema = z.uuid();
+export const paymentParamsSchema = z.object({ paymentId: paymentIdSchema });
+export const paymentQuerySchema = z.object({ token: z.string().max(512).optional() });
+
+/**
+ * The payment as the server knows it, looked up by reference (the return page may open in
+ * another browser). A PENDING payment is looked up at the provider before answering.
+ */
+export const paymentSchema = z.object({
+  paymentId: z.string(),
+  status: z.enum(paymentStatuses),
+  purpose: z.enum(paymentPurposes),
+  ariaInvoiceNo: z.number().int().positive().nullable(),
+  amountOre: z.number().int().nonnegative(),
+  method: z.enum(paymentProviderCodes),
+  /** Norwegian text for the user (paymentMessage below). */
+  message: z.string(),
+  /** E.g. CARD_NOT_FOUND when the provider could not find the card afterwards. */
+  errorCode: z.string().nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
+  settledAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Payment method (SPEC §7 subscription/paymentMethod and subscription/card)
+// ---------------------------------------------------------------------------------------
+
+/** GET /api/subscription/{accountNo}/{titleCode}/paymentMethod. */
+export const paymentMethodParamsSchema = z.object({ accountNo: accountNoParam, titleCode });
+
+/** A stored card: never more than brand, last four digits and expiry. */
+export const storedCardSchema = z.object({
+  brand: z.string(),
+  last4: z.string().regex(/^\d{4}$/),
+  /** `**** **** **** 4242`. */
+  maskedNumber: z.string(),
+  expiryMonth: z.number().int().min(1).max(12),
+  expiryYear: z.number().int(),
+});
+export type StoredCard = z.infer<typeof storedCardSchema>;
+
+/** PENDING until the bank confirms the AvtaleGiro agreement; invoices are giro until then. */
+export const agreementStatuses = ['PENDING', 'ACTIVE'] as const;
+
+/**
+ * The subscription's current payment method. `method` is subscription.paymentMethod (what
+ * `/` shows); the detail objects are set for the method in use.
+ */
+export const paymentMethodDetailsSchema = z.object({
+  ariaAccountNo: accountNo,
+  titleCode: z.string(),
+  method: z.enum(paymentMethods),
+  /** SPEC §9 provider code of the method, null for NONE. */
+  providerCode: z.enum(paymentProviderCodes).nullable(),
+  /** Norwegian label: Betalingskort, Vipps, AvtaleGiro, Giro / eFaktura, Ingen. */
+  label: z.string(),
+  card: storedCardSchema.nullable(),
+  vippsAgreement: z.object({ agreementId: z.string(), phoneNumber: z.string().nullable() }).nullable(),
+  avtaleGiro: z.object({ bankAccountNumber: z.string(), status: z.enum(agreementStatuses) }).nullable(),
+  /** False for shared members, business employees and non-paying subscriptions: nothing to change. */
+  changeable: z.boolean(),
+});
+export type PaymentMethodDetails = z.infer<typeof paymentMethodDetailsSchema>;
+
+/** The methods a subscriber can switch to at `/endre-betalingsmetode`. */
+export const changeablePaymentMethods = ['SWEDBANK-PPG', 'VIPPS', 'AVTALEGIRO', 'BANKGIRO'] as const;
+export type ChangeablePaymentMethod = (typeof changeablePaymentMethods)[number];
+
+/**
+ * PUT /api/subscription/paymentMethod (SPEC §7). `bankAccountNumber` is required for
+ * AVTALEGIRO: 11 digits with a MOD11 check digit, dots and spaces allowed.
+ */
+export const changePaymentMethodBodySchema = z.object({
+  ariaAccountNo: accountNo,
+  titleCode,
+  method: z.enum(changeablePaymentMethods),
+  bankAccountNumber: z.string().max(20).optional(),
+  idempotencyKey,
+});
+export type ChangePaymentMethodBody = z.infer<typeof changePaymentMethodBodySchema>;
+
+/**
+ * CHANGED: done at once (BANKGIRO). PENDING_BANK_CONFIRMATION: AvtaleGiro agreement recorded,
+ * the subscription's method is AVTALEGIRO, giro until the bank confirms. REDIRECT: card or
+ * Vipps agreement: send the browser to `redirectUrl`; it returns to
+ * `/endre-betalingsmetode/verify?paymentId=…`.
+ */
+export const changePaymentMethodResults = ['CHANGED', 'PENDING_BANK_CONFIRMATION', 'REDIRECT'] as const;
+
+export const changePaymentMethodResponseSchema = z.object({
+  result: z.enum(changePaymentMethodResults),
+  redirectUrl: z.string().nullable(),
+  paymentId: z.string().nullable(),
+  /** The method as it now is (unchanged while a REDIRECT is under way). */
+  paymentMethod: paymentMethodDetailsSchema,
+});
+export type ChangePaymentMethodResponse = z.infer<typeof changePaymentMethodResponseSchema>;
+
+/**
+ * PUT /api/subscription/card (SPEC §7): add or replace the card. Answers paymentRedirectSchema;
+ * the provider returns to `/legg-til-betalingskort/verify?paymentId=…`.
+ */
+export const changeCardBodySchema = z.object({
+  ariaAccountNo: accountNo,
+  titleCode,
+  idempotencyKey,
+});
+export type ChangeCardBody = z.infer<typeof changeCardBodySchema>;
+
+// ---------------------------------------------------------------------------------------
+// Discounts (SPEC §7 addDiscount, getDiscountDetails)
+// ---------------------------------------------------------------------------------------
+
+/** POST /api/addDiscount. */
+export const addDiscountBodySchema = z.object({
+  ariaAccountNo: accountNo,
+  titleCode,
+  discountCode: z.string().trim().min(1).max(40),
+});
+export type AddDiscountBody = z.infer<typeof addDiscountBodySchema>;
+
+/** POST /api/getDiscountDetails. */
+export const getDiscountDetailsBodySchema = z.object({ ariaAccountNo: accountNo, titleCode });
+export type GetDiscountDetailsBody = z.infer<typeof getDiscountDetailsBodySchema>;
+
+/** The active discount of a subscription: applied to the next `remainingPeriods` invoices. */
+export const discountSchema = z.object({
+  discountCode: z.string(),
+  description: z.string(),
+  /** One of these is set. */
+  percentOff: z.number().int().min(1).max(100).nullable(),
+  amountOffOre: z.number().int().positive().nullable(),
+  remainingPeriods: z.number().int().nonnegative(),
+  addedAt: z.iso.datetime({ offset: true }),
+});
+export type Discount = z.infer<typeof discountSchema>;
+
+/** Response of both discount calls; null from getDiscountDetails when none is active. */
+export const discountResponseSchema = z.object({ discount: discountSchema.nullable() });
+export type DiscountResponse = z.infer<typeof discountResponseSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Pay-link (`/betaling?token=…`, public)
+// ---------------------------------------------------------------------------------------
+
+/** GET /api/paylink/{token} and POST /api/paylink/{token}/payment (body createInvoicePaymentBodySchema). */
+export const paylinkParamsSchema = z.object({ token: z.string().min(1).max(512) });
+
+/** What a pay-link shows without a session: enough to recognise the invoice, nothing more. */
+export const paylinkDetailsSchema = z.object({
+  ariaInvoiceNo: z.number().int().positive(),
+  titleCode: z.string(),
+  kid: z.string(),
+  amountOre: z.number().int().nonnegative(),
+  description: z.string(),
+  dueOn: isoDate,
+  status: z.enum(invoiceStatuses),
+  payable: z.boolean(),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+export type PaylinkDetails = z.infer<typeof paylinkDetailsSchema>;
+
+/** POST /api/operator/paylink (operator bearer token): make a pay-link for one invoice. */
+export const createPaylinkBodySchema = z.object({
+  ariaInvoiceNo: accountNo,
+  validDays: z.number().int().min(1).max(90).optional(),
+});
+export const createPaylinkResponseSchema = z.object({
+  token: z.string(),
+  /** Path on the title's portal host: `/betaling?token=…`. */
+  path: z.string(),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+
+// ---------------------------------------------------------------------------------------
+// Errors and messages
+// ---------------------------------------------------------------------------------------
+
+export const billingErrorCodes = {
+  invoiceAlreadyPaid: 'INVOICE_ALREADY_PAID',
+  invoiceNotPayable: 'INVOICE_NOT_PAYABLE',
+  cardNotFound: 'CARD_NOT_FOUND',
+  invalidBankAccount: 'INVALID_BANK_ACCOUNT',
+  bankAccountRequired: 'BANK_ACCOUNT_REQUIRED',
+  paymentMethodNotChangeable: 'PAYMENT_METHOD_NOT_CHANGEABLE',
+  idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
+  paymentProviderUnavailable: 'PAYMENT_PROVIDER_UNAVAILABLE',
+  invalidSignature: 'INVALID_SIGNATURE',
+  paylinkInvalid: 'PAYLINK_INVALID',
+  paylinkExpired: 'PAYLINK_EXPIRED',
+  discountCodeInvalid: 'DISCOUNT_CODE_INVALID',
+  discountAlreadyActive: 'DISCOUNT_ALREADY_ACTIVE',
+  discountCodeUsed: 'DISCOUNT_CODE_USED',
+} as const;
+
+export const billingErrorMessages = {
+  invoiceAlreadyPaid: 'Fakturaen er allerede betalt.',
+  invoiceNotPayable: 'Denne fakturaen kan ikke betales her.',
+  cardNotFound: 'Finner ikke kortdetaljer',
+  invalidBankAccount: 'Kontonummeret er ugyldig. Det skal ha 11 siffer.',
+  bankAccountRequired: 'Kontonummer er påkrevd',
+  paymentMethodNotChangeable: 'Betalingsmetoden for dette abonnementet kan ikke endres her.',
+  idempotencyKeyReused: 'Forespørselen er allerede brukt til noe annet. Last siden på nytt og prøv igjen.',
+  paymentProviderUnavailable: 'Betalingstjenesten svarer ikke akkurat nå. Prøv igjen om litt.',
+  invalidSignature: 'Ugyldig signatur.',
+  paylinkInvalid: 'Betalingslenken er ugyldig.',
+  paylinkExpired: 'Betalingslenken er utløpt. Kontakt kundeservice for å få en ny.',
+  discountCodeInvalid: 'Rabattkoden er ugyldig eller utløpt.',
+  discountAlreadyActive: 'Abonnementet har allerede en aktiv rabatt.',
+  discountCodeUsed: 'Rabattkoden er allerede brukt på dette abonnementet.',
+} as const;
+
+/** The Norwegian text of a payment's state, per purpose (shown on the return pages). */
+export function paymentMessage(status: PaymentStatus, purpose: PaymentPurpose, errorCode: string | null): string {
+  if (errorCode === billingErrorCodes.cardNotFound) return billingErrorMessages.cardNotFound;
+  const change = purpose === 'CARD_CHANGE' || purpose === 'PAYMENT_METHOD_CHANGE';
+  switch (status) {
+    case 'PENDING':
+      return change ? 'Vi venter på svar fra betalingstjenesten.' : 'Betalingen er ikke fullført ennå.';
+    case 'CAPTURED':
+      if (purpose === 'CARD_CHANGE') return 'Betalingskortet er lagret.';
+      if (purpose === 'PAYMENT_METHOD_CHANGE') return 'Betalingsmetoden er endret.';
+      return 'Betalingen er gjennomført. Takk!';
+    case 'CANCELLED':
+      return change ? 'Endringen ble avbrutt. Betalingsmetoden er ikke endret.' : 'Betalingen ble avbrutt. Fakturaen er ikke betalt.';
+    case 'FAILED':
+      return change
+        ? 'Betalingstjenesten kunne ikke godkjenne endringen. Betalingsmetoden er ikke endret.'
+        : 'Betalingen feilet. Prøv igjen, eller velg en annen betalingsmåte.';
+    case 'TIMEOUT':
+      return change ? 'Det tok for lang tid, og endringen ble avbrutt. Prøv igjen.' : 'Betalingen tok for lang tid og ble avbrutt. Prøv igjen.';
+    case 'REFUNDED':
+      return 'Betalingen er tilbakebetalt.';
+  }
+}
+
+/** Norwegian bank account number: 11 digits, the last a MOD11 check digit (weights 5,4,3,2,7,6,5,4,3,2). */
+export function isValidNorwegianAccountNumber(input: string): boolean {
+  const digits = input.replace(/[\s.]/g, '');
+  if (!/^\d{11}$/.test(digits)) return false;
+  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+  const sum = weights.reduce((total, weight, index) => total + weight * Number(digits[index]), 0);
+  const remainder = sum % 11;
+  if (remainder === 1) return false; // check digit would be 10: no such account number
+  const check = remainder === 0 ? 0 : 11 - remainder;
+  return check === Number(digits[10]);
+}
+
+/** 12345678903 → 1234.56.78903 (how Norwegian account numbers are written). */
+export function formatNorwegianAccountNumber(input: string): string {
+  const digits = input.replace(/[\s.]/g, '');
+  return /^\d{11}$/.test(digits) ? `${digits.slice(0, 4)}.${digits.slice(4, 6)}.${digits.slice(6)}` : input;
+}

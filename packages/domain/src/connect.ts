@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
+import { validationMessages } from './validation.ts';
+
+const phoneNumberSchema = z.string().trim().regex(/^\+?[\d\s\-()]{5,20}$/, validationMessages.invalidPhone);
+
+/** The comparable part of a Norwegian phone number: its last eight digits. */
+export function phoneKey(phone: string): string {
+  return phone.replace(/\D/g, '').slice(-8);
+}
+
+/**
+ * Connecting a subscription bought elsewhere (SPEC §2 /koble-bruker, §7 `search-account`,
+ * `verify/`, `account/assign`): find it, prove the mailbox it belongs to with a six-digit
+ * code, then take it over (docs/decisions/014-ordering-and-connect.md).
+ */
+
+/** SPEC §8-style throttle: three wrong codes, then a pause of this many minutes. */
+export const CONNECT_MAX_WRONG_CODES = 3;
+export const CONNECT_THROTTLE_MINUTES = 15;
+/** Searches per user in the throttle window. */
+export const CONNECT_SEARCH_LIMIT = 5;
+
+export const connectErrorCodes = {
+  notFound: 'ACCOUNT_NOT_FOUND',
+  alreadyConnected: 'ALREADY_CONNECTED',
+  alreadyYours: 'ALREADY_YOURS',
+  searchThrottled: 'SEARCH_THROTTLED',
+  codeThrottled: 'CODE_THROTTLED',
+  codeWrong: 'CODE_WRONG',
+  invalidCode: 'INVALID_CODE',
+  notVerified: 'NOT_VERIFIED',
+  titleConflict: 'TITLE_CONFLICT',
+  missingParameters: 'MISSING_PARAMETERS',
+} as const;
+
+export const connectMessages = {
+  notFound: 'Vi fant ikke noe abonnement som passer. Sjekk abonnementsnummeret og postnummeret, eller prøv med telefonnummeret.',
+  alreadyConnected: (phone: string, email: string) =>
+    `Abonnementet er allerede koblet til en annen bruker. Ta kontakt med kundesenteret på telefon ${phone} eller ${email}, så hjelper vi deg.`,
+  alreadyYours: 'Abonnementet er allerede koblet til brukeren din.',
+  searchThrottled: `Du har søkt for mange ganger. Vent ${CONNECT_THROTTLE_MINUTES} minutter og prøv igjen.`,
+  codeThrottled: `Du har skrevet feil kode for mange ganger. Vent ${CONNECT_THROTTLE_MINUTES} minutter og prøv igjen, eller kontakt kundesenteret.`,
+  codeWrong: (left: number) => `Koden er feil. Du har ${left} forsøk igjen.`,
+  invalidCode: 'Koden er ikke lenger gyldig. Be om en ny kode.',
+  notVerified: 'Bekreft med koden vi sendte deg før du kobler til abonnementet.',
+  titleConflict: (titleName: string) => `Du har allerede et abonnement på ${titleName}. Ta kontakt med kundesenteret for å slå dem sammen.`,
+  missingParameters: 'Skriv abonnementsnummer og postnummer, eller telefonnummer.',
+} as const;
+
+/** SPEC §7 POST search-account: subscriber number + postal code, or a phone number. */
+export const searchAccountBodySchema = z
+  .object({
+    ariaAccountNo: z.coerce.number().int().positive().max(999_999_999).optional(),
+    postalCode: z.string().trim().regex(/^\d{4}$/, 'Postnummeret har fire siffer.').optional(),
+    phoneNumber: phoneNumberSchema.optional(),
+  })
+  .refine((body) => (body.ariaAccountNo !== undefined && body.postalCode !== undefined) || body.phoneNumber !== undefined, {
+    message: connectMessages.missingParameters,
+  });
+export type SearchAccountBody = z.infer<typeof searchAccountBodySchema>;
+
+export const searchAccountResponseSchema = z.object({
+  /** The search this code belongs to: sent back to verify/ and account/assign. */
+  requestId: z.string(),
+  /** Where the code went, masked ("e***@minside.test"). */
+  maskedEmail: z.string(),
+  subscriptions: z.array(z.object({ titleCode: z.string(), titleName: z.string(), planName: z.string() })),
+  expiresAt: z.string(),
+});
+export type SearchAccountResponse = z.infer<typeof searchAccountResponseSchema>;
+
+/** SPEC §7 POST verify/. */
+export const verifyConnectBodySchema = z.object({
+  requestId: z.uuid(),
+  code: z.string().trim().regex(/^\d{6}$/, 'Koden har 6 siffer.'),
+});
+export const verifyConnectResponseSchema = z.object({ result: z.literal('VERIFIED'), requestId: z.string() });
+
+/** SPEC §7 PUT account/assign. */
+export const assignAccountBodySchema = z.object({ requestId: z.uuid() });
+export const assignAccountResponseSchema = z.object({
+  result: z.literal('ASSIGNED'),
+  message: z.string(),
+  subscriptions: z.array(z.object({ titleCode: z.string(), titleName: z.string(), planName: z.string() })),
+  user: userSchema,
+  account: accountSchema,
+  /** The subscription at the session's title, if one was connected there. */
+  subscription: subscriptionSchema.nullable(),
+});
+export type AssignAccountResponse = z.infer<typeof assignAccountResponseSchema>;
+
+/** "e***@minside.test": enough for the owner to recognise, little for anyone else. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}***@${domain}`;
+}

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+/**
+ * Data rights (issue 9, SPEC §2 gateway routes, §5 account deletion, §9 timelines): the data
+ * export ("takeout") and the account deletion, and the Markdown content pages (terms,
+ * policies, the customer-service FAQ) an operator edits per title group.
+ */
+
+/** SPEC §9: a data download or a deletion takes up to 30 days; ours is immediate for normal accounts. */
+export const DATA_REQUEST_MAX_DAYS = 30;
+/** How long a finished export can be downloaded. */
+export const EXPORT_RETENTION_DAYS = 7;
+/** SPEC §9: payment history cannot be deleted until 5 years have passed (bookkeeping). */
+export const PAYMENT_HISTORY_RETENTION_YEARS = 5;
+
+export const privacyErrorCodes = {
+  confirmationRequired: 'CONFIRMATION_REQUIRED',
+  deletionAlreadyRequested: 'DELETION_ALREADY_REQUESTED',
+  exportExpired: 'EXPORT_EXPIRED',
+  exportNotReady: 'EXPORT_NOT_READY',
+  contentNotFound: 'CONTENT_NOT_FOUND',
+} as const;
+
+export const privacyMessages = {
+  /** SPEC §5: deleting the account requires two ticked confirmations. */
+  confirmationRequired: 'Du må krysse av for begge bekreftelsene for å slette kontoen.',
+  deletionAlreadyRequested: 'Du har allerede bedt om å slette kontoen. Slettingen er planlagt.',
+  exportExpired: 'Nedlastingen er ikke lenger tilgjengelig. Be om en ny kopi.',
+  exportNotReady: 'Kopien er ikke klar ennå. Du får en e-post når den er klar.',
+} as const;
+
+/** pending: waiting for the job; ready: can be downloaded; expired: the file is gone (7 days). */
+export const exportStatuses = ['pending', 'ready', 'expired'] as const;
+export const exportRequestSchema = z.object({
+  id: z.string(),
+  status: z.enum(exportStatuses),
+  requestedAt: z.string(),
+  readyAt: z.string().nullable(),
+  /** When the file is deleted (ready only). */
+  expiresAt: z.string().nullable(),
+  /** Relative download URL (ready only); it needs the session of the same user. */
+  downloadUrl: z.string().nullable(),
+  sizeBytes: z.number().int().nullable(),
+});
+export type ExportRequest = z.infer<typeof exportRequestSchema>;
+
+export const exportListSchema = z.object({ exports: z.array(exportRequestSchema) });
+export type ExportList = z.infer<typeof exportListSchema>;
+
+export const exportIdParamsSchema = z.object({ id: z.string().uuid() });
+
+/** POST /api/privacy/deletion: both boxes of SPEC §5 must be ticked (true); anything else is 400. */
+export const deletionRequestBodySchema = z.object({
+  confirmConsequences: z.boolean(),
+  confirmPaymentHistory: z.boolean(),
+});
+export type DeletionRequestBody = z.infer<typeof deletionRequestBodySchema>;
+
+/** scheduled: waiting for the erasure job; completed: done (only an operator ever sees this, the login is gone). */
+export const deletionRequestSchema = z.object({
+  status: z.enum(['scheduled', 'completed']),
+  requestedAt: z.string(),
+  scheduledFor: z.string(),
+  /** Subscriptions that were cancelled by the request (plan names). */
+  cancelledSubscriptions: z.array(z.string()),
+});
+export type DeletionRequest = z.infer<typeof deletionRequestSchema>;
+
+export const deletionStateSchema = z.object({ request: deletionRequestSchema.nullable() });
+export type DeletionState = z.infer<typeof deletionStateSchema>;
+
+/** Operator job endpoints: how many requests the run handled. */
+export const privacyJobResultSchema = z.object({ processed: z.number().int() });
+export type PrivacyJobResult = z.infer<typeof privacyJobResultSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Content pages from Markdown (content/{kind}/{group}/{page}.md), served as a small tree of
+// allowed nodes: no HTML travels, so the web renders it with React elements and nothing the
+// operator writes can run as script.
+// ---------------------------------------------------------------------------------------
+
+export const legalPages = ['vilkaar', 'vilkaar-bedrift', 'vilkaar-mer', 'data', 'personvern', 'cookie-policy', 'personverndetaljer'] as const;
+export type LegalPage = (typeof legalPages)[number];
+export const supportPages = ['faq'] as const;
+export type SupportPage = (typeof supportPages)[number];
+
+export const contentParamsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('legal'), page: z.enum(legalPages) }),
+  z.object({ kind: z.literal('support'), page: z.enum(supportPages) }),
+]);
+export const contentQuerySchema = z.object({ titleCode: z.string().min(1).max(16).optional() });
+
+export type InlineNode =
+  | { type: 'text'; text: string }
+  | { type: 'strong'; children: InlineNode[] }
+  | { type: 'em'; children: InlineNode[] }
+  | { type: 'code'; text: string }
+  | { type: 'link'; href: string; children: InlineNode[] }
+  | { type: 'break' };
+
+export const inlineNodeSchema: z.ZodType<InlineNode> = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('text'), text: z.string() }),
+    z.object({ type: z.literal('strong'), children: z.array(inlineNodeSchema) }),
+    z.object({ type: z.literal('em'), children: z.array(inlineNodeSchema) }),
+    z.object({ type: z.literal('code'), text: z.string() }),
+    z.object({ type: z.literal('link'), href: z.string(), children: z.array(inlineNodeSchema) }),
+    z.object({ type: z.literal('break') }),
+  ]),
+);
+
+export type ContentBlock =
+  | { type: 'heading'; level: 2 | 3 | 4; id: string; children: InlineNode[] }
+  | { type: 'paragraph'; children: InlineNode[] }
+  | { type: 'list'; ordered: boolean; items: InlineNode[][] }
+  | { type: 'quote'; children: InlineNode[] };
+
+export const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('heading'), level: z.union([z.literal(2), z.literal(3), z.literal(4)]), id: z.string(), children: z.array(inlineNodeSchema) }),
+  z.object({ type: z.literal('paragraph'), children: z.array(inlineNodeSchema) }),
+  z.object({ type: z.literal('list'), ordered: z.boolean(), items: z.array(z.array(inlineNodeSchema)) }),
+  z.object({ type: z.literal('quote'), children: z.array(inlineNodeSchema) }),
+]);
+
+export const contentDocumentSchema = z.object({
+  /** The document's `# heading`; the page shows it as its h1. */
+  title: z.string(),
+  /** The title group whose file it is, or `default`. */
+  group: z.string(),
+  blocks: z.array(contentBlockSchema),
+  /** ISO timestamp of the file's last change. */
+  updatedAt: z.string(),
+});
+export type ContentDocument = z.infer<typeof contentDocumentSchema>;
+
+/** The text of inline nodes, for search and ids. */
+export function inlineText(nodes: InlineNode[]): string {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case 'text':
+        case 'code':
+          return node.text;
+        case 'break':
+          return ' ';
+        default:
+          return inlineText(node.children);
+      }
+    })
+    .join('');
+}
+
+/**
+ * The link targets a content page may use: portal paths, and http(s), mailto and tel. Anything
+ * else (javascript:, data:, protocol-relative //host) is dropped to its text.
+ */
+export function isSafeContentHref(href: string): boolean {
+  if (/^\/(?![/\\])/.test(href)) return true;
+  return /^(https?:\/\/|mailto:|tel:)/i.test(href);
+}
