@@ -152,7 +152,7 @@ test('familie upgrades to Komplett at once, pays the prorated difference and get
   await expect(page.getByText('Du har byttet til Komplett')).toBeVisible();
   const receipt = page.getByRole('region', { name: 'Kvittering' });
   await expect(receipt).toContainText('FraDigital Familie');
-  await expect(receipt).toContainText(/Å betale nå\d+\skr/);
+  await expect(receipt).toContainText(/Mellomlegg \(på neste faktura\)\d+\skr/);
   const { subscription } = await session(page);
   expect(subscription.ariaPlanID).toBe('ADR-KOMPLETT-M');
 

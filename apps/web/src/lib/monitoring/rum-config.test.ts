@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedTracingUrlsFor, buildRumConfig } from './rum-config.ts';
+import { allowedTracingUrlsFor, buildRumConfig, scrubRumEvent } from './rum-config.ts';
 
 const settings = { clientToken: 'pub-token', applicationId: 'app-id', serviceName: 'minside', minsideUrl: 'https://minside.adressa.no' };
 
@@ -18,7 +18,20 @@ describe('SPEC §9 browser monitoring', () => {
       trackLongTasks: true,
       defaultPrivacyLevel: 'mask',
       allowedTracingUrls: ['https://minside.adressa.no/api/', 'http://localhost:3000/'],
+      trackingConsent: 'granted',
+      beforeSend: scrubRumEvent,
     });
+  });
+
+  it('sends no tokens from links: page, referrer and resource URLs keep only shareable parameters', () => {
+    const event = {
+      type: 'resource',
+      view: { url: 'https://minside.adressa.no/betaling?token=eyJ.secret', referrer: 'https://minside.adressa.no/verifiser-familiemedlem?token=abc' },
+      resource: { url: 'https://minside.adressa.no/api/paylink/eyJ.secret' },
+    } as unknown as Parameters<typeof scrubRumEvent>[0];
+    expect(scrubRumEvent(event)).toBe(true);
+    expect(JSON.stringify(event)).not.toContain('secret');
+    expect(JSON.stringify(event)).not.toContain('abc');
   });
 
   it("keeps the library's sampling defaults elsewhere", () => {

@@ -1,4 +1,5 @@
-import type { RumInitConfiguration } from '@datadog/browser-rum';
+import type { RumEvent, RumInitConfiguration } from '@datadog/browser-rum';
+import { shareableUrl } from '../tracking/shareable-url.ts';
 
 export interface RumSettings {
   clientToken: string;
@@ -38,8 +39,27 @@ export function buildRumConfig(settings: RumSettings): RumInitConfiguration {
     trackLongTasks: true,
     defaultPrivacyLevel: 'mask',
     allowedTracingUrls: allowedTracingUrlsFor(settings.minsideUrl),
+    // Started only after analytics consent; withdrawing it calls setTrackingConsent('not-granted').
+    trackingConsent: 'granted',
+    beforeSend: scrubRumEvent,
     ...(settings.version ? { version: settings.version } : {}),
   } satisfies RumInitConfiguration;
   if (!settings.production) return { ...common, env: 'dev' };
   return { ...common, env: 'prod', sessionSampleRate: 10, sessionReplaySampleRate: 0 };
+}
+
+/**
+ * Removes secrets from what RUM records: page and resource URLs keep only their shareable
+ * parameters (lib/tracking/shareable-url.ts), so pay-link, invitation and confirmation tokens
+ * never reach the monitoring vendor.
+ */
+export function scrubRumEvent(event: RumEvent): boolean {
+  const view = event.view as { url: string; referrer?: string | undefined };
+  view.url = shareableUrl(view.url);
+  if (view.referrer) view.referrer = shareableUrl(view.referrer);
+  if ('resource' in event && event.resource && typeof (event.resource as { url?: unknown }).url === 'string') {
+    const resource = event.resource as { url: string };
+    resource.url = shareableUrl(resource.url);
+  }
+  return true;
 }

@@ -7,7 +7,12 @@ let started = false;
  * bundle and never downloaded unless RUM is configured and analytics consent is given.
  */
 export async function startRum(settings: RumSettings): Promise<void> {
-  if (started) return;
+  if (started) {
+    // Consent given again after a withdrawal on the same page load.
+    const { datadogRum } = await import('@datadog/browser-rum');
+    datadogRum.setTrackingConsent('granted');
+    return;
+  }
   started = true;
   try {
     const { datadogRum } = await import('@datadog/browser-rum');
@@ -17,9 +22,13 @@ export async function startRum(settings: RumSettings): Promise<void> {
   }
 }
 
-/** Consent withdrawn: stop sending for the rest of this page load. */
+/**
+ * Consent withdrawn: nothing more is collected or sent. (stopSession alone would let the SDK
+ * start a new session at the next interaction.)
+ */
 export async function stopRum(): Promise<void> {
   if (!started) return;
   const { datadogRum } = await import('@datadog/browser-rum');
+  datadogRum.setTrackingConsent('not-granted');
   datadogRum.stopSession();
 }

@@ -1,3 +1,4 @@
+import { shareableUrl } from './shareable-url.ts';
 import type { OptionalConsentPurpose } from '@minside/domain';
 import { applyDeployStage, type DeployStage } from './deploy-stage.ts';
 import { experimentsFromSearch, forgetExperiments, readExperiments, storeExperiments, type Experiment } from './experiments.ts';
@@ -124,8 +125,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       const search = new URLSearchParams(location.search);
       const { tracking, utm } = buildTrackingObject(location.params, search);
       pendingExperiments.push(...experimentsFromSearch(search));
-      pending = { pageType, update: { origin: { referrer: classifyReferrer(previousUrl), utm }, object: { ...tracking, pageType, url: location.href } } };
-      previousUrl = location.href;
+      // Only the shareable part of the address leaves the browser: no tokens from links.
+      const url = shareableUrl(location.href);
+      pending = { pageType, update: { origin: { referrer: classifyReferrer(previousUrl), utm }, object: { ...tracking, pageType, url } } };
+      previousUrl = url;
       flush();
     },
   };

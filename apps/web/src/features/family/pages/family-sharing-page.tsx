@@ -202,7 +202,11 @@ function MemberView({ overview, titleCode }: { overview: Member; titleCode: stri
 
 /** SPEC §2 /familiedeling: the owner invites household members; a member sees whose subscription they share. */
 export function FamilySharingPage() {
-  const titleCode = useSessionSubscription()?.titleCode ?? '';
+  // Held for the page's life: a member who leaves loses the session's subscription, and the
+  // page must keep showing the confirmation rather than reload under another key.
+  const sessionTitleCode = useSessionSubscription()?.titleCode ?? '';
+  const [titleCode, setTitleCode] = useState(sessionTitleCode);
+  if (!titleCode && sessionTitleCode) setTitleCode(sessionTitleCode);
   const { data, error, isPending } = useQuery(familyQueryOptions(titleCode));
   return (
     <Page title={pages.familySharing.title} lead="Del den digitale tilgangen gratis med dem du bor sammen med.">

@@ -50,7 +50,7 @@ export function ChangeSubscriptionReceiptPage() {
             <Fact label="Pris">{priceLabel(plan.priceOre, plan.billingPeriod)}</Fact>
             <Fact label="Gjelder fra">{formatLongDate(quote.effectiveOn)}</Fact>
             {quote.kind === 'upgrade' ? (
-              <Fact label="Å betale nå">{formatKroner(quote.amountOre)}</Fact>
+              <Fact label="Mellomlegg (på neste faktura)">{formatKroner(quote.amountOre)}</Fact>
             ) : null}
           </Facts>
           <p className={ui.muted}>
