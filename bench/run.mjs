@@ -1,8 +1,11 @@
 // `npm run bench`: every benchmark in turn. The quality-gates issue (#10) adds API-wide load,
-// bundle size and Lighthouse; today: the invoice list (docs/performance.md).
+// and Lighthouse; today: the invoice list and the web bundle size (docs/performance.md).
 import { spawnSync } from 'node:child_process';
 
-const benchmarks = [['node', ['--import', 'tsx', 'invoice-list.ts']]];
+const benchmarks = [
+  ['node', ['--import', 'tsx', 'invoice-list.ts']],
+  ['node', ['--import', 'tsx', 'web-bundle.ts']],
+];
 let failed = 0;
 for (const [command, args] of benchmarks) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: import.meta.dirname });

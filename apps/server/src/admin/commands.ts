@@ -1,0 +1,235 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { carrierFeedQuerySchema, effectiveStatusCode, instStatusName, osloToday, toCsv } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { account, appUser, mailOutbox, titleMaintenance } from '../db/schema.ts';
+import { AppError } from '../lib/app-error.ts';
+import { REDACTED_MAIL_TEXT } from '../integrations/mail/index.ts';
+import { toInvoiceDto } from '../modules/billing/service.ts';
+import { carrierFeed } from '../modules/delivery/feed.ts';
+import { collectUserData } from '../modules/privacy/collect.ts';
+
+/** Bad input to an operator command: printed as it is, and the command exits non-zero. */
+export class AdminInputError extends Error {
+  override name = 'AdminInputError';
+}
+
+/** What a command works with: the app as the server builds it, plus what the app does not expose. */
+export interface AdminContext {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  catalogue: Catalogue;
+  now: () => Date;
+  /** One line of operator output. */
+  print(line: string): void;
+  /** Raw output (CSV), written as it is. */
+  write(text: string): void;
+}
+
+/** One operator command. Returns the exit code (0 unless it says otherwise). */
+export interface AdminCommand {
+  usage: string;
+  summary: string;
+  run(context: AdminContext, args: string[]): Promise<number | void>;
+}
+
+/** parseArgs, with its English errors (unknown option, missing value) turned into the command's usage. */
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new AdminInputError(`${(error as Error).message}\nUsage: npm run admin -- ${usage}`);
+  }
+}
+
+/** A title of the catalogue the portal serves, or a clear error naming the code. */
+function offeredTitle(catalogue: Catalogue, code: string | undefined, usage: string) {
+  if (!code) throw new AdminInputError(`Missing title code.\nUsage: npm run admin -- ${usage}`);
+  const title = catalogue.findByTitleCode(code);
+  if (!title || title.excluded) throw new AdminInputError(`Unknown title code ${code}: no title in the catalogue has it.`);
+  return title;
+}
+
+const maintenanceUsage = 'maintenance <TITLE> on|off [--message <text>]';
+
+/** Turns one title's maintenance page on or off (the row /api/maintenanceTitle reads; MAINTENANCE=on still wins for all). */
+export async function setMaintenance(context: AdminContext, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { message: { type: 'string' } }, maintenanceUsage);
+  const [code, state, ...rest] = positionals;
+  const title = offeredTitle(context.catalogue, code, maintenanceUsage);
+  if ((state !== 'on' && state !== 'off') || rest.length > 0) throw new AdminInputError(`Say on or off.\nUsage: npm run admin -- ${maintenanceUsage}`);
+  const enabled = state === 'on';
+  const message = values.message?.trim();
+  const at = context.now();
+  await context.db
+    .insert(titleMaintenance)
+    .values({ titleCode: title.titleCode, enabled, message: message || null, updatedAt: at })
+    .onConflictDoUpdate({ target: titleMaintenance.titleCode, set: { enabled, updatedAt: at, ...(message ? { message } : {}) } });
+  const global = context.config.maintenance ? ' Note: MAINTENANCE=on is set, so every title is in maintenance regardless.' : '';
+  context.print(`Maintenance for ${title.titleCode} (${title.name}) is now ${state}.${global}`);
+}
+
+const resendUsage = 'resend-mail <mailId>';
+
+/** Puts a message of the outbox back in the queue, as if new: the mail-outbox job sends it again. */
+export async function resendMail(context: AdminContext, args: string[]): Promise<void> {
+  const { positionals } = parse(args, {}, resendUsage);
+  const [id, ...rest] = positionals;
+  if (!id || rest.length > 0) throw new AdminInputError(`Usage: npm run admin -- ${resendUsage}`);
+  const [mail] = await context.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+  if (!mail) throw new AdminInputError(`No e-mail with id ${id} in the outbox.`);
+  // Its one-time links and codes have expired by the time the body is blanked: sending the placeholder helps no one.
+  if (mail.text === REDACTED_MAIL_TEXT) throw new AdminInputError(`E-mail ${id} is too old to resend: its body has been removed (bodies are kept eight days).`);
+  await context.db.update(mailOutbox).set({ sentAt: null, attempts: 0, nextAttemptAt: null, lastError: null }).where(eq(mailOutbox.id, id));
+  const how = context.config.smtpUrl ? 'the mail-outbox job sends it on its next run (or: run-job mail-outbox)' : 'SMTP_URL is not set, so it stays in the outbox (/_dev/mail)';
+  context.print(`E-mail ${id} to ${mail.to} ("${mail.subject}") is queued again; ${how}.`);
+}
+
+const feedUsage = 'delivery-feed --title ADR --date YYYY-MM-DD [--out feed.csv]';
+
+/** The carrier feed of one title and day as CSV (the same rows as GET /api/operator/delivery-feed). */
+export async function deliveryFeed(context: AdminContext, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { title: { type: 'string' }, date: { type: 'string' }, out: { type: 'string' } }, feedUsage);
+  const query = carrierFeedQuerySchema.safeParse({ title: values.title, date: values.date });
+  if (!query.success || positionals.length > 0) throw new AdminInputError(`Give a title code and a date (YYYY-MM-DD).\nUsage: npm run admin -- ${feedUsage}`);
+  const title = offeredTitle(context.catalogue, query.data.title, feedUsage);
+  const rows = await carrierFeed({ db: context.db, catalogue: context.catalogue, cutoffTime: context.config.deliveryCutoffTime }, title.titleCode, query.data.date);
+  const csv = toCsv(rows);
+  if (values.out) {
+    writeFileSync(values.out, csv);
+    context.print(`${rows.length} rows for ${title.titleCode} on ${query.data.date} written to ${values.out}.`);
+  } else {
+    context.write(csv);
+  }
+}
+
+/** The part of a subscriber's record the customer centre looks at, read-only. */
+export async function subscriberHistory(context: AdminContext, who: string) {
+  const { db } = context;
+  let userId: string;
+  if (/^\d+$/.test(who)) {
+    const [row] = await db.select({ userId: account.userId }).from(account).where(eq(account.ariaAccountNo, Number(who)));
+    if (!row) throw new AdminInputError(`No account with number ${who}.`);
+    userId = row.userId;
+  } else if (who.includes('@')) {
+    const users = await db.select({ id: appUser.id }).from(appUser).where(eq(sql`lower(${appUser.email})`, who.trim().toLowerCase()));
+    if (users.length === 0) throw new AdminInputError(`No subscriber with e-mail ${who}.`);
+    if (users.length > 1) throw new AdminInputError(`${users.length} users have e-mail ${who}: look them up by account number instead.`);
+    userId = users[0]!.id;
+  } else {
+    throw new AdminInputError(`Give an e-mail address or an account number, not "${who}".`);
+  }
+  const data = await collectUserData(db, userId, context.config.identityProviderName);
+  const today = osloToday(context.now());
+  const titleOf = new Map(data.subscriptions.map((row) => [row.id, row.titleCode]));
+  const firstTitle = data.accounts[0]?.firstTitleCode ?? '';
+  return {
+    subscriber: { email: data.profile.email, name: `${data.profile.givenName} ${data.profile.familyName}`.trim(), accounts: data.accounts.map((row) => row.ariaAccountNo) },
+    subscriptions: data.subscriptions.map((row) => {
+      const code = effectiveStatusCode(row, today);
+      return { ...row, status: instStatusName(code) ?? `code ${code}` };
+    }),
+    changeLog: data.changeLog,
+    deliveryChanges: data.deliveryChanges,
+    complaints: data.complaints,
+    invoices: data.invoices.map((row) =>
+      toInvoiceDto(
+        { ...row, paidAt: row.paidAt ? new Date(row.paidAt) : null, createdAt: new Date(row.createdAt ?? 0) },
+        (row.subscriptionId && titleOf.get(row.subscriptionId)) || firstTitle,
+        today,
+      ),
+    ),
+  };
+}
+
+export type SubscriberHistory = Awaited<ReturnType<typeof subscriberHistory>>;
+
+const kroner = (ore: number) => `${(ore / 100).toFixed(2)} NOK`;
+
+/** The history as lines an operator reads down, newest first within each section. */
+export function historyText(history: SubscriberHistory): string[] {
+  const lines = [`${history.subscriber.name || '(no name)'} <${history.subscriber.email}>, account ${history.subscriber.accounts.join(', ') || '(none)'}`];
+  const section = (heading: string, items: string[]) => {
+    lines.push('', `${heading} (${items.length})`, ...(items.length ? items.map((item) => `  ${item}`) : ['  none']));
+  };
+  section('Subscriptions', history.subscriptions.map((row) => `${row.titleCode} ${row.planName} [${row.status}] ${row.billingPeriod} ${kroner(row.priceOre)}, ${row.paymentMethod}; started ${row.startedOn}, paid to ${row.currentPeriodEnd}${row.cancelledAt ? `, cancelled ${row.cancelledAt}` : ''}${row.pendingPlanName ? `, changes to ${row.pendingPlanName} on ${row.pendingChangeOn}` : ''} (id ${row.id})`));
+  section('Change log', history.changeLog.map((row) => `${row.at} ${titleLabel(history, row.subscriptionId)} ${row.kind} by ${row.actor}${row.fromStatusCode !== null || row.toStatusCode !== null ? ` (status ${statusLabel(row.fromStatusCode)} -> ${statusLabel(row.toStatusCode)})` : ''}${Object.keys(row.details).length ? ` ${JSON.stringify(row.details)}` : ''}`));
+  section('Delivery changes', history.deliveryChanges.map((row) => `${row.placedAt} ${titleLabel(history, row.subscriptionId)} ${row.type} ${row.fromDate}${row.toDate ? `..${row.toDate}` : '..'} [${row.status}]${row.address ? ` to ${row.address.street} ${row.address.streetNumber}, ${row.address.postalCode} ${row.address.town}` : ''}`));
+  section('Complaints', history.complaints.map((row) => `${row.createdAt} case ${row.caseNo} ${titleLabel(history, row.subscriptionId)} ${row.code} on ${row.days.map((day) => day.issueDate).join(', ')}, remedy ${row.remedy}${row.flagged ? ' [flagged: repeat]' : ''}`));
+  section('Invoices', history.invoices.map((row) => `${row.ariaInvoiceNo} ${row.titleCode} ${row.periodFrom}..${row.periodTo} ${kroner(row.amountOre)} due ${row.dueOn} [${row.status}]${row.paidAt ? ` paid ${row.paidAt}${row.settledBy ? ` by ${row.settledBy}` : ''}` : ''}`));
+  return lines;
+}
+
+function titleLabel(history: SubscriberHistory, subscriptionId: string): string {
+  return history.subscriptions.find((row) => row.id === subscriptionId)?.titleCode ?? subscriptionId;
+}
+
+function statusLabel(code: number | null): string {
+  return code === null ? '-' : (instStatusName(code) ?? String(code));
+}
+
+const historyUsage = 'history <email|accountNo> [--json]';
+
+export async function printHistory(context: AdminContext, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } }, historyUsage);
+  const [who, ...rest] = positionals;
+  if (!who || rest.length > 0) throw new AdminInputError(`Usage: npm run admin -- ${historyUsage}`);
+  const history = await subscriberHistory(context, who);
+  if (values.json) context.print(JSON.stringify(history));
+  else for (const line of historyText(history)) context.print(line);
+}
+
+/**
+ * The operator commands (issue 11 item 5). Add a command here: it runs against whatever
+ * database the configuration names, with the whole app built as the server builds it, so it
+ * uses the same services and rules as the API.
+ */
+export const adminCommands: Record<string, AdminCommand> = {
+  jobs: {
+    usage: 'jobs [--json]',
+    summary: 'List the scheduled jobs with their schedule and last run',
+    async run({ app, print }, args) {
+      const { values } = parse(args, { json: { type: 'boolean' } }, 'jobs [--json]');
+      const jobs = await app.jobs.status();
+      if (values.json) {
+        print(JSON.stringify({ jobs }));
+        return;
+      }
+      for (const job of jobs) {
+        const last = job.lastRun;
+        const lastText = last
+          ? `${last.outcome}${job.running ? ' (running)' : ''} at ${last.startedAt}${last.durationMs === null ? '' : ` in ${last.durationMs} ms`} on ${last.instance}${last.error ? ` — ${last.error}` : ''}`
+          : 'never run';
+        print(`${job.name.padEnd(24)} ${job.schedule.padEnd(28)} next ${job.nextRunAt}  last: ${lastText}`);
+      }
+    },
+  },
+  'run-job': {
+    usage: 'run-job <name>',
+    summary: 'Run one job now (claimed like a scheduled run: refused while it runs elsewhere)',
+    async run({ app, print }, args) {
+      const [name] = args;
+      const names = app.jobs.jobs.map((job) => job.name);
+      if (!name || !names.includes(name)) throw new AdminInputError(`${name ? `Unknown job ${name}.\n` : ''}Usage: npm run admin -- run-job <name>\nJobs: ${names.join(', ')}`);
+      const run = await app.jobs.runNow(name).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'JOB_RUNNING') throw new AdminInputError(`Job ${name} is running on another instance; try again when it has finished.`);
+        throw error;
+      });
+      print(JSON.stringify(run));
+      return run.outcome === 'succeeded' ? 0 : 1;
+    },
+  },
+  maintenance: { usage: maintenanceUsage, summary: "Turn one title's maintenance page on or off", run: setMaintenance },
+  'resend-mail': { usage: resendUsage, summary: 'Queue an e-mail of the outbox again (not once its body is removed)', run: resendMail },
+  'delivery-feed': { usage: feedUsage, summary: 'The carrier feed of one title and day as CSV (stdout or --out)', run: deliveryFeed },
+  history: { usage: historyUsage, summary: "A subscriber's subscriptions, change log, delivery changes, complaints and invoices (read-only)", run: printHistory },
+};
+
+export function adminUsage(): string {
+  return ['Usage: npm run admin -- <command>', ...Object.values(adminCommands).map((command) => `  ${command.usage.padEnd(60)} ${command.summary}`)].join('\n');
+}
