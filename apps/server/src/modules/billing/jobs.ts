@@ -2,13 +2,14 @@ import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
-import { addDays, addMonths, formatLongDate, instStatusCodes, invoiceKid, isPaying, osloToday, type BillingPeriod } from '@minside/domain';
+import { addDays, addMonths, formatLongDate, instStatusCodes, isPaying, osloToday, type BillingPeriod } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { PaymentEngine } from './engine.ts';
+import { BANK_ACCOUNT, insertInvoice } from './issue-invoice.ts';
 import { formatKronerForPdf, formatNorwegianDate } from './pdf.ts';
 import type { BillingService } from './service.ts';
 
@@ -33,7 +34,6 @@ const DUE_DAYS_BEFORE_PERIOD = 2;
  */
 export const RENEWAL_RETRY_DAYS = [3, 4] as const;
 /** The receiving account printed on invoices the portal creates (illustrative, as the seed's). */
-export const BANK_ACCOUNT = '1503.12.34567';
 
 const periodMonths: Record<BillingPeriod, number> = { YEAR: 12, QUARTER: 3, MONTH: 1, MONTH_PREMIUM: 1 };
 
@@ -106,43 +106,35 @@ export function createBillingJobs(deps: BillingJobDeps) {
           .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
       }
       const dueOn = [addDays(periodFrom, -DUE_DAYS_BEFORE_PERIOD), today].sort().at(-1) as string;
-      const [created] = await tx
-        .insert(invoice)
-        .values({
-          ariaAccountNo: row.ariaAccountNo,
-          subscriptionId,
-          kid: '0',
-          amountOre,
-          description: `${price.planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}${discountNote}`,
-          periodFrom,
-          periodTo,
-          dueOn,
-          bankAccountNumber: BANK_ACCOUNT,
-          // Nothing to pay (a 100 % discount) is settled at once.
-          ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
-        })
-        .returning({ no: invoice.ariaInvoiceNo });
-      if (!created) throw new Error('invoice insert returned nothing');
-      const kid = invoiceKid(row.ariaAccountNo, created.no);
-      await tx.update(invoice).set({ kid }).where(eq(invoice.ariaInvoiceNo, created.no));
+      const { ariaInvoiceNo: invoiceNo, kid } = await insertInvoice(tx, {
+        ariaAccountNo: row.ariaAccountNo,
+        subscriptionId,
+        amountOre,
+        description: `${price.planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}${discountNote}`,
+        periodFrom,
+        periodTo,
+        dueOn,
+        // Nothing to pay (a 100 % discount) is settled at once.
+        ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
+      });
       if (discount && amountOre < price.amountOre) {
         // The discount as a credit line on the invoice: what the list price was and why less is due.
-        await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: created.no, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });
+        await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: invoiceNo, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });
       }
-      await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: created.no }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
+      await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: invoiceNo }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
 
       if (amountOre > 0 && (row.paymentMethod === 'INVOICE' || row.paymentMethod === 'AVTALEGIRO')) {
         const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, row.ariaAccountNo));
         const title = catalogue.findByTitleCode(row.titleCode);
         if (owner && title) {
-          const link = billing.paylinkPath(created.no);
+          const link = billing.paylinkPath(invoiceNo);
           const giro = row.paymentMethod === 'INVOICE';
           await mailer.enqueue(tx, {
             to: owner.email,
-            idempotencyKey: `invoice-issued:${created.no}`,
+            idempotencyKey: `invoice-issued:${invoiceNo}`,
             ...titleMail(title, {
-              subject: `${title.name}: ny faktura ${created.no}`,
-              heading: `Faktura ${created.no}`,
+              subject: `${title.name}: ny faktura ${invoiceNo}`,
+              heading: `Faktura ${invoiceNo}`,
               paragraphs: [
                 `Hei ${owner.givenName}!`,
                 `Her er fakturaen for ${price.planName} for perioden ${formatNorwegianDate(periodFrom)} – ${formatNorwegianDate(periodTo)}.`,
@@ -154,7 +146,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
           });
         }
       }
-      return created.no;
+      return invoiceNo;
     });
   }
 

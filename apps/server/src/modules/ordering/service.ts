@@ -1,3 +1,4 @@
+import { insertInvoice } from '../billing/issue-invoice.ts';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
@@ -9,7 +10,6 @@ import {
   formatKroner,
   formatLongDate,
   instStatusCodes,
-  invoiceKid,
   nextPossibleDeliveryDay,
   offerLabels,
   orderEligibility,
@@ -34,7 +34,7 @@ import {
 } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, appUser, deliveryAddress, invoice, payment, subscription, subscriptionChange, subscriptionOrder, type StoredDeliveryAddress } from '../../db/schema.ts';
+import { account, appUser, deliveryAddress, payment, subscription, subscriptionChange, subscriptionOrder, type StoredDeliveryAddress } from '../../db/schema.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -49,7 +49,6 @@ import { toAccountDto, toUserDto, type AccountService } from '../subscription/se
 import type { TitleService } from '../titles/service.ts';
 
 /** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
-const BANK_ACCOUNT = '1503.12.34567';
 /** An order waiting for its payment this long is given up by the repair job (the engine's PENDING_MAX_MS). */
 export const ORDER_PAYMENT_MAX_MS = 60 * 60 * 1000;
 /** The winback link's default life. */
@@ -239,24 +238,18 @@ export function createOrderingService(deps: OrderingDeps) {
         currentPeriodEnd: periodEnd,
       },
     });
-    const [created] = await tx
-      .insert(invoice)
-      .values({
-        ariaAccountNo: row.ariaAccountNo,
-        subscriptionId: row.id,
-        kid: '0',
-        amountOre: order.amountNowOre,
-        description: `${plan.name}${order.offerCode ? ` (${offerLabels[order.offerCode as OfferCode]})` : ''}, ${day} – ${lastDay}`,
-        periodFrom: day,
-        periodTo: lastDay,
-        dueOn: day,
-        bankAccountNumber: BANK_ACCOUNT,
-        paidAt: now(),
-        settledBy: method,
-      })
-      .returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
-    if (created) await tx.update(invoice).set({ kid: invoiceKid(row.ariaAccountNo, created.ariaInvoiceNo) }).where(eq(invoice.ariaInvoiceNo, created.ariaInvoiceNo));
-    await tx.update(payment).set({ subscriptionId: row.id, ariaAccountNo: row.ariaAccountNo, ariaInvoiceNo: created?.ariaInvoiceNo ?? null }).where(eq(payment.id, paid.id));
+    const created = await insertInvoice(tx, {
+      ariaAccountNo: row.ariaAccountNo,
+      subscriptionId: row.id,
+      amountOre: order.amountNowOre,
+      description: `${plan.name}${order.offerCode ? ` (${offerLabels[order.offerCode as OfferCode]})` : ''}, ${day} – ${lastDay}`,
+      periodFrom: day,
+      periodTo: lastDay,
+      dueOn: day,
+      paidAt: now(),
+      settledBy: method,
+    });
+    await tx.update(payment).set({ subscriptionId: row.id, ariaAccountNo: row.ariaAccountNo, ariaInvoiceNo: created.ariaInvoiceNo }).where(eq(payment.id, paid.id));
     if (order.deliveryAddress) {
       const address = order.deliveryAddress;
       await tx

@@ -1,3 +1,4 @@
+import { insertInvoice } from '../billing/issue-invoice.ts';
 import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
@@ -8,7 +9,6 @@ import {
   formatKroner,
   formatLongDate,
   instStatusCodes,
-  invoiceKid,
   isStudentEmail,
   isStudentSubscription,
   osloToday,
@@ -29,7 +29,7 @@ import {
   type Title,
 } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, appUser, invoice, studentVerification, subscription, subscriptionChange } from '../../db/schema.ts';
+import { account, appUser, studentVerification, subscription, subscriptionChange } from '../../db/schema.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode } from '../../lib/one-time-code.ts';
@@ -40,7 +40,6 @@ import { toAccountDto, toUserDto, type AccountService } from '../subscription/se
 import type { TitleService } from '../titles/service.ts';
 
 /** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
-const BANK_ACCOUNT = '1503.12.34567';
 
 export interface StudentDeps {
   db: Db;
@@ -196,21 +195,15 @@ export function createStudentService({ db, mailer, accounts, titles, now, domain
             currentPeriodEnd: periodEnd,
           },
         });
-        const [created] = await tx
-          .insert(invoice)
-          .values({
-            ariaAccountNo: row.ariaAccountNo,
-            subscriptionId: row.id,
-            kid: '0',
-            amountOre: priceOre,
-            description: `${plan.name}, ${day} – ${addDays(periodEnd, -1)}`,
-            periodFrom: day,
-            periodTo: addDays(periodEnd, -1),
-            dueOn: addDays(day, 14),
-            bankAccountNumber: BANK_ACCOUNT,
-          })
-          .returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
-        if (created) await tx.update(invoice).set({ kid: invoiceKid(row.ariaAccountNo, created.ariaInvoiceNo) }).where(eq(invoice.ariaInvoiceNo, created.ariaInvoiceNo));
+        await insertInvoice(tx, {
+          ariaAccountNo: row.ariaAccountNo,
+          subscriptionId: row.id,
+          amountOre: priceOre,
+          description: `${plan.name}, ${day} – ${addDays(periodEnd, -1)}`,
+          periodFrom: day,
+          periodTo: addDays(periodEnd, -1),
+          dueOn: addDays(day, 14),
+        });
         await log(tx, { subscriptionId: row.id, userId: user.id, kind: previous ? 'reactivated' : 'started', from: previous?.instStatusCode ?? null, to: instStatusCodes.ACTIVE, planName: plan.name, on: periodEnd });
         return { status: 'ok' as const, continued: false };
       });

@@ -1,3 +1,4 @@
+import { insertInvoice } from '../billing/issue-invoice.ts';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, lt, lte, isNotNull, or } from 'drizzle-orm';
 import {
@@ -39,10 +40,9 @@ import {
   type ReactivationResultCode,
   type RetentionOffer,
   type Subscription,
-  invoiceKid,
 } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, cancellationSurvey, invoice, retentionOfferAcceptance, subscription, subscriptionChange } from '../../db/schema.ts';
+import { account, cancellationSurvey, retentionOfferAcceptance, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
@@ -58,7 +58,6 @@ export interface LifecycleDeps {
 }
 
 /** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
-const BANK_ACCOUNT = '1503.12.34567';
 
 /** What the transition rules read about a stored subscription. */
 function lifecycleView(row: SubscriptionRow) {
@@ -355,23 +354,15 @@ export function createLifecycleService({ db, accounts, now }: LifecycleDeps) {
             })
             .where(eq(subscription.id, row.id));
           if (quote.amountOre > 0) {
-            const [created] = await tx
-              .insert(invoice)
-              .values({
-                ariaAccountNo: row.ariaAccountNo,
-                subscriptionId: row.id,
-                kid: '0',
-                amountOre: quote.amountOre,
-                description: `Mellomlegg ved bytte fra ${row.planName} til ${plan.name}, ${day} – ${row.currentPeriodEnd}`,
-                periodFrom: day,
-                periodTo: row.currentPeriodEnd,
-                dueOn: addDays(day, 14),
-                bankAccountNumber: BANK_ACCOUNT,
-              })
-              .returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
-            if (created) {
-              await tx.update(invoice).set({ kid: invoiceKid(row.ariaAccountNo, created.ariaInvoiceNo) }).where(eq(invoice.ariaInvoiceNo, created.ariaInvoiceNo));
-            }
+            await insertInvoice(tx, {
+              ariaAccountNo: row.ariaAccountNo,
+              subscriptionId: row.id,
+              amountOre: quote.amountOre,
+              description: `Mellomlegg ved bytte fra ${row.planName} til ${plan.name}, ${day} – ${row.currentPeriodEnd}`,
+              periodFrom: day,
+              periodTo: row.currentPeriodEnd,
+              dueOn: addDays(day, 14),
+            });
           }
           await log(tx, { ...self, kind: 'planChanged', from: row.instStatusCode, to, details: { fromPlanName: row.planName, planName: plan.name, billingPeriod: plan.billingPeriod, amountOre: quote.amountOre } });
         } else {
