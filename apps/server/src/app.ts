@@ -126,9 +126,8 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
       : async () => (await embeddedClientCredentials(database, config)).clientSecret,
     ...(config.oidcIssuer ? {} : { fetch: inProcessFetch(app) }),
   });
-  const portalOrigins = redirectPolicyFor(config.publicUrl, catalogue);
-  registerPortalOrigin(app, portalOrigins);
-  const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, portalOrigins, now });
+  registerPortalOrigin(app, redirectPolicyFor(config.publicUrl, catalogue));
+  const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, now });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
   const lifecycle = createLifecycleService({ db: database.db, accounts, now });

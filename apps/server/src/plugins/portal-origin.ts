@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authErrorCodes, authErrorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
 import type { RedirectPolicy } from '../identity/portal-origins.ts';
@@ -21,4 +21,13 @@ export function registerPortalOrigin(app: FastifyInstance, policy: Pick<Redirect
     if (!policy.originAllowed(origin)) throw new AppError(400, authErrorCodes.unknownPortalHost, authErrorMessages.unknownPortalHost, `Not a portal origin: ${origin}`);
     return origin;
   });
+}
+
+/**
+ * The address the request came to, as the title lookup takes it (`https://minside.adressa.no/`).
+ * Unchecked: an unknown host resolves to the fallback title. Links and redirects use
+ * `request.portalOrigin()` instead.
+ */
+export function requestUrlOf(request: Pick<FastifyRequest, 'protocol' | 'host'>): string {
+  return `${request.protocol}://${request.host}/`;
 }

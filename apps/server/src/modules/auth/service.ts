@@ -12,9 +12,9 @@ import {
 } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { appUser, loginAttempt } from '../../db/schema.ts';
-import type { RedirectPolicy } from '../../identity/portal-origins.ts';
 import type { RelyingParty, VerifiedLogin } from '../../identity/relying-party.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { hashToken, randomToken, type SessionStore } from '../../plugins/session.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { toAccountDto, toUserDto } from '../subscription/service.ts';
@@ -35,8 +35,6 @@ export interface AuthServiceDeps {
   accounts: AccountService;
   titles: TitleService;
   identityProviderName: string;
-  /** The origins the portal serves: a login only ever returns to one of them. */
-  portalOrigins: Pick<RedirectPolicy, 'originAllowed'>;
   now: () => Date;
 }
 
@@ -45,20 +43,7 @@ function loginInvalid(): AppError {
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, relyingParty, sessions, accounts, titles, identityProviderName, portalOrigins, now } = deps;
-
-  /**
-   * The portal origin of this request, from the Host header (X-Forwarded-* only from trusted
-   * proxies, see TRUST_PROXY), refused unless the portal serves it: the redirect URI and the
-   * after-logout address are built from it.
-   */
-  function portalOriginOf(request: FastifyRequest): string {
-    const origin = `${request.protocol}://${request.host}`;
-    if (!portalOrigins.originAllowed(origin)) {
-      throw new AppError(400, authErrorCodes.unknownPortalHost, authErrorMessages.unknownPortalHost, `Not a portal origin: ${origin}`);
-    }
-    return origin;
-  }
+  const { db, relyingParty, sessions, accounts, titles, identityProviderName, now } = deps;
 
   async function sessionView(userRow: typeof appUser.$inferSelect, titleCode: string) {
     const accountRow = await accounts.accountOf(userRow.id);
@@ -97,7 +82,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       reply: FastifyReply,
       input: { returnTo?: string | undefined; titleCode?: string | undefined },
     ): Promise<LoginTokenResponse> {
-      const origin = portalOriginOf(request);
+      const origin = request.portalOrigin();
       const title = titles.titleFor(input.titleCode, `${origin}/`);
       const loginToken = randomToken();
       const binding = request.cookies[sessions.cookies.names.loginBinding] ?? randomToken();
@@ -174,7 +159,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** GET /api/session: who is signed in, on which title; 401 when nobody is. */
     async session(request: FastifyRequest, titleCode: string | undefined): Promise<SessionResponse> {
       const { user } = await sessions.require(request);
-      const title = titles.titleFor(titleCode, `${request.protocol}://${request.host}/`);
+      const title = titles.titleFor(titleCode, requestUrlOf(request));
       return { ...(await sessionView(user, title.titleCode)), title };
     },
 
@@ -188,7 +173,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!session) return { endSessionUrl: null };
       try {
         return {
-          endSessionUrl: await relyingParty.endSessionUrl({ idToken: session.idToken, postLogoutRedirectUri: `${portalOriginOf(request)}${AFTER_LOGOUT_PATH}` }),
+          endSessionUrl: await relyingParty.endSessionUrl({ idToken: session.idToken, postLogoutRedirectUri: `${request.portalOrigin()}${AFTER_LOGOUT_PATH}` }),
         };
       } catch (error) {
         // The portal session is gone either way; the provider's will expire on its own.

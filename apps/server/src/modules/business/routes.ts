@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -22,7 +23,6 @@ import type { BusinessService } from './service.ts';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
 
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /**
  * The business area under /api/business (SPEC §7 names no calls for it). Every call needs a
@@ -36,7 +36,7 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; 
       typed.addHook('onRequest', async (request) => {
         await sessions.require(request);
       });
-      const titleOf = (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => titles.titleFor(request.query.titleCode, `${originOf(request)}/`);
+      const titleOf = (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => titles.titleFor(request.query.titleCode, requestUrlOf(request));
       const admin = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
         const { user } = await sessions.require(request);
         return business.adminContext(user, titleOf(request));

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { apiErrorSchema, clientConfigQuerySchema, clientConfigSchema, consentStateSchema, consentUpdateBodySchema, type ClientConfig } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { SessionStore } from '../../plugins/session.ts';
@@ -37,7 +38,7 @@ export const consentRoutes: FastifyPluginAsyncZod<ConsentRouteDeps> = async (app
     '/api/client-config',
     { schema: { tags: ['consent'], querystring: clientConfigQuerySchema, response: { 200: clientConfigSchema } } },
     async (request): Promise<ClientConfig> => {
-      const title = titles.titleFor(request.query.titleCode, `${request.protocol}://${request.host}/`);
+      const title = titles.titleFor(request.query.titleCode, requestUrlOf(request));
       const entry = catalogue.byTitleCode(title.titleCode);
       return {
         consent: {

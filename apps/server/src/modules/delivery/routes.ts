@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -41,7 +42,6 @@ const errors = {
   422: apiErrorSchema,
 };
 
-const minsideUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}/`;
 
 /**
  * Paper delivery (issue 5): SPEC §7 `complaintcodes`, and under /api/delivery the calendar,
@@ -127,7 +127,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
       });
       const context = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
         const { user } = await sessions.require(request);
-        return delivery.contextFor(user, request.query.titleCode, minsideUrlOf(request));
+        return delivery.contextFor(user, request.query.titleCode, requestUrlOf(request));
       };
 
       typed.get(

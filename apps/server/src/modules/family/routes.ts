@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   apiErrorSchema,
@@ -19,7 +20,6 @@ import type { FamilyService } from './service.ts';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema };
 
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /**
  * Family sharing under /api/family (SPEC §2): the owner's overview, invitations, resend,
@@ -36,7 +36,7 @@ export const familyRoutes: FastifyPluginAsyncZod<{ family: FamilyService; sessio
       });
       const context = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
         const { user } = await sessions.require(request);
-        return family.contextFor(user, request.query.titleCode, `${originOf(request)}/`);
+        return family.contextFor(user, request.query.titleCode, requestUrlOf(request));
       };
 
       typed.get('', { schema: { tags: ['family'], querystring: sessionQuerySchema, response: { 200: familyOverviewSchema, ...errors } } }, async (request) =>

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -31,7 +32,6 @@ import type { OrderingService } from './service.ts';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 429: apiErrorSchema, 503: apiErrorSchema };
 
-const minsideUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}/`;
 
 export interface OrderingRouteOptions {
   ordering: OrderingService;
@@ -48,7 +48,7 @@ export interface OrderingRouteOptions {
  * SPEC §7 (`search-account`, `verify/`, `account/assign`). The title is `?titleCode=`, else the host's.
  */
 export const orderingRoutes: FastifyPluginAsyncZod<OrderingRouteOptions> = async (app, { ordering, connect, sessions, titles, operatorToken, portalOrigin }) => {
-  const titleOf = (request: FastifyRequest, titleCode: string | undefined) => titles.titleFor(titleCode, minsideUrlOf(request));
+  const titleOf = (request: FastifyRequest, titleCode: string | undefined) => titles.titleFor(titleCode, requestUrlOf(request));
 
   app.get('/api/order/offers', { schema: { tags: ['ordering'], querystring: orderOffersQuerySchema, response: { 200: orderOffersResponseSchema, ...errors } } }, async (request) => {
     const session = await sessions.find(request);

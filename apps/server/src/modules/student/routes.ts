@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   activateStudentBodySchema,
@@ -16,7 +16,6 @@ import type { StudentService } from './service.ts';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
 
-const minsideUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}/`;
 
 /**
  * SPEC §7 `POST student-email/` and `POST activate-student-subscription/` (both spellings,
@@ -30,7 +29,7 @@ export const studentRoutes: FastifyPluginAsyncZod<{ student: StudentService; ses
       { schema: { tags: ['student'], querystring: sessionQuerySchema, body: studentEmailBodySchema, response: { 200: studentEmailResponseSchema, ...errors } } },
       async (request) => {
         const { user } = await sessions.require(request);
-        return student.sendCode(user, titles.titleFor(request.query.titleCode, minsideUrlOf(request)), request.body);
+        return student.sendCode(user, titles.titleFor(request.query.titleCode, requestUrlOf(request)), request.body);
       },
     );
   }
@@ -41,7 +40,7 @@ export const studentRoutes: FastifyPluginAsyncZod<{ student: StudentService; ses
       { schema: { tags: ['student'], querystring: sessionQuerySchema, body: activateStudentBodySchema, response: { 200: activateStudentResponseSchema, ...errors } } },
       async (request) => {
         const { user } = await sessions.require(request);
-        return student.activate(user, titles.titleFor(request.query.titleCode, minsideUrlOf(request)), request.body);
+        return student.activate(user, titles.titleFor(request.query.titleCode, requestUrlOf(request)), request.body);
       },
     );
   }
@@ -54,6 +53,6 @@ export const studentRoutes: FastifyPluginAsyncZod<{ student: StudentService; ses
   app.get(
     '/api/student/info',
     { schema: { tags: ['student'], querystring: sessionQuerySchema, response: { 200: studentInfoResponseSchema, ...errors } } },
-    async (request) => student.info(titles.titleFor(request.query.titleCode, minsideUrlOf(request)).titleCode),
+    async (request) => student.info(titles.titleFor(request.query.titleCode, requestUrlOf(request)).titleCode),
   );
 };
