@@ -1,10 +1,13 @@
-// `npm run bench`: every benchmark in turn. The quality-gates issue (#10) adds API-wide load,
-// and Lighthouse; today: the invoice list and the web bundle size (docs/performance.md).
+// `npm run bench`: every benchmark in turn (docs/performance.md): the home page's data and the
+// invoice list against bare node:http, the web bundle size, Lighthouse. The fixed-rate load test is
+// `npm run test:load` (bench/load.ts).
 import { spawnSync } from 'node:child_process';
 
 const benchmarks = [
+  ['node', ['--import', 'tsx', 'home.ts']],
   ['node', ['--import', 'tsx', 'invoice-list.ts']],
   ['node', ['--import', 'tsx', 'web-bundle.ts']],
+  ['node', ['--import', 'tsx', 'lighthouse.ts']],
 ];
 let failed = 0;
 for (const [command, args] of benchmarks) {

@@ -8,7 +8,7 @@ const external = Object.keys(dependencies).filter((name) => !name.startsWith('@m
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', seed: 'src/seed-main.ts', 'delivery-export': 'src/delivery-export-main.ts', 'delivery-notice': 'src/delivery-notice-main.ts', migrate: 'src/migrate-main.ts', 'billing-jobs': 'src/billing-jobs-main.ts', admin: 'src/admin-main.ts' },
+  entryPoints: { main: 'src/main.ts', seed: 'src/seed-main.ts', 'delivery-export': 'src/delivery-export-main.ts', 'delivery-notice': 'src/delivery-notice-main.ts', migrate: 'src/migrate-main.ts', 'billing-jobs': 'src/billing-jobs-main.ts', admin: 'src/admin-main.ts', 'seed-large': 'src/seed-large-main.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -233,8 +233,9 @@ describe('Kubernetes manifests: they fit the server', () => {
   it('sets only variables the server reads, and secrets only from the Secret, by name', () => {
     const known = serverEnvNames();
     expect(known.has('DATABASE_URL')).toBe(true);
-    // Node's own, and REDIS_URL: the shared-session store of issue 11 item 1, read once it lands.
-    const allowed = new Set([...known, 'NODE_ENV', 'NODE_OPTIONS', 'REDIS_URL']);
+    // Node's own (REDIS_URL is the server's since ADR 018; REDIS_KEY_PREFIX keeps its default).
+    expect(known.has('REDIS_URL')).toBe(true);
+    const allowed = new Set([...known, 'NODE_ENV', 'NODE_OPTIONS']);
     const env = container.env ?? [];
     const jobEnv = jobContainer.env ?? [];
     const names = [...Object.keys(configData), ...env.map((e) => e.name), ...jobEnv.map((e) => e.name)];

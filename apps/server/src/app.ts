@@ -51,6 +51,7 @@ import { createDeliveryNotices } from './modules/delivery/notices.ts';
 import { portalOriginFor } from './lib/portal-url.ts';
 import { registerPortalOrigin } from './plugins/portal-origin.ts';
 import { createSessionStore } from './plugins/session.ts';
+import { createSharedState } from './lib/shared-state/index.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
@@ -110,11 +111,14 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(healthRoutes, { database });
+  // Sessions, login tokens, throttles and rate limits: Redis with REDIS_URL, else the database (ADR 018).
+  const shared = await createSharedState({ config, db: database.db, now, log: app.log });
+  app.addHook('onClose', () => shared.close());
+  await app.register(healthRoutes, { database, ...(shared.kind === 'redis' ? { redis: shared } : {}) });
   const titles = createTitleService({ catalogue, config, db: database.db });
   await app.register(titleRoutes, { titles });
 
-  const sessions = createSessionStore({ db: database.db, https, now });
+  const sessions = createSessionStore({ db: database.db, https, now, records: shared.sessions });
   const offeredCodes = new Set(catalogue.offered().map((entry) => entry.titleCode));
   const accounts = createAccountService({ db: database.db, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()), now });
   const relyingParty = createRelyingParty({
@@ -127,7 +131,7 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
     ...(config.oidcIssuer ? {} : { fetch: inProcessFetch(app) }),
   });
   registerPortalOrigin(app, redirectPolicyFor(config.publicUrl, catalogue));
-  const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, now });
+  const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
   const lifecycle = createLifecycleService({ db: database.db, accounts, now });
@@ -136,7 +140,7 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
   const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   await app.register(profileRoutes, { profile, sessions });
   if (!config.smtpUrl && !https) registerDevMailPage(app, database.db);
-  const family = createFamilyService({ db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers });
+  const family = createFamilyService({ db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
   await app.register(familyRoutes, { family, sessions });
   const calendarOf = createCalendarCache();
   const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now, calendarOf, portalOrigin: portalOriginFor(config, catalogue) });
@@ -160,10 +164,11 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
   await app.register(consentPermissionRoutes, { permissions, sessions });
   const content = createContentService({ contentDir: config.contentDir, catalogue, identityProviderName: config.identityProviderName });
   await app.register(contentRoutes, { content, titles });
-  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, titleOf: (code) => titles.titleFor(code, 'http://localhost/') });
+  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, titleOf: (code) => titles.titleFor(code, 'http://localhost/'), endSessionsOf: (userId) => sessions.endAllOf(userId) });
   await app.register(privacyRoutes, { privacy, sessions, operatorToken: config.operatorToken });
+  app.decorate('privacy', privacy);
   await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });
-  if (!config.oidcIssuer) await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now });
+  if (!config.oidcIssuer) await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now, throttle: shared.loginThrottle });
   await registerSpa(app, config.webDist);
 
   return app;

@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDatabase, databaseOptionsFrom } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
-import { loadCatalogue } from './modules/titles/catalogue-source.ts';
+import { loadActiveCatalogue } from './modules/titles/catalogue-source.ts';
 
 const usage = 'Usage: npm run billing:jobs -- renewals | reconcile | paylink --invoice <ariaInvoiceNo> [--days 30]';
 
@@ -17,10 +17,10 @@ async function run(): Promise<void> {
   const [job] = positionals;
   if (job !== 'renewals' && job !== 'reconcile' && job !== 'paylink') throw new ConfigError(usage);
   const config = { ...loadConfig(), webDist: undefined, logLevel: 'warn' };
-  const catalogue = loadCatalogue(config.titlesFile);
   const database = await createDatabase(databaseOptionsFrom(config));
   try {
     await migrate(database);
+    const { catalogue } = await loadActiveCatalogue(database.db, config.titlesFile);
     const app = await buildApp({ config, database, catalogue });
     await app.ready();
     try {

@@ -18,6 +18,9 @@ describe('loadConfig', () => {
     ['PORT', '8080', { port: 8080 }],
     ['DATABASE_URL', 'postgres://u@h:5432/db', { databaseUrl: 'postgres://u@h:5432/db' }],
     ['DATABASE_URL', '', { databaseUrl: undefined }],
+    ['REDIS_URL', 'rediss://u:p@redis.internal:6380/0', { redisUrl: 'rediss://u:p@redis.internal:6380/0', redisKeyPrefix: 'minside:' }],
+    ['REDIS_URL', '', { redisUrl: undefined }],
+    ['REDIS_KEY_PREFIX', 'minside-staging:', { redisKeyPrefix: 'minside-staging:' }],
   ])('reads %s=%s', (name, value, expected) => {
     expect(loadConfig({ [name]: value })).toMatchObject(expected);
   });
@@ -27,6 +30,8 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['MAINTENANCE', 'maybe'],
     ['PUBLIC_URL', 'not-a-url'],
+    ['REDIS_URL', 'http://redis:6379'],
+    ['REDIS_KEY_PREFIX', 'has space'],
   ])('fails fast naming %s when it is %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });

@@ -87,6 +87,13 @@ const envSchema = z.object({
     )
     .optional(),
   FAMILY_MAX_MEMBERS: z.coerce.number().int().min(1).max(20).default(4),
+  /** Sessions, login tokens, the login throttle and rate limits in Redis (docs/decisions/018); unset keeps them in the database. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits or :_.-, e.g. minside:').default('minside:'),
 });
 
 export interface Config {
@@ -138,6 +145,10 @@ export interface Config {
   studentEmailDomains: string[];
   /** SPEC §9: how many household members a subscription may share with, unless the subscription sets its own maximum. */
   familyMaxMembers: number;
+  /** Redis for state shared by instances (sessions, login tokens, throttles); undefined keeps it in the database. */
+  redisUrl: string | undefined;
+  /** Put before every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
   /** Consent vendor, analytics collector and browser RUM (modules/consent/settings.ts); all off when unset. */
   clientSettings: ClientSettings;
 }
@@ -193,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paylinkSecret: e.PAYLINK_SECRET,
     studentEmailDomains: studentDomains(e.STUDENT_EMAIL_DOMAINS, seedDemoData),
     familyMaxMembers: e.FAMILY_MAX_MEMBERS,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clientSettings: client.settings,
   };
 }

@@ -9,7 +9,7 @@ import { AppError } from './lib/app-error.ts';
 import { portalOriginFor } from './lib/portal-url.ts';
 import { createCalendarCache } from './modules/delivery/calendars.ts';
 import { createDeliveryNotices } from './modules/delivery/notices.ts';
-import { loadCatalogue } from './modules/titles/catalogue-source.ts';
+import { loadActiveCatalogue } from './modules/titles/catalogue-source.ts';
 
 const usage =
   'Usage: npm run delivery:notice -- --segment storm-2026-11-21 --title ADR --date 2026-11-21 --postal-codes "7010,7011" --message "Avisen kommer senere enn vanlig i dag på grunn av uvær."';
@@ -36,10 +36,10 @@ async function sendNotice(): Promise<void> {
     throw new ConfigError([usage, ...problems].join('\n'));
   }
   const config = loadConfig();
-  const catalogue = loadCatalogue(config.titlesFile);
   const database = await createDatabase(databaseOptionsFrom(config));
   try {
     await migrate(database);
+    const { catalogue } = await loadActiveCatalogue(database.db, config.titlesFile);
     const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: pino({ level: 'warn' }) });
     const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now: () => new Date(), calendarOf: createCalendarCache(), portalOrigin: portalOriginFor(config, catalogue) });
     const result = await notices.sendToSegment(segment.data.id, body.data);

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createDatabase, databaseOptionsFrom } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
-import { loadCatalogue } from './modules/titles/catalogue-source.ts';
+import { loadActiveCatalogue } from './modules/titles/catalogue-source.ts';
 import { startTelemetry } from './telemetry.ts';
 
 // The SPA build sits at apps/web/dist; from the bundle (apps/server/dist) that is ../../web/dist.
@@ -19,9 +19,10 @@ async function main(): Promise<void> {
   const telemetry = await startTelemetry();
   const config = loadConfig();
   config.webDist ??= defaultWebDist();
-  const catalogue = loadCatalogue(config.titlesFile);
   const database = await createDatabase(databaseOptionsFrom(config));
   await migrate(database);
+  // The newest version an operator stored (`admin catalogue import`), else TITLES_FILE or the built-in data (ADR 019).
+  const { catalogue, origin: catalogueOrigin } = await loadActiveCatalogue(database.db, config.titlesFile);
   let seeded: { usersCreated: number } | undefined;
   if (config.seedDemoData) {
     seeded = await seedDemoData(database, { password: config.demoPassword });
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   // After listen, so a failing start never leaves a claimed run behind; app.close() (SIGTERM) waits for a run in progress.
   if (config.jobs) app.jobs.start();
   app.log.info(
-    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance, jobs: config.jobs, identity: config.oidcIssuer ?? 'embedded at /idp', demoUsersSeeded: seeded?.usersCreated ?? 0 },
+    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance, jobs: config.jobs, identity: config.oidcIssuer ?? 'embedded at /idp', catalogue: catalogueOrigin, demoUsersSeeded: seeded?.usersCreated ?? 0 },
     `Min Side is serving at http://localhost:${config.port}`,
   );
 }

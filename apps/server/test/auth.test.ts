@@ -2,26 +2,41 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { callbackBody, injectTransport, login, loginAtProvider, TestBrowser, type BrowserResponse } from './browser.ts';
+import { createTestRedis, testRedisUrl, type TestRedis } from './redis-support.ts';
 
 const PORTAL = 'http://adresseavisen.localhost:3000';
 const MINUTE = 60 * 1000;
 
-describe.each(testDatabases)('login, sessions and ownership ($name)', ({ name }) => {
+// Sessions and login tokens in the database on every test database, and in Redis (ADR 018)
+// once: the same assertions hold for both stores.
+const storageCases: { name: 'pglite' | 'postgres'; storage: 'database' | 'redis' }[] = [
+  ...testDatabases.map(({ name }) => ({ name, storage: 'database' as const })),
+  ...(testRedisUrl ? [{ name: 'pglite' as const, storage: 'redis' as const }] : []),
+];
+
+describe.each(storageCases)('login, sessions and ownership ($name, sessions in $storage)', ({ name, storage }) => {
   let test: TestApp;
+  let redis: TestRedis | undefined;
   let clockOffset = 0;
   const now = () => new Date(Date.now() + clockOffset);
 
   beforeAll(async () => {
-    test = await buildTestApp(name, { seed: true, now });
+    redis = storage === 'redis' ? createTestRedis() : undefined;
+    test = await buildTestApp(name, { seed: true, now, ...(redis ? { config: redis.config } : {}) });
   });
-  afterAll(() => test.close());
+  afterAll(async () => {
+    await test.close();
+    await redis?.dispose();
+  });
   beforeEach(async () => {
     clockOffset = 0;
     await test.database.rows(sql`delete from user_session`);
+    await redis?.deleteKeys('session:*');
   });
 
   const browser = () => new TestBrowser(() => injectTransport(test.app));
-  const sessionCount = async () => Number((await test.database.rows<{ count: string }>(sql`select count(*) as count from user_session`))[0]?.count);
+  const sessionCount = async () =>
+    redis ? (await redis.keys('session:*')).length : Number((await test.database.rows<{ count: string }>(sql`select count(*) as count from user_session`))[0]?.count);
   const signIn = async (email: string, extra: { titleCode?: string; returnTo?: string } = {}) => {
     const b = browser();
     const response = await login(b, { portal: PORTAL, email, password: DEMO_PASSWORD, titleCode: 'ADR', ...extra });

@@ -23,8 +23,10 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
     test = await buildTestApp(name, { seed: true, now });
   });
   afterAll(() => test.close());
-  beforeEach(() => {
+  beforeEach(async () => {
     clockOffset = 0;
+    // Each test is its own hour of invitations: the mail limit is tested on its own below.
+    await test.database.rows(sql`delete from rate_limit_counter`);
   });
 
   const signIn = (email: string) => signInAs(test, PORTAL, email);
@@ -221,6 +223,33 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
     const someone = await signIn('utlopt@minside.test');
     expectRefused(await preview(someone, token), 410, 'withdrawn', 'Invitasjonen er trukket tilbake av den som sendte den.');
     expectRefused(await accept(someone, token), 410, 'withdrawn');
+  });
+
+  it('sends at most ten invitation e-mails an hour per owner: the next is refused with 429, nothing stored or sent', async () => {
+    const owner = await signIn('familie@minside.test');
+    const resend = async () => owner.request('POST', `${PORTAL}/api/family/invitations/${await invitationId(owner, 'sofie.olsen@minside.test')}/resend`, { json: {} });
+    const mailsBefore = (await mailsTo('sofie.olsen@minside.test')).length;
+    // Invites and resends count together: one invite, nine resends.
+    const invited = await invite(owner, 'grense@minside.test');
+    expect(invited.status, invited.body).toBe(201);
+    for (let mail = 2; mail <= 10; mail++) expect((await resend()).status, `e-mail ${mail}`).toBe(200);
+    expect(await mailsTo('sofie.olsen@minside.test')).toHaveLength(mailsBefore + 9);
+
+    const before = await snapshot();
+    const message = 'Du har sendt mange invitasjoner på kort tid (høyst 10 i timen). Vent litt og prøv igjen.';
+    expectRefused(await resend(), 429, 'tooManyInvitations', message);
+    expectRefused(await invite(owner, 'ellevte@minside.test'), 429, 'tooManyInvitations', message);
+    expect(await snapshot()).toEqual(before);
+    expect(await mailsTo('sofie.olsen@minside.test')).toHaveLength(mailsBefore + 9);
+    expect(await mailsTo('ellevte@minside.test')).toEqual([]);
+
+    // The next hour has room again (a new login: the old session went idle meanwhile).
+    clockOffset = 60 * 60 * 1000;
+    const later = await signIn('familie@minside.test');
+    const again = await later.request('POST', `${PORTAL}/api/family/invitations/${await invitationId(later, 'sofie.olsen@minside.test')}/resend`, { json: {} });
+    expect(again.status, again.body).toBe(200);
+    const withdrawn = await later.request('DELETE', `${PORTAL}/api/family/invitations/${await invitationId(later, 'grense@minside.test')}`, { json: {} });
+    expect(withdrawn.status, withdrawn.body).toBe(200);
   });
 
   it('a link expires after seven days', async () => {

@@ -136,4 +136,36 @@ describe('serving the SPA', () => {
       rmSync(webDist, { recursive: true, force: true });
     }
   });
+
+  it('sends the build’s Brotli or gzip copy of an asset to a browser that accepts it, the plain file otherwise', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } = await import('node:zlib');
+    const webDist = mkdtempSync(path.join(tmpdir(), 'minside-web-'));
+    mkdirSync(path.join(webDist, 'assets'));
+    const code = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Min Side</title>');
+    writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), code);
+    writeFileSync(path.join(webDist, 'assets', 'app-abc123.js.br'), brotliCompressSync(code));
+    writeFileSync(path.join(webDist, 'assets', 'app-abc123.js.gz'), gzipSync(code));
+    const t = await buildTestApp('pglite', { config: { webDist } });
+    try {
+      const url = '/assets/app-abc123.js';
+      const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toContain('javascript');
+      expect(br.headers['cache-control']).toContain('immutable');
+      expect(br.headers['vary']).toContain('accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(code);
+      const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(code);
+      const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(code);
+    } finally {
+      await t.close();
+      rmSync(webDist, { recursive: true, force: true });
+    }
+  });
 });

@@ -37,12 +37,22 @@ export const familyNotSharingReasons = ['notEligible', 'ung', 'member', 'shareEn
 /** An invitation link works this long. */
 export const FAMILY_INVITATION_TTL_DAYS = 7;
 
+/**
+ * At most this many invitation e-mails (invites and resends together) per owner per window:
+ * the invitation form must not become a way to mail strangers in bulk. Past it: 429 with
+ * the code `tooManyInvitations`, and nothing is sent or stored.
+ */
+export const FAMILY_INVITATION_MAIL_LIMIT = 10;
+export const FAMILY_INVITATION_MAIL_WINDOW_MS = 60 * 60 * 1000;
+export const familyTooManyInvitationsCode = 'tooManyInvitations';
+
 export const familyMessages = {
   emailSent: (email: string) => `Invitasjonen er sendt til ${email}.`,
   resent: (email: string) => `Vi har sendt invitasjonen på nytt til ${email}.`,
   errorSaved: 'Invitasjonen kunne ikke lagres. Prøv igjen om litt.',
   wrongEmailDomain: 'E-postadressen har et domene som ikke kan ta imot e-post. Sjekk at den er skrevet riktig.',
   userExist: 'Denne e-postadressen har allerede tilgang, enten gjennom familiedelingen din eller med et eget abonnement.',
+  tooManyInvitations: `Du har sendt mange invitasjoner på kort tid (høyst ${FAMILY_INVITATION_MAIL_LIMIT} i timen). Vent litt og prøv igjen.`,
   maxUsersReached: (max: number) => `Du har nådd maksimalt antall familiemedlemmer (${max}). Fjern en invitasjon eller et medlem før du inviterer flere.`,
   notSharing: 'Abonnementet ditt kan ikke deles med familien.',
   ung: 'Ung-abonnementet kan ikke deles med andre.',

@@ -398,3 +398,6 @@ export function createCatalogue(raw: unknown): Catalogue {
 
 /** The built-in catalogue from data/titles.json. */
 export const defaultCatalogue: Catalogue = createCatalogue(data);
+
+/** data/titles.json as written (defaults not applied): what an operator exports and edits when nothing else was imported. */
+export const defaultCatalogueDocument: Readonly<Record<string, unknown>> = data;

@@ -1,51 +1,18 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { carrierFeedQuerySchema, effectiveStatusCode, instStatusName, osloToday, toCsv } from '@minside/domain';
+import { eq } from 'drizzle-orm';
+import { carrierFeedQuerySchema, instStatusName, toCsv } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
-import { account, appUser, mailOutbox, titleMaintenance } from '../db/schema.ts';
+import { mailOutbox, titleMaintenance } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
 import { REDACTED_MAIL_TEXT } from '../integrations/mail/index.ts';
-import { toInvoiceDto } from '../modules/billing/service.ts';
 import { carrierFeed } from '../modules/delivery/feed.ts';
-import { collectUserData } from '../modules/privacy/collect.ts';
+import { AdminInputError, parse, type AdminCommand, type AdminContext } from './args.ts';
+import { catalogueCommand, catalogueUsage, contactsCommand, contactsUsage } from './catalogue.ts';
+import { gdprCommand, gdprUsage } from './gdpr.ts';
+import { subscriberHistory, type SubscriberHistory } from './subscriber.ts';
 
-/** Bad input to an operator command: printed as it is, and the command exits non-zero. */
-export class AdminInputError extends Error {
-  override name = 'AdminInputError';
-}
-
-/** What a command works with: the app as the server builds it, plus what the app does not expose. */
-export interface AdminContext {
-  app: FastifyInstance;
-  db: Db;
-  config: Config;
-  catalogue: Catalogue;
-  now: () => Date;
-  /** One line of operator output. */
-  print(line: string): void;
-  /** Raw output (CSV), written as it is. */
-  write(text: string): void;
-}
-
-/** One operator command. Returns the exit code (0 unless it says otherwise). */
-export interface AdminCommand {
-  usage: string;
-  summary: string;
-  run(context: AdminContext, args: string[]): Promise<number | void>;
-}
-
-/** parseArgs, with its English errors (unknown option, missing value) turned into the command's usage. */
-function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new AdminInputError(`${(error as Error).message}\nUsage: npm run admin -- ${usage}`);
-  }
-}
+export { AdminInputError, type AdminCommand, type AdminContext } from './args.ts';
+export { findSubscriber, subscriberHistory, type SubscriberHistory } from './subscriber.ts';
 
 /** A title of the catalogue the portal serves, or a clear error naming the code. */
 function offeredTitle(catalogue: Catalogue, code: string | undefined, usage: string) {
@@ -107,47 +74,6 @@ export async function deliveryFeed(context: AdminContext, args: string[]): Promi
     context.write(csv);
   }
 }
-
-/** The part of a subscriber's record the customer centre looks at, read-only. */
-export async function subscriberHistory(context: AdminContext, who: string) {
-  const { db } = context;
-  let userId: string;
-  if (/^\d+$/.test(who)) {
-    const [row] = await db.select({ userId: account.userId }).from(account).where(eq(account.ariaAccountNo, Number(who)));
-    if (!row) throw new AdminInputError(`No account with number ${who}.`);
-    userId = row.userId;
-  } else if (who.includes('@')) {
-    const users = await db.select({ id: appUser.id }).from(appUser).where(eq(sql`lower(${appUser.email})`, who.trim().toLowerCase()));
-    if (users.length === 0) throw new AdminInputError(`No subscriber with e-mail ${who}.`);
-    if (users.length > 1) throw new AdminInputError(`${users.length} users have e-mail ${who}: look them up by account number instead.`);
-    userId = users[0]!.id;
-  } else {
-    throw new AdminInputError(`Give an e-mail address or an account number, not "${who}".`);
-  }
-  const data = await collectUserData(db, userId, context.config.identityProviderName);
-  const today = osloToday(context.now());
-  const titleOf = new Map(data.subscriptions.map((row) => [row.id, row.titleCode]));
-  const firstTitle = data.accounts[0]?.firstTitleCode ?? '';
-  return {
-    subscriber: { email: data.profile.email, name: `${data.profile.givenName} ${data.profile.familyName}`.trim(), accounts: data.accounts.map((row) => row.ariaAccountNo) },
-    subscriptions: data.subscriptions.map((row) => {
-      const code = effectiveStatusCode(row, today);
-      return { ...row, status: instStatusName(code) ?? `code ${code}` };
-    }),
-    changeLog: data.changeLog,
-    deliveryChanges: data.deliveryChanges,
-    complaints: data.complaints,
-    invoices: data.invoices.map((row) =>
-      toInvoiceDto(
-        { ...row, paidAt: row.paidAt ? new Date(row.paidAt) : null, createdAt: new Date(row.createdAt ?? 0) },
-        (row.subscriptionId && titleOf.get(row.subscriptionId)) || firstTitle,
-        today,
-      ),
-    ),
-  };
-}
-
-export type SubscriberHistory = Awaited<ReturnType<typeof subscriberHistory>>;
 
 const kroner = (ore: number) => `${(ore / 100).toFixed(2)} NOK`;
 
@@ -228,8 +154,12 @@ export const adminCommands: Record<string, AdminCommand> = {
   'resend-mail': { usage: resendUsage, summary: 'Queue an e-mail of the outbox again (not once its body is removed)', run: resendMail },
   'delivery-feed': { usage: feedUsage, summary: 'The carrier feed of one title and day as CSV (stdout or --out)', run: deliveryFeed },
   history: { usage: historyUsage, summary: "A subscriber's subscriptions, change log, delivery changes, complaints and invoices (read-only)", run: printHistory },
+  catalogue: { usage: catalogueUsage, summary: 'Validate, diff and store a title catalogue as the new version; write one out; list versions (ADR 019)', run: catalogueCommand },
+  contacts: { usage: contactsUsage, summary: "Change one title's customer-centre phone and e-mail as a new catalogue version", run: contactsCommand },
+  gdpr: { usage: gdprUsage, summary: 'Data export or erasure asked for by letter or phone, as the self-service ones (ADR 015)', run: gdprCommand },
 };
 
 export function adminUsage(): string {
-  return ['Usage: npm run admin -- <command>', ...Object.values(adminCommands).map((command) => `  ${command.usage.padEnd(60)} ${command.summary}`)].join('\n');
+  const line = ({ usage, summary }: AdminCommand) => (usage.length <= 60 ? `  ${usage.padEnd(60)} ${summary}` : `  ${usage}\n  ${' '.repeat(60)} ${summary}`);
+  return ['Usage: npm run admin -- <command>', ...Object.values(adminCommands).map(line)].join('\n');
 }

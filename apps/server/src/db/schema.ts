@@ -14,6 +14,22 @@ export const titleMaintenance = pgTable('title_maintenance', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The title catalogue as operators stored it (ADR 019): one row per version, the highest is
+ * the active one. Without rows the server uses TITLES_FILE or the built-in data. The version
+ * is the primary key, so two operators storing "the next version" at once cannot both win.
+ */
+export const titleCatalogueVersion = pgTable('title_catalogue_version', {
+  version: integer('version').primaryKey(),
+  /** The raw catalogue (the titles.json shape, defaults not applied), as `catalogue export` writes it. */
+  document: jsonb('document').$type<Record<string, unknown>>().notNull(),
+  /** What made it, e.g. "import titles.json" or "contacts set ADR". */
+  source: text('source').notNull(),
+  /** The difference to the version before, one line per change, as the command printed it. */
+  changes: jsonb('changes').$type<string[]>().notNull().default([]),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
 // ---------------------------------------------------------------------------------------
 // Embedded identity provider (apps/server/src/identity/provider). A separate system in
 // spirit: the portal's own tables never join these; they meet only through the OIDC `sub`.
@@ -69,7 +85,8 @@ export const idpLoginFailure = pgTable(
     key: text('key').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('idp_login_failure_key_at_idx').on(table.key, table.at)],
+  // key_at serves the throttle's count; at alone the sweep of old failures on every login (issue 11: no full index scans).
+  (table) => [index('idp_login_failure_key_at_idx').on(table.key, table.at), index('idp_login_failure_at_idx').on(table.at)],
 );
 
 // ---------------------------------------------------------------------------------------
@@ -246,6 +263,21 @@ export const userSession = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('user_session_user_idx').on(table.userId), index('user_session_expires_idx').on(table.expiresAt)],
+);
+
+/**
+ * Fixed-window hit counters of the generic rate limiter (lib/shared-state/rate-limiter.ts)
+ * when REDIS_URL is not set: one row per key and window, swept after the window ends.
+ */
+export const rateLimitCounter = pgTable(
+  'rate_limit_counter',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    hits: integer('hits').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] }), index('rate_limit_counter_expires_idx').on(table.expiresAt)],
 );
 
 // ---------------------------------------------------------------------------------------

@@ -53,8 +53,10 @@ export async function registerJobs(
   }
   const runner = createJobRunner({ db, now, log: app.log, jobs: jobs.map((job) => ({ ...job, schedule: overrides.get(job.name) ?? job.schedule })) });
   app.decorate('jobs', runner);
-  // preClose, not onClose: a run may still need the app (in-process provider callbacks) and the database.
-  app.addHook('preClose', async () => {
+  // onClose runs once the server has stopped accepting and the requests in flight are answered
+  // (close order: stop accepting, drain, stop jobs, then main.ts closes the database). In preClose
+  // a long run would keep the server accepting connections only to answer them 503.
+  app.addHook('onClose', async () => {
     await runner.stop();
   });
   await app.register(jobRoutes, { runner, operatorToken: config.operatorToken });

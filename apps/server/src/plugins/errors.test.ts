@@ -35,3 +35,25 @@ describe('error handling of values PostgreSQL refuses', () => {
     expect(response.body).not.toContain('insert');
   });
 });
+
+describe('error handling when the database is away', () => {
+  // What pg, pg-pool and PGlite throw when the database cannot be reached (test/reliability.test.ts plays the outages).
+  it.each([
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['a dropped connection', new Error('Connection terminated unexpectedly')],
+    ['a query without an answer', new Error('Query read timeout')],
+    ['no connection within the pool timeout', new Error('timeout exceeded when trying to connect')],
+    ['a connection that broke earlier', new Error('Client has encountered a connection error and is not queryable')],
+    ['a closed PGlite', new Error('PGlite is closed')],
+    ['the server shutting down (57P01)', wrapped('57P01')],
+  ])('answers %s with 503 SERVICE_UNAVAILABLE in Norwegian', async (_, error) => {
+    const app = Fastify({ logger: false });
+    registerErrorHandling(app);
+    app.get('/x', async () => {
+      throw Object.assign(new Error('Failed query: select …'), { cause: error });
+    });
+    const response = await app.inject({ method: 'GET', url: '/x' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'Tjenesten er midlertidig utilgjengelig. Prøv igjen om litt.' });
+  });
+});

@@ -10,7 +10,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
   for (let depth = 0; current && depth < 5; depth++) {
     const { code, message } = current as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && unavailableCodes.has(code)) return true;
-    if (typeof message === 'string' && /database is closed|Connection terminated|PGlite is closed|Cannot use a pool after calling end/i.test(message)) return true;
+    if (typeof message === 'string' && /database is closed|Connection terminated|PGlite is closed|Cannot use a pool after calling end|Query read timeout|timeout exceeded when trying to connect|is not queryable/i.test(message)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

@@ -1,14 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, lt } from 'drizzle-orm';
 import { authErrorCodes, authErrorMessages } from '@minside/domain';
 import type { Db } from '../db/client.ts';
-import { appUser, userSession } from '../db/schema.ts';
+import type { appUser } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
+import { databaseSessionRecords, SESSION_ABSOLUTE_MS, type SessionRecords } from '../lib/shared-state/sessions.ts';
 
-/** A session ends after 30 minutes without a request, and 12 hours after login whatever happens. */
-export const SESSION_IDLE_MS = 30 * 60 * 1000;
-export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+export { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../lib/shared-state/sessions.ts';
 
 export type SessionUser = typeof appUser.$inferSelect;
 
@@ -48,30 +46,20 @@ export interface SessionStoreOptions {
   db: Db;
   https: boolean;
   now: () => Date;
+  /** Where the sessions live (lib/shared-state): the database unless REDIS_URL is set. */
+  records?: SessionRecords;
 }
 
-/** Server-side sessions in the database: shared by every instance, gone for good at logout. */
-export function createSessionStore({ db, https, now }: SessionStoreOptions) {
+/** Server-side sessions, shared by every instance (database or Redis), gone for good at logout. */
+export function createSessionStore({ db, https, now, records = databaseSessionRecords(db) }: SessionStoreOptions) {
   const cookies = cookieSettings(https);
 
   async function load(request: FastifyRequest): Promise<ActiveSession | null> {
     const token = request.cookies[cookies.names.session];
     if (!token) return null;
     const idHash = hashToken(token);
-    const [row] = await db
-      .select({ session: userSession, user: appUser })
-      .from(userSession)
-      .innerJoin(appUser, eq(appUser.id, userSession.userId))
-      .where(eq(userSession.idHash, idHash));
-    if (!row) return null;
-    const at = now().getTime();
-    if (at >= row.session.expiresAt.getTime() || at - row.session.lastSeenAt.getTime() >= SESSION_IDLE_MS) {
-      await db.delete(userSession).where(eq(userSession.idHash, idHash));
-      return null;
-    }
-    // Every request counts as activity, so the idle limit is exact (one indexed update by key).
-    await db.update(userSession).set({ lastSeenAt: new Date(at) }).where(eq(userSession.idHash, idHash));
-    return { idHash, user: row.user, idToken: row.session.idToken };
+    const found = await records.touch(idHash, now());
+    return found ? { idHash, user: found.user, idToken: found.idToken } : null;
   }
 
   return {
@@ -99,25 +87,24 @@ export function createSessionStore({ db, https, now }: SessionStoreOptions) {
      */
     async create(request: FastifyRequest, reply: FastifyReply, input: { userId: string; idToken: string }): Promise<void> {
       const previous = request.cookies[cookies.names.session];
-      if (previous) await db.delete(userSession).where(eq(userSession.idHash, hashToken(previous)));
       const token = randomToken();
       const at = now();
-      await db.insert(userSession).values({
-        idHash: hashToken(token),
-        userId: input.userId,
-        idToken: input.idToken,
-        createdAt: at,
-        lastSeenAt: at,
-        expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS),
-      });
-      // Housekeeping: sessions past their absolute end go when someone logs in.
-      await db.delete(userSession).where(lt(userSession.expiresAt, at));
+      await records.create(
+        hashToken(token),
+        { userId: input.userId, idToken: input.idToken, createdAt: at, expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS) },
+        previous ? hashToken(previous) : undefined,
+      );
       reply.setCookie(cookies.names.session, token, { ...cookies.options, maxAge: SESSION_ABSOLUTE_MS / 1000 });
     },
 
     async destroy(reply: FastifyReply, session: ActiveSession | null): Promise<void> {
-      if (session) await db.delete(userSession).where(and(eq(userSession.idHash, session.idHash), eq(userSession.userId, session.user.id)));
+      if (session) await records.remove(session.idHash, session.user.id);
       reply.clearCookie(cookies.names.session, cookies.options);
+    },
+
+    /** Ends every session of a user at once, on every instance (account erasure). */
+    async endAllOf(userId: string): Promise<void> {
+      await records.removeAllOf(userId);
     },
   };
 }

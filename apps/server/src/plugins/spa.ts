@@ -8,8 +8,9 @@ import { sendApiNotFound } from './errors.ts';
 const nonSpaPrefixes = ['/api/', '/api', '/logos/', '/_dev/', '/idp/'];
 
 /**
- * Serves the built SPA: hashed assets cached for a year, index.html for every other GET
- * that asks for a page (the client router then shows the route, or redirects to /404).
+ * Serves the built SPA: hashed assets cached for a year and sent Brotli- or gzip-compressed
+ * when the browser accepts it, index.html for every other GET that asks for a page (the
+ * client router then shows the route, or redirects to /404).
  */
 export async function registerSpa(app: FastifyInstance, webDist: string | undefined): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : undefined;
@@ -20,6 +21,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       index: false,
       // One route per built file: `/` and every client route fall through to index.html.
       wildcard: false,
+      // The web build writes .br and .gz beside each text asset (apps/web/vite.config.ts).
+      preCompressed: true,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

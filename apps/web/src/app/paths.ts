@@ -134,10 +134,12 @@ export type PageKey = keyof typeof pages;
 /** The page keys owned by one area: each area's routes.ts must provide exactly these. */
 export type PageKeyOf<A extends Area> = { [K in PageKey]: (typeof pages)[K]['area'] extends A ? K : never }[PageKey];
 
-/** What an area's routes.ts provides for each of its pages: the lazily loaded part of a route. */
-export interface RouteModule {
-  Component: ComponentType;
-}
+/**
+ * What an area's routes.ts provides for each of its pages: the lazily loaded part of a route.
+ * `load` splits a page off its area's chunk when it needs code the area's other pages do not
+ * (the forms and react-hook-form), so that `/` does not download it (docs/performance.md).
+ */
+export type RouteModule = { Component: ComponentType } | { load: () => Promise<ComponentType> };
 
 /** An area's route modules: exactly one per page the table gives that area. */
 export type AreaRoutes<A extends Area> = Record<PageKeyOf<A>, RouteModule>;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialSessionState, sessionStore } from '../features/auth/session.ts';
 import { createFakeIdentity, subscriber, withoutSubscription, type FakeIdentity } from '../features/auth/testing/fake-identity.ts';
 import { adresseavisen, seedTitle } from '../test/fixtures.ts';
-import { pages, redirects, resolvePattern, type PageKey } from './paths.ts';
+import { pages, redirects, resolvePattern, type PageKey, type RouteModule } from './paths.ts';
 import { createRoutes } from './routes.tsx';
 
 type Access = 'none' | 'public' | 'auth' | 'subscriber' | 'not stated';
@@ -116,10 +116,15 @@ describe('route table (SPEC §2)', () => {
     const byArea = new Map<string, Record<string, unknown>>();
     for (const key of keys) {
       const area = pages[key].area;
-      if (!byArea.has(area)) byArea.set(area, (await import(`../features/${area}/routes.ts`)).routes as Record<string, unknown>);
-      expect(byArea.get(area)?.[key], `${area} lacks ${key}`).toBeDefined();
+      if (!byArea.has(area)) byArea.set(area, (await import(`../features/${area}/routes.ts`)).routes as Record<string, RouteModule>);
+      const module = byArea.get(area)?.[key] as RouteModule | undefined;
+      expect(module, `${area} lacks ${key}`).toBeDefined();
+      // A page split off its area's chunk must load to a component.
+      const Component = module && 'load' in module ? await module.load() : module?.Component;
+      expect(typeof Component, `${area}'s ${key} has no component`).toBe('function');
     }
-  });
+    // Imports every area's pages: slow on a busy machine.
+  }, 30_000);
 });
 
 describe('router', () => {
@@ -206,7 +211,8 @@ describe('router', () => {
     seedTitle(queryClient, adresseavisen);
     await navigateTo('/kundeservice');
     await screen.findByRole('heading', { level: 1, name: 'Kundeservice' });
-    expect(spinner.getState().showSpinner).toBe(false);
+    // The stop runs in the route's effect, which may commit just after the heading paints.
+    await vi.waitFor(() => expect(spinner.getState().showSpinner).toBe(false));
   });
 
   it('never renders a guarded page for a signed-out visitor: the login starts instead', async () => {

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { resolveTitle } from '../features/titles/index.ts';
@@ -37,12 +38,12 @@ const areaModules: Record<Area, () => Promise<AreaModule>> = {
   support: () => import('../features/support/routes.ts'),
 };
 
-async function loadRouteModule(key: PageKey): Promise<RouteModule> {
+async function loadRouteModule(key: PageKey): Promise<{ Component: ComponentType }> {
   const { area } = pages[key];
   const { routes } = await areaModules[area]();
   const module = routes[key];
   if (!module) throw new Error(`The ${area} area has no route module for "${key}"`);
-  return { Component: module.Component };
+  return { Component: 'load' in module ? await module.load() : module.Component };
 }
 
 /** Redirects keep the query string and hash of the original URL. */

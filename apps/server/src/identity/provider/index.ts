@@ -8,7 +8,7 @@ import { createEmbeddedProvider } from './provider.ts';
 import { securityHeaders } from '../../plugins/security-headers.ts';
 import { redirectPolicyFor } from '../portal-origins.ts';
 import { embeddedClientCredentials, loadProviderSecrets } from './secrets.ts';
-import { createLoginThrottle } from './throttle.ts';
+import { createLoginThrottle, type LoginThrottle } from './throttle.ts';
 
 export { embeddedClientCredentials, type ClientCredentials } from './secrets.ts';
 export { upsertIdentityAccount, type IdentityAccountInput } from './accounts.ts';
@@ -19,6 +19,8 @@ export interface EmbeddedIdentityProviderDependencies {
   catalogue: Catalogue;
   /** The clock of the login throttle and the storage expiry; tests move it. */
   now?: () => Date;
+  /** The password throttle (Redis with REDIS_URL, ADR 018); the database one when not given. */
+  throttle?: LoginThrottle;
 }
 
 export interface EmbeddedIdentityProvider {
@@ -63,7 +65,7 @@ export async function registerEmbeddedIdentityProvider(
     homeUrl,
     logError,
   });
-  const throttle = createLoginThrottle({ db: database.db, now, onSweepError: (error) => logError(error, 'idp_login_failure sweep failed') });
+  const throttle = deps.throttle ?? createLoginThrottle({ db: database.db, now, onSweepError: (error) => logError(error, 'idp_login_failure sweep failed') });
 
   await app.register(interactionRoutes, { prefix: mountPath, provider, db: database.db, throttle, policy, mountPath, homeUrl });
 

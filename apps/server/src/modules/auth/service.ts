@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import {
   authErrorCodes,
@@ -11,9 +11,10 @@ import {
   type SessionResponse,
 } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
-import { appUser, loginAttempt } from '../../db/schema.ts';
+import { appUser } from '../../db/schema.ts';
 import type { RelyingParty, VerifiedLogin } from '../../identity/relying-party.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { databaseLoginAttempts, type LoginAttempts } from '../../lib/shared-state/login-attempts.ts';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { hashToken, randomToken, type SessionStore } from '../../plugins/session.ts';
 import type { AccountService } from '../subscription/service.ts';
@@ -36,6 +37,8 @@ export interface AuthServiceDeps {
   titles: TitleService;
   identityProviderName: string;
   now: () => Date;
+  /** Where login attempts live (lib/shared-state): the database unless REDIS_URL is set. */
+  loginAttempts?: LoginAttempts;
 }
 
 function loginInvalid(): AppError {
@@ -44,6 +47,7 @@ function loginInvalid(): AppError {
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { db, relyingParty, sessions, accounts, titles, identityProviderName, now } = deps;
+  const attempts = deps.loginAttempts ?? databaseLoginAttempts(db);
 
   async function sessionView(userRow: typeof appUser.$inferSelect, titleCode: string) {
     const accountRow = await accounts.accountOf(userRow.id);
@@ -97,19 +101,19 @@ export function createAuthService(deps: AuthServiceDeps) {
         request.log.error({ err: error }, 'identity provider unreachable (discovery failed)');
         throw new AppError(503, authErrorCodes.providerUnavailable, authErrorMessages.providerUnavailable);
       }
-      await db.insert(loginAttempt).values({
-        stateHash: hashToken(loginToken),
-        browserBindingHash: hashToken(binding),
-        codeVerifier,
-        nonce,
-        redirectUri,
-        returnTo: input.returnTo ?? '/',
-        titleCode: title.titleCode,
-        expiresAt: new Date(at.getTime() + LOGIN_TOKEN_TTL_MS),
-        createdAt: at,
-      });
-      // Housekeeping: attempts a day past their expiry are of no use, even as evidence of a replay.
-      await db.delete(loginAttempt).where(lt(loginAttempt.expiresAt, new Date(at.getTime() - 24 * 60 * 60 * 1000)));
+      await attempts.save(
+        hashToken(loginToken),
+        {
+          browserBindingHash: hashToken(binding),
+          codeVerifier,
+          nonce,
+          redirectUri,
+          returnTo: input.returnTo ?? '/',
+          titleCode: title.titleCode,
+          expiresAt: new Date(at.getTime() + LOGIN_TOKEN_TTL_MS),
+        },
+        at,
+      );
       reply.setCookie(sessions.cookies.names.loginBinding, binding, { ...sessions.cookies.options, maxAge: LOGIN_TOKEN_TTL_MS / 1000 });
       return { loginToken, authorizationUrl };
     },
@@ -125,11 +129,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!binding) throw loginInvalid();
       // Claimed atomically, and only by the browser that started it: a replayed state finds it
       // used even when both arrive at once, and another browser's post leaves it untouched.
-      const [attempt] = await db
-        .update(loginAttempt)
-        .set({ usedAt: at })
-        .where(and(eq(loginAttempt.stateHash, hashToken(body.state)), eq(loginAttempt.browserBindingHash, hashToken(binding)), isNull(loginAttempt.usedAt)))
-        .returning();
+      const attempt = await attempts.claim(hashToken(body.state), hashToken(binding), at);
       if (!attempt) throw loginInvalid();
       if (at.getTime() > attempt.expiresAt.getTime()) {
         throw new AppError(400, authErrorCodes.loginExpired, authErrorMessages.loginExpired);

@@ -4,7 +4,10 @@ import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import {
   effectiveStatusCode,
   errorCodes,
+  FAMILY_INVITATION_MAIL_LIMIT,
+  FAMILY_INVITATION_MAIL_WINDOW_MS,
   FAMILY_INVITATION_TTL_DAYS,
+  familyTooManyInvitationsCode,
   familyMessages,
   familySharingRefusal,
   formatLongDate,
@@ -30,6 +33,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, familyInvitationLink, subscription, subscriptionChange, subscriptionMember } from '../../db/schema.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { RateLimiter } from '../../lib/shared-state/index.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { hashToken, randomToken, type SessionUser } from '../../plugins/session.ts';
 import { accessOn, accessWithOwnerOn } from '../subscription/grant.ts';
@@ -53,6 +57,8 @@ export interface FamilyDeps {
   identityProviderName: string;
   /** FAMILY_MAX_MEMBERS: the maximum of a subscription that does not set its own. */
   defaultMaxMembers: number;
+  /** Counts invitation e-mails per owner (lib/shared-state: Redis or the database). */
+  rateLimiter: RateLimiter;
 }
 
 /** The signed-in user on one title: the title and the subscription the session shows there. */
@@ -190,6 +196,16 @@ export function createFamilyService(deps: FamilyDeps) {
     return state === 'expired' ? null : live;
   }
 
+  /**
+   * Every invite or resend that passed the input checks counts, before anything is stored, so
+   * a refusal here sends nothing; one refused later (already a member, the maximum) still
+   * counts, which keeps "at most the limit of e-mails" true without a second round trip.
+   */
+  async function countInvitationMail(user: SessionUser): Promise<void> {
+    const { allowed } = await deps.rateLimiter.hit(`family-invitation:${user.id}`, { limit: FAMILY_INVITATION_MAIL_LIMIT, windowMs: FAMILY_INVITATION_MAIL_WINDOW_MS });
+    if (!allowed) throw new AppError(429, familyTooManyInvitationsCode, familyMessages.tooManyInvitations);
+  }
+
   /** A new link for an invitation: earlier links stop working, one e-mail goes out with it. */
   async function sendLink(tx: Tx, input: { member: MemberRow; owner: SubscriptionRow; inviter: SessionUser; title: Title; origin: string }): Promise<void> {
     const at = now();
@@ -283,6 +299,7 @@ export function createFamilyService(deps: FamilyDeps) {
       if (!isPlausibleEmail(email)) throw new AppError(400, errorCodes.validation, validationMessages.invalidEmail);
       if (!hasDeliverableDomain(email)) throw new AppError(400, 'wrongEmailDomain', familyMessages.wrongEmailDomain);
       if (email === ctx.user.email.toLowerCase()) throw new AppError(409, 'userExist', familyMessages.userExist);
+      await countInvitationMail(ctx.user);
 
       const result = await saving('errorSaved', familyMessages.errorSaved, () =>
         db.transaction(async (tx) => {
@@ -317,6 +334,7 @@ export function createFamilyService(deps: FamilyDeps) {
     /** POST /api/family/invitations/{id}/resend: a new link to an invitation not yet accepted. */
     async resend(ctx: FamilyContext, id: string, origin: string): Promise<FamilyInviteResponse> {
       const own = requireOwner(ctx);
+      await countInvitationMail(ctx.user);
       const member = await saving('errorSaved', familyMessages.errorSaved, () =>
         db.transaction(async (tx) => {
           const owner = await lockOwner(tx, own.id);

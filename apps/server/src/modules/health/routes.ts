@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { apiErrorSchema, errorCodes, errorMessages } from '@minside/domain';
 import type { Database } from '../../db/client.ts';
 
-/** Liveness (the process answers) and readiness (the database answers too). */
-export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+/** Liveness (the process answers) and readiness (the database answers too, and Redis when REDIS_URL is set). */
+export const healthRoutes: FastifyPluginAsyncZod<{ database: Database; redis?: { ping(): Promise<void> } }> = async (app, { database, redis }) => {
   app.get('/healthz', { schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({
     status: 'ok' as const,
   }));
@@ -15,11 +15,17 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
     async (request, reply) => {
       try {
         await withTimeout(database.ping(), 2_000);
-        return { status: 'ready' as const };
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed: database does not answer');
         return reply.status(503).send({ code: errorCodes.unavailable, message: errorMessages.unavailable });
       }
+      try {
+        if (redis) await withTimeout(redis.ping(), 2_000);
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed: redis does not answer');
+        return reply.status(503).send({ code: errorCodes.unavailable, message: errorMessages.unavailable });
+      }
+      return { status: 'ready' as const };
     },
   );
 };

@@ -10,6 +10,7 @@ import {
   PAYMENT_HISTORY_RETENTION_YEARS,
   privacyErrorCodes,
   privacyMessages,
+  type ChangeActor,
   type DeletionRequestBody,
   type DeletionState,
   type ExportList,
@@ -63,6 +64,8 @@ export interface PrivacyDeps {
   titleOf: (titleCode: string | undefined) => Title;
   /** Accounts with more rows than this are exported by the job rather than during the request. */
   inlineExportLimit?: number;
+  /** Ends the user's sessions wherever they live (Redis or database, ADR 018); erasure calls it. */
+  endSessionsOf?: (userId: string) => Promise<void>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -72,13 +75,27 @@ const DEFAULT_INLINE_EXPORT_LIMIT = 5_000;
 
 export const ERASED_EMAIL_DOMAIN = 'slettet.invalid';
 
+/** The zip a data export delivers, whoever asked for it (Min Side, or the customer centre by `admin gdpr export`). */
+export function exportArchiveOf(data: Awaited<ReturnType<typeof collectUserData>>, at: Date): Uint8Array {
+  const readme = [
+    'Min Side – kopi av dataene dine',
+    '',
+    `Laget ${at.toISOString()}.`,
+    'minside-data.json inneholder alt vi har lagret om deg på Min Side, i maskinlesbar form (JSON):',
+    'profil, konto, abonnementer, leveringsadresser og -endringer, reklamasjoner, fakturaer, betalinger,',
+    'betalingsmåter (maskert), samtykker med historikk, familie- og bedriftsdeling, e-post vi har sendt deg og endringslogg.',
+    'Beløp er i øre. Tidspunkter er i UTC (ISO 8601).',
+  ].join('\n');
+  return zipSync({ 'minside-data.json': strToU8(JSON.stringify({ exportedAt: at.toISOString(), ...data }, null, 2)), 'LESMEG.txt': strToU8(readme) }, { level: 6 });
+}
+
 /**
  * Data rights (issue 9 item 3). Both rights are a `data_request` row plus a job function
  * (`runExports`, `runErasures`): the request is recorded at once, the work can run now (a
  * normal export) or later in a job, and a job claims each row so two instances never do the
  * same one.
  */
-export function createPrivacyService({ db, mailer, lifecycle, now, identityProviderName, titleOf, inlineExportLimit = DEFAULT_INLINE_EXPORT_LIMIT }: PrivacyDeps) {
+export function createPrivacyService({ db, mailer, lifecycle, now, identityProviderName, titleOf, inlineExportLimit = DEFAULT_INLINE_EXPORT_LIMIT, endSessionsOf }: PrivacyDeps) {
   const gateway = (kind: 'Takeout' | 'Delete') => `/${identityProviderName}${kind}Gateway`;
 
   function toExport(row: RequestRow): ExportRequest {
@@ -123,16 +140,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
   async function buildExport(request: RequestRow): Promise<RequestRow> {
     const data = await collectUserData(db, request.userId, identityProviderName);
     const at = now();
-    const readme = [
-      'Min Side – kopi av dataene dine',
-      '',
-      `Laget ${at.toISOString()}.`,
-      'minside-data.json inneholder alt vi har lagret om deg på Min Side, i maskinlesbar form (JSON):',
-      'profil, konto, abonnementer, leveringsadresser og -endringer, reklamasjoner, fakturaer, betalinger,',
-      'betalingsmåter (maskert), samtykker med historikk, familie- og bedriftsdeling, e-post vi har sendt deg og endringslogg.',
-      'Beløp er i øre. Tidspunkter er i UTC (ISO 8601).',
-    ].join('\n');
-    const zip = zipSync({ 'minside-data.json': strToU8(JSON.stringify({ exportedAt: at.toISOString(), ...data }, null, 2)), 'LESMEG.txt': strToU8(readme) }, { level: 6 });
+    const zip = exportArchiveOf(data, at);
     const origin = typeof request.details['origin'] === 'string' ? request.details['origin'] : null;
     return db.transaction(async (tx) => {
       const [done] = await tx
@@ -229,7 +237,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
       .where(eq(appUser.id, user.id));
     await tx
       .update(dataRequest)
-      .set({ status: 'completed', completedAt: at, lockedUntil: null, details: { cancelledSubscriptions: request.details['cancelledSubscriptions'] ?? [] } })
+      .set({ status: 'completed', completedAt: at, lockedUntil: null, details: { cancelledSubscriptions: request.details['cancelledSubscriptions'] ?? [], requestedBy: request.details['requestedBy'] ?? 'self' } })
       .where(eq(dataRequest.id, request.id));
   }
 
@@ -286,9 +294,11 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
     /**
      * POST /api/privacy/deletion (SPEC §5: two ticked confirmations). Ends what runs — each
      * active subscription is cancelled through the lifecycle service, as if the subscriber
-     * had done it — then schedules the erasure and confirms it by e-mail.
+     * had done it — then schedules the erasure and confirms it by e-mail. `requestedBy` is
+     * customerCentre when the request came by letter or phone (`admin gdpr erase`): the change
+     * log and the request row say so.
      */
-    async requestDeletion(user: SessionUser, body: DeletionRequestBody, origin: string): Promise<DeletionState> {
+    async requestDeletion(user: SessionUser, body: DeletionRequestBody, origin: string, requestedBy: ChangeActor = 'self'): Promise<DeletionState> {
       if (!body.confirmConsequences || !body.confirmPaymentHistory) throw new AppError(400, privacyErrorCodes.confirmationRequired, privacyMessages.confirmationRequired);
       const existing = await deletionState(user.id);
       if (existing.request) return existing;
@@ -303,7 +313,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
       for (const { sub } of owned) {
         const view = { instStatusCode: sub.instStatusCode, currentPeriodEnd: sub.currentPeriodEnd, resumeStatusCode: sub.resumeStatusCode, sharedFrom: sub.sharedFromSubscriptionId, subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: sub.subscriptionInfo1 } };
         if (!decideTransition(view, 'cancel', today).allowed) continue;
-        await lifecycle.deleteSubscription(user, { ariaAccountNo: sub.ariaAccountNo, titleCode: sub.titleCode, actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText: 'Kontoen slettes' });
+        await lifecycle.deleteSubscription(user, { ariaAccountNo: sub.ariaAccountNo, titleCode: sub.titleCode, actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText: 'Kontoen slettes' }, requestedBy);
         cancelled.push(sub.planName);
       }
 
@@ -311,7 +321,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
       await db.transaction(async (tx) => {
         const [created] = await tx
           .insert(dataRequest)
-          .values({ id: randomUUID(), userId: user.id, kind: 'erasure', status: 'pending', requestedAt: at, dueAt: at, details: { cancelledSubscriptions: cancelled, origin } })
+          .values({ id: randomUUID(), userId: user.id, kind: 'erasure', status: 'pending', requestedAt: at, dueAt: at, details: { cancelledSubscriptions: cancelled, origin, requestedBy } })
           .onConflictDoNothing()
           .returning();
         if (!created) return;
@@ -321,7 +331,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
           heading: 'Vi sletter kontoen din',
           paragraphs: [
             `Hei ${user.givenName}!`.replace(' !', '!'),
-            'Du har bedt oss slette kontoen din på Min Side. Vi sletter personopplysningene dine og brukeren du logger inn med. Etter det kan du ikke logge inn med den lenger.',
+            `Du har bedt ${requestedBy === 'customerCentre' ? 'kundesenteret' : 'oss'} slette kontoen din på Min Side. Vi sletter personopplysningene dine og brukeren du logger inn med. Etter det kan du ikke logge inn med den lenger.`,
             ...(cancelled.length ? [`Vi har sagt opp: ${cancelled.join(', ')}.`] : []),
             `Fakturaer og betalinger må vi ta vare på i ${PAYMENT_HISTORY_RETENTION_YEARS} år etter bokføringsloven, men uten navnet ditt.`,
           ],
@@ -345,10 +355,21 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
     /** Job: carries out the scheduled erasures that are due, each in one transaction. */
     async runErasures(limit = 20): Promise<number> {
       const claimed = await claim('erasure', limit);
-      for (const request of claimed) await db.transaction((tx) => erase(tx, request));
+      for (const request of claimed) {
+        // Before the erasure: if the session store is away, the request stays claimed and is retried.
+        await endSessionsOf?.(request.userId);
+        await db.transaction((tx) => erase(tx, request));
+      }
       return claimed.length;
     },
   };
 }
 
 export type PrivacyService = ReturnType<typeof createPrivacyService>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Data rights, for the operator commands (`admin gdpr export|erase`). */
+    privacy: PrivacyService;
+  }
+}

@@ -204,8 +204,8 @@ export function createLifecycleService({ db, accounts, now }: LifecycleDeps) {
       return offerFor(db, row);
     },
 
-    /** DELETE /api/deleteSubscription: cancel at the period end, or take the retention offer instead. */
-    async deleteSubscription(user: SessionUser, body: DeleteSubscriptionBody): Promise<DeleteSubscriptionResponse> {
+    /** DELETE /api/deleteSubscription: cancel at the period end, or take the retention offer instead. `actor` is customerCentre for an erasure asked for by letter or phone. */
+    async deleteSubscription(user: SessionUser, body: DeleteSubscriptionBody, actor: ChangeActor = 'self'): Promise<DeleteSubscriptionResponse> {
       await db.transaction(async (tx) => {
         const row = await lockOwn(tx, user.id, body.ariaAccountNo, body.titleCode);
         if (body.actionType === 'CANCELLATION') {
@@ -214,7 +214,7 @@ export function createLifecycleService({ db, accounts, now }: LifecycleDeps) {
             .update(subscription)
             .set({ instStatusCode: to, cancelledAt: now(), resumeStatusCode: row.instStatusCode, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
             .where(eq(subscription.id, row.id));
-          await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
+          await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
         } else {
           if (!body.offerCode) throw new AppError(400, errorCodes.validation, cancellationMessages.offerRequired);
           require(row, 'acceptRetentionOffer');
@@ -230,14 +230,14 @@ export function createLifecycleService({ db, accounts, now }: LifecycleDeps) {
           if (offer.code === 'WINBACK_3_FOR_1') {
             const periodEnd = addMonths(row.currentPeriodEnd, WINBACK_FREE_MONTHS);
             await tx.update(subscription).set({ currentPeriodEnd: periodEnd }).where(eq(subscription.id, row.id));
-            await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline, on: periodEnd } });
+            await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline, on: periodEnd } });
           } else if (offer.plan) {
             await tx
               .update(subscription)
               .set({ pendingPlanId: offer.plan.ariaPlanID, pendingPlanName: offer.plan.name, pendingChangeOn: row.currentPeriodEnd })
               .where(eq(subscription.id, row.id));
-            await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline } });
-            await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'planChangeScheduled', details: { planName: offer.plan.name, billingPeriod: offer.plan.billingPeriod, on: row.currentPeriodEnd } });
+            await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline } });
+            await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'planChangeScheduled', details: { planName: offer.plan.name, billingPeriod: offer.plan.billingPeriod, on: row.currentPeriodEnd } });
           }
         }
         await tx.insert(cancellationSurvey).values({

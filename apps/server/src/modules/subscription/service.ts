@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   accountErrorCodes,
@@ -98,10 +98,36 @@ export function createAccountService(deps: { db: Db; isOfferedTitle: (code: stri
   const owner = alias(subscription, 'owner_subscription');
   const ownerAccount = alias(account, 'owner_account');
   const ownerUser = alias(appUser, 'owner_user');
+  // Of the owner's subscription only what a share's status depends on (ADR 010): fewer columns to decode per row.
+  const shownColumns = {
+    subscription,
+    ownerId: owner.id,
+    ownerStatusCode: owner.instStatusCode,
+    ownerPeriodEnd: owner.currentPeriodEnd,
+    ownerGiven: ownerUser.givenName,
+    ownerFamily: ownerUser.familyName,
+  };
+  type ShownRow = {
+    subscription: SubscriptionRow;
+    ownerId: string | null;
+    ownerStatusCode: number | null;
+    ownerPeriodEnd: string | null;
+    ownerGiven: string | null;
+    ownerFamily: string | null;
+  };
+
+  function toShown(row: ShownRow, today: string): Subscription {
+    const ownerStatus = row.ownerId !== null && row.ownerStatusCode !== null && row.ownerPeriodEnd !== null ? { instStatusCode: row.ownerStatusCode, currentPeriodEnd: row.ownerPeriodEnd } : null;
+    // A share has access only while its owner's subscription has: shown as the owner's decides (ADR 010).
+    const shown = row.subscription.sharedFromSubscriptionId ? { ...row.subscription, ...sharedStatusOn(row.subscription, ownerStatus, today) } : row.subscription;
+    const ownerName = row.ownerGiven === null ? null : `${row.ownerGiven} ${row.ownerFamily ?? ''}`.trim();
+    // An owner that is gone (erased) still leaves the row a share: it says so instead of looking like an own subscription.
+    return toSubscriptionDto(shown, ownerName ?? (row.subscription.sharedFromSubscriptionId ? 'en annen abonnent' : null));
+  }
 
   async function withOwnerName(where: SQL | undefined): Promise<Subscription[]> {
     const rows = await db
-      .select({ subscription, owner, ownerGiven: ownerUser.givenName, ownerFamily: ownerUser.familyName })
+      .select(shownColumns)
       .from(subscription)
       .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId))
       .leftJoin(ownerAccount, eq(ownerAccount.ariaAccountNo, owner.ariaAccountNo))
@@ -109,14 +135,30 @@ export function createAccountService(deps: { db: Db; isOfferedTitle: (code: stri
       .where(where)
       .orderBy(desc(subscription.startedOn));
     const today = osloToday(now());
-    return rows.map((row) => {
-      // A share has access only while its owner's subscription has: shown as the owner's decides (ADR 010).
-      const shown = row.subscription.sharedFromSubscriptionId ? { ...row.subscription, ...sharedStatusOn(row.subscription, row.owner, today) } : row.subscription;
-      const ownerName = row.ownerGiven === null ? null : `${row.ownerGiven} ${row.ownerFamily ?? ''}`.trim();
-      // An owner that is gone (erased) still leaves the row a share: it says so instead of looking like an own subscription.
-      return toSubscriptionDto(shown, ownerName ?? (row.subscription.sharedFromSubscriptionId ? 'en annen abonnent' : null));
-    });
+    return rows.map((row) => toShown(row, today));
   }
+
+  // The home page's call (GET subscription/{accountNo}/{titleCode}): ownership and the subscription in one
+  // round trip, built and named once (PostgreSQL keeps the plan per connection).
+  const ownSubscription = db
+    .select(shownColumns)
+    .from(subscription)
+    .innerJoin(account, and(eq(account.ariaAccountNo, subscription.ariaAccountNo), eq(account.userId, sql.placeholder('userId'))))
+    .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId))
+    .leftJoin(ownerAccount, eq(ownerAccount.ariaAccountNo, owner.ariaAccountNo))
+    .leftJoin(ownerUser, eq(ownerUser.id, ownerAccount.userId))
+    .where(and(eq(subscription.ariaAccountNo, sql.placeholder('ariaAccountNo')), eq(subscription.titleCode, sql.placeholder('titleCode'))))
+    .prepare('own_subscription');
+
+  // The session's subscription on a (non-fallback) title: the same row by its unique key.
+  const subscriptionAtTitle = db
+    .select(shownColumns)
+    .from(subscription)
+    .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId))
+    .leftJoin(ownerAccount, eq(ownerAccount.ariaAccountNo, owner.ariaAccountNo))
+    .leftJoin(ownerUser, eq(ownerUser.id, ownerAccount.userId))
+    .where(and(eq(subscription.ariaAccountNo, sql.placeholder('ariaAccountNo')), eq(subscription.titleCode, sql.placeholder('titleCode'))))
+    .prepare('subscription_at_title');
 
   async function getOwnAccount(userId: string, ariaAccountNo: number): Promise<AccountRow> {
     const [row] = await db
@@ -165,17 +207,17 @@ export function createAccountService(deps: { db: Db; isOfferedTitle: (code: stri
     },
 
     async getOwnSubscription(userId, ariaAccountNo, titleCode) {
-      await getOwnAccount(userId, ariaAccountNo);
-      const [found] = await withOwnerName(and(eq(subscription.ariaAccountNo, ariaAccountNo), eq(subscription.titleCode, titleCode.toUpperCase())));
-      if (!found) throw notFound();
-      return found;
+      // Another user's account and a title without a subscription both find no row: the same 404.
+      const [row] = await ownSubscription.execute({ userId, ariaAccountNo, titleCode: titleCode.toUpperCase() });
+      if (!row) throw notFound();
+      return toShown(row, osloToday(now()));
     },
 
     async subscriptionForTitle(accountRow, titleCode) {
       const code = titleCode.toUpperCase();
       if (code !== FALLBACK_TITLE_CODE) {
-        const [found] = await withOwnerName(and(eq(subscription.ariaAccountNo, accountRow.ariaAccountNo), eq(subscription.titleCode, code)));
-        return found ?? null;
+        const [row] = await subscriptionAtTitle.execute({ ariaAccountNo: accountRow.ariaAccountNo, titleCode: code });
+        return row ? toShown(row, osloToday(now())) : null;
       }
       const all = await withOwnerName(eq(subscription.ariaAccountNo, accountRow.ariaAccountNo));
       return all.find((item) => item.titleCode === accountRow.firstTitleCode) ?? all[0] ?? null;

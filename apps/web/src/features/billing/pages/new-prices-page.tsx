@@ -48,7 +48,8 @@ export function NewPricesPage() {
       ) : null}
       {plans && changes.length === 0 ? <p className={styles.text}>Det er ingen varslede prisendringer nå.</p> : null}
       {changes.length > 0 ? (
-        <div className={styles.tableWrap}>
+        <div className={styles.tableWrap} role="region" aria-label="Varslede prisendringer" tabIndex={0}>
+          {/* On a narrow screen the table scrolls sideways: the keyboard must reach it to scroll it (WCAG 2.1.1). */}
           <table className={styles.table}>
             <caption className={styles.caption}>Varslede prisendringer</caption>
             <thead>

@@ -1,0 +1,58 @@
+import { buildApp } from '../app.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { loadActiveCatalogue, loadCatalogueFile } from '../modules/titles/catalogue-source.ts';
+import { AdminInputError } from './args.ts';
+import { adminCommands, adminUsage } from './commands.ts';
+
+/**
+ * Runs one operator command (`argv` = command name and its arguments) against the configured
+ * database, with the app built as the server builds it, and exits non-zero on bad input.
+ */
+export function runAdminCli(argv: string[]): void {
+  run(argv).catch((error: unknown) => {
+    const known = error instanceof AdminInputError || error instanceof ConfigError;
+    console.error(known ? (error as Error).message : `Admin command failed: ${(error as Error)?.stack ?? String(error)}`);
+    process.exit(1);
+  });
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [name, ...args] = argv;
+  const command = name ? adminCommands[name] : undefined;
+  if (!command) throw new AdminInputError(`${name ? `Unknown command ${name}.\n` : ''}${adminUsage()}`);
+  const config = { ...loadConfig(), webDist: undefined, logLevel: 'warn', jobs: false };
+  const database = await createDatabase(databaseOptionsFrom(config));
+  try {
+    await migrate(database);
+    // The catalogue the servers start with; a stored version they would refuse must not lock out the import that fixes it.
+    const { catalogue } = await loadActiveCatalogue(database.db, config.titlesFile).catch((error: unknown) => {
+      if (name !== 'catalogue' || !(error instanceof ConfigError)) throw error;
+      console.error(`${error.message}\nUsing ${loadCatalogueFile(config.titlesFile).origin} for this command.`);
+      return loadCatalogueFile(config.titlesFile);
+    });
+    const now = () => new Date();
+    const app = await buildApp({ config, database, catalogue, now });
+    await app.ready();
+    try {
+      const code = await command.run(
+        {
+          app,
+          db: database.db,
+          config,
+          catalogue,
+          now,
+          print: (line) => process.stdout.write(`${line}\n`),
+          write: (text) => process.stdout.write(text),
+        },
+        args,
+      );
+      if (code) process.exitCode = code;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+  }
+}

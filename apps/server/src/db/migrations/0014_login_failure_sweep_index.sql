@@ -1,0 +1,1 @@
+CREATE INDEX "idp_login_failure_at_idx" ON "idp_login_failure" USING btree ("at");

@@ -1,0 +1,519 @@
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodes, errorMessages, orderResponseSchema, orderSchema, paymentRedirectSchema } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
+import { buildApp } from '../src/app.ts';
+import { testConfig } from '../src/config.ts';
+import { createDatabase, type Database } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { seedDemoData } from '../src/db/seed.ts';
+import type { PaymentProvider } from '../src/integrations/payment/provider.ts';
+import { login, TestBrowser, type BrowserResponse } from './browser.ts';
+import { buildTestApp, createScratchDatabase, DEMO_PASSWORD, testDatabases, type ScratchDatabase, type TestApp } from './helper.ts';
+import { httpRequest, processTransport, startDatabaseProxy, type DatabaseProxy, type HttpAnswer } from './reliability-support.ts';
+import { expectRefused, signIn } from './support.ts';
+
+// Issue 10 item 4: what the portal does when the things it depends on fail.
+// 1. The database goes away mid-run (PostgreSQL through a TCP proxy we cut or stall; PGlite closed).
+// 2. SIGTERM while requests are in flight (the real server process).
+// 3. The payment provider answers 500 or times out.
+// PGlite is embedded: it cannot go away while the process lives, so for it only the 503 answer
+// is shown (a closed database: the last test of section 3, on both databases); "comes back by
+// itself" is a PostgreSQL property, shown through the proxy.
+
+const PORTAL = 'http://adresseavisen.localhost:3000';
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const unavailable = { code: errorCodes.unavailable, message: errorMessages.unavailable };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work;
+  return { value, ms: performance.now() - started };
+}
+
+/** A server-side outcome a request may have while the database is away: an answer, never a 500 or a hang. */
+function expectAnsweredOrUnavailable(response: BrowserResponse, ok: number[]): void {
+  if (response.status === 503) expect(response.json()).toEqual(unavailable);
+  else expect(ok, `${response.status} ${response.body}`).toContain(response.status);
+}
+
+// --- 1. The database goes away (PostgreSQL) ----------------------------------------------------
+
+describe.skipIf(!postgresUrl)('PostgreSQL goes away and comes back (TCP proxy)', () => {
+  const QUERY_TIMEOUT_MS = 1_500;
+  let scratch: ScratchDatabase;
+  let proxy: DatabaseProxy;
+  let database: Database;
+  let test: TestApp;
+  const crashes: unknown[] = [];
+  const onCrash = (error: unknown) => crashes.push(error);
+
+  beforeAll(async () => {
+    process.on('uncaughtExceptionMonitor', onCrash);
+    scratch = await createScratchDatabase('postgres');
+    if (scratch.options.kind !== 'postgres') throw new Error('expected a PostgreSQL scratch database');
+    proxy = await startDatabaseProxy({ host: '127.0.0.1', port: 5432 });
+    database = await createDatabase({ kind: 'postgres', url: proxy.url(scratch.options.url), queryTimeoutMs: QUERY_TIMEOUT_MS });
+    await migrate(database);
+    await seedDemoData(database, { password: DEMO_PASSWORD });
+    const config = testConfig();
+    const app = await buildApp({ config, database, catalogue: defaultCatalogue });
+    await app.ready();
+    test = { app, database, config, close: async () => {} };
+  });
+  afterEach(async () => {
+    await proxy.restore();
+    // Not one uncaught error: in the server process any of them would have been a crash.
+    expect(crashes).toEqual([]);
+  });
+  afterAll(async () => {
+    process.off('uncaughtExceptionMonitor', onCrash);
+    await test?.app.close();
+    await database?.close();
+    await proxy?.close();
+    await scratch?.dispose();
+  });
+
+  const readyz = () => test.app.inject({ method: 'GET', url: '/readyz' });
+  const updateProfile = (browser: TestBrowser, givenName: string) =>
+    browser.request('PUT', `${PORTAL}/api/profile`, { json: { givenName, familyName: 'Nygård', phoneNumber: '', birthdate: '1994-05-06' } });
+  const givenNameOfNy = async () => (await database.rows<{ given_name: string }>(sql`select given_name from app_user where id = 'user-ny'`))[0]?.given_name;
+
+  it('cut: requests in flight and new ones answer 503 at once, in Norwegian; service resumes without a restart', async () => {
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    // Requests in flight when the connections drop: each gets an answer (its own, or 503), none a 500.
+    const inFlight = Array.from({ length: 16 }, (_, i) => (i % 2 ? ny.request('GET', `${PORTAL}/api/profile`) : updateProfile(ny, `Før ${i}`)));
+    await sleep(5);
+    await proxy.cut();
+    for (const response of await Promise.all(inFlight)) expectAnsweredOrUnavailable(response, [200]);
+
+    const ready = await timed(readyz());
+    expect(ready.value.statusCode).toBe(503);
+    expect(ready.value.json()).toEqual(unavailable);
+    expect(ready.ms).toBeLessThan(1_500);
+    // More transactions than the pool has connections: a failed one must not keep its slot.
+    const during = await timed(Promise.all(Array.from({ length: 25 }, (_, i) => (i % 5 ? updateProfile(ny, `Under ${i}`) : ny.request('GET', `${PORTAL}/api/profile`)))));
+    for (const response of during.value) expectRefused(response, 503, unavailable.code, unavailable.message);
+    expect(during.ms).toBeLessThan(3_000);
+    expect((await test.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+
+    await proxy.restore();
+    expect((await readyz()).statusCode).toBe(200);
+    const after = await updateProfile(ny, 'Etter');
+    expect(after.status, after.body).toBe(200);
+    expect(await givenNameOfNy()).toBe('Etter');
+  });
+
+  it('stall: a database that stops answering gives 503 within the query timeout, not a hang, and the pool recovers', async () => {
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    // Ten open connections in the pool (its maximum), idle when the network hangs.
+    await Promise.all(Array.from({ length: 10 }, () => database.rows(sql`select pg_sleep(0.05)`)));
+    proxy.stall();
+    // Transactions on those connections: each BEGIN goes unanswered. A transaction that failed
+    // at BEGIN must still give its connection back, or the pool stays empty after the outage.
+    const transactions = await Promise.allSettled(Array.from({ length: 10 }, () => database.db.transaction(async (tx) => tx.execute(sql`select 1`))));
+    for (const result of transactions) expect(result.status).toBe('rejected');
+    const ready = await timed(readyz());
+    expect(ready.value.statusCode).toBe(503);
+    expect(ready.ms).toBeLessThan(3_000);
+    const during = await timed(Promise.all(Array.from({ length: 14 }, (_, i) => updateProfile(ny, `Hengt ${i}`))));
+    for (const response of during.value) expectRefused(response, 503, unavailable.code);
+    // Each waits one query timeout (BEGIN), plus the rollback's on the same dead connection.
+    expect(during.ms).toBeLessThan(3 * QUERY_TIMEOUT_MS + 2_000);
+
+    await proxy.restore();
+    const after = (await timed(updateProfile(ny, 'Løst'))).value;
+    expect(after.status, after.body).toBe(200);
+    const transaction = await timed(database.db.transaction(async (tx) => tx.execute(sql`select 1`)));
+    expect(transaction.ms).toBeLessThan(3_000);
+    expect(await givenNameOfNy()).toBe('Løst');
+    expect((await readyz()).statusCode).toBe(200);
+  });
+
+  it('an order settlement cut in the middle of its transaction leaves nothing half-written; it settles once later', async () => {
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    const created = orderSchema.parse((await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } })).json());
+    const flow = paymentRedirectSchema.parse((await ny.request('POST', `${PORTAL}/api/order/${created.orderId}/payment`, { json: { method: 'SWEDBANK-PPG' } })).json());
+    // The payer approves at the provider; its callback is lost, so the return page settles.
+    expect((await ny.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve', lostCallback: 'on' } })).status).toBe(303);
+
+    const provider = test.app.paymentProvider;
+    const capture = provider.capture;
+    let captures = 0;
+    provider.capture = async (...args) => {
+      captures += 1;
+      return capture.apply(provider, args);
+    };
+    // The database goes away after the order has written its subscription and invoice in the settling transaction.
+    let armed = true;
+    test.app.paymentEngine.onSettled('ORDER', async () => {
+      if (!armed) return;
+      armed = false;
+      await proxy.cut();
+    });
+    try {
+      expectRefused(await ny.request('GET', `${PORTAL}/api/order/${created.orderId}`), 503, unavailable.code, unavailable.message);
+      await proxy.restore();
+      const state = async () =>
+        (
+          await database.rows<{ order_state: string; payment_status: string; subscriptions: number; invoices: number }>(sql`
+            select o.state as order_state, p.status as payment_status,
+                   (select count(*)::int from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny' and s.title_code = 'ADR') as subscriptions,
+                   (select count(*)::int from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = 'user-ny') as invoices
+            from subscription_order o join payment p on p.id = o.payment_id where o.id = ${created.orderId}`)
+        )[0];
+      // All or nothing: the money is captured at the provider, but nothing of the settlement was kept.
+      expect(await state()).toEqual({ order_state: 'awaiting_payment', payment_status: 'PENDING', subscriptions: 0, invoices: 0 });
+
+      // The buyer's next look (or the repair job) settles it from the provider: once, without a second capture.
+      const done = orderResponseSchema.parse((await ny.request('GET', `${PORTAL}/api/order/${created.orderId}`)).json());
+      expect(done.order).toMatchObject({ state: 'fulfilled', lastPaymentStatus: 'CAPTURED' });
+      expect(await state()).toEqual({ order_state: 'fulfilled', payment_status: 'CAPTURED', subscriptions: 1, invoices: 1 });
+      expect(await test.app.ordering.repair()).toEqual({ resolved: 0, fulfilled: 0, refunded: 0, timedOut: 0 });
+      expect(captures).toBe(1);
+    } finally {
+      provider.capture = capture;
+    }
+  });
+
+  it('the job runner survives the outage and claims its slots when the database is back', async () => {
+    const runs = async () => Number((await database.rows<{ n: number }>(sql`select count(*)::int as n from job_run`))[0]?.n);
+    const before = await runs();
+    await proxy.cut();
+    // A pass during the outage fails to claim (logged) instead of throwing or stopping the runner.
+    await expect(test.app.jobs.tick()).resolves.toBeUndefined();
+    await proxy.restore();
+    await test.app.jobs.tick();
+    await test.app.jobs.whenIdle();
+    const recorded = await database.rows<{ job: string; outcome: string }>(sql`select job, outcome from job_run order by started_at`);
+    expect(recorded.length).toBeGreaterThan(before);
+    expect(recorded.length).toBe(test.app.jobs.jobs.length);
+    for (const run of recorded) expect(run, run.job).toMatchObject({ outcome: 'succeeded' });
+  });
+});
+
+// --- 2. SIGTERM under load (the real server process) ------------------------------------------
+
+// The real bundle (`npm run build` makes it; `npm test` builds first), as process.test.ts runs it.
+const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** True once the server's request log names each of the four half-sent requests. */
+const halfSentLogged = (output: string) => [0, 1, 2, 3].every((i) => output.includes(`"reqId":"rel-half-${i}"`));
+
+interface Outcome {
+  id: string;
+  kind: 'write' | 'read';
+  /** The order's idempotency key (writes). */
+  key?: string;
+  answer?: HttpAnswer;
+  error?: string;
+}
+
+describe.each(testDatabases)('SIGTERM while requests are in flight ($name)', ({ name }) => {
+  it('answers every request it accepted, keeps every write it confirmed, and exits 0', { timeout: 180_000 }, async () => {
+    expect(existsSync(bundle), 'apps/server/dist/main.js is missing: run `npm run build` first').toBe(true);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-sigterm-'));
+    const scratch = await createScratchDatabase(name);
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    let output = '';
+    const databaseUrl = scratch.options.kind === 'postgres' ? scratch.options.url : '';
+    const child = spawn(process.execPath, [bundle], {
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED_DEMO_DATA: 'on', LOG_LEVEL: 'info', JOBS: 'on' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let running = true;
+    void exited.then(() => (running = false));
+    try {
+      const host = `adresseavisen.localhost:${port}`;
+      for (let attempt = 0; ; attempt++) {
+        const ready = await httpRequest(port, { method: 'GET', host, path: '/readyz' }).catch(() => undefined);
+        if (ready?.status === 200) break;
+        if (attempt > 1_200 || !running) throw new Error(`server did not become ready:\n${output}`);
+        await sleep(100);
+      }
+      const browser = new TestBrowser(() => processTransport());
+      const signedIn = await login(browser, { portal: `http://${host}`, email: 'ny@minside.test', password: DEMO_PASSWORD, titleCode: 'ADR' });
+      expect(signedIn.status, signedIn.body).toBe(200);
+      const cookie = [...browser.cookies(host)].map(([cookieName, value]) => `${cookieName}=${value}`).join('; ');
+
+      const outcomes: Outcome[] = [];
+      let sequence = 0;
+      const send = async (kind: Outcome['kind']): Promise<Outcome> => {
+        const id = `rel-${(sequence += 1)}-${randomUUID().slice(0, 8)}`;
+        const key = randomUUID();
+        const outcome: Outcome = kind === 'write' ? { id, kind, key } : { id, kind };
+        outcomes.push(outcome);
+        const headers = { cookie, 'x-request-id': id, 'content-type': 'application/json' };
+        try {
+          outcome.answer =
+            kind === 'write'
+              ? await httpRequest(port, { method: 'POST', host, path: '/api/order?titleCode=ADR', headers, body: JSON.stringify({ idempotencyKey: key, ariaPlanID: 'ADR-DIGITAL-M' }) })
+              : await httpRequest(port, { method: 'GET', host, path: '/api/order/offers?titleCode=ADR', headers });
+        } catch (error) {
+          outcome.error = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        }
+        return outcome;
+      };
+      // Eight clients, each with one request at a time, writes and reads alternating, until the process is gone.
+      const clients = Array.from({ length: 8 }, async (_, client) => {
+        for (let round = 0; running; round++) {
+          const outcome = await send((client + round) % 2 ? 'read' : 'write');
+          if (outcome.error) await sleep(20); // refused: the door is closing, no need to hammer it
+        }
+      });
+
+      // Requests that are surely accepted when the signal comes: the server has logged them, half
+      // their body is in, and the rest follows after the signal.
+      const finishers: (() => void)[] = [];
+      const halfSent = Array.from({ length: 4 }, (_, i) => {
+        const key = randomUUID();
+        const id = `rel-half-${i}`;
+        const body = JSON.stringify({ idempotencyKey: key, ariaPlanID: 'ADR-DIGITAL-M' });
+        const outcome: Outcome = { id, kind: 'write', key };
+        outcomes.push(outcome);
+        return new Promise<void>((resolve) => {
+          const req = http.request(
+            { host: '127.0.0.1', port, method: 'POST', path: '/api/order?titleCode=ADR', agent: false, headers: { host, cookie, 'x-request-id': id, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+            (res) => {
+              let text = '';
+              res.on('data', (chunk) => (text += chunk));
+              res.on('end', () => {
+                outcome.answer = { status: res.statusCode ?? 0, headers: res.headers, body: text };
+                resolve();
+              });
+            },
+          );
+          req.on('error', (error: NodeJS.ErrnoException) => {
+            outcome.error = error.code ?? error.message;
+            resolve();
+          });
+          req.write(body.slice(0, 20));
+          finishers.push(() => req.end(body.slice(20)));
+        });
+      });
+      for (let attempt = 0; !halfSentLogged(output); attempt++) {
+        if (attempt > 600) throw new Error('the server never logged the half-sent requests');
+        await sleep(50);
+      }
+
+      await sleep(500);
+      const signalledAt = performance.now();
+      child.kill('SIGTERM');
+      setTimeout(() => finishers.forEach((finish) => finish()), 300);
+      const code = await exited;
+      const stoppedInMs = performance.now() - signalledAt;
+      await Promise.all([...clients, ...halfSent]);
+
+      expect(code, output.slice(-3_000)).toBe(0);
+      expect(stoppedInMs).toBeLessThan(10_000);
+      expect(output).toContain('"msg":"stopped"');
+
+      // "Accepted" is what the server says it received: its request log names the request id.
+      const logged = output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; reqId?: string });
+      const accepted = new Set(logged.filter((line) => line.msg === 'incoming request').map((line) => line.reqId));
+      const mine = outcomes.filter((outcome) => accepted.has(outcome.id));
+      expect(mine.length).toBeGreaterThan(8);
+      for (const outcome of mine) {
+        // A complete answer for every accepted request: its own, never a reset connection.
+        expect(outcome.error, `${outcome.id} was accepted but got no answer`).toBeUndefined();
+        expect([200, 201], `${outcome.id}: ${outcome.answer?.status} ${outcome.answer?.body}`).toContain(outcome.answer?.status);
+      }
+      for (const outcome of outcomes.filter((candidate) => !accepted.has(candidate.id))) {
+        // Not accepted: refused at the door, or a complete 503 from a server that is closing.
+        if (outcome.answer) expect(outcome.answer.status, outcome.answer.body).toBe(503);
+        else expect(['ECONNREFUSED', 'ECONNRESET'], outcome.id).toContain(outcome.error);
+      }
+      // The requests in flight when the signal came were served.
+      for (const outcome of outcomes.filter((candidate) => candidate.id.startsWith('rel-half-'))) expect(outcome.answer?.status, outcome.error).toBe(201);
+
+      const after = outcomes.filter((outcome) => !accepted.has(outcome.id));
+      console.warn(
+        `SIGTERM (${name}): stopped in ${Math.round(stoppedInMs)} ms; ${mine.length} requests accepted and answered; ` +
+          `${after.filter((outcome) => outcome.answer).length} answered 503 while closing, ${after.filter((outcome) => outcome.error).length} refused at the door`,
+      );
+      // Every write that was confirmed is stored, and nothing that was not.
+      const confirmed = outcomes.filter((outcome) => outcome.kind === 'write' && outcome.answer && outcome.answer.status < 300).map((outcome) => outcome.key);
+      const database = await createDatabase(scratch.options.kind === 'postgres' ? scratch.options : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') });
+      try {
+        const stored = await database.rows<{ key: string }>(sql`select substr(idempotency_key, length('user:user-ny:') + 1) as key from subscription_order where user_id = 'user-ny'`);
+        expect(stored.map((row) => row.key).sort()).toEqual(confirmed.sort());
+      } finally {
+        await database.close();
+      }
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      await scratch.dispose();
+    }
+  });
+});
+
+// --- 3. The payment provider answers 500 or times out (both databases) ---------------------------
+
+type ProviderMethod = 'createPayment' | 'capture' | 'lookup';
+/** How the third party misbehaves: refuses (a 500), or does the work and the answer is lost (a timeout). */
+type Fault = 'fails' | 'answerLost';
+
+describe.each(testDatabases)('the payment provider fails ($name)', ({ name }) => {
+  let test: TestApp;
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  const faults = new Map<ProviderMethod, Fault>();
+  const calls = { createPayment: 0, capture: 0, lookup: 0 };
+  let restoreProvider = () => {};
+
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now });
+    // The provider is a third party: its behaviour is played at the PaymentProvider seam, around the real test provider.
+    const provider = test.app.paymentProvider;
+    const originals = { createPayment: provider.createPayment, capture: provider.capture, lookup: provider.lookup };
+    const faulty =
+      <K extends ProviderMethod>(method: K) =>
+      async (...args: Parameters<PaymentProvider[K]>): Promise<Awaited<ReturnType<PaymentProvider[K]>>> => {
+        calls[method] += 1;
+        const fault = faults.get(method);
+        if (fault === 'fails') throw new Error(`provider answered 500 to ${method}`);
+        const answer = await (originals[method] as (...a: Parameters<PaymentProvider[K]>) => Promise<Awaited<ReturnType<PaymentProvider[K]>>>).apply(provider, args);
+        if (fault === 'answerLost') throw Object.assign(new Error(`provider did not answer ${method} in time`), { code: 'ETIMEDOUT' });
+        return answer;
+      };
+    provider.createPayment = faulty('createPayment');
+    provider.capture = faulty('capture');
+    provider.lookup = faulty('lookup');
+    restoreProvider = () => Object.assign(provider, originals);
+  });
+  afterEach(() => {
+    faults.clear();
+    offsetMs = 0;
+    for (const key of Object.keys(calls) as ProviderMethod[]) calls[key] = 0;
+  });
+  afterAll(async () => {
+    restoreProvider();
+    await test?.close();
+  });
+
+  const accountDigital = 40_000_002;
+  const newInvoice = async () =>
+    Number(
+      (
+        await test.database.rows<{ no: number }>(sql`
+          insert into invoice (aria_account_no, subscription_id, kid, amount_ore, description, period_from, period_to, due_on, bank_account_number)
+          values (${accountDigital}, 'demo-digital-adr', '0', 19900, 'Testfaktura', '2041-01-01', '2041-01-31', '2040-12-30', '1503.12.34567') returning aria_invoice_no as no`)
+      )[0]?.no,
+    );
+  const invoiceState = async (no: number) => {
+    const [invoice] = await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${no}`);
+    const payments = await test.database.rows<{ status: string }>(sql`select status from payment where aria_invoice_no = ${no} order by created_at`);
+    const atProvider = await test.database.rows<{ status: string }>(sql`
+      select t.status from test_provider_transaction t join payment p on p.id = t.merchant_reference where p.aria_invoice_no = ${no}`);
+    return { paid: invoice?.paid, payments: payments.map((row) => row.status), atProvider: atProvider.map((row) => row.status) };
+  };
+  const providerMessage = /^Betalingstjenesten svarer ikke akkurat nå/;
+
+  it('invoice: a 500 on starting the payment answers 503 in Norwegian; the same click later continues the one payment', async () => {
+    const digital = await signIn(test, PORTAL, 'digital@minside.test');
+    const no = await newInvoice();
+    const key = randomUUID();
+    const start = () => digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: key } });
+    faults.set('createPayment', 'fails');
+    expectRefused(await start(), 503, 'PAYMENT_PROVIDER_UNAVAILABLE', providerMessage);
+    expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: [] });
+
+    faults.clear();
+    const flow = paymentRedirectSchema.parse((await start()).json());
+    expect((await digital.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
+    expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
+    expect(calls.capture).toBe(1);
+  });
+
+  it('invoice: a start whose answer is lost is one transaction at the provider when the payer tries again', async () => {
+    const digital = await signIn(test, PORTAL, 'digital@minside.test');
+    const no = await newInvoice();
+    const key = randomUUID();
+    const start = () => digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'SWEDBANK-PPG', idempotencyKey: key } });
+    faults.set('createPayment', 'answerLost');
+    expectRefused(await start(), 503, 'PAYMENT_PROVIDER_UNAVAILABLE', providerMessage);
+    faults.clear();
+    const flow = paymentRedirectSchema.parse((await start()).json());
+    expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: ['CREATED'] });
+    expect((await digital.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
+    expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
+  });
+
+  it('invoice: a capture whose answer is lost, then a provider that does not answer, leave the invoice unpaid and the payer on "pending"; reconciliation settles it without a second capture', async () => {
+    const digital = await signIn(test, PORTAL, 'digital@minside.test');
+    const no = await newInvoice();
+    const flow = paymentRedirectSchema.parse((await digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } })).json());
+    faults.set('capture', 'answerLost');
+    // The provider's callback is refused (it will retry), and then the provider stops answering altogether:
+    // the payer's return page shows "pending", not an error.
+    expect((await digital.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
+    faults.set('lookup', 'fails');
+    const view = await digital.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`);
+    expect(view.status, view.body).toBe(200);
+    expect(view.json()).toMatchObject({ status: 'PENDING' });
+    // Money taken at the provider, not yet in our books: the invoice is not paid until we know.
+    expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: ['CAPTURED'] });
+    const capturesSoFar = calls.capture;
+
+    faults.clear();
+    offsetMs = 11 * 60_000;
+    await test.app.billingJobs.runReconciliation();
+    expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
+    // Settled from the provider's own status: not one capture more.
+    expect(calls.capture).toBe(capturesSoFar);
+  });
+
+  it('order: the provider failing at payment and at the return page gives 503 / "waiting", never 500; the repair job fulfils it once', async () => {
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    const created = orderSchema.parse((await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } })).json());
+    const pay = () => ny.request('POST', `${PORTAL}/api/order/${created.orderId}/payment`, { json: { method: 'SWEDBANK-PPG' } });
+    faults.set('createPayment', 'fails');
+    expectRefused(await pay(), 503, 'PAYMENT_PROVIDER_UNAVAILABLE', providerMessage);
+    faults.clear();
+    const flow = paymentRedirectSchema.parse((await pay()).json());
+    const payments = await test.database.rows(sql`select 1 from payment where details->>'orderId' = ${created.orderId}`);
+    expect(payments).toHaveLength(1);
+
+    faults.set('lookup', 'fails');
+    expect((await ny.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
+    const waiting = await ny.request('GET', `${PORTAL}/api/order/${created.orderId}`);
+    expect(waiting.status, waiting.body).toBe(200);
+    expect(orderResponseSchema.parse(waiting.json()).order.state).toBe('awaiting_payment');
+    const subscriptions = () => test.database.rows(sql`select 1 from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny' and s.title_code = 'ADR'`);
+    expect(await subscriptions()).toHaveLength(0);
+
+    faults.clear();
+    expect(await test.app.ordering.repair()).toMatchObject({ resolved: 1 });
+    expect(orderResponseSchema.parse((await ny.request('GET', `${PORTAL}/api/order/${created.orderId}`)).json()).order).toMatchObject({ state: 'fulfilled', lastPaymentStatus: 'CAPTURED' });
+    expect(await subscriptions()).toHaveLength(1);
+    expect(calls.capture).toBe(1);
+  });
+
+  // Last: it closes the shared database.
+  it('with the database closed under a signed-in user, reads and writes answer 503 in Norwegian, never 500', async () => {
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    await test.database.close();
+    expectRefused(await ny.request('GET', `${PORTAL}/api/profile`), 503, unavailable.code, unavailable.message);
+    expectRefused(await ny.request('PUT', `${PORTAL}/api/profile`, { json: { givenName: 'Nina', familyName: 'N', phoneNumber: '', birthdate: '' } }), 503, unavailable.code);
+    expectRefused(await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } }), 503, unavailable.code);
+    expect((await test.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+    // The job runner logs the failed pass and carries on.
+    await expect(test.app.jobs.tick()).resolves.toBeUndefined();
+  });
+});

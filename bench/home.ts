@@ -1,0 +1,59 @@
+// Benchmark: the signed-in home page's data, GET /api/subscription/{accountNo}/{titleCode} (the
+// subscription the page `/` is built from; it also asks for the change log and, for paper
+// subscribers, the day's delivery notices), against a bare node:http server answering the
+// same bytes, in one run:
+// - throughput ratio app ÷ bare, closed loop (autocannon, the same CONCURRENCY connections);
+// - latency at a fixed RATE (open loop, latency from when each request was due).
+// Issue 10 targets (reported, not enforced): ratio >= 0.35, p99 <= 25 ms at 1,000 req/s on PGlite.
+//   npm run bench:home -w bench   (DURATION_S=10 CONCURRENCY=10 RATE=1000; DATABASE_URL for PostgreSQL)
+import { drive, machine, openSeededDatabase, round, signIn, startApp, startBare, type DriverRequest } from './support.ts';
+
+const DURATION_S = Number(process.env.DURATION_S ?? 10);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
+const RATE = Number(process.env.RATE ?? 1000);
+const ACCOUNT = 40_000_001; // papir@minside.test: Komplett (paper + digital) at Adresseavisen
+const TARGET = { ratio: 0.35, p99Ms: 25 };
+
+const loadBefore = machine().loadAverage;
+const database = await openSeededDatabase();
+const cookie = await signIn(database, 'user-papir');
+const { app, port: appPort } = await startApp(database);
+const path = `/api/subscription/${ACCOUNT}/ADR`;
+const headers = { host: 'adresseavisen.localhost', cookie };
+
+const sample = await app.inject({ method: 'GET', url: path, headers });
+if (sample.statusCode !== 200 || sample.json<{ ariaAccountNo: number }>().ariaAccountNo !== ACCOUNT) {
+  throw new Error(`unexpected answer ${sample.statusCode}: ${sample.body}`);
+}
+const { server: bare, port: barePort } = await startBare(sample.body);
+const requests: DriverRequest[] = [{ method: 'GET', path, headers, label: 'home' }];
+
+const closed = (port: number, durationS: number) => drive({ kind: 'closed', port, requests, connections: CONCURRENCY, durationS });
+const open = (port: number, durationS: number) => drive({ kind: 'open', port, requests, rate: RATE, durationS, maxSockets: 64 });
+
+await closed(appPort, 2); // warm-up: JIT, prepared statements, connection pool
+const appClosed = await closed(appPort, DURATION_S);
+await closed(barePort, 1);
+const bareClosed = await closed(barePort, DURATION_S);
+// The bare server first: an app that falls behind the rate is still working off its queue, on the same thread, after its run ends.
+const bareOpen = await open(barePort, DURATION_S);
+const appOpen = await open(appPort, DURATION_S);
+
+const ratio = round(appClosed.rps / Math.max(1, bareClosed.rps), 3);
+const report = {
+  benchmark: `GET ${path.replace(String(ACCOUNT), '{accountNo}').replace('ADR', '{titleCode}')}`,
+  database: database.kind,
+  responseBytes: Buffer.byteLength(sample.body),
+  machine: { ...machine(), loadAverageBefore: loadBefore },
+  closedLoop: { connections: CONCURRENCY, durationSeconds: DURATION_S, app: appClosed, bareNodeHttp: bareClosed, ratioAppToBare: ratio },
+  openLoop: { rate: RATE, durationSeconds: DURATION_S, app: appOpen, bareNodeHttp: bareOpen },
+  targets: {
+    ratio: { target: `>= ${TARGET.ratio}`, measured: ratio, met: ratio >= TARGET.ratio },
+    p99: { target: `<= ${TARGET.p99Ms} ms at ${RATE} req/s`, measured: appOpen.p99, met: appOpen.p99 <= TARGET.p99Ms && appOpen.errors === 0 },
+  },
+};
+console.log(JSON.stringify(report, null, 2));
+
+await app.close();
+bare.close();
+await database.close();

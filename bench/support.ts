@@ -1,0 +1,81 @@
+// What every API benchmark needs: the seeded database, signed-in sessions, the app listening,
+// a bare node:http server answering the same bytes, and the load generator in a worker thread.
+import http from 'node:http';
+import os from 'node:os';
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { defaultCatalogue } from '@minside/titles';
+import { buildApp } from '../apps/server/src/app.ts';
+import { testConfig } from '../apps/server/src/config.ts';
+import { createDatabase, databaseOptionsFrom, type Database } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { seedDemoData } from '../apps/server/src/db/seed.ts';
+import { hashToken, randomToken, SESSION_ABSOLUTE_MS } from '../apps/server/src/plugins/session.ts';
+import { closedLoop, type DriverJob, type DriverResult } from './driver.ts';
+
+export type { DriverRequest, DriverResult } from './driver.ts';
+
+/** `DATABASE_URL` (PostgreSQL) when given, else an in-memory PGlite; migrated and seeded with the demo users. */
+export async function openSeededDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  const database = await createDatabase(url ? databaseOptionsFrom({ databaseUrl: url, dataDir: '' }) : { kind: 'pglite', dataDir: undefined });
+  await migrate(database);
+  await seedDemoData(database, { password: 'demo1234' });
+  return database;
+}
+
+/**
+ * A signed-in session for a demo user, as the login flow leaves it (the cookie holds a random
+ * id, the database its hash). Returns the Cookie header.
+ */
+export async function signIn(database: Database, userId: string): Promise<string> {
+  const token = randomToken();
+  const at = new Date();
+  await database.rows(sql`insert into user_session (id_hash, user_id, id_token, created_at, last_seen_at, expires_at)
+    values (${hashToken(token)}, ${userId}, ${`bench-${randomUUID()}`}, ${at}, ${at}, ${new Date(at.getTime() + SESSION_ABSOLUTE_MS)})`);
+  return `minside_session=${token}`;
+}
+
+/** The whole app as `main.ts` builds it, listening on a free port. `LOG_LEVEL` as in production config (default silent here). */
+export async function startApp(database: Database): Promise<{ app: FastifyInstance; port: number }> {
+  const config = testConfig({ logLevel: process.env.LOG_LEVEL ?? 'silent' });
+  const app = await buildApp({ config, database, catalogue: defaultCatalogue });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.server.address() as AddressInfo).port };
+}
+
+/** The network floor: node:http answering every request with the given body. */
+export async function startBare(body: string): Promise<{ server: http.Server; port: number }> {
+  const length = Buffer.byteLength(body);
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Runs one load job off the main thread (bench/driver.ts) so the load generator does not share the server's event loop. */
+export function drive(job: DriverJob): Promise<DriverResult> {
+  if (job.kind === 'closed') return closedLoop(job);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./driver-worker.mjs', import.meta.url), { workerData: job });
+    worker.once('message', (result: DriverResult) => resolve(result));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`load driver exited with ${code}`));
+    });
+  });
+}
+
+/** What the numbers were measured on: the machine is shared, so the load average goes into every report. */
+export function machine() {
+  const cpu = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  return { nproc: os.availableParallelism(), cpu, loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))), node: process.version };
+}
+
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
