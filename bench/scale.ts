@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
+import { random } from '../apps/server/src/db/seed-large-model.ts';
 import { drive, machine, round, signIn, startApp, type DriverRequest, type DriverResult } from './support.ts';
 
 const SMALL_URL = process.env.SCALE_SMALL_URL ?? 'postgres://postgres@127.0.0.1:5432/minside_scale_10k';
@@ -36,18 +37,6 @@ interface Target {
   subscribers: number;
   databaseBytes: number;
   requests: DriverRequest[];
-}
-
-/** mulberry32, so both databases get users drawn the same way and a rerun draws the same ones. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 interface Candidate {

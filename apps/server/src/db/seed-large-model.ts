@@ -25,8 +25,11 @@ export const scaleUserIdOf = (index: number) => `user-scale-${pad(index)}`;
 export const scaleAccountNoOf = (index: number) => SCALE_ACCOUNT_BASE + index;
 export const scaleSubscriptionIdOf = (index: number, titleCode: string) => `sub-scale-${pad(index)}-${titleCode.toLowerCase()}`;
 
-/** mulberry32: small, fast and deterministic per seed (the data must be the same in every pass). */
-function random(seed: number): () => number {
+/**
+ * mulberry32: small, fast and deterministic per seed (the data must be the same in every pass;
+ * bench/scale.ts draws its users with it too, so a rerun draws the same ones).
+ */
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
