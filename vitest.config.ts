@@ -3,6 +3,11 @@ import { defineConfig } from 'vitest/config';
 // One Vitest run for every workspace; each project keeps its own environment.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on the 2-core CI machine. The
+    // server files spend much of their time waiting for PostgreSQL, Redis and the server
+    // processes they start, so two workers overlap those waits (each file has its own
+    // scratch database, so files do not share state).
+    maxWorkers: 2,
     projects: [
       { test: { name: 'titles', root: 'packages/titles', include: ['src/**/*.test.ts'] } },
       { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'] } },

@@ -3,10 +3,14 @@
 // subscribers, the day's delivery notices), against a bare node:http server answering the
 // same bytes, in one run:
 // - throughput ratio app ÷ bare, closed loop (autocannon, the same CONCURRENCY connections);
-// - latency at a fixed RATE (open loop, latency from when each request was due).
+// - latency at a fixed RATE (open loop, latency from when each request was due);
+// - the same for a "database floor": node:http making only the call's two indexed reads on
+//   the same database (bench/support.ts, startDatabaseFloor), to show what of the gap to bare
+//   node:http is the database's and what is ours.
 // Issue 10 targets (reported, not enforced): ratio >= 0.35, p99 <= 25 ms at 1,000 req/s on PGlite.
 //   npm run bench:home -w bench   (DURATION_S=10 CONCURRENCY=10 RATE=1000; DATABASE_URL for PostgreSQL)
-import { drive, machine, openSeededDatabase, round, signIn, startApp, startBare, type DriverRequest } from './support.ts';
+import { hashToken } from '../apps/server/src/plugins/session.ts';
+import { drive, machine, openSeededDatabase, round, signIn, startApp, startBare, startDatabaseFloor, type DriverRequest } from './support.ts';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 10);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -26,6 +30,8 @@ if (sample.statusCode !== 200 || sample.json<{ ariaAccountNo: number }>().ariaAc
   throw new Error(`unexpected answer ${sample.statusCode}: ${sample.body}`);
 }
 const { server: bare, port: barePort } = await startBare(sample.body);
+const sessionIdHash = hashToken(cookie.slice(cookie.indexOf('=') + 1));
+const { server: floor, port: floorPort } = await startDatabaseFloor(database, sample.body, { sessionIdHash, ariaAccountNo: ACCOUNT, titleCode: 'ADR' });
 const requests: DriverRequest[] = [{ method: 'GET', path, headers, label: 'home' }];
 
 const closed = (port: number, durationS: number) => drive({ kind: 'closed', port, requests, connections: CONCURRENCY, durationS });
@@ -35,9 +41,12 @@ await closed(appPort, 2); // warm-up: JIT, prepared statements, connection pool
 const appClosed = await closed(appPort, DURATION_S);
 await closed(barePort, 1);
 const bareClosed = await closed(barePort, DURATION_S);
+await closed(floorPort, 1);
+const floorClosed = await closed(floorPort, DURATION_S);
 // The bare server first: an app that falls behind the rate is still working off its queue, on the same thread, after its run ends.
 const bareOpen = await open(barePort, DURATION_S);
 const appOpen = await open(appPort, DURATION_S);
+const floorOpen = await open(floorPort, DURATION_S);
 
 const ratio = round(appClosed.rps / Math.max(1, bareClosed.rps), 3);
 const report = {
@@ -45,8 +54,17 @@ const report = {
   database: database.kind,
   responseBytes: Buffer.byteLength(sample.body),
   machine: { ...machine(), loadAverageBefore: loadBefore },
-  closedLoop: { connections: CONCURRENCY, durationSeconds: DURATION_S, app: appClosed, bareNodeHttp: bareClosed, ratioAppToBare: ratio },
-  openLoop: { rate: RATE, durationSeconds: DURATION_S, app: appOpen, bareNodeHttp: bareOpen },
+  closedLoop: {
+    connections: CONCURRENCY,
+    durationSeconds: DURATION_S,
+    app: appClosed,
+    bareNodeHttp: bareClosed,
+    databaseFloor: floorClosed,
+    ratioAppToBare: ratio,
+    ratioFloorToBare: round(floorClosed.rps / Math.max(1, bareClosed.rps), 3),
+    ratioAppToFloor: round(appClosed.rps / Math.max(1, floorClosed.rps), 3),
+  },
+  openLoop: { rate: RATE, durationSeconds: DURATION_S, app: appOpen, bareNodeHttp: bareOpen, databaseFloor: floorOpen },
   targets: {
     ratio: { target: `>= ${TARGET.ratio}`, measured: ratio, met: ratio >= TARGET.ratio },
     p99: { target: `<= ${TARGET.p99Ms} ms at ${RATE} req/s`, measured: appOpen.p99, met: appOpen.p99 <= TARGET.p99Ms && appOpen.errors === 0 },
@@ -56,4 +74,5 @@ console.log(JSON.stringify(report, null, 2));
 
 await app.close();
 bare.close();
+floor.close();
 await database.close();

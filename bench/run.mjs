@@ -7,7 +7,8 @@ const benchmarks = [
   ['node', ['--import', 'tsx', 'home.ts']],
   ['node', ['--import', 'tsx', 'invoice-list.ts']],
   ['node', ['--import', 'tsx', 'web-bundle.ts']],
-  ['node', ['--import', 'tsx', 'lighthouse.ts']],
+  ['node', ['lighthouse/ensure-installed.mjs']],
+  ['node', ['--import', 'tsx', 'lighthouse/lighthouse.ts']],
 ];
 let failed = 0;
 for (const [command, args] of benchmarks) {

@@ -59,6 +59,36 @@ export async function startBare(body: string): Promise<{ server: http.Server; po
   return { server, port: (server.address() as AddressInfo).port };
 }
 
+/**
+ * The database floor: node:http that makes the reads a signed-in call cannot do without (the
+ * session with its user by the cookie's hash, then the subscription joined to its owner's
+ * account) on the same database and sends the same body. No framework, no validation, no
+ * logging, no headers: what any implementation that reads the database on every request costs
+ * on this machine, so the app's own overhead is the gap between this and the app.
+ */
+export async function startDatabaseFloor(
+  database: Database,
+  body: string,
+  read: { sessionIdHash: string; ariaAccountNo: number; titleCode: string },
+): Promise<{ server: http.Server; port: number }> {
+  const length = Buffer.byteLength(body);
+  const server = http.createServer((_request, response) => {
+    void (async () => {
+      const [session] = await database.rows<{ user_id: string }>(sql`select s.user_id, s.expires_at, u.email, u.given_name, u.family_name
+        from user_session s join app_user u on u.id = s.user_id where s.id_hash = ${read.sessionIdHash}`);
+      const subscriptions = await database.rows(sql`select sub.* from subscription sub join account a on a.aria_account_no = sub.aria_account_no
+        where sub.aria_account_no = ${read.ariaAccountNo} and sub.title_code = ${read.titleCode} and a.user_id = ${session?.user_id ?? ''}`);
+      if (subscriptions.length === 0) throw new Error('the floor found no subscription');
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
+      response.end(body);
+    })().catch(() => {
+      response.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
 /** Runs one load job off the main thread (bench/driver.ts) so the load generator does not share the server's event loop. */
 export function drive(job: DriverJob): Promise<DriverResult> {
   if (job.kind === 'closed') return closedLoop(job);

@@ -8,9 +8,10 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { redactUrl } from './lib/log-redaction.ts';
 import { registerCsrfProtection } from './plugins/csrf.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
+import { createPageBootstrap } from './plugins/spa-bootstrap.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -87,7 +88,8 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: 256 * 1024,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // registerDrainingAnswer (plugins/errors.ts) answers requests that arrive while closing, in Norwegian.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   registerRouteTable(app);
 
@@ -98,6 +100,7 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerDrainingAnswer(app);
   registerErrorHandling(app);
   registerCsrfProtection(app);
   registerInputHygiene(app);
@@ -169,7 +172,8 @@ export async function buildApp({ config, database, catalogue, now = () => new Da
   app.decorate('privacy', privacy);
   await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });
   if (!config.oidcIssuer) await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now, throttle: shared.loginThrottle });
-  await registerSpa(app, config.webDist);
+  // index.html carries the answers of the SPA's first calls (docs/decisions/022).
+  await registerSpa(app, config.webDist, createPageBootstrap({ titles, auth, sessions, catalogue, settings: config.clientSettings }));
 
   return app;
 }

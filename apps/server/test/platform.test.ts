@@ -121,7 +121,7 @@ describe('serving the SPA', () => {
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['content-type'], url).toContain('text/html');
         expect(res.body, url).toContain('<title>Min Side</title>');
-        expect(res.headers['cache-control'], url).toBe('no-cache');
+        expect(res.headers['cache-control'], url).toBe('no-store');
       }
       const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);

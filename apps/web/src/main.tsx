@@ -4,11 +4,14 @@ import { createRoot } from 'react-dom/client';
 import { identity, returnTargetOf } from './features/auth/index.ts';
 import { maintenanceQueryOptions, resolveTitle, titleCodeQueryOptions, titleQueryOptions } from './features/titles/index.ts';
 import { App } from './app/app.tsx';
+import { startFromBootstrap } from './app/bootstrap.ts';
 import { StartupError } from './app/error-pages.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { createRouter } from './app/routes.tsx';
 import { BootSpinner } from './app/spinner-overlay.tsx';
 import { http } from './lib/http.ts';
+// Before anything renders: React Aria's keyboard handling on Preact needs it (docs/decisions/021).
+import './lib/preact-events.ts';
 import { DEFAULT_SPINNER_MESSAGE } from './lib/spinner.ts';
 import './app/tokens.css';
 import './app/global.css';
@@ -34,12 +37,15 @@ function initIdentity(queryClient: QueryClient, title: Title): void {
 }
 
 /**
- * Bootstrap: resolve the title (retrieveTitleCode with location.href, POL on any failure),
- * fetch it, and fetch the maintenance status in parallel; then create the router, whose
+ * Bootstrap: seed the caches from the page's bootstrap block when it has one; resolve the
+ * title (retrieveTitleCode with location.href, POL on any failure), fetch it, and fetch the
+ * maintenance status in parallel (cache hits after seeding); then create the router, whose
  * gateway routes are named after the identity provider the title names.
  */
 async function bootstrap() {
   const queryClient = createQueryClient();
+  // The answers the server put into the page (docs/decisions/022) make the calls below cache hits.
+  startFromBootstrap(queryClient, identity);
   const [title] = await Promise.all([resolveTitle(queryClient), queryClient.prefetchQuery(maintenanceQueryOptions())]);
   initIdentity(queryClient, title);
   const router = createRouter({ queryClient, identity, identityProviderName: title.identityProviderName });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
-import { isPlausibleEmail } from './profile.ts';
+import { isPlausibleEmail } from './profile-rules.ts';
 import { validationMessages } from './validation.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
-import { isPlausibleEmail } from './profile.ts';
+import { isPlausibleEmail } from './profile-rules.ts';
 import { tasksFor, type SelfServiceSubscription } from './self-service.ts';
 import { isUngSubscription } from './subscription.ts';
 import { requiredMessage, validationMessages } from './validation.ts';

@@ -25,3 +25,5 @@ export * from './privacy.ts';
 export * from './ordering.ts';
 export * from './connect.ts';
 export * from './jobs.ts';
+export * from './bootstrap-element.ts';
+export * from './bootstrap.ts';

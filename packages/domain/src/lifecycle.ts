@@ -1,4 +1,4 @@
-import { hasAccess, instStatusCodes, isBusinessSubscription, type InstStatusCode } from './subscription.ts';
+import { hasAccess, instStatusCodes, isBusinessSubscription, type InstStatusCode } from './subscription-rules.ts';
 
 /**
  * The allowed transitions between the SPEC §4 status codes (docs/decisions/006-subscription-transitions.md).

@@ -1,33 +1,11 @@
 import { z } from 'zod';
+import { legalPages, supportPages, type ContentBlock, type InlineNode } from './privacy-rules.ts';
 
 /**
  * Data rights (issue 9, SPEC §2 gateway routes, §5 account deletion, §9 timelines): the data
  * export ("takeout") and the account deletion, and the Markdown content pages (terms,
  * policies, the customer-service FAQ) an operator edits per title group.
  */
-
-/** SPEC §9: a data download or a deletion takes up to 30 days; ours is immediate for normal accounts. */
-export const DATA_REQUEST_MAX_DAYS = 30;
-/** How long a finished export can be downloaded. */
-export const EXPORT_RETENTION_DAYS = 7;
-/** SPEC §9: payment history cannot be deleted until 5 years have passed (bookkeeping). */
-export const PAYMENT_HISTORY_RETENTION_YEARS = 5;
-
-export const privacyErrorCodes = {
-  confirmationRequired: 'CONFIRMATION_REQUIRED',
-  deletionAlreadyRequested: 'DELETION_ALREADY_REQUESTED',
-  exportExpired: 'EXPORT_EXPIRED',
-  exportNotReady: 'EXPORT_NOT_READY',
-  contentNotFound: 'CONTENT_NOT_FOUND',
-} as const;
-
-export const privacyMessages = {
-  /** SPEC §5: deleting the account requires two ticked confirmations. */
-  confirmationRequired: 'Du må krysse av for begge bekreftelsene for å slette kontoen.',
-  deletionAlreadyRequested: 'Du har allerede bedt om å slette kontoen. Slettingen er planlagt.',
-  exportExpired: 'Nedlastingen er ikke lenger tilgjengelig. Be om en ny kopi.',
-  exportNotReady: 'Kopien er ikke klar ennå. Du får en e-post når den er klar.',
-} as const;
 
 /** pending: waiting for the job; ready: can be downloaded; expired: the file is gone (7 days). */
 export const exportStatuses = ['pending', 'ready', 'expired'] as const;
@@ -79,24 +57,11 @@ export type PrivacyJobResult = z.infer<typeof privacyJobResultSchema>;
 // operator writes can run as script.
 // ---------------------------------------------------------------------------------------
 
-export const legalPages = ['vilkaar', 'vilkaar-bedrift', 'vilkaar-mer', 'data', 'personvern', 'cookie-policy', 'personverndetaljer'] as const;
-export type LegalPage = (typeof legalPages)[number];
-export const supportPages = ['faq'] as const;
-export type SupportPage = (typeof supportPages)[number];
-
 export const contentParamsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('legal'), page: z.enum(legalPages) }),
   z.object({ kind: z.literal('support'), page: z.enum(supportPages) }),
 ]);
 export const contentQuerySchema = z.object({ titleCode: z.string().min(1).max(16).optional() });
-
-export type InlineNode =
-  | { type: 'text'; text: string }
-  | { type: 'strong'; children: InlineNode[] }
-  | { type: 'em'; children: InlineNode[] }
-  | { type: 'code'; text: string }
-  | { type: 'link'; href: string; children: InlineNode[] }
-  | { type: 'break' };
 
 export const inlineNodeSchema: z.ZodType<InlineNode> = z.lazy(() =>
   z.discriminatedUnion('type', [
@@ -108,12 +73,6 @@ export const inlineNodeSchema: z.ZodType<InlineNode> = z.lazy(() =>
     z.object({ type: z.literal('break') }),
   ]),
 );
-
-export type ContentBlock =
-  | { type: 'heading'; level: 2 | 3 | 4; id: string; children: InlineNode[] }
-  | { type: 'paragraph'; children: InlineNode[] }
-  | { type: 'list'; ordered: boolean; items: InlineNode[][] }
-  | { type: 'quote'; children: InlineNode[] };
 
 export const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heading'), level: z.union([z.literal(2), z.literal(3), z.literal(4)]), id: z.string(), children: z.array(inlineNodeSchema) }),
@@ -133,28 +92,4 @@ export const contentDocumentSchema = z.object({
 });
 export type ContentDocument = z.infer<typeof contentDocumentSchema>;
 
-/** The text of inline nodes, for search and ids. */
-export function inlineText(nodes: InlineNode[]): string {
-  return nodes
-    .map((node) => {
-      switch (node.type) {
-        case 'text':
-        case 'code':
-          return node.text;
-        case 'break':
-          return ' ';
-        default:
-          return inlineText(node.children);
-      }
-    })
-    .join('');
-}
-
-/**
- * The link targets a content page may use: portal paths, and http(s), mailto and tel. Anything
- * else (javascript:, data:, protocol-relative //host) is dropped to its text.
- */
-export function isSafeContentHref(href: string): boolean {
-  if (/^\/(?![/\\])/.test(href)) return true;
-  return /^(https?:\/\/|mailto:|tel:)/i.test(href);
-}
+export * from './privacy-rules.ts';

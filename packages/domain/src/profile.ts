@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { osloToday } from './dates.ts';
 import { userSchema } from './identity.ts';
-import { requiredMessage, validationMessages } from './validation.ts';
+import { isPlausibleEmail, profileMessages } from './profile-rules.ts';
 
 /**
  * SPEC §3 User profile (first name, last name, phone, birthdate, e-mail) and the SPEC §5
@@ -9,28 +9,8 @@ import { requiredMessage, validationMessages } from './validation.ts';
  * numbers properly (libphonenumber-js) before storing them in E.164.
  */
 
-export const profileMessages = {
-  givenNameRequired: requiredMessage('Fornavn'),
-  familyNameRequired: requiredMessage('Etternavn'),
-  emailRequired: requiredMessage('E-post'),
-  passwordRequired: requiredMessage('Passord'),
-  invalidEmail: validationMessages.invalidEmail,
-  invalidPhone: validationMessages.invalidPhone,
-  invalidBirthdate: 'Fødselsdatoen er ugyldig',
-  tooLong: 'Teksten er for lang',
-} as const;
-
 /** Digits, spaces, dashes and brackets, optionally a leading +: the shape of a phone number. A real check happens on the server. */
 const phoneShape = /^\+?[\d\s\-()]{5,20}$/;
-/**
- * Deliberately simple: one @, something on both sides, a dot in the domain, no spaces and no
- * control characters (a NUL cannot even be stored in a PostgreSQL text column).
- */
-const emailShape = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
-
-export function isPlausibleEmail(value: string): boolean {
-  return emailShape.test(value) && value.length <= 254;
-}
 
 const birthdate = z
   .string()
@@ -89,32 +69,11 @@ export const profileResponseSchema = z.object({
 });
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 
-export const profileErrorCodes = {
-  wrongPassword: 'WRONG_PASSWORD',
-  emailTaken: 'EMAIL_TAKEN',
-  emailUnchanged: 'EMAIL_UNCHANGED',
-  emailChangeAtProvider: 'EMAIL_CHANGE_AT_PROVIDER',
-  emailTokenInvalid: 'EMAIL_TOKEN_INVALID',
-} as const;
-
-export const profileErrorMessages = {
-  wrongPassword: 'Passordet er feil.',
-  emailTaken: 'E-postadressen er allerede i bruk av en annen bruker.',
-  emailUnchanged: 'Dette er e-postadressen du har nå.',
-  emailChangeAtProvider: 'E-postadressen endrer du hos innloggingstjenesten.',
-  emailTokenInvalid: 'Lenken er ugyldig eller utløpt. Be om en ny.',
-} as const;
-
-/** Norwegian numbers as people write them: "+47 912 34 567" → "912 34 567". */
-export function formatPhoneNumber(e164: string | null): string {
-  if (!e164) return '';
-  const match = /^\+47(\d{3})(\d{2})(\d{3})$/.exec(e164);
-  return match ? `${match[1]} ${match[2]} ${match[3]}` : e164;
-}
-
 /** PUT /api/profile and the e-mail confirmation: the profile, and the session's user as it now is. */
 export const profileUpdateResponseSchema = z.object({ profile: profileResponseSchema, user: userSchema });
 export type ProfileUpdateResponse = z.infer<typeof profileUpdateResponseSchema>;
 
 /** POST /api/profile/email-change: the link is on its way to the new address. */
 export const emailChangeResponseSchema = z.object({ pendingEmail: z.string() });
+
+export * from './profile-rules.ts';

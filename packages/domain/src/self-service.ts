@@ -1,5 +1,6 @@
 import { decideTransition, type LifecycleSubscription } from './lifecycle.ts';
-import { hasAccess, isBusinessAdmin, isBusinessSubscription, isPaperSubscription, isPaying, userFacingState, type ClassifiableSubscription, type FeatureSet } from './subscription.ts';
+import { hasAccess, isBusinessAdmin, isBusinessSubscription, isPaperSubscription, isPaying, userFacingState, type ClassifiableSubscription } from './subscription-rules.ts';
+import type { FeatureSet } from './subscription.ts';
 
 /**
  * The self-service tasks that apply to a subscriber (issue 4 home page): address and

@@ -46,5 +46,4 @@ export const maintenanceTitleResponseSchema = z.object({
 });
 export type MaintenanceTitle = z.infer<typeof maintenanceTitleResponseSchema>;
 
-/** The title code used when nothing else resolves (SPEC §4 login flow). */
-export const FALLBACK_TITLE_CODE = 'POL';
+export * from './title-code.ts';

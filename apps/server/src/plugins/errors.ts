@@ -79,6 +79,27 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/**
+ * A request that reaches the server after it has begun to close (SIGTERM in a rolling deploy)
+ * gets the same 503 `{ code, message }` as any other unavailability, with `Connection: close`
+ * so that the client or the load balancer goes elsewhere. Fastify's own answer for this
+ * (`return503OnClosing`, off in app.ts) is English and has no code. In-flight requests are
+ * not touched: they finish before the server closes. The log line tells a request refused at
+ * the door from one that was accepted (test/reliability.test.ts relies on it).
+ */
+export function registerDrainingAnswer(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!draining) return;
+    request.log.info('refused while closing');
+    reply.header('connection', 'close');
+    return send(reply, 503, { code: errorCodes.unavailable, message: errorMessages.unavailable });
+  });
+}
+
 export function sendApiNotFound(reply: FastifyReply): FastifyReply {
   return send(reply, 404, { code: errorCodes.notFound, message: errorMessages.notFound });
 }

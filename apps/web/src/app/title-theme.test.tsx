@@ -1,4 +1,4 @@
-import { renderHook } from '@testing-library/react';
+import { renderHook } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adresseavisen, varden } from '../test/fixtures.ts';
 import { applyTitleToDocument, rootClassFor, useTitleTheme, type ThemedTitle } from './title-theme.ts';

@@ -1,9 +1,12 @@
-import { apiErrorSchema, errorCodes, errorMessages } from '@minside/domain';
+import { errorCodes, errorMessages } from '@minside/domain';
 
-/** Anything with zod's `parse`: every response is parsed with its contract from @minside/domain. */
-export interface ResponseSchema<T> {
-  parse(data: unknown): T;
-}
+/**
+ * The data a contract schema of @minside/domain describes (zod's output type), for contracts
+ * without a named type. Name the schema with `import type` so only its type is imported:
+ * `http.get<ResponseOf<typeof fooResponseSchema>>(...)`. The browser does not parse responses
+ * (ADR 020): the server validates every response against this schema before sending it.
+ */
+export type ResponseOf<S extends { parse(data: unknown): unknown }> = ReturnType<S['parse']>;
 
 /** A failed call: the HTTP status (0 when the server was not reached) and the API's `{code, message}`. */
 export class ApiError extends Error {
@@ -40,11 +43,17 @@ export interface RequestOptions {
   skipUnauthenticatedHandler?: boolean;
 }
 
+/**
+ * `T` is the contract's type from @minside/domain (`import type`). The response is not parsed
+ * here (ADR 020): the server's response schema already validated it and stripped unknown keys,
+ * and parsing again would put zod on every page. Only a body that is not JSON data at all is
+ * rejected, with INVALID_RESPONSE.
+ */
 export interface HttpClient {
-  get<T>(path: string, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
-  post<T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
-  put<T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
-  delete<T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  put<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  delete<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
   /**
    * THE hook point for SPEC §8 "any call returning 401 or 406 sends the user to the login
    * flow". Called once per such response, before the ApiError is thrown to the caller.
@@ -63,6 +72,13 @@ function join(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + '/' + path.replace(/^\/+/, '');
 }
 
+/** The API's `{code, message}` error body, checked by hand: no schema library for two strings. */
+function apiErrorOf(data: unknown): { code: string; message: string } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { code, message } = data as Record<string, unknown>;
+  return typeof code === 'string' && typeof message === 'string' ? { code, message } : undefined;
+}
+
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
@@ -77,7 +93,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let onUnauthenticated: (error: ApiError) => void = () => {};
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function request<T>(method: Method, path: string, body: unknown, schema: ResponseSchema<T>, requestOptions?: RequestOptions): Promise<T> {
+  async function request<T>(method: Method, path: string, body: unknown, requestOptions?: RequestOptions): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const init: RequestInit = { method, headers, credentials: 'same-origin' };
     if (requestOptions?.signal) init.signal = requestOptions.signal;
@@ -96,27 +112,28 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
     const data = await readJson(response);
     if (!response.ok) {
-      const parsed = apiErrorSchema.safeParse(data);
-      const error = parsed.success
-        ? new ApiError(response.status, parsed.data.code, parsed.data.message)
+      const reported = apiErrorOf(data);
+      const error = reported
+        ? new ApiError(response.status, reported.code, reported.message)
         : new ApiError(response.status, errorCodes.internal, errorMessages.internal);
       if (LOGIN_REDIRECT_STATUSES.includes(response.status) && !requestOptions?.skipUnauthenticatedHandler) onUnauthenticated(error);
       throw error;
     }
 
-    try {
-      return schema.parse(data);
-    } catch (cause) {
-      console.error(`Unexpected response from ${method} ${path}`, cause);
-      throw new ApiError(response.status, INVALID_RESPONSE, errorMessages.internal, { cause });
+    // Every contract is a JSON object or array. Anything else (an empty body, an HTML page from
+    // a proxy in front of us) is not a response of ours; its fields are not checked (ADR 020).
+    if (typeof data !== 'object' || data === null) {
+      console.error(`Unexpected response from ${method} ${path}: not JSON data`);
+      throw new ApiError(response.status, INVALID_RESPONSE, errorMessages.internal);
     }
+    return data as T;
   }
 
   return {
-    get: (path, schema, requestOptions) => request('GET', path, undefined, schema, requestOptions),
-    post: (path, body, schema, requestOptions) => request('POST', path, body, schema, requestOptions),
-    put: (path, body, schema, requestOptions) => request('PUT', path, body, schema, requestOptions),
-    delete: (path, body, schema, requestOptions) => request('DELETE', path, body, schema, requestOptions),
+    get: (path, requestOptions) => request('GET', path, undefined, requestOptions),
+    post: (path, body, requestOptions) => request('POST', path, body, requestOptions),
+    put: (path, body, requestOptions) => request('PUT', path, body, requestOptions),
+    delete: (path, body, requestOptions) => request('DELETE', path, body, requestOptions),
     setUnauthenticatedHandler(handler) {
       onUnauthenticated = handler;
     },

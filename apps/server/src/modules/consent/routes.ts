@@ -5,7 +5,7 @@ import type { Catalogue } from '@minside/titles';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { TitleService } from '../titles/service.ts';
 import type { ConsentService } from './service.ts';
-import type { ClientSettings } from './settings.ts';
+import { clientConfigOf, type ClientSettings } from './settings.ts';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
@@ -39,17 +39,7 @@ export const consentRoutes: FastifyPluginAsyncZod<ConsentRouteDeps> = async (app
     { schema: { tags: ['consent'], querystring: clientConfigQuerySchema, response: { 200: clientConfigSchema } } },
     async (request): Promise<ClientConfig> => {
       const title = titles.titleFor(request.query.titleCode, requestUrlOf(request));
-      const entry = catalogue.byTitleCode(title.titleCode);
-      return {
-        consent: {
-          promptOnFirstVisit: settings.consentPrompt,
-          sourcepoint: settings.sourcepoint
-            ? { ...settings.sourcepoint, privacyManagerId: entry.sourcepointPmId, vendorId: entry.sourcepointId }
-            : null,
-        },
-        analytics: settings.analyticsCollectorUrl ? { collectorUrl: settings.analyticsCollectorUrl, providerId: entry.pulseProvider } : null,
-        rum: settings.rum,
-      };
+      return clientConfigOf(settings, catalogue.byTitleCode(title.titleCode));
     },
   );
 };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { ClientConfig } from '@minside/domain';
+import type { PublicationConfig } from '@minside/titles';
 
 /**
  * The configuration of consent, analytics and monitoring in the browser (issue 9). Every
@@ -73,4 +75,19 @@ export function thirdPartySources(settings: ClientSettings): { script: string[];
   if (settings.rum) connect.push(RUM_INTAKE_ORIGIN);
   const unique = (list: string[]) => [...new Set(list)];
   return { script: unique(script), connect: unique(connect), frame: unique(frame) };
+}
+
+/**
+ * GET /api/client-config's answer for a title's catalogue entry. One function, so the page's
+ * bootstrap block (plugins/spa-bootstrap.ts) and the endpoint cannot disagree.
+ */
+export function clientConfigOf(settings: ClientSettings, entry: Pick<PublicationConfig, 'sourcepointPmId' | 'sourcepointId' | 'pulseProvider'>): ClientConfig {
+  return {
+    consent: {
+      promptOnFirstVisit: settings.consentPrompt,
+      sourcepoint: settings.sourcepoint ? { ...settings.sourcepoint, privacyManagerId: entry.sourcepointPmId, vendorId: entry.sourcepointId } : null,
+    },
+    analytics: settings.analyticsCollectorUrl ? { collectorUrl: settings.analyticsCollectorUrl, providerId: entry.pulseProvider } : null,
+    rum: settings.rum,
+  };
 }

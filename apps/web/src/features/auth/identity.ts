@@ -68,6 +68,11 @@ export interface IdentityClient {
    * session's subscription call it with the new state (docs/decisions/005).
    */
   remember(session: SignedInSession): void;
+  /**
+   * Records who the server said is signed in when it served the page (app/bootstrap.ts,
+   * docs/decisions/022): the page load's first check uses it instead of a session call.
+   */
+  seed(session: SignedInSession | null): void;
 }
 
 /**
@@ -240,6 +245,7 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
     handleUnauthenticated,
     lastReturnTarget,
     remember: (session) => checker.remember(session),
+    seed: (session) => checker.seed(session),
   };
 }
 

@@ -1,3 +1,4 @@
+import { returnToSchema } from '@minside/domain';
 import { describe, expect, it } from 'vitest';
 import { returnTargetOf } from './return-target.ts';
 
@@ -29,5 +30,25 @@ describe('returnTargetOf (SPEC §8 return target)', () => {
 
   it('works with window.location and a URL', () => {
     expect(returnTargetOf(new URL('https://minside.adressa.no/kontakt?fane=2#familie'))).toBe('/kontakt?fane=2#familie');
+  });
+
+  // The browser's plain-code check and the server's schema must agree (one rule, ADR 020).
+  it.each([
+    '/',
+    '/kontakt?fane=2#familie',
+    '//evil.example/x',
+    '/\\evil.example',
+    '/%2F%2Fevil.example',
+    '/a//b',
+    '\\/evil.example',
+    ' /leading-space',
+    '?a=1',
+    '#x',
+    '',
+    `/${'a'.repeat(2047)}`,
+    `/${'a'.repeat(2048)}`,
+  ])('accepts %j exactly when returnToSchema does', (target) => {
+    // The whole target as the path: returnTargetOf joins path, query and hash unchanged.
+    expect(returnTargetOf({ pathname: target, search: '', hash: '' }) === target).toBe(returnToSchema.safeParse(target).success);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/http.ts';
-import { createSessionChecker, decideSessionCheck, SESSION_CACHE_MS, SESSION_CALL_BLOCK_MS, type CheckPurpose } from './session-cache.ts';
+import { createSessionChecker, decideSessionCheck, SEEDED_ANSWER_MS, SESSION_CACHE_MS, SESSION_CALL_BLOCK_MS, type CheckPurpose } from './session-cache.ts';
 import { createSessionStore, type SessionStatus, type SignedInSession } from './session.ts';
 import { subscriber } from './testing/fake-identity.ts';
 
@@ -149,6 +149,34 @@ describe('session checker', () => {
     checker.remember(subscriber);
     advance(SESSION_CACHE_MS - 1);
     expect(await checker.check()).toEqual(subscriber);
+    expect(fetchSession).not.toHaveBeenCalled();
+  });
+
+  it('seeds the page’s "signed out": the first check of the load uses it, later required checks ask', async () => {
+    const { checker, fetchSession, answer, store } = setUp();
+    checker.seed(null);
+    expect(store.getState().status).toBe('signedOut');
+    expect(await checker.check('required')).toBeNull();
+    expect(fetchSession).not.toHaveBeenCalled();
+    answer(subscriber);
+    expect(await checker.check('required')).toEqual(subscriber);
+    expect(fetchSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not take a seeded "signed out" for a fresh answer once SEEDED_ANSWER_MS has passed', async () => {
+    const { checker, fetchSession, answer, advance } = setUp();
+    checker.seed(null);
+    advance(SEEDED_ANSWER_MS);
+    answer(subscriber);
+    expect(await checker.check('required')).toEqual(subscriber);
+    expect(fetchSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('seeds a signed-in session as fresh as a check', async () => {
+    const { checker, fetchSession, advance } = setUp();
+    checker.seed(subscriber);
+    advance(SESSION_CACHE_MS - 1);
+    expect(await checker.check('required')).toEqual(subscriber);
     expect(fetchSession).not.toHaveBeenCalled();
   });
 });

@@ -5,6 +5,12 @@ import { sessionOf, setSignedIn, setSignedOut, type SessionState, type SessionSt
 export const SESSION_CACHE_MS = 300_000;
 /** SPEC §9: "Session-call block 5 minutes", after a failed session call. */
 export const SESSION_CALL_BLOCK_MS = 5 * 60_000;
+/**
+ * How long the "signed out" the server put into the page (docs/decisions/022) answers the
+ * first required check too. It is read within milliseconds of that check; the limit only
+ * keeps an answer from a long-open page from being taken for a fresh one.
+ */
+export const SEEDED_ANSWER_MS = 10_000;
 
 /**
  * - required: a guarded route needs the answer. A recent "signed out" is asked again: the
@@ -56,6 +62,12 @@ export interface SessionChecker {
   check(purpose?: CheckPurpose): Promise<SignedInSession | null>;
   /** Records a session the app learnt of otherwise (handlecode), as fresh as a check. */
   remember(session: SignedInSession): void;
+  /**
+   * Records the answer the server put into the page for this very request (app/bootstrap.ts),
+   * as fresh as a check. A "signed out" there answers the page load's first check even when
+   * it is a required one: asking again at once would only delay the login by a round trip.
+   */
+  seed(session: SignedInSession | null): void;
   /** Records that nobody is signed in (logout, a 401/406). A check in flight is discarded. */
   forget(): void;
 }
@@ -64,6 +76,22 @@ export function createSessionChecker({ store, fetchSession, now = Date.now, time
   let inFlight: Promise<SignedInSession | null> | null = null;
   // Bumped by remember/forget, so an older answer arriving late cannot overwrite a newer one.
   let generation = 0;
+  // When the page's own "signed out" was seeded, until the first check has used it.
+  let seededSignedOutAt: number | null = null;
+
+  function remember(session: SignedInSession): void {
+    generation += 1;
+    inFlight = null;
+    seededSignedOutAt = null;
+    setSignedIn(store, session, now());
+  }
+
+  function forget(): void {
+    generation += 1;
+    inFlight = null;
+    seededSignedOutAt = null;
+    setSignedOut(store, now());
+  }
 
   async function ask(): Promise<SignedInSession | null> {
     const started = generation;
@@ -84,6 +112,9 @@ export function createSessionChecker({ store, fetchSession, now = Date.now, time
   return {
     check(purpose = 'required') {
       const state = store.getState();
+      const seededAt = seededSignedOutAt;
+      seededSignedOutAt = null;
+      if (seededAt !== null && state.status === 'signedOut' && state.checkedAt === seededAt && now() - seededAt < SEEDED_ANSWER_MS) return Promise.resolve(null);
       if (decideSessionCheck(state, now(), purpose, times) === 'reuse') return Promise.resolve(sessionOf(state));
       // The root and page loaders, and StrictMode, ask at the same moment: one call serves all.
       if (inFlight) return inFlight;
@@ -93,15 +124,15 @@ export function createSessionChecker({ store, fetchSession, now = Date.now, time
       inFlight = pending;
       return pending;
     },
-    remember(session) {
-      generation += 1;
-      inFlight = null;
-      setSignedIn(store, session, now());
-    },
-    forget() {
-      generation += 1;
-      inFlight = null;
-      setSignedOut(store, now());
+    remember,
+    forget,
+    seed(session) {
+      if (session) {
+        remember(session);
+        return;
+      }
+      forget();
+      seededSignedOutAt = store.getState().checkedAt;
     },
   };
 }

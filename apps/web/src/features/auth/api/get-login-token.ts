@@ -1,4 +1,4 @@
-import { loginTokenResponseSchema, type LoginTokenResponse } from '@minside/domain';
+import type { LoginTokenResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /**
@@ -8,5 +8,5 @@ import { http } from '../../../lib/http.ts';
 export function getLoginToken(returnTo: string, titleCode: string | undefined): Promise<LoginTokenResponse> {
   const params = new URLSearchParams({ returnTo });
   if (titleCode) params.set('titleCode', titleCode);
-  return http.get(`loginToken?${params}`, loginTokenResponseSchema, { skipUnauthenticatedHandler: true });
+  return http.get<LoginTokenResponse>(`loginToken?${params}`, { skipUnauthenticatedHandler: true });
 }

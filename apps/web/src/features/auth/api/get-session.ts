@@ -1,4 +1,4 @@
-import { sessionResponseSchema, type SessionResponse } from '@minside/domain';
+import type { SessionResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /**
@@ -7,5 +7,5 @@ import { http } from '../../../lib/http.ts';
  */
 export function getSession(titleCode: string | undefined): Promise<SessionResponse> {
   const query = titleCode ? `?${new URLSearchParams({ titleCode })}` : '';
-  return http.get(`session${query}`, sessionResponseSchema, { skipUnauthenticatedHandler: true });
+  return http.get<SessionResponse>(`session${query}`, { skipUnauthenticatedHandler: true });
 }

@@ -1,4 +1,4 @@
-import { handleCodeResponseSchema, type HandleCodeBody, type HandleCodeResponse } from '@minside/domain';
+import type { HandleCodeBody, HandleCodeResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /**
@@ -6,5 +6,5 @@ import { http } from '../../../lib/http.ts';
  * shown on the callback page, never turned into another login redirect.
  */
 export function handleCode(body: HandleCodeBody): Promise<HandleCodeResponse> {
-  return http.post('handlecode', body, handleCodeResponseSchema, { skipUnauthenticatedHandler: true });
+  return http.post<HandleCodeResponse>('handlecode', body, { skipUnauthenticatedHandler: true });
 }

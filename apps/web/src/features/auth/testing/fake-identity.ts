@@ -101,6 +101,11 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
       fake.session = session;
       setSignedIn(sessionStore, session, Date.now());
     },
+    seed(session) {
+      fake.session = session;
+      if (session) setSignedIn(sessionStore, session, Date.now());
+      else setSignedOut(sessionStore, Date.now());
+    },
   };
   return fake;
 }

@@ -1,12 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import { discountResponseSchema, type AddDiscountBody, type Discount } from '@minside/domain';
+import type { AddDiscountBody, Discount, DiscountResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import type { SubscriptionRef } from './payment-method.ts';
 import { billingKeys } from './keys.ts';
 
 /** POST /api/getDiscountDetails (SPEC §7): the active discount, or null. A read, though the spec makes it a POST. */
 export async function getDiscountDetails(ref: SubscriptionRef, signal?: AbortSignal): Promise<Discount | null> {
-  return (await http.post('getDiscountDetails', { ariaAccountNo: ref.ariaAccountNo, titleCode: ref.titleCode }, discountResponseSchema, { signal })).discount;
+  return (await http.post<DiscountResponse>('getDiscountDetails', { ariaAccountNo: ref.ariaAccountNo, titleCode: ref.titleCode }, { signal })).discount;
 }
 
 export function discountQueryOptions(ref: SubscriptionRef) {
@@ -15,5 +15,5 @@ export function discountQueryOptions(ref: SubscriptionRef) {
 
 /** POST /api/addDiscount (SPEC §7): a code that lowers the next invoices. */
 export async function addDiscount(body: AddDiscountBody): Promise<Discount | null> {
-  return (await http.post('addDiscount', body, discountResponseSchema)).discount;
+  return (await http.post<DiscountResponse>('addDiscount', body)).discount;
 }

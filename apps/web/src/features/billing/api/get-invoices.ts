@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { INVOICE_PAGE_MAX, invoiceListResponseSchema, type Invoice, type InvoiceListResponse } from '@minside/domain';
+import { INVOICE_PAGE_MAX, type Invoice, type InvoiceListResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { billingKeys } from './keys.ts';
 
@@ -10,7 +10,7 @@ export const INVOICES_PER_PAGE = 12;
 export function getInvoices(ariaAccountNo: number, page: { before?: number; limit?: number } = {}, signal?: AbortSignal): Promise<InvoiceListResponse> {
   const query = new URLSearchParams({ limit: String(page.limit ?? INVOICES_PER_PAGE) });
   if (page.before !== undefined) query.set('before', String(page.before));
-  return http.get(`invoice/${ariaAccountNo}?${query}`, invoiceListResponseSchema, { signal });
+  return http.get<InvoiceListResponse>(`invoice/${ariaAccountNo}?${query}`, { signal });
 }
 
 export function invoicesQueryOptions(ariaAccountNo: number) {

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { paymentSchema, type Payment } from '@minside/domain';
+import type { Payment } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { billingKeys } from './keys.ts';
 
@@ -13,7 +13,7 @@ export const PENDING_POLL_MS = 2_000;
  */
 export function getPayment(paymentId: string, paylinkToken?: string, signal?: AbortSignal): Promise<Payment> {
   const query = paylinkToken ? `?${new URLSearchParams({ token: paylinkToken })}` : '';
-  return http.get(`payment/${encodeURIComponent(paymentId)}${query}`, paymentSchema, { signal });
+  return http.get<Payment>(`payment/${encodeURIComponent(paymentId)}${query}`, { signal });
 }
 
 export function paymentQueryOptions(paymentId: string, paylinkToken?: string) {

@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { paylinkDetailsSchema, paymentRedirectSchema, type CreateInvoicePaymentBody, type PaylinkDetails, type PaymentRedirect } from '@minside/domain';
+import type { CreateInvoicePaymentBody, PaylinkDetails, PaymentRedirect } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { billingKeys } from './keys.ts';
 
 /** GET /api/paylink/{token} (public): the one invoice a signed pay-link is for. */
 export function getPaylink(token: string, signal?: AbortSignal): Promise<PaylinkDetails> {
-  return http.get(`paylink/${encodeURIComponent(token)}`, paylinkDetailsSchema, { signal });
+  return http.get<PaylinkDetails>(`paylink/${encodeURIComponent(token)}`, { signal });
 }
 
 export function paylinkQueryOptions(token: string) {
@@ -14,5 +14,5 @@ export function paylinkQueryOptions(token: string) {
 
 /** POST /api/paylink/{token}/payment (public): pays the pay-link's invoice at the provider. */
 export function startPaylinkPayment(token: string, body: CreateInvoicePaymentBody): Promise<PaymentRedirect> {
-  return http.post(`paylink/${encodeURIComponent(token)}/payment`, body, paymentRedirectSchema);
+  return http.post<PaymentRedirect>(`paylink/${encodeURIComponent(token)}/payment`, body);
 }

@@ -1,14 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  changePaymentMethodResponseSchema,
-  paymentMethodDetailsSchema,
-  paymentRedirectSchema,
-  type ChangeCardBody,
-  type ChangePaymentMethodBody,
-  type ChangePaymentMethodResponse,
-  type PaymentMethodDetails,
-  type PaymentRedirect,
-} from '@minside/domain';
+import type { ChangeCardBody, ChangePaymentMethodBody, ChangePaymentMethodResponse, PaymentMethodDetails, PaymentRedirect } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { billingKeys } from './keys.ts';
 
@@ -19,7 +10,7 @@ export interface SubscriptionRef {
 
 /** GET /api/subscription/{accountNo}/{titleCode}/paymentMethod: the method in use, with its card or agreement. */
 export function getPaymentMethod(ref: SubscriptionRef, signal?: AbortSignal): Promise<PaymentMethodDetails> {
-  return http.get(`subscription/${ref.ariaAccountNo}/${encodeURIComponent(ref.titleCode)}/paymentMethod`, paymentMethodDetailsSchema, { signal });
+  return http.get<PaymentMethodDetails>(`subscription/${ref.ariaAccountNo}/${encodeURIComponent(ref.titleCode)}/paymentMethod`, { signal });
 }
 
 export function paymentMethodQueryOptions(ref: SubscriptionRef) {
@@ -28,10 +19,10 @@ export function paymentMethodQueryOptions(ref: SubscriptionRef) {
 
 /** PUT /api/subscription/paymentMethod (SPEC §7): giro at once, AvtaleGiro pending the bank, card and Vipps through the provider. */
 export function changePaymentMethod(body: ChangePaymentMethodBody): Promise<ChangePaymentMethodResponse> {
-  return http.put('subscription/paymentMethod', body, changePaymentMethodResponseSchema);
+  return http.put<ChangePaymentMethodResponse>('subscription/paymentMethod', body);
 }
 
 /** PUT /api/subscription/card (SPEC §7): a new card, registered at the provider's page. */
 export function changeCard(body: ChangeCardBody): Promise<PaymentRedirect> {
-  return http.put('subscription/card', body, paymentRedirectSchema);
+  return http.put<PaymentRedirect>('subscription/card', body);
 }

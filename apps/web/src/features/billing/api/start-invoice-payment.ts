@@ -1,7 +1,7 @@
-import { paymentRedirectSchema, type CreateInvoicePaymentBody, type PaymentRedirect } from '@minside/domain';
+import type { CreateInvoicePaymentBody, PaymentRedirect } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /** POST /api/invoice/{ariaInvoiceNo}/payment: starts paying one invoice at the provider. */
 export function startInvoicePayment(ariaInvoiceNo: number, body: CreateInvoicePaymentBody): Promise<PaymentRedirect> {
-  return http.post(`invoice/${ariaInvoiceNo}/payment`, body, paymentRedirectSchema);
+  return http.post<PaymentRedirect>(`invoice/${ariaInvoiceNo}/payment`, body);
 }

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { businessOverviewSchema, type BusinessOverview } from '@minside/domain';
+import type { BusinessOverview } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { businessKeys, titleQuery } from './keys.ts';
 
 /** GET /api/business/members: the company's invited and active people (admins only). */
 export function getBusinessOverview(titleCode: string, signal?: AbortSignal): Promise<BusinessOverview> {
-  return http.get(`business/members${titleQuery(titleCode)}`, businessOverviewSchema, { signal });
+  return http.get<BusinessOverview>(`business/members${titleQuery(titleCode)}`, { signal });
 }
 
 export const businessOverviewQueryOptions = (titleCode: string) =>

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { businessInviteResponseSchema, type BusinessInviteResponse } from '@minside/domain';
+import type { BusinessInviteResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { businessKeys, titleQuery } from './keys.ts';
 
 /** POST /api/business/invitations: the pasted text as it is; the server splits and checks it. */
 export function inviteMembers(titleCode: string, emails: string): Promise<BusinessInviteResponse> {
-  return http.post(`business/invitations${titleQuery(titleCode)}`, { emails }, businessInviteResponseSchema);
+  return http.post<BusinessInviteResponse>(`business/invitations${titleQuery(titleCode)}`, { emails });
 }
 
 export function useInviteMembers(titleCode: string) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { businessRemoveResponseSchema, type BusinessRemoveResponse } from '@minside/domain';
+import type { BusinessRemoveResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { businessKeys, titleQuery } from './keys.ts';
 
 /** POST /api/business/members/remove: many at once; each id answers deleted, failed or notExist. */
 export function removeMembers(titleCode: string, ids: string[]): Promise<BusinessRemoveResponse> {
-  return http.post(`business/members/remove${titleQuery(titleCode)}`, { ids }, businessRemoveResponseSchema);
+  return http.post<BusinessRemoveResponse>(`business/members/remove${titleQuery(titleCode)}`, { ids });
 }
 
 export function useRemoveMembers(titleCode: string) {

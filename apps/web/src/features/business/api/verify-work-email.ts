@@ -1,17 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import { businessConfirmResponseSchema, businessVerifyResponseSchema, type BusinessConfirmResponse, type BusinessVerifyResponse } from '@minside/domain';
+import type { BusinessConfirmResponse, BusinessVerifyResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { useIdentity } from '../../auth/index.ts';
 import { titleQuery } from './keys.ts';
 
 /** POST /api/business/verification: a code to the work address. */
 export function requestWorkEmailCode(titleCode: string, email: string): Promise<BusinessVerifyResponse> {
-  return http.post(`business/verification${titleQuery(titleCode)}`, { email }, businessVerifyResponseSchema);
+  return http.post<BusinessVerifyResponse>(`business/verification${titleQuery(titleCode)}`, { email });
 }
 
 /** POST /api/business/verification/confirm: the code; answers with the session that now has access. */
 export function confirmWorkEmail(titleCode: string, email: string, code: string): Promise<BusinessConfirmResponse> {
-  return http.post(`business/verification/confirm${titleQuery(titleCode)}`, { email, code }, businessConfirmResponseSchema);
+  return http.post<BusinessConfirmResponse>(`business/verification/confirm${titleQuery(titleCode)}`, { email, code });
 }
 
 export function useRequestWorkEmailCode(titleCode: string) {

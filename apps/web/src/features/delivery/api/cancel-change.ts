@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { deliveryChangeCancelResponseSchema, type DeliveryChange } from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import type { DeliveryChange, deliveryChangeCancelResponseSchema } from '@minside/domain';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** DELETE /api/delivery/changes/{id}: deleted (null), or a started change ended as early as possible. */
 export async function cancelDeliveryChange(titleCode: string, id: string): Promise<DeliveryChange | null> {
-  return (await http.delete(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {}, deliveryChangeCancelResponseSchema)).change;
+  return (await http.delete<ResponseOf<typeof deliveryChangeCancelResponseSchema>>(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {})).change;
 }
 
 export function useCancelDeliveryChange(titleCode: string) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { deliveryAddressOverviewSchema, type DeliveryAddressInput, type DeliveryAddressOverview } from '@minside/domain';
+import type { DeliveryAddressInput, DeliveryAddressOverview } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** POST /api/delivery/address: a new delivery address from a date (a move). */
 export function changeDeliveryAddress(titleCode: string, body: { fromDate: string; address: DeliveryAddressInput }): Promise<DeliveryAddressOverview> {
-  return http.post(`delivery/address${titleQuery(titleCode)}`, body, deliveryAddressOverviewSchema);
+  return http.post<DeliveryAddressOverview>(`delivery/address${titleQuery(titleCode)}`, body);
 }
 
 export function useChangeDeliveryAddress(titleCode: string) {

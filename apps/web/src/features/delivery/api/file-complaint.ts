@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { complaintReceiptSchema, type ComplaintReceipt } from '@minside/domain';
+import type { ComplaintReceipt } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
@@ -12,7 +12,7 @@ export interface ComplaintInput {
 
 /** POST /api/delivery/complaints: files a complaint and returns the receipt with its case number. */
 export function fileComplaint(titleCode: string, body: ComplaintInput): Promise<ComplaintReceipt> {
-  return http.post(`delivery/complaints${titleQuery(titleCode)}`, body, complaintReceiptSchema);
+  return http.post<ComplaintReceipt>(`delivery/complaints${titleQuery(titleCode)}`, body);
 }
 
 export function useFileComplaint(titleCode: string) {

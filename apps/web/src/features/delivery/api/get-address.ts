@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { deliveryAddressOverviewSchema, type DeliveryAddressOverview } from '@minside/domain';
+import type { DeliveryAddressOverview } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/address: the address in use and the moves already decided. */
 export function getDeliveryAddress(titleCode: string): Promise<DeliveryAddressOverview> {
-  return http.get(`delivery/address${titleQuery(titleCode)}`, deliveryAddressOverviewSchema);
+  return http.get<DeliveryAddressOverview>(`delivery/address${titleQuery(titleCode)}`);
 }
 
 export const deliveryAddressQueryOptions = (titleCode: string) =>

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { deliveryCalendarSchema, type DeliveryCalendar } from '@minside/domain';
+import type { DeliveryCalendar } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/calendar: issue days, the cutoff and the next possible delivery day. */
 export function getDeliveryCalendar(titleCode: string): Promise<DeliveryCalendar> {
-  return http.get(`delivery/calendar${titleQuery(titleCode)}`, deliveryCalendarSchema);
+  return http.get<DeliveryCalendar>(`delivery/calendar${titleQuery(titleCode)}`);
 }
 
 export const deliveryCalendarQueryOptions = (titleCode: string) =>

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { deliveryChangeListSchema, type DeliveryChange } from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import type { DeliveryChange, deliveryChangeListSchema } from '@minside/domain';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/changes: upcoming and running vacation and delivery changes. */
 export async function getDeliveryChanges(titleCode: string): Promise<DeliveryChange[]> {
-  return (await http.get(`delivery/changes${titleQuery(titleCode)}`, deliveryChangeListSchema)).changes;
+  return (await http.get<ResponseOf<typeof deliveryChangeListSchema>>(`delivery/changes${titleQuery(titleCode)}`)).changes;
 }
 
 export const deliveryChangesQueryOptions = (titleCode: string) =>

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { complaintCodesResponseSchema } from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import type { complaintCodesResponseSchema } from '@minside/domain';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys } from './keys.ts';
 
 /** GET /api/complaintcodes (SPEC §7). */
 export function getComplaintCodes() {
-  return http.get('complaintcodes', complaintCodesResponseSchema);
+  return http.get<ResponseOf<typeof complaintCodesResponseSchema>>('complaintcodes');
 }
 
 export const complaintCodesQueryOptions = () => queryOptions({ queryKey: deliveryKeys.complaintCodes(), queryFn: getComplaintCodes, staleTime: Infinity });

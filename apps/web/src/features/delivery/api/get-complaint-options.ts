@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { complaintOptionsSchema, type ComplaintOptions } from '@minside/domain';
+import type { ComplaintOptions } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/complaints/options: days, remedies and what is already reported. 403 without paper. */
 export function getComplaintOptions(titleCode: string): Promise<ComplaintOptions> {
-  return http.get(`delivery/complaints/options${titleQuery(titleCode)}`, complaintOptionsSchema);
+  return http.get<ComplaintOptions>(`delivery/complaints/options${titleQuery(titleCode)}`);
 }
 
 export const complaintOptionsQueryOptions = (titleCode: string) =>

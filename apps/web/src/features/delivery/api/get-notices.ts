@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { deliveryNoticeListSchema, type DeliveryNotice } from '@minside/domain';
+import type { DeliveryNotice, DeliveryNoticeList } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/notices: the operator's notices about today's paper for this subscriber. */
 export async function getDeliveryNotices(titleCode: string): Promise<DeliveryNotice[]> {
-  return (await http.get(`delivery/notices${titleQuery(titleCode)}`, deliveryNoticeListSchema)).notices;
+  return (await http.get<DeliveryNoticeList>(`delivery/notices${titleQuery(titleCode)}`)).notices;
 }
 
 /** Only paper subscribers have notices: for others the call is not made. */

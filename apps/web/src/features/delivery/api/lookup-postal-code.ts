@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { postalCodeLookupSchema } from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import type { postalCodeLookupSchema } from '@minside/domain';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys } from './keys.ts';
 
 /** GET /api/delivery/postal-codes/{code}: the town of a Norwegian postal code; 404 when unknown. */
 export function lookupPostalCode(postalCode: string) {
-  return http.get(`delivery/postal-codes/${encodeURIComponent(postalCode)}`, postalCodeLookupSchema);
+  return http.get<ResponseOf<typeof postalCodeLookupSchema>>(`delivery/postal-codes/${encodeURIComponent(postalCode)}`);
 }
 
 export const postalCodeQueryOptions = (postalCode: string) =>

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { deliveryChangeSchema, type DeliveryChange, type DeliveryChangeBody } from '@minside/domain';
+import type { DeliveryChange, DeliveryChangeBody } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** POST /api/delivery/changes (new) or PUT /api/delivery/changes/{id} (change). */
 export function saveDeliveryChange(titleCode: string, body: DeliveryChangeBody, id?: string): Promise<DeliveryChange> {
   return id
-    ? http.put(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, body, deliveryChangeSchema)
-    : http.post(`delivery/changes${titleQuery(titleCode)}`, body, deliveryChangeSchema);
+    ? http.put<DeliveryChange>(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, body)
+    : http.post<DeliveryChange>(`delivery/changes${titleQuery(titleCode)}`, body);
 }
 
 export function useSaveDeliveryChange(titleCode: string) {

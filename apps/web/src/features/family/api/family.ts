@@ -1,14 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  familyInviteResponseSchema,
-  familyLeaveResponseSchema,
-  familyOverviewSchema,
-  familyRemovalResponseSchema,
-  type FamilyInviteResponse,
-  type FamilyLeaveResponse,
-  type FamilyOverview,
-  type FamilyRemovalResponse,
-} from '@minside/domain';
+import type { FamilyInviteResponse, FamilyLeaveResponse, FamilyOverview, FamilyRemovalResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /** Every query key of the family area; mutations invalidate by these. */
@@ -22,7 +13,7 @@ const titleQuery = (titleCode: string) => (titleCode ? `?${new URLSearchParams({
 
 /** GET /api/family: the owner's invitations and places, a member's owner, or why there is no sharing. */
 export function getFamily(titleCode: string, signal?: AbortSignal): Promise<FamilyOverview> {
-  return http.get(`family${titleQuery(titleCode)}`, familyOverviewSchema, { signal });
+  return http.get<FamilyOverview>(`family${titleQuery(titleCode)}`, { signal });
 }
 
 export function familyQueryOptions(titleCode: string) {
@@ -41,24 +32,24 @@ function useFamilyMutation<TInput, TResult extends { overview: FamilyOverview }>
 
 /** POST /api/family/invitations: SPEC §4 invite results (emailSent, resent; the rest are errors). */
 export function useInvite(titleCode: string) {
-  return useFamilyMutation(titleCode, (email: string): Promise<FamilyInviteResponse> => http.post(`family/invitations${titleQuery(titleCode)}`, { email }, familyInviteResponseSchema));
+  return useFamilyMutation(titleCode, (email: string): Promise<FamilyInviteResponse> => http.post<FamilyInviteResponse>(`family/invitations${titleQuery(titleCode)}`, { email }));
 }
 
 /** POST /api/family/invitations/{id}/resend. */
 export function useResend(titleCode: string) {
   return useFamilyMutation(titleCode, (id: string): Promise<FamilyInviteResponse> =>
-    http.post(`family/invitations/${encodeURIComponent(id)}/resend${titleQuery(titleCode)}`, {}, familyInviteResponseSchema),
+    http.post<FamilyInviteResponse>(`family/invitations/${encodeURIComponent(id)}/resend${titleQuery(titleCode)}`, {}),
   );
 }
 
 /** DELETE /api/family/invitations/{id}: withdraw an invitation or remove a member (SPEC §4 removal results). */
 export function useRemove(titleCode: string) {
   return useFamilyMutation(titleCode, (id: string): Promise<FamilyRemovalResponse> =>
-    http.delete(`family/invitations/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {}, familyRemovalResponseSchema),
+    http.delete<FamilyRemovalResponse>(`family/invitations/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {}),
   );
 }
 
 /** POST /api/family/leave: a member stops sharing. */
 export function leaveFamily(titleCode: string): Promise<FamilyLeaveResponse> {
-  return http.post(`family/leave${titleQuery(titleCode)}`, {}, familyLeaveResponseSchema);
+  return http.post<FamilyLeaveResponse>(`family/leave${titleQuery(titleCode)}`, {});
 }

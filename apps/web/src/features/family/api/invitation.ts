@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { familyAcceptResponseSchema, familyInvitationPreviewSchema, type FamilyAcceptResponse, type FamilyInvitationPreview } from '@minside/domain';
+import type { FamilyAcceptResponse, FamilyInvitationPreview } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { familyKeys } from './family.ts';
 
 /** GET /api/family/invitation?token=: what the link offers, or the SPEC §4 outcome that stops it. */
 export function getInvitation(token: string, signal?: AbortSignal): Promise<FamilyInvitationPreview> {
-  return http.get(`family/invitation?${new URLSearchParams({ token })}`, familyInvitationPreviewSchema, { signal });
+  return http.get<FamilyInvitationPreview>(`family/invitation?${new URLSearchParams({ token })}`, { signal });
 }
 
 export function invitationQueryOptions(token: string) {
@@ -15,5 +15,5 @@ export function invitationQueryOptions(token: string) {
 
 /** POST /api/family/invitation/accept. */
 export function acceptInvitation(token: string): Promise<FamilyAcceptResponse> {
-  return http.post('family/invitation/accept', { token }, familyAcceptResponseSchema);
+  return http.post<FamilyAcceptResponse>('family/invitation/accept', { token });
 }

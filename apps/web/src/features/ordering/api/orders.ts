@@ -1,16 +1,15 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import {
+import type {
   createAccountResponseSchema,
-  orderOffersResponseSchema,
-  orderResponseSchema,
-  orderSchema,
-  paymentRedirectSchema,
-  winbackResponseSchema,
-  type CreateOrderBody,
-  type InvoicePaymentMethod,
-  type OrderResponse,
+  CreateOrderBody,
+  InvoicePaymentMethod,
+  Order,
+  OrderOffersResponse,
+  OrderResponse,
+  PaymentRedirect,
+  WinbackResponse,
 } from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 
 /** Query keys of the ordering area, in one place. */
 export const orderingKeys = {
@@ -33,7 +32,7 @@ export const ORDER_CALL_TIMEOUT_MS = 20_000;
 export const offersQueryOptions = (titleCode: string, campaign = '', winback = '') =>
   queryOptions({
     queryKey: orderingKeys.offers(titleCode, campaign, winback),
-    queryFn: ({ signal }) => http.get(`order/offers${query({ titleCode, campaign, winback })}`, orderOffersResponseSchema, { signal }),
+    queryFn: ({ signal }) => http.get<OrderOffersResponse>(`order/offers${query({ titleCode, campaign, winback })}`, { signal }),
     staleTime: 0,
   });
 
@@ -47,7 +46,7 @@ export const ORDER_POLL_MS = 2_000;
 export const orderQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: orderingKeys.order(orderId),
-    queryFn: ({ signal }) => http.get(`order/${encodeURIComponent(orderId)}`, orderResponseSchema, { signal }),
+    queryFn: ({ signal }) => http.get<OrderResponse>(`order/${encodeURIComponent(orderId)}`, { signal }),
     staleTime: 0,
     refetchInterval: (state) => (state.state.data?.order.state === 'awaiting_payment' ? ORDER_POLL_MS : false),
   });
@@ -58,25 +57,25 @@ export function useOrder(orderId: string | null) {
 
 /** SPEC §7 POST account: the buyer's account (once; an existing one answers 409, which is fine here). */
 export function createAccount(titleCode: string) {
-  return http.post('account', { accountBalance: 0, firstTitleCode: titleCode }, createAccountResponseSchema);
+  return http.post<ResponseOf<typeof createAccountResponseSchema>>('account', { accountBalance: 0, firstTitleCode: titleCode });
 }
 
 export function createOrder(titleCode: string, body: CreateOrderBody, signal?: AbortSignal) {
-  return http.post(`order${query({ titleCode })}`, body, orderSchema, { signal });
+  return http.post<Order>(`order${query({ titleCode })}`, body, { signal });
 }
 
 export function startOrderPayment(orderId: string, method: InvoicePaymentMethod) {
-  return http.post(`order/${encodeURIComponent(orderId)}/payment`, { method }, paymentRedirectSchema);
+  return http.post<PaymentRedirect>(`order/${encodeURIComponent(orderId)}/payment`, { method });
 }
 
 export function useCancelOrder() {
-  return useMutation({ mutationFn: (orderId: string) => http.post(`order/${encodeURIComponent(orderId)}/cancel`, {}, orderSchema) });
+  return useMutation({ mutationFn: (orderId: string) => http.post<Order>(`order/${encodeURIComponent(orderId)}/cancel`, {}) });
 }
 
 export function useWinback(titleCode: string, token: string) {
   return useQuery({
     queryKey: orderingKeys.winback(titleCode, token),
-    queryFn: ({ signal }) => http.get(`winback${query({ titleCode, token })}`, winbackResponseSchema, { signal }),
+    queryFn: ({ signal }) => http.get<WinbackResponse>(`winback${query({ titleCode, token })}`, { signal }),
     staleTime: 0,
   });
 }

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { clientConfigSchema, consentStateSchema, type ClientConfig, type ConsentState, type ConsentUpdateBody } from '@minside/domain';
+import type { ClientConfig, ConsentState, ConsentUpdateBody } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /** Every query key of the consent part of the privacy area. */
@@ -14,7 +14,7 @@ const quiet = { skipUnauthenticatedHandler: true } as const;
 
 /** GET /api/consent: the signed-in user's current choice and its history, newest first. */
 export function getConsent(signal?: AbortSignal): Promise<ConsentState> {
-  return http.get('consent', consentStateSchema, { signal, ...quiet });
+  return http.get<ConsentState>('consent', { signal, ...quiet });
 }
 
 export function consentQueryOptions() {
@@ -23,12 +23,12 @@ export function consentQueryOptions() {
 
 /** PUT /api/consent: a new choice (a repeated, unchanged one adds no history). */
 export function putConsent(body: ConsentUpdateBody): Promise<ConsentState> {
-  return http.put('consent', body, consentStateSchema, quiet);
+  return http.put<ConsentState>('consent', body, quiet);
 }
 
 /** GET /api/client-config: consent vendor, analytics collector and RUM, as configured for this title. */
 export function getClientConfig(titleCode: string, signal?: AbortSignal): Promise<ClientConfig> {
-  return http.get(`client-config?titleCode=${encodeURIComponent(titleCode)}`, clientConfigSchema, { signal });
+  return http.get<ClientConfig>(`client-config?titleCode=${encodeURIComponent(titleCode)}`, { signal });
 }
 
 export function clientConfigQueryOptions(titleCode: string) {

@@ -1,19 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  consentPermissionsStateSchema,
-  contentDocumentSchema,
-  deletionStateSchema,
-  exportListSchema,
-  exportRequestSchema,
-  type ConsentPermissionsState,
-  type ConsentPermissionsUpdate,
-  type ContentDocument,
-  type DeletionRequestBody,
-  type DeletionState,
-  type ExportList,
-  type ExportRequest,
-  type LegalPage,
-  type SupportPage,
+import type {
+  ConsentPermissionsState,
+  ConsentPermissionsUpdate,
+  ContentDocument,
+  DeletionRequestBody,
+  DeletionState,
+  ExportList,
+  ExportRequest,
+  LegalPage,
+  SupportPage,
 } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
@@ -35,31 +30,31 @@ export function contentQueryOptions(kind: 'legal' | 'support', page: LegalPage |
 function contentOptions(kind: string, page: string, titleCode: string) {
   return queryOptions({
     queryKey: privacyKeys.content(kind, page, titleCode),
-    queryFn: ({ signal }): Promise<ContentDocument> => http.get(`content/${kind}/${page}?titleCode=${encodeURIComponent(titleCode)}`, contentDocumentSchema, { signal }),
+    queryFn: ({ signal }): Promise<ContentDocument> => http.get<ContentDocument>(`content/${kind}/${page}?titleCode=${encodeURIComponent(titleCode)}`, { signal }),
     staleTime: 5 * 60 * 1000,
   });
 }
 
 export function permissionsQueryOptions() {
-  return queryOptions({ queryKey: privacyKeys.permissions, queryFn: ({ signal }): Promise<ConsentPermissionsState> => http.get('consent/permissions', consentPermissionsStateSchema, { signal }) });
+  return queryOptions({ queryKey: privacyKeys.permissions, queryFn: ({ signal }): Promise<ConsentPermissionsState> => http.get<ConsentPermissionsState>('consent/permissions', { signal }) });
 }
 
 export function putPermissions(body: ConsentPermissionsUpdate): Promise<ConsentPermissionsState> {
-  return http.put('consent/permissions', body, consentPermissionsStateSchema);
+  return http.put<ConsentPermissionsState>('consent/permissions', body);
 }
 
 export function exportsQueryOptions() {
-  return queryOptions({ queryKey: privacyKeys.exports, queryFn: ({ signal }): Promise<ExportList> => http.get('privacy/export', exportListSchema, { signal }) });
+  return queryOptions({ queryKey: privacyKeys.exports, queryFn: ({ signal }): Promise<ExportList> => http.get<ExportList>('privacy/export', { signal }) });
 }
 
 export function requestExport(): Promise<ExportRequest> {
-  return http.post('privacy/export', {}, exportRequestSchema);
+  return http.post<ExportRequest>('privacy/export', {});
 }
 
 export function deletionQueryOptions() {
-  return queryOptions({ queryKey: privacyKeys.deletion, queryFn: ({ signal }): Promise<DeletionState> => http.get('privacy/deletion', deletionStateSchema, { signal }) });
+  return queryOptions({ queryKey: privacyKeys.deletion, queryFn: ({ signal }): Promise<DeletionState> => http.get<DeletionState>('privacy/deletion', { signal }) });
 }
 
 export function requestDeletion(body: DeletionRequestBody): Promise<DeletionState> {
-  return http.post('privacy/deletion', body, deletionStateSchema);
+  return http.post<DeletionState>('privacy/deletion', body);
 }

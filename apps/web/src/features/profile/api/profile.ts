@@ -1,21 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  emailChangeResponseSchema,
-  profileResponseSchema,
-  profileUpdateResponseSchema,
-  type EmailChangeForm,
-  type ProfileForm,
-  type ProfileResponse,
-  type ProfileUpdateResponse,
-} from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import type { EmailChangeForm, emailChangeResponseSchema, ProfileForm, ProfileResponse, ProfileUpdateResponse } from '@minside/domain';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 
 /** Every query key of the profile area. */
 export const profileKeys = { profile: ['profile'] as const };
 
 /** GET /api/profile: the signed-in user's profile and family-sharing summary. */
 export function getProfile(signal?: AbortSignal): Promise<ProfileResponse> {
-  return http.get('profile', profileResponseSchema, { signal });
+  return http.get<ProfileResponse>('profile', { signal });
 }
 
 export function profileQueryOptions() {
@@ -24,15 +16,15 @@ export function profileQueryOptions() {
 
 /** PUT /api/profile. */
 export function updateProfile(form: ProfileForm): Promise<ProfileUpdateResponse> {
-  return http.put('profile', form, profileUpdateResponseSchema);
+  return http.put<ProfileUpdateResponse>('profile', form);
 }
 
 /** POST /api/profile/email-change: re-authenticate with the password; a link goes to the new address. */
 export function requestEmailChange(form: EmailChangeForm): Promise<{ pendingEmail: string }> {
-  return http.post('profile/email-change', form, emailChangeResponseSchema);
+  return http.post<ResponseOf<typeof emailChangeResponseSchema>>('profile/email-change', form);
 }
 
 /** POST /api/profile/email-change/confirm: the token from the link. */
 export function confirmEmailChange(token: string): Promise<ProfileUpdateResponse> {
-  return http.post('profile/email-change/confirm', { token }, profileUpdateResponseSchema);
+  return http.post<ProfileUpdateResponse>('profile/email-change/confirm', { token });
 }

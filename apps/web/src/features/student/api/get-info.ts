@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { studentInfoResponseSchema, type StudentInfoResponse } from '@minside/domain';
+import type { StudentInfoResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { studentKeys, titleQuery } from './keys.ts';
 
 /** GET /api/student/info (public): the approved institutions and the student price. */
 export function getStudentInfo(titleCode: string, signal?: AbortSignal): Promise<StudentInfoResponse> {
-  return http.get(`student/info${titleQuery(titleCode)}`, studentInfoResponseSchema, { signal });
+  return http.get<StudentInfoResponse>(`student/info${titleQuery(titleCode)}`, { signal });
 }
 
 export const studentInfoQueryOptions = (titleCode: string) =>

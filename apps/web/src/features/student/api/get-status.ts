@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { studentStatusResponseSchema, type StudentStatus } from '@minside/domain';
+import type { StudentStatus, StudentStatusResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { studentKeys } from './keys.ts';
 
 /** GET /api/student/status: when the signed-in student must verify again. */
 export async function getStudentStatus(signal?: AbortSignal): Promise<StudentStatus | null> {
-  return (await http.get('student/status', studentStatusResponseSchema, { signal })).status;
+  return (await http.get<StudentStatusResponse>('student/status', { signal })).status;
 }
 
 export const studentStatusQueryOptions = () => queryOptions({ queryKey: studentKeys.status(), queryFn: ({ signal }) => getStudentStatus(signal) });

@@ -1,17 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { activateStudentResponseSchema, studentEmailResponseSchema, type ActivateStudentResponse, type StudentEmailResponse } from '@minside/domain';
+import type { ActivateStudentResponse, StudentEmailResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { useIdentity } from '../../auth/index.ts';
 import { studentKeys, titleQuery } from './keys.ts';
 
 /** SPEC §7 POST student-email/: a six-digit code to the student address. */
 export function sendStudentEmail(titleCode: string, email: string): Promise<StudentEmailResponse> {
-  return http.post(`student-email/${titleQuery(titleCode)}`, { email }, studentEmailResponseSchema);
+  return http.post<StudentEmailResponse>(`student-email/${titleQuery(titleCode)}`, { email });
 }
 
 /** SPEC §7 POST activate-student-subscription/: the code; answers with the session that now has the student subscription. */
 export function activateStudentSubscription(titleCode: string, email: string, code: string): Promise<ActivateStudentResponse> {
-  return http.post(`activate-student-subscription/${titleQuery(titleCode)}`, { email, code }, activateStudentResponseSchema);
+  return http.post<ActivateStudentResponse>(`activate-student-subscription/${titleQuery(titleCode)}`, { email, code });
 }
 
 export function useSendStudentEmail(titleCode: string) {

@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { changeLogResponseSchema, type ChangeLogEntry } from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import type { ChangeLogEntry, changeLogResponseSchema } from '@minside/domain';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** GET …/changes: the change log ("Endringslogg"), newest first. */
 export async function getChangeLog(subscription: SubscriptionRef, signal?: AbortSignal): Promise<ChangeLogEntry[]> {
-  return (await http.get(subscriptionPath(subscription, 'changes'), changeLogResponseSchema, { signal })).entries;
+  return (await http.get<ResponseOf<typeof changeLogResponseSchema>>(subscriptionPath(subscription, 'changes'), { signal })).entries;
 }
 
 export function changeLogQueryOptions(subscription: SubscriptionRef) {

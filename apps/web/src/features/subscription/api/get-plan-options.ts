@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { planOptionsResponseSchema, type PlanOption } from '@minside/domain';
+import type { PlanOption, PlanOptionsResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** GET …/plans: the plans the title sells, each with what switching to it would mean. */
 export async function getPlanOptions(subscription: SubscriptionRef, signal?: AbortSignal): Promise<PlanOption[]> {
-  return (await http.get(subscriptionPath(subscription, 'plans'), planOptionsResponseSchema, { signal })).options;
+  return (await http.get<PlanOptionsResponse>(subscriptionPath(subscription, 'plans'), { signal })).options;
 }
 
 export function planOptionsQueryOptions(subscription: SubscriptionRef) {

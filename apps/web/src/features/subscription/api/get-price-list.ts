@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { priceChangesResponseSchema, type Plan } from '@minside/domain';
+import type { Plan, PriceChangesResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { subscriptionKeys } from './keys.ts';
 
 /** GET /api/plans/{titleCode} (public): the title's plans, with announced price changes. */
 export async function getPriceList(titleCode: string, signal?: AbortSignal): Promise<Plan[]> {
-  return (await http.get(`plans/${encodeURIComponent(titleCode)}`, priceChangesResponseSchema, { signal })).plans;
+  return (await http.get<PriceChangesResponse>(`plans/${encodeURIComponent(titleCode)}`, { signal })).plans;
 }
 
 export function priceListQueryOptions(titleCode: string) {

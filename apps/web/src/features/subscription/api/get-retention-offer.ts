@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { retentionOfferResponseSchema, type RetentionOffer } from '@minside/domain';
+import type { RetentionOffer, RetentionOfferResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** GET …/retention-offer: the one offer the subscription may still accept instead of cancelling. */
 export async function getRetentionOffer(subscription: SubscriptionRef, signal?: AbortSignal): Promise<RetentionOffer | null> {
-  return (await http.get(subscriptionPath(subscription, 'retention-offer'), retentionOfferResponseSchema, { signal })).offer;
+  return (await http.get<RetentionOfferResponse>(subscriptionPath(subscription, 'retention-offer'), { signal })).offer;
 }
 
 export function retentionOfferQueryOptions(subscription: SubscriptionRef) {

@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { subscriptionSchema, type Subscription } from '@minside/domain';
+import type { Subscription } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** GET /api/subscription/{accountNo}/{titleCode} (SPEC §7): the subscription as it is now. */
 export function getSubscription(subscription: SubscriptionRef, signal?: AbortSignal): Promise<Subscription> {
-  return http.get(subscriptionPath(subscription), subscriptionSchema, { signal });
+  return http.get<Subscription>(subscriptionPath(subscription), { signal });
 }
 
 export function subscriptionQueryOptions(subscription: SubscriptionRef) {

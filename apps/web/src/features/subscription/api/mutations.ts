@@ -1,13 +1,10 @@
-import {
-  changePlanResponseSchema,
-  deleteSubscriptionResponseSchema,
-  reactivateSubscriptionResponseSchema,
-  subscriptionResponseSchema,
-  type ChangePlanResponse,
-  type DeleteSubscriptionBody,
-  type DeleteSubscriptionResponse,
-  type ReactivateSubscriptionResponse,
-  type Subscription,
+import type {
+  ChangePlanResponse,
+  DeleteSubscriptionBody,
+  DeleteSubscriptionResponse,
+  ReactivateSubscriptionResponse,
+  Subscription,
+  SubscriptionResponse,
 } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { subscriptionPath, type SubscriptionRef } from './keys.ts';
@@ -17,24 +14,23 @@ import { subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** DELETE /api/deleteSubscription (SPEC §7): CANCELLATION, or REPLACEMENT-ANN with the retention offer. */
 export function deleteSubscription(body: DeleteSubscriptionBody): Promise<DeleteSubscriptionResponse> {
-  return http.delete('deleteSubscription', body, deleteSubscriptionResponseSchema);
+  return http.delete<DeleteSubscriptionResponse>('deleteSubscription', body);
 }
 
 /** POST …/undo-cancellation (/angre-oppsigelse). */
 export async function undoCancellation(subscription: SubscriptionRef): Promise<Subscription> {
-  return (await http.post(subscriptionPath(subscription, 'undo-cancellation'), {}, subscriptionResponseSchema)).subscription;
+  return (await http.post<SubscriptionResponse>(subscriptionPath(subscription, 'undo-cancellation'), {})).subscription;
 }
 
 /** POST /api/reactivateSubscription/ (SPEC §7): an expired subscription starts again. */
 export function reactivateSubscription(subscription: SubscriptionRef, email: string): Promise<ReactivateSubscriptionResponse> {
-  return http.post(
+  return http.post<ReactivateSubscriptionResponse>(
     'reactivateSubscription/',
     { ariaAccountNo: subscription.ariaAccountNo, titleCode: subscription.titleCode, email },
-    reactivateSubscriptionResponseSchema,
   );
 }
 
 /** POST …/plan: switch plan (upgrade now, downgrade from the period end). */
 export function changePlan(subscription: SubscriptionRef, ariaPlanID: string): Promise<ChangePlanResponse> {
-  return http.post(subscriptionPath(subscription, 'plan'), { ariaPlanID }, changePlanResponseSchema);
+  return http.post<ChangePlanResponse>(subscriptionPath(subscription, 'plan'), { ariaPlanID });
 }

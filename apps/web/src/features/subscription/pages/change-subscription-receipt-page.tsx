@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router';
-import { changePlanResponseSchema, formatKroner, formatLongDate, type ChangePlanResponse } from '@minside/domain';
+import { formatKroner, formatLongDate, type ChangePlanResponse } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -11,6 +11,22 @@ import { Fact, Facts } from '../../../components/facts.tsx';
 /** What /endre-abonnement hands to the receipt (kept in the history entry, so a reload still shows it). */
 export interface ReceiptState {
   receipt: ChangePlanResponse;
+}
+
+/**
+ * The receipt in the history entry is what POST …/plan answered, which the server validated
+ * (ADR 020), so a shape check is enough: it turns away an empty entry or one an older build
+ * wrote, without loading zod on this page.
+ */
+function receiptOf(state: unknown): ChangePlanResponse | null {
+  const receipt = (state as { receipt?: Partial<ChangePlanResponse> } | null)?.receipt;
+  const complete =
+    typeof receipt?.fromPlanName === 'string' &&
+    typeof receipt.plan?.name === 'string' &&
+    typeof receipt.quote?.kind === 'string' &&
+    typeof receipt.quote.effectiveOn === 'string' &&
+    typeof receipt.subscription?.currentPeriodEnd === 'string';
+  return complete ? (receipt as ChangePlanResponse) : null;
 }
 
 function headline(receipt: ChangePlanResponse): string {
@@ -28,8 +44,8 @@ function headline(receipt: ChangePlanResponse): string {
 
 /** SPEC §2 /receipt2: the receipt of a plan change. */
 export function ChangeSubscriptionReceiptPage() {
-  const parsed = changePlanResponseSchema.safeParse((useLocation().state as Partial<ReceiptState> | null)?.receipt);
-  if (!parsed.success) {
+  const receipt = receiptOf(useLocation().state);
+  if (!receipt) {
     return (
       <Page title={pages.changeSubscriptionReceipt.title} lead="Vi finner ingen endring å vise her. Abonnementet ditt og endringsloggen finner du på Min Side.">
         <div className={ui.actions}>
@@ -38,7 +54,6 @@ export function ChangeSubscriptionReceiptPage() {
       </Page>
     );
   }
-  const receipt = parsed.data;
   const { quote, plan } = receipt;
   return (
     <Page title={pages.changeSubscriptionReceipt.title} lead={headline(receipt)}>

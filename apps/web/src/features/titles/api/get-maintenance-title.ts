@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { maintenanceTitleResponseSchema, type MaintenanceTitle } from '@minside/domain';
+import type { MaintenanceTitle } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { titleKeys } from './keys.ts';
 
@@ -9,7 +9,7 @@ import { titleKeys } from './keys.ts';
  */
 export async function getMaintenanceTitle(minsideUrl: string, signal?: AbortSignal): Promise<MaintenanceTitle | null> {
   try {
-    return await http.post('maintenanceTitle', { minsideUrl }, maintenanceTitleResponseSchema, { signal });
+    return await http.post<MaintenanceTitle>('maintenanceTitle', { minsideUrl }, { signal });
   } catch (error) {
     if (signal?.aborted) throw error;
     console.error('Could not fetch the maintenance status', error);

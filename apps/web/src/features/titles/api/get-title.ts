@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { titleSchema, type Title } from '@minside/domain';
+import type { Title } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { titleKeys } from './keys.ts';
 
 /** GET /api/title/{code} (SPEC §7). */
 export function getTitle(titleCode: string, signal?: AbortSignal): Promise<Title> {
-  return http.get(`title/${encodeURIComponent(titleCode)}`, titleSchema, { signal });
+  return http.get<Title>(`title/${encodeURIComponent(titleCode)}`, { signal });
 }
 
 export function titleQueryOptions(titleCode: string) {

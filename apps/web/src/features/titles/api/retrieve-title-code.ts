@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { FALLBACK_TITLE_CODE, retrieveTitleCodeResponseSchema } from '@minside/domain';
-import { http } from '../../../lib/http.ts';
+import { FALLBACK_TITLE_CODE, type retrieveTitleCodeResponseSchema } from '@minside/domain';
+import { http, type ResponseOf } from '../../../lib/http.ts';
 import { titleKeys } from './keys.ts';
 
 /**
@@ -9,7 +9,7 @@ import { titleKeys } from './keys.ts';
  */
 export async function retrieveTitleCode(minsideUrl: string, signal?: AbortSignal): Promise<string> {
   try {
-    const { titleCode } = await http.post('retrieveTitleCode', { minsideUrl }, retrieveTitleCodeResponseSchema, { signal });
+    const { titleCode } = await http.post<ResponseOf<typeof retrieveTitleCodeResponseSchema>>('retrieveTitleCode', { minsideUrl }, { signal });
     return titleCode;
   } catch (error) {
     if (signal?.aborted) throw error;
