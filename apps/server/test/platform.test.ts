@@ -121,7 +121,7 @@ describe('serving the SPA', () => {
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['content-type'], url).toContain('text/html');
         expect(res.body, url).toContain('<title>Min Side</title>');
-        expect(res.headers['cache-control'], url).toBe('no-store');
+        expect(res.headers['cache-control'], url).toBe('private, no-store');
       }
       const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);
@@ -134,6 +134,34 @@ describe('serving the SPA', () => {
     } finally {
       await t.close();
       rmSync(webDist, { recursive: true, force: true });
+    }
+  });
+
+  it('compresses JSON answers over 1 KB for a browser that accepts it, and leaves small ones and other browsers alone', async () => {
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const t = await buildTestApp('pglite');
+    try {
+      const url = '/api/content/support/faq?titleCode=ADR';
+      const host = 'adresseavisen.localhost:3000';
+      const plain = await t.app.inject({ method: 'GET', url, headers: { host } });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(Buffer.byteLength(plain.body)).toBeGreaterThan(1024);
+      const br = await t.app.inject({ method: 'GET', url, headers: { host, 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['vary']).toContain('accept-encoding');
+      expect(br.rawPayload.length).toBeLessThan(Buffer.byteLength(plain.body) / 2);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+      const gzip = await t.app.inject({ method: 'GET', url, headers: { host, 'accept-encoding': 'gzip' } });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+      // Under the threshold: sent as it is.
+      const small = await t.app.inject({ method: 'GET', url: '/api/nope', headers: { host, 'accept-encoding': 'br' } });
+      expect(small.statusCode).toBe(404);
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(small.json()).toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      await t.close();
     }
   });
 

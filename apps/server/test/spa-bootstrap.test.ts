@@ -63,7 +63,7 @@ describe.each(testDatabases)('index.html with the bootstrap block on $name', ({ 
     const response = await page('/kundeservice', host);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['cache-control']).toBe('private, no-store');
     expect(response.headers['content-security-policy']).toBe(SPA_CSP);
     // The template around the block is unchanged; the block sits just before </body>.
     expect(response.body.startsWith(INDEX_HTML.slice(0, INDEX_HTML.indexOf('</body>')))).toBe(true);
@@ -138,12 +138,22 @@ describe.each(testDatabases)('index.html with the bootstrap block on $name', ({ 
     const head = await t.app.inject({ method: 'HEAD', url: '/', headers: { host } });
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(head.headers['cache-control']).toBe('no-store');
+    expect(head.headers['cache-control']).toBe('private, no-store');
     expect(head.body).toBe('');
 
     const unknown = await page('/finnes/ikke?x=1', host);
     expect(unknown.statusCode).toBe(200);
     expect(blockOf(unknown.body).titleCode).toBe('ADR');
+
+    // Only a browser loading a page gets the block (and pays its reads): not an image or a
+    // script request that fell through to the page.
+    expect(blockOf((await page('/', host, { 'sec-fetch-dest': 'document' })).body).titleCode).toBe('ADR');
+    for (const destination of ['image', 'script', 'empty']) {
+      const other = await page('/favicon.ico', host, { 'sec-fetch-dest': destination });
+      expect(other.statusCode, destination).toBe(200);
+      expect(other.body, destination).toBe(INDEX_HTML);
+      expect(other.headers['cross-origin-resource-policy'], destination).toBe('same-origin');
+    }
 
     for (const [method, url] of [['GET', '/api/nope'], ['GET', '/api'], ['GET', '/assets/index-old.js'], ['POST', '/kundeservice']] as const) {
       const response = await t.app.inject({ method, url, headers: { host }, ...(method === 'POST' ? { payload: {} } : {}) });
@@ -200,9 +210,13 @@ describe('when the data for the block does not come', () => {
     const host = 'adresseavisen.localhost:3000';
     const browser = await signIn(t, PORTAL, 'papir@minside.test');
     try {
-      // The same app with its database closed under it: the session read fails.
+      // The same app with its database closed under a signed-in user: the session read fails,
+      // and the page must go without a block, never with `session: null` (that would send a
+      // signed-in user to the login).
+      const cookie = cookieHeader(browser, new URL(PORTAL).host);
+      expect(cookie).toContain('=');
       await t.database.close();
-      const gone = await t.app.inject({ method: 'GET', url: '/', headers: { host, cookie: cookieHeader(browser, 'adresseavisen.localhost') } });
+      const gone = await t.app.inject({ method: 'GET', url: '/', headers: { host, cookie } });
       expect(gone.statusCode).toBe(200);
       expect(gone.body).toBe(INDEX_HTML);
 

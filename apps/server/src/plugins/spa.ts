@@ -67,7 +67,12 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
   const template = indexHtml === undefined ? undefined : splitTemplate(indexHtml);
 
   async function pageFor(request: FastifyRequest): Promise<string> {
-    if (!template || !bootstrap) return indexHtml ?? '';
+    // Only a browser loading the page gets the block: HEAD, and a request for something else
+    // that fell through to the page (an <img>, a bot after /robots.txt), need no database
+    // reads and must not slide the session's idle time.
+    const destination = request.headers['sec-fetch-dest'];
+    const forDocument = request.method === 'GET' && (destination === undefined || destination === 'document');
+    if (!template || !bootstrap || !forDocument) return indexHtml ?? '';
     let timer: NodeJS.Timeout | undefined;
     try {
       // A stalled database must not hold the page itself for the query timeout (30 s): after
@@ -89,8 +94,12 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !nonSpaPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(prefix));
     if (!indexHtml || !wantsPage) return sendApiNotFound(reply);
+    // `private` as well: an edge cache set to keep HTML whatever the origin says must still
+    // leave a page that holds someone's session alone (docs/operations.md).
+    reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('cross-origin-resource-policy', 'same-origin');
+    // Compressed here: @fastify/compress (app.ts) handles route answers, not this fallback's.
     const page = Buffer.from(await pageFor(request));
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding');
+    reply.header('vary', 'accept-encoding');
     const encoding = pageEncoding(request);
     // A few kilobytes: Brotli at a middle level takes well under a millisecond.
     if (encoding === 'br') return reply.header('content-encoding', 'br').send(brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: page.length } }));

@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router';
-import { formatKroner, formatLongDate, type ChangePlanResponse } from '@minside/domain';
+import { formatKroner, formatLongDate, type ChangePlanResponse, type PlanChangeKind } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -13,33 +13,34 @@ export interface ReceiptState {
   receipt: ChangePlanResponse;
 }
 
+/** The receipt's lead per kind of change; a Record so that a new kind cannot be left out. */
+const headlines: Record<PlanChangeKind, (planName: string) => string> = {
+  upgrade: (planName) => `Du har byttet til ${planName}`,
+  downgrade: (planName) => `Byttet til ${planName} er bestilt`,
+  afterTrial: (planName) => `${planName} starter etter prøveperioden`,
+  current: (planName) => `Du beholder ${planName}`,
+};
+
 /**
  * The receipt in the history entry is what POST …/plan answered, which the server validated
- * (ADR 020), so a shape check is enough: it turns away an empty entry or one an older build
- * wrote, without loading zod on this page.
+ * (ADR 020), so a shape check of what the page shows is enough: it turns away an empty entry or
+ * one an older build wrote (an unknown kind, a missing amount), without loading zod on this page.
  */
 function receiptOf(state: unknown): ChangePlanResponse | null {
   const receipt = (state as { receipt?: Partial<ChangePlanResponse> } | null)?.receipt;
+  const { plan, quote } = receipt ?? {};
   const complete =
     typeof receipt?.fromPlanName === 'string' &&
-    typeof receipt.plan?.name === 'string' &&
-    typeof receipt.quote?.kind === 'string' &&
-    typeof receipt.quote.effectiveOn === 'string' &&
+    typeof plan?.name === 'string' &&
+    typeof plan.priceOre === 'number' &&
+    typeof plan.billingPeriod === 'string' &&
+    typeof quote?.kind === 'string' &&
+    Object.hasOwn(headlines, quote.kind) &&
+    typeof quote.effectiveOn === 'string' &&
+    typeof quote.amountOre === 'number' &&
+    typeof quote.daysLeft === 'number' &&
     typeof receipt.subscription?.currentPeriodEnd === 'string';
   return complete ? (receipt as ChangePlanResponse) : null;
-}
-
-function headline(receipt: ChangePlanResponse): string {
-  switch (receipt.quote.kind) {
-    case 'upgrade':
-      return `Du har byttet til ${receipt.plan.name}`;
-    case 'downgrade':
-      return `Byttet til ${receipt.plan.name} er bestilt`;
-    case 'afterTrial':
-      return `${receipt.plan.name} starter etter prøveperioden`;
-    case 'current':
-      return `Du beholder ${receipt.plan.name}`;
-  }
 }
 
 /** SPEC §2 /receipt2: the receipt of a plan change. */
@@ -56,7 +57,7 @@ export function ChangeSubscriptionReceiptPage() {
   }
   const { quote, plan } = receipt;
   return (
-    <Page title={pages.changeSubscriptionReceipt.title} lead={headline(receipt)}>
+    <Page title={pages.changeSubscriptionReceipt.title} lead={headlines[receipt.quote.kind](receipt.plan.name)}>
       <div className={`${ui.stack} ${ui.narrow}`}>
         <Panel heading="Kvittering" headingId="kvittering" actions={<HomeLink />}>
           <Facts>
