@@ -44,45 +44,27 @@ const givenNames = ['Kari', 'Ola', 'Ingrid', 'Per', 'Anne', 'Lars', 'Marit', 'Ja
 const familyNames = ['Hansen', 'Johansen', 'Olsen', 'Larsen', 'Andersen', 'Pedersen', 'Nilsen', 'Kristiansen', 'Jensen', 'Karlsen', 'Johnsen', 'Pettersen', 'Eriksen', 'Berg', 'Haugen', 'Hagen', 'Johannessen', 'Andreassen', 'Jacobsen', 'Dahl', 'Jørgensen', 'Halvorsen', 'Henriksen', 'Lund', 'Sørensen', 'Jakobsen', 'Moen', 'Gundersen', 'Iversen', 'Strand', 'Solberg', 'Svendsen', 'Eide', 'Knutsen', 'Martinsen', 'Paulsen', 'Bakken', 'Kristoffersen', 'Mathisen', 'Lie'];
 const streets = ['Kongens gate', 'Storgata', 'Kirkegata', 'Skolegata', 'Parkveien', 'Strandveien', 'Bakkeveien', 'Industriveien', 'Elvegata', 'Fjordgata', 'Nordre gate', 'Søndre gate', 'Granveien', 'Bjørkeveien', 'Furuveien', 'Løkkeveien', 'Haugeveien', 'Prinsens gate', 'Dronningens gate', 'Jernbanegata'];
 const postalRegister = Object.entries(register as Record<string, string>);
-const townCache = new Map<string, string>();
-const townOf = (name: string) => {
-  let town = townCache.get(name);
-  if (town === undefined) {
-    town = formatTownName(name);
-    townCache.set(name, town);
-  }
-  return town;
-};
 
-// The same few thousand dates recur across a million subscribers: cache the calendar arithmetic.
-const dateCache = new Map<string, string>();
-const plusDays = (date: string, days: number) => {
-  const key = `${date}d${days}`;
-  let value = dateCache.get(key);
-  if (value === undefined) {
-    value = addDays(date, days);
-    dateCache.set(key, value);
-  }
-  return value;
-};
-const plusMonths = (date: string, months: number) => {
-  const key = `${date}m${months}`;
-  let value = dateCache.get(key);
-  if (value === undefined) {
-    value = addMonths(date, months);
-    dateCache.set(key, value);
-  }
-  return value;
-};
-const longDates = new Map<string, string>();
-const longDate = (date: string) => {
-  let value = longDates.get(date);
-  if (value === undefined) {
-    value = formatLongDate(date);
-    longDates.set(date, value);
-  }
-  return value;
-};
+/**
+ * `compute` with each answer kept: the same few thousand towns and dates recur across a million
+ * subscribers, so the calendar arithmetic and formatting run once per distinct input.
+ */
+function remembered<Args extends unknown[]>(compute: (...args: Args) => string, keyOf: (...args: Args) => string): (...args: Args) => string {
+  const answers = new Map<string, string>();
+  return (...args) => {
+    const key = keyOf(...args);
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = compute(...args);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}
+const townOf = remembered(formatTownName, (name) => name);
+const plusDays = remembered(addDays, (date, days) => `${date}d${days}`);
+const plusMonths = remembered(addMonths, (date, months) => `${date}m${months}`);
+const longDate = remembered(formatLongDate, (date) => date);
 
 /** Plan suffixes of seed-subscription.ts with how common each is among subscribers. */
 const planWeights: [string, number][] = [
