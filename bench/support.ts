@@ -48,6 +48,12 @@ export async function startApp(database: Database): Promise<{ app: FastifyInstan
   return { app, port: (app.server.address() as AddressInfo).port };
 }
 
+/** Listens on a free loopback port and says which. */
+async function listenOnFreePort(server: http.Server): Promise<{ server: http.Server; port: number }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
 /** The network floor: node:http answering every request with the given body. */
 export async function startBare(body: string): Promise<{ server: http.Server; port: number }> {
   const length = Buffer.byteLength(body);
@@ -55,8 +61,7 @@ export async function startBare(body: string): Promise<{ server: http.Server; po
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
     response.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port };
+  return listenOnFreePort(server);
 }
 
 /**
@@ -85,8 +90,7 @@ export async function startDatabaseFloor(
       response.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port };
+  return listenOnFreePort(server);
 }
 
 /** Runs one load job off the main thread (bench/driver.ts) so the load generator does not share the server's event loop. */
