@@ -3,8 +3,8 @@
 # Run:    docker run --rm -p 3000:3000 -e DATABASE_URL=postgres://… minside:<tag>
 # See docs/operations.md for the exact steps, the environment and Kubernetes.
 
-# Node 22 LTS: engines allow >= 20.19, and 22 is the newest line every dependency supports.
-ARG NODE_IMAGE=node:22-bookworm-slim
+# Node 24 LTS (supported until April 2028): the runtime the tests run on (ADR 023).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---------------------------------------------------------------------------------------
 # build: every dependency (dev included), then the web bundle (Vite) and the server bundle
@@ -27,7 +27,8 @@ RUN npm run build
 
 # ---------------------------------------------------------------------------------------
 # prod-deps: only the server's runtime dependencies, from the same lockfile. The workspace
-# packages (@minside/*) are inlined into the bundle, so their links are dropped. No install
+# packages (@minside/*) are inlined into the bundle, so their links are dropped, and so is the
+# Node binary npm install brings for development (ADR 023): the image has its own. No install
 # scripts: no runtime dependency needs one (protobufjs' only prints a notice).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
@@ -39,7 +40,7 @@ COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 RUN npm ci --omit=dev --workspace=apps/server --ignore-scripts --no-audit --no-fund \
-  && rm -rf node_modules/@minside \
+  && rm -rf node_modules/@minside node_modules/node-linux-* \
   && npm cache clean --force
 
 # ---------------------------------------------------------------------------------------
@@ -66,5 +67,5 @@ EXPOSE 3000
 # The slim image has no curl, so Node's fetch asks /readyz (200 once the database answers).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# Node itself is PID 1: main.ts handles SIGTERM (drain, close the pool, exit 0).
+# Node itself is PID 1: src/bin/server.ts (dist/main.js) handles SIGTERM (drain, close the pool, exit 0).
 CMD ["node", "apps/server/dist/main.js"]

@@ -3,6 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const repoRoot = import.meta.dirname;
 
 export default tseslint.config(
   {
@@ -28,6 +32,75 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // ── Import layers (eslint-plugin-import-x) ────────────────────────────────────────────
+  // The layers point one way: packages/titles ← packages/domain ← apps/web, apps/server. A
+  // package never imports an app (nor e2e/, bench/, deploy/, scripts/); the two apps never
+  // import each other; titles stays dependency-free (ADR 001), so it never imports the domain.
+  // And no module cycles anywhere in apps/ and packages/ (type-only imports do not count).
+  // Imports are resolved as TypeScript does (`.ts`/`.tsx` specifiers, `@minside/*` workspace
+  // names through their symlinks to the real files), so a rule sees where an import really lands.
+  {
+    files: ['apps/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+      'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${repoRoot}/tsconfig.json`, alwaysTryTypes: true })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: repoRoot,
+          zones: [
+            {
+              target: './packages',
+              from: ['./apps', './e2e', './bench', './deploy', './scripts'],
+              message: 'packages/* are the bottom layer: they never import the apps, e2e, bench, deploy or scripts.',
+            },
+            { target: './apps/web', from: './apps/server', message: 'The web app never imports the server: share code through packages/domain.' },
+            { target: './apps/server', from: './apps/web', message: 'The server never imports the web app: share code through packages/domain.' },
+            {
+              target: './packages/titles',
+              from: './packages/domain',
+              message: 'packages/titles stays dependency-free (ADR 001): the domain may use the catalogue, never the other way round.',
+            },
+          ],
+        },
+      ],
+      // npm packages are not followed (ignoreExternal): only our own modules can close a cycle.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  // ── end of import layers ─────────────────────────────────────────────────────────────────
+  // ── one clock ────────────────────────────────────────────────────────────────────────────
+  // Business time comes from the injected clock (packages/domain/src/clock.ts); reading the
+  // machine's time anywhere else makes a rule or a test depend on the day it runs. Durations
+  // use performance.now(). The places that hand out the machine's time call `systemClock`:
+  // the process entries (apps/server/src/bin/), the browser (what the user's device says),
+  // and the birth-date schema's "not in the future", which runs at the edge in both.
+  {
+    files: ['apps/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    ignores: ['packages/domain/src/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `new Date()`.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `Date.now()`; durations use performance.now().',
+        },
+        {
+          selector: "CallExpression[callee.name='Date']",
+          message: '`Date()` reads the machine clock: take "now" from the injected clock.',
+        },
+      ],
+    },
+  },
+  // ── end of one clock ─────────────────────────────────────────────────────────────────────
   {
     files: ['scripts/**', '.ci/**', 'bench/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },

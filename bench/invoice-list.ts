@@ -5,7 +5,7 @@
 // serialisation cost over the network floor.
 //   npm run bench:invoices -w bench      (DURATION_S=5 CONCURRENCY=10 by default)
 import { sql } from 'drizzle-orm';
-import { addDays, addMonths, invoiceKid, osloToday } from '@minside/domain';
+import { addDays, addMonths, invoiceKid, osloToday, systemClock } from '@minside/domain';
 import { drive, machine, openSeededDatabase, signIn, startApp, startBare, type DriverRequest } from './support.ts';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 5);
@@ -17,7 +17,7 @@ const loadBefore = machine().loadAverage;
 const database = await openSeededDatabase();
 
 // Ten years of monthly invoices, paid, plus the seeded ones.
-const today = osloToday();
+const today = osloToday(systemClock());
 for (let month = 1; month <= MONTHS; month++) {
   const periodFrom = addMonths(today, -month - 3);
   const periodTo = addDays(addMonths(periodFrom, 1), -1);

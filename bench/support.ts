@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { systemClock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import { buildApp } from '../apps/server/src/app.ts';
 import { testConfig } from '../apps/server/src/config.ts';
@@ -24,7 +25,7 @@ export async function openSeededDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const database = await createDatabase(url ? databaseOptionsFrom({ databaseUrl: url, dataDir: '' }) : { kind: 'pglite', dataDir: undefined });
   await migrate(database);
-  await seedDemoData(database, { password: 'demo1234' });
+  await seedDemoData(database, { password: 'demo1234', now: systemClock });
   return database;
 }
 
@@ -40,10 +41,10 @@ export async function signIn(database: Database, userId: string): Promise<string
   return `minside_session=${token}`;
 }
 
-/** The whole app as `main.ts` builds it, listening on a free port. `LOG_LEVEL` as in production config (default silent here). */
+/** The whole app as `bin/server.ts` builds it, listening on a free port. `LOG_LEVEL` as in production config (default silent here). */
 export async function startApp(database: Database): Promise<{ app: FastifyInstance; port: number }> {
   const config = testConfig({ logLevel: process.env.LOG_LEVEL ?? 'silent' });
-  const app = await buildApp({ config, database, catalogue: defaultCatalogue });
+  const app = await buildApp({ config, database, catalogue: defaultCatalogue, now: systemClock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, port: (app.server.address() as AddressInfo).port };
 }

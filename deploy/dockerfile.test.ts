@@ -24,10 +24,10 @@ describe('Dockerfile', () => {
     expect(dockerfileProblems(dockerfile, expectations)).toEqual([]);
   });
 
-  it('builds in one stage and runs from another, on Node 22', () => {
+  it('builds in one stage and runs from another, on Node 24 LTS', () => {
     const stages = stagesOf(parseDockerfile(dockerfile));
     expect(stages.map((stage) => stage.name)).toEqual(['build', 'prod-deps', 'runtime']);
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim$/m);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
   });
 
   it('the build context leaves out local installs, builds, data and secrets', () => {

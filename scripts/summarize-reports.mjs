@@ -1,6 +1,9 @@
 // Sums the runners' JSON reports into `tests: N passed, N failed` (Vitest and Playwright
-// print no line CI can read). Run directly it prints that line.
-import { existsSync, readFileSync } from 'node:fs';
+// print no line CI can read): the main Vitest run, each date of the date sweep
+// (reports/time-sweep/), the Node 26 run (reports/node-next/) and Playwright. Run directly it
+// also prints how many tests ran on each database and with Redis, and with `--require-services`
+// fails when the PostgreSQL or Redis paths did not run at all (CI).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,13 +11,21 @@ function read(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
+function vitestReports(reportsDir) {
+  const files = [path.join(reportsDir, 'vitest.json')];
+  for (const folder of ['time-sweep', 'node-next']) {
+    const dir = path.join(reportsDir, folder);
+    if (existsSync(dir)) files.push(...readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name)));
+  }
+  return files.map((file) => ({ file, report: read(file) })).filter(({ report }) => report);
+}
+
 export function summarize(reportsDir) {
   let passed = 0;
   let failed = 0;
-  const vitest = read(path.join(reportsDir, 'vitest.json'));
-  if (vitest) {
-    passed += vitest.numPassedTests ?? 0;
-    failed += (vitest.numFailedTests ?? 0) + (vitest.numRuntimeErrorTestSuites ?? 0);
+  for (const { report } of vitestReports(reportsDir)) {
+    passed += report.numPassedTests ?? 0;
+    failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
   }
   const playwright = read(path.join(reportsDir, 'playwright.json'));
   if (playwright?.stats) {
@@ -24,8 +35,51 @@ export function summarize(reportsDir) {
   return { passed, failed };
 }
 
+/**
+ * Passed tests of the main Vitest run by where their data lived, read from the names the
+ * server suites give themselves (`describe.each(testDatabases)` → "… ('pglite')", "(postgres, …)",
+ * storage "redis").
+ */
+export function countByService(reportsDir) {
+  const counts = { pglite: 0, postgres: 0, redis: 0 };
+  const report = read(path.join(reportsDir, 'vitest.json'));
+  for (const file of report?.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'passed') continue;
+      const name = [...(test.ancestorTitles ?? []), test.title].join(' > ').toLowerCase();
+      if (/\bpglite\b/.test(name)) counts.pglite += 1;
+      if (/\bpostgres(ql)?\b/.test(name)) counts.postgres += 1;
+      if (/\bredis\b/.test(name)) counts.redis += 1;
+    }
+  }
+  return counts;
+}
+
+export function summaryLines(reportsDir) {
+  const lines = [];
+  for (const { file, report } of vitestReports(reportsDir)) {
+    lines.push(`  ${path.relative(reportsDir, file)}: ${report.numPassedTests ?? 0} passed, ${(report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0)} failed`);
+  }
+  const playwright = read(path.join(reportsDir, 'playwright.json'));
+  if (playwright?.stats) lines.push(`  playwright.json: ${(playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0)} passed, ${playwright.stats.unexpected ?? 0} failed`);
+  return lines;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = process.argv[2] ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reports');
-  const { passed, failed } = summarize(dir);
+  const args = process.argv.slice(2);
+  const dir = args.find((arg) => !arg.startsWith('--')) ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reports');
+  for (const line of summaryLines(dir)) console.log(line);
+  const byService = countByService(dir);
+  console.log(`tests by storage (main run): PGlite ${byService.pglite}, PostgreSQL ${byService.postgres}, Redis ${byService.redis}`);
+  let { passed, failed } = summarize(dir);
+  if (args.includes('--require-services')) {
+    for (const [service, label] of [['postgres', 'PostgreSQL'], ['redis', 'Redis']]) {
+      if (byService[service] === 0) {
+        console.log(`No test ran on ${label}: its path was skipped, so this run proves nothing about it.`);
+        failed += 1;
+      }
+    }
+  }
   console.log(`tests: ${passed} passed, ${failed} failed`);
+  if (args.includes('--require-services') && failed > 0) process.exitCode = 1;
 }

@@ -1,8 +1,10 @@
-// `npm test`: lint, typecheck, build, unit + server integration (Vitest), e2e (Playwright).
+// `npm test`: lint, typecheck, build, unit + server integration (Vitest), the date sweep
+// (Vitest under faketime), e2e (Playwright).
 // Every step runs even when an earlier one failed, so one run shows every problem; the
 // exit code is non-zero when any step failed. Runner reports land in reports/.
 import { mkdirSync, rmSync } from 'node:fs';
-import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureChromium } from './ensure-debian-tool.mjs';
+import { timeSweep } from './time-sweep.mjs';
 import { root, run } from './lib.mjs';
 import { summarize } from './summarize-reports.mjs';
 
@@ -16,6 +18,8 @@ const steps = [
   // Before the tests: the server process tests and e2e run the real bundles.
   ['build', () => run('npm', ['run', 'build'])],
   ['unit and server', () => run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json'])],
+  // The same suites again under faketime at dates where calendars break (scripts/time-sweep.mjs).
+  ['date sweep', () => timeSweep()],
   [
     'e2e',
     async () => {

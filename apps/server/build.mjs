@@ -1,5 +1,8 @@
 // Bundles the server and the workspace packages it imports (TypeScript sources) into
 // dist/main.js (and dist/seed.js, dist/migrate.js, …); npm dependencies stay external. The SQL migrations are copied beside it.
+// One entry per process in src/bin/ (see src/bin/README.md). The output names are what
+// package.json, the Dockerfile, deploy/, the tests and scripts/ run, so they stay as they are:
+// src/bin/server.ts still becomes dist/main.js.
 import { build } from 'esbuild';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 
@@ -8,7 +11,16 @@ const external = Object.keys(dependencies).filter((name) => !name.startsWith('@m
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', seed: 'src/seed-main.ts', 'delivery-export': 'src/delivery-export-main.ts', 'delivery-notice': 'src/delivery-notice-main.ts', migrate: 'src/migrate-main.ts', 'billing-jobs': 'src/billing-jobs-main.ts', admin: 'src/admin-main.ts', 'seed-large': 'src/seed-large-main.ts' },
+  entryPoints: {
+    main: 'src/bin/server.ts',
+    seed: 'src/bin/seed.ts',
+    'seed-large': 'src/bin/seed-large.ts',
+    migrate: 'src/bin/migrate.ts',
+    admin: 'src/bin/admin.ts',
+    'billing-jobs': 'src/bin/billing-jobs.ts',
+    'delivery-export': 'src/bin/delivery-export.ts',
+    'delivery-notice': 'src/bin/delivery-notice.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

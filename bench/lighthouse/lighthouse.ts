@@ -139,7 +139,7 @@ async function main() {
 
     const port = await freePort();
     const serverErrors: string[] = [];
-    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/bin/server.ts'], {
       cwd: repo,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(scratch, 'data'), WEB_DIST: webDist, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn', JOBS: 'off' },
       stdio: ['ignore', 'ignore', 'pipe'],

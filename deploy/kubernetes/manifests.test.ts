@@ -158,9 +158,9 @@ describe('Kubernetes manifests: they fit the server', () => {
     expect(container.ports).toEqual([{ name: 'http', containerPort: Number(configData['PORT']), protocol: 'TCP' }]);
   });
 
-  it('graceful termination covers preStop plus the server drain limit of main.ts', () => {
-    const drain = /shutdown took too long[\s\S]{0,120}?\},\s*([\d_]+)\)/.exec(read('apps/server/src/main.ts'));
-    expect(drain, 'the forced-exit timeout in main.ts').not.toBeNull();
+  it('graceful termination covers preStop plus the server drain limit of bin/server.ts', () => {
+    const drain = /shutdown took too long[\s\S]{0,120}?\},\s*([\d_]+)\)/.exec(read('apps/server/src/bin/server.ts'));
+    expect(drain, 'the forced-exit timeout in bin/server.ts').not.toBeNull();
     const drainSeconds = Number(drain![1]!.replaceAll('_', '')) / 1000;
     const preStop = container.lifecycle?.preStop?.exec?.command ?? [];
     expect(preStop[0]).toBe('sleep');
@@ -267,8 +267,8 @@ describe('Kubernetes manifests: they fit the server', () => {
 
   it('the migration Job runs the migrate entry the server build produces', () => {
     expect(jobContainer.command).toEqual(['node', 'apps/server/dist/migrate.js']);
-    expect(read('apps/server/build.mjs')).toMatch(/migrate: 'src\/migrate-main\.ts'/);
-    expect(existsSync(path.join(repo, 'apps/server/src/migrate-main.ts'))).toBe(true);
+    expect(read('apps/server/build.mjs')).toMatch(/migrate: 'src\/bin\/migrate\.ts'/);
+    expect(existsSync(path.join(repo, 'apps/server/src/bin/migrate.ts'))).toBe(true);
     expect(jobSpec.restartPolicy).toBe('Never');
   });
 });

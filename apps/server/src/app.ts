@@ -58,19 +58,20 @@ import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts'
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
 import { embeddedClientCredentials, registerEmbeddedIdentityProvider } from './identity/provider/index.ts';
+import type { Clock } from '@minside/domain';
 
 export interface AppDependencies {
   config: Config;
   database: Database;
   catalogue: Catalogue;
-  /** The clock for sessions and login tokens; tests move it. */
-  now?: () => Date;
+  /** The one clock every service, job and session reads (`systemClock` in the processes); tests set it. */
+  now: Clock;
 }
 
 const requestIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Builds the whole server without listening: `main.ts` listens, tests use `app.inject`. */
-export async function buildApp({ config, database, catalogue, now = () => new Date() }: AppDependencies): Promise<FastifyInstance> {
+/** Builds the whole server without listening: `bin/server.ts` listens, tests use `app.inject`. */
+export async function buildApp({ config, database, catalogue, now }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,

@@ -112,7 +112,7 @@ export interface Config {
   trustProxy: boolean | number | string[];
   titlesFile: string | undefined;
   maintenance: boolean;
-  /** Run the job schedule in this process (main.ts starts it); `npm run admin -- run-job` works either way. */
+  /** Run the job schedule in this process (bin/server.ts starts it); `npm run admin -- run-job` works either way. */
   jobs: boolean;
   /** JOBS_SCHEDULE_OVERRIDES as given: `name=schedule,…` (jobs/schedule.ts), checked against the job names at start. */
   jobScheduleOverrides: string | undefined;

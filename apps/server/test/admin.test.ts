@@ -178,7 +178,7 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
       document.titles.push({ ...titleIn(document, 'VAR'), titleCode: 'NYA', publication: 'nyavisa', newsroom: 'nyavisa', name: 'Ny Avis', baseUrl: 'nyavisa.no', streamNewsroom: 'nyavisa' });
       return document;
     };
-    /** An app built as main.ts builds it on this database: with the catalogue version it finds there. */
+    /** An app built as bin/server.ts builds it on this database: with the catalogue version it finds there. */
     const titleFromNewApp = async (code: string) => {
       const { catalogue, version } = await loadActiveCatalogue(test.database.db, undefined);
       const app = await buildApp({ config: test.config, database: test.database, catalogue, now: () => NOW });

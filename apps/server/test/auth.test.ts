@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { callbackBody, injectTransport, login, loginAtProvider, TestBrowser, type BrowserResponse } from './browser.ts';
 import { createTestRedis, testRedisUrl, type TestRedis } from './redis-support.ts';
+import { systemClock } from '@minside/domain';
 
 const PORTAL = 'http://adresseavisen.localhost:3000';
 const MINUTE = 60 * 1000;
@@ -18,7 +19,7 @@ describe.each(storageCases)('login, sessions and ownership ($name, sessions in $
   let test: TestApp;
   let redis: TestRedis | undefined;
   let clockOffset = 0;
-  const now = () => new Date(Date.now() + clockOffset);
+  const now = () => new Date(systemClock().getTime() + clockOffset);
 
   beforeAll(async () => {
     redis = storage === 'redis' ? createTestRedis() : undefined;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { osloToday, paymentSchema } from '@minside/domain';
+import { osloToday, paymentSchema, systemClock } from '@minside/domain';
 import type { PaymentProvider } from '../src/integrations/payment/provider.ts';
 import { signTestCallback, TEST_SIGNATURE_HEADER } from '../src/integrations/payment/test-provider.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
@@ -24,7 +24,7 @@ type ProviderMethod = 'capture' | 'cancel' | 'refund' | 'chargeAgreement' | 'reg
 describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
   let test: TestApp;
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const now = () => new Date(systemClock().getTime() + offsetMs);
   const restore: (() => void)[] = [];
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now });

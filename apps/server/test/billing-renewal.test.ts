@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, osloToday, validateKid } from '@minside/domain';
+import { addDays, addMonths, osloToday, validateKid, systemClock } from '@minside/domain';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
 
@@ -26,8 +26,8 @@ interface InvoiceRow {
 describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
   let test: TestApp;
   let offsetDays = 0;
-  const now = () => new Date(Date.now() + offsetDays * DAY);
-  const seededToday = osloToday();
+  const now = () => new Date(systemClock().getTime() + offsetDays * DAY);
+  const seededToday = osloToday(systemClock());
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now });
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentSchema, validateKid, type Invoice } from '@minside/domain';
+import { paymentSchema, validateKid, type Invoice, systemClock } from '@minside/domain';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, TestBrowser, type BrowserResponse } from './browser.ts';
 import { expectRefused, signIn as signInAs } from './support.ts';
@@ -18,7 +18,7 @@ const accounts = { papir: 40_000_001, digital: 40_000_002, ung: 40_000_003, fami
 describe.each(testDatabases)('billing ($name)', ({ name }) => {
   let test: TestApp;
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const now = () => new Date(systemClock().getTime() + offsetMs);
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now, config: { operatorToken: 'o'.repeat(40) } });
   });

@@ -4,6 +4,7 @@ import { endSharesOf } from '../src/modules/family/shares.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, TestBrowser } from './browser.ts';
 import { codeMailedTo, expectRefused, signIn as signInAs } from './support.ts';
+import { systemClock } from '@minside/domain';
 
 // Issue 8 business subscriptions: the admin's bulk invitations (SPEC §5 domain, duplicates,
 // invalid addresses, seat limit), list, search/CSV and bulk removal with partial failure;
@@ -23,7 +24,7 @@ interface Overview {
 describe.each(testDatabases)('business subscriptions ($name)', ({ name }) => {
   let test: TestApp;
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const now = () => new Date(systemClock().getTime() + offsetMs);
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now });
   });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchAccountResponseSchema } from '@minside/domain';
+import { searchAccountResponseSchema, systemClock } from '@minside/domain';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import type { TestBrowser } from './browser.ts';
 import { expectRefused, signIn as signInAs } from './support.ts';
@@ -15,7 +15,7 @@ const MINUTE = 60 * 1000;
 describe.each(testDatabases)('connect ($name)', ({ name }) => {
   let test: TestApp;
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const now = () => new Date(systemClock().getTime() + offsetMs);
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now });
   });

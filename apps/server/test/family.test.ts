@@ -6,6 +6,7 @@ import { testConfig } from '../src/config.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
 import { expectRefused, signIn as signInAs } from './support.ts';
+import { systemClock } from '@minside/domain';
 
 // Issue 8 family sharing: SPEC §4 invite results (emailSent, errorSaved, wrongEmailDomain,
 // userExist, maxUsersReached, resent), removal results (deleted, failed, notExist) and the
@@ -18,7 +19,7 @@ const DAY = 24 * 60 * 60 * 1000;
 describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
   let test: TestApp;
   let clockOffset = 0;
-  const now = () => new Date(Date.now() + clockOffset);
+  const now = () => new Date(systemClock().getTime() + clockOffset);
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now });
   });
@@ -389,7 +390,7 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
 
   it('takes the maximum from configuration when the subscription sets none', async () => {
     await test.database.rows(sql`update subscription set max_members = 0 where id = 'demo-familie-adr'`);
-    const app = await buildApp({ config: testConfig({ familyMaxMembers: 2 }), database: test.database, catalogue: defaultCatalogue });
+    const app = await buildApp({ config: testConfig({ familyMaxMembers: 2 }), database: test.database, catalogue: defaultCatalogue, now });
     try {
       const browser = new TestBrowser(() => injectTransport(app));
       expect((await login(browser, { portal: PORTAL, email: 'familie@minside.test', password: DEMO_PASSWORD, titleCode: 'ADR' })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { systemClock, type Clock } from '@minside/domain';
 import { defaultCatalogue, type Catalogue } from '@minside/titles';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
@@ -54,17 +55,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A migrated database and the app built on it, as `main.ts` builds it, without listening. */
+/** A migrated database and the app built on it, as `bin/server.ts` builds it, without listening. */
 export async function buildTestApp(
   kind: 'pglite' | 'postgres',
-  options: { config?: Partial<Config>; catalogue?: Catalogue; seed?: boolean; now?: () => Date } = {},
+  options: { config?: Partial<Config>; catalogue?: Catalogue; seed?: boolean; now?: Clock } = {},
 ): Promise<TestApp> {
   const scratch = await createScratchDatabase(kind);
   const database = await createDatabase(scratch.options);
   await migrate(database);
-  if (options.seed) await seedDemoData(database, { password: DEMO_PASSWORD });
+  // The seed and the app read one clock, so seeded dates and the app's "today" always agree.
+  const now = options.now ?? systemClock;
+  if (options.seed) await seedDemoData(database, { password: DEMO_PASSWORD, now });
   const config = testConfig(options.config);
-  const app = await buildApp({ config, database, catalogue: options.catalogue ?? defaultCatalogue, ...(options.now ? { now: options.now } : {}) });
+  const app = await buildApp({ config, database, catalogue: options.catalogue ?? defaultCatalogue, now });
   await app.ready();
   return {
     app,

@@ -13,6 +13,7 @@ import { createPayloadAdapterFactory } from '../src/identity/provider/adapter.ts
 import { embeddedClientCredentials, upsertIdentityAccount } from '../src/identity/provider/index.ts';
 import { loadProviderSecrets } from '../src/identity/provider/secrets.ts';
 import { createScratchDatabase, testDatabases, type ScratchDatabase } from './helper.ts';
+import { systemClock } from '@minside/domain';
 
 const ISSUER = 'http://localhost:3000/idp';
 const CALLBACK = 'http://adresseavisen.localhost:3000/callback';
@@ -34,7 +35,7 @@ class CookieJar {
       const path = attribute('path') ?? '/';
       const expires = attribute('expires');
       const maxAge = attribute('max-age');
-      const gone = (maxAge !== undefined && Number(maxAge) <= 0) || (expires !== undefined && Date.parse(expires) <= Date.now());
+      const gone = (maxAge !== undefined && Number(maxAge) <= 0) || (expires !== undefined && Date.parse(expires) <= systemClock().getTime());
       if (gone) this.cookies.delete(`${name};${path}`);
       else this.cookies.set(`${name};${path}`, { name, value, path });
     }
@@ -142,7 +143,7 @@ describe.each(testDatabases)('embedded identity provider on $name', ({ name }) =
   let app: FastifyInstance;
   let clientSecret: string;
   const clock = { offsetMs: 0 };
-  const now = () => new Date(Date.now() + clock.offsetMs);
+  const now = () => new Date(systemClock().getTime() + clock.offsetMs);
   // These tests play the load balancer: they say who is calling with X-Forwarded-For.
   const config = testConfig({ trustProxy: true });
   let ipCounter = 0;

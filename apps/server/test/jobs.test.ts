@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '@minside/domain';
 import { asc } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { defaultCatalogue } from '@minside/titles';
@@ -283,7 +284,7 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
         ['data-erasure', 'every 1h'],
         ['student-reminders', 'daily 07:00 Europe/Oslo'],
       ]);
-      // buildApp schedules nothing: main.ts starts the runner.
+      // buildApp schedules nothing: bin/server.ts starts the runner.
       expect(jobs.every((job) => job.lastRun === null)).toBe(true);
 
       for (const job of jobs) {
@@ -311,7 +312,7 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
     try {
       await migrate(database);
       const config = testConfig({ jobScheduleOverrides: 'mail-outbox=1s,renewals=1s' });
-      await expect(buildApp({ config, database, catalogue: defaultCatalogue })).rejects.toThrow(/unknown jobs: renewals/);
+      await expect(buildApp({ config, database, catalogue: defaultCatalogue, now: systemClock })).rejects.toThrow(/unknown jobs: renewals/);
     } finally {
       await database.close();
       await scratch.dispose();

@@ -8,6 +8,7 @@ import pino from 'pino';
 import { createMailer, REDACTED_MAIL_TEXT, titleMail } from '../src/integrations/mail/index.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
+import { systemClock } from '@minside/domain';
 
 // Issue 8 e-mail: nodemailer over SMTP to a real SMTP server started here, read back with
 // mailparser; the outbox is idempotent and retried with backoff after a failure.
@@ -70,7 +71,7 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
   let test: TestApp;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let clockOffset = 0;
-  const now = () => new Date(Date.now() + clockOffset);
+  const now = () => new Date(systemClock().getTime() + clockOffset);
   beforeAll(async () => {
     smtp = await startSmtpServer();
     test = await buildTestApp(name, { seed: true, now, config: { smtpUrl: smtp.url, mailFrom: 'Min Side <minside@adressa.test>' } });

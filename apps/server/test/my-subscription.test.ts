@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, osloToday } from '@minside/domain';
+import { addDays, addMonths, osloToday, systemClock, type Clock } from '@minside/domain';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 
@@ -34,7 +34,7 @@ interface SubscriptionBody {
   pendingChange: { ariaPlanID: string; planName: string; on: string } | null;
 }
 
-function setup(name: 'pglite' | 'postgres', clock: () => Date = () => new Date()) {
+function setup(name: 'pglite' | 'postgres', clock: Clock = systemClock) {
   const state: { test?: TestApp; offsetDays: number } = { offsetDays: 0 };
   const now = () => new Date(clock().getTime() + state.offsetDays * DAY);
   beforeAll(async () => {
@@ -411,7 +411,7 @@ describe.each(testDatabases)('plan change ($name)', ({ name }) => {
 
 describe.each(testDatabases)('plans with a minimum age: Digital Honnør from 67 ($name)', ({ name }) => {
   // 23:30 UTC: already tomorrow in Oslo, so an age counted on the UTC date would be a day late.
-  const lateEvening = () => new Date(`${new Date().toISOString().slice(0, 10)}T23:30:00Z`);
+  const lateEvening = () => new Date(`${systemClock().toISOString().slice(0, 10)}T23:30:00Z`);
   const { signIn, storage, expectRefused, app, now, today } = setup(name, lateEvening);
   const HONNOR = 'ADR-DIGITAL-HONNOR-M';
   const refusal = { code: 'PLAN_MINIMUM_AGE', message: 'Digital Honnør gjelder for deg som er 67 år eller eldre.' };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, orderOffersResponseSchema, orderResponseSchema, orderSchema, osloToday, paymentRedirectSchema, type Order } from '@minside/domain';
+import { addDays, addMonths, orderOffersResponseSchema, orderResponseSchema, orderSchema, osloToday, paymentRedirectSchema, type Order, systemClock } from '@minside/domain';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import type { TestBrowser } from './browser.ts';
 import { expectRefused, signIn as signInAs } from './support.ts';
@@ -15,7 +15,7 @@ const MINUTE = 60 * 1000;
 describe.each(testDatabases)('ordering ($name)', ({ name }) => {
   let test: TestApp;
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const now = () => new Date(systemClock().getTime() + offsetMs);
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now, config: { operatorToken: 'o'.repeat(40) } });
   });

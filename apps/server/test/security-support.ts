@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { addDays, osloToday } from '@minside/domain';
+import { addDays, osloToday, systemClock } from '@minside/domain';
 import type { RouteEntry } from '../src/plugins/route-table.ts';
 import type { Database } from '../src/db/client.ts';
 import { DEMO_PASSWORD, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
+import { issueDaysOf } from './support.ts';
 
 // Shared by the security suites (authorization matrix, web security, fuzzing): the route
 // table, one fixture per /api route, and a snapshot of every table to prove "nothing changed".
@@ -228,14 +229,20 @@ export async function signIn(test: TestApp, persona: Persona): Promise<TestBrows
 
 /** Makes the owners' things the fixtures point at (no delivery change, export or payment is seeded). */
 export async function prepareSeeded(test: TestApp, papir: TestBrowser): Promise<Seeded> {
-  const today = osloToday(new Date());
+  const now = systemClock();
+  const today = osloToday(now);
   const [invoiceRow] = await test.database.rows<{ no: string }>(
     sql`select aria_invoice_no::text as no from invoice where aria_account_no = ${personas.papir.accountNo} and paid_at is null order by aria_invoice_no desc limit 1`,
   );
   if (!invoiceRow) throw new Error('papir has no unpaid invoice in the demo data');
   const papirInvoiceNo = Number(invoiceRow.no);
   const change = await papir.request('POST', `${PORTAL}/api/delivery/changes?titleCode=ADR`, {
-    json: { type: 'STOP', fromDate: addDays(today, 14), toDate: addDays(today, 18), address: null },
+    // A stop of five issues, two weeks after the first issue that can still be changed.
+    json: (() => {
+      const issues = issueDaysOf('ADR', now);
+      const fromDate = issues.issueAfter(addDays(issues.firstChangeable, 14), 0);
+      return { type: 'STOP', fromDate, toDate: issues.issueAfter(fromDate, 4), address: null };
+    })(),
   });
   expect(change.status, change.body).toBe(201);
   const deliveryChangeId = change.json<{ id: string }>().id;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
@@ -139,7 +140,8 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
       });
 
       it('is gone from Redis when its time is up, without anyone asking (real time, short session)', async () => {
-        clock = Date.now();
+        // Redis expires keys by its own (real) clock, so this session is dated by the machine's.
+        clock = systemClock().getTime();
         const idHash = await newSession(300);
         expect(await redis?.keys(`session:${idHash}`)).toHaveLength(1);
         await new Promise((resolve) => setTimeout(resolve, 500));
@@ -232,7 +234,7 @@ describe.skipIf(!testRedisUrl)('Redis away', () => {
     const database = await createDatabase(scratch.options);
     await migrate(database);
     // Nothing listens on port 1: every Redis call fails at once.
-    const app = await buildApp({ config: testConfig({ redisUrl: 'redis://127.0.0.1:1', redisKeyPrefix: 'minside-test-down:' }), database, catalogue: defaultCatalogue });
+    const app = await buildApp({ config: testConfig({ redisUrl: 'redis://127.0.0.1:1', redisKeyPrefix: 'minside-test-down:' }), database, catalogue: defaultCatalogue, now: systemClock });
     try {
       const session = await app.inject({ method: 'GET', url: '/api/session', headers: { host: 'adresseavisen.localhost:3000', cookie: 'minside_session=some-session' } });
       expect(session.statusCode, session.body).toBe(503);

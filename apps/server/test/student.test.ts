@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMonths, osloToday } from '@minside/domain';
+import { addMonths, osloToday, systemClock } from '@minside/domain';
 import { createMailer } from '../src/integrations/mail/index.ts';
 import { createStudentService } from '../src/modules/student/service.ts';
 import { createAccountService } from '../src/modules/subscription/service.ts';
@@ -21,7 +21,7 @@ describe.each(testDatabases)('student verification ($name)', ({ name }) => {
   let test: TestApp;
   // The app's clock: tests move it forward to let codes expire and the send window pass.
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const now = () => new Date(systemClock().getTime() + offsetMs);
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now, config: { studentEmailDomains: ['stud.ntnu.no', 'student.uib.no', '*.test'] } });
   });

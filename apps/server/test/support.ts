@@ -1,5 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { addDays, nextPossibleDeliveryDay } from '@minside/domain';
+import { defaultCatalogue, type Catalogue } from '@minside/titles';
+import { createCalendarCache } from '../src/modules/delivery/calendars.ts';
 import { DEMO_PASSWORD, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 
@@ -35,4 +38,25 @@ export async function codeMailedTo(test: TestApp, to: string, pattern = /^(\d{6}
   const code = pattern.exec(mail?.text ?? '')?.[1];
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
+}
+
+/**
+ * Delivery dates for fixtures, picked by the rule a test needs through the title's own
+ * publication calendar (weekdays and Norwegian holidays), never by a fixed offset from today:
+ * an offset lands on a Sunday or a holiday on some day of the year and the fixture breaks.
+ */
+export function issueDaysOf(titleCode: string, now: Date, catalogue: Catalogue = defaultCatalogue) {
+  const calendar = createCalendarCache()(catalogue.byTitleCode(titleCode));
+  /** The first issue that can still be changed: the first paper after the delivery cutoff. */
+  const firstChangeable = nextPossibleDeliveryDay(calendar, now);
+  return {
+    calendar,
+    firstChangeable,
+    /** The `n`-th issue after `from` (0 = `from` itself when it is an issue day). */
+    issueAfter(from: string, n: number): string {
+      let day = calendar.nextPublicationDay(from);
+      for (let index = 0; index < n; index += 1) day = calendar.nextPublicationDay(addDays(day, 1));
+      return day;
+    },
+  };
 }

@@ -2,7 +2,6 @@
 // formats: plain code without zod, so pages that only show them take no schemas along.
 // change-log.ts re-exports them beside the contracts.
 import { billingPeriodLabels, type BillingPeriod } from './subscription-rules.ts';
-import type { ChangeDetails } from './change-log.ts';
 
 export const changeActors = ['self', 'customerCentre', 'system'] as const;
 export type ChangeActor = (typeof changeActors)[number];
@@ -28,6 +27,23 @@ export const changeKinds = [
   'shareEnded',
 ] as const;
 export type ChangeKind = (typeof changeKinds)[number];
+
+/**
+ * What an entry may record besides its kind. Every field is optional; each kind uses some.
+ * Declared here, without zod, so this module needs nothing from change-log.ts (which holds
+ * `changeDetailsSchema` and checks that it parses exactly this shape).
+ */
+export type ChangeDetails = {
+  planName?: string;
+  fromPlanName?: string;
+  billingPeriod?: string;
+  /** An ISO date the change applies from or runs to. */
+  on?: string;
+  amountOre?: number;
+  reason?: string;
+  offer?: string;
+  paymentMethod?: string;
+};
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changeActors, changeKinds } from './change-log-text.ts';
+import { changeActors, changeKinds, type ChangeDetails } from './change-log-text.ts';
 
 /**
  * The subscription's change history ("Endringslogg", issue 4): what changed, when, and by
@@ -8,7 +8,7 @@ import { changeActors, changeKinds } from './change-log-text.ts';
  * change-log-text.ts.
  */
 
-/** What an entry may record besides its kind. Every field is optional; each kind uses some. */
+/** What an entry may record besides its kind (the `ChangeDetails` of change-log-text.ts). */
 export const changeDetailsSchema = z.object({
   planName: z.string().optional(),
   fromPlanName: z.string().optional(),
@@ -20,7 +20,11 @@ export const changeDetailsSchema = z.object({
   offer: z.string().optional(),
   paymentMethod: z.string().optional(),
 });
-export type ChangeDetails = z.infer<typeof changeDetailsSchema>;
+// Compile-time only: the schema parses exactly ChangeDetails, the same fields of the same types.
+type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+type _ChangeDetailsSchemaMatches = Holds<Mutual<keyof z.infer<typeof changeDetailsSchema>, keyof ChangeDetails>> &
+  Holds<Mutual<z.infer<typeof changeDetailsSchema>, ChangeDetails>>;
 
 /** One entry of the change log as the API gives it. */
 export const changeLogEntrySchema = z.object({

@@ -5,7 +5,8 @@
  */
 const osloDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit' });
 
-export function osloToday(now: Date = new Date()): string {
+/** Today's date in Oslo at the instant `now` (from the injected clock). */
+export function osloToday(now: Date): string {
   return osloDate.format(now);
 }
 

@@ -3,6 +3,7 @@ export * from './title.ts';
 export * from './hosts.ts';
 export * from './subscription.ts';
 export * from './identity.ts';
+export * from './clock.ts';
 export * from './dates.ts';
 export * from './publication-calendar.ts';
 export * from './delivery.ts';

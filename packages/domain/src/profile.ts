@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { osloToday } from './dates.ts';
 import { userSchema } from './identity.ts';
 import { isPlausibleEmail, profileMessages } from './profile-rules.ts';
+import { systemClock } from './clock.ts';
 
 /**
  * SPEC §3 User profile (first name, last name, phone, birthdate, e-mail) and the SPEC §5
@@ -15,7 +16,7 @@ const phoneShape = /^\+?[\d\s\-()]{5,20}$/;
 const birthdate = z
   .string()
   .trim()
-  .refine((value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && value >= '1900-01-01' && value <= osloToday()), profileMessages.invalidBirthdate);
+  .refine((value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && value >= '1900-01-01' && value <= osloToday(systemClock())), profileMessages.invalidBirthdate);
 
 /** The profile form (everything but the e-mail, which changes through its own confirmed flow). */
 export const profileFormSchema = z.object({

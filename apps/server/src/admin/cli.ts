@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate.ts';
 import { loadActiveCatalogue, loadCatalogueFile } from '../modules/titles/catalogue-source.ts';
 import { AdminInputError } from './args.ts';
 import { adminCommands, adminUsage } from './commands.ts';
+import { systemClock } from '@minside/domain';
 
 /**
  * Runs one operator command (`argv` = command name and its arguments) against the configured
@@ -32,7 +33,7 @@ async function run(argv: string[]): Promise<void> {
       console.error(`${error.message}\nUsing ${loadCatalogueFile(config.titlesFile).origin} for this command.`);
       return loadCatalogueFile(config.titlesFile);
     });
-    const now = () => new Date();
+    const now = systemClock;
     const app = await buildApp({ config, database, catalogue, now });
     await app.ready();
     try {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { addDays, osloToday } from '@minside/domain';
+import { addDays, osloToday, type Clock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import {
   invoiceCountOf,
@@ -33,7 +33,8 @@ export interface SeedLargeOptions {
   passwordHash: string;
   /** Keep the indexes and foreign keys during COPY even on a fresh database (to compare). */
   keepIndexes?: boolean;
-  now?: Date;
+  /** The clock the seed's dates are relative to: the process's, or a test's. */
+  now: Clock;
   log?: (line: string) => void;
 }
 
@@ -209,7 +210,7 @@ export async function seedLarge(options: SeedLargeOptions): Promise<SeedLargeRes
       throw new SeedLargeRefusal(`At most ${SCALE_ACCOUNT_LIMIT - SCALE_ACCOUNT_BASE} generated subscribers fit below the demo accounts.`);
     }
     const firstInvoiceNo = lastInvoice === null ? SCALE_INVOICE_BASE : Number(lastInvoice) + 1;
-    const today = osloToday(options.now);
+    const today = osloToday(options.now());
     const context: ScaleContext = { today, titleCodes: defaultCatalogue.offered().map((entry) => entry.titleCode) };
     const dropIndexes = fresh && !options.keepIndexes;
 

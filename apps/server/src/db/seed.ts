@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import { addDays, addMonths, formatLongDate, instStatusCodes, invoiceKid, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod } from '@minside/domain';
+import { addDays, addMonths, formatLongDate, instStatusCodes, invoiceKid, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember } from './schema.ts';
 import { hashPassword } from '../identity/provider/password.ts';
@@ -101,7 +101,8 @@ const DEMO_BANK_ACCOUNT = '1503.12.34567';
 
 export interface SeedOptions {
   password: string;
-  now?: Date;
+  /** The clock the seed's dates are relative to: the process's, or a test's. */
+  now: Clock;
 }
 
 export interface SeedResult {
@@ -111,7 +112,7 @@ export interface SeedResult {
 
 export async function seedDemoData(database: Database, options: SeedOptions): Promise<SeedResult> {
   const { db } = database;
-  const today = osloToday(options.now);
+  const today = osloToday(options.now());
   const subscriptionId = (persona: string, titleCode: string) => `demo-${persona}-${titleCode.toLowerCase()}`;
 
   // Hashing is the slow part (scrypt): only for the provider accounts that are missing.

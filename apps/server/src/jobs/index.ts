@@ -10,7 +10,7 @@ import { dailyAt, every, parseScheduleOverrides } from './schedule.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The scheduled jobs: main.ts starts them, the admin CLI and operators run one now. */
+    /** The scheduled jobs: bin/server.ts starts them, the admin CLI and operators run one now. */
     jobs: JobRunner;
   }
 }
@@ -54,7 +54,7 @@ export async function registerJobs(
   const runner = createJobRunner({ db, now, log: app.log, jobs: jobs.map((job) => ({ ...job, schedule: overrides.get(job.name) ?? job.schedule })) });
   app.decorate('jobs', runner);
   // onClose runs once the server has stopped accepting and the requests in flight are answered
-  // (close order: stop accepting, drain, stop jobs, then main.ts closes the database). In preClose
+  // (close order: stop accepting, drain, stop jobs, then bin/server.ts closes the database). In preClose
   // a long run would keep the server accepting connections only to answer them 503.
   app.addHook('onClose', async () => {
     await runner.stop();

@@ -191,7 +191,7 @@ export function createJobRunner({ db, jobs, now, log, instance = `${hostname()}:
     jobs,
     instance,
 
-    /** Starts the schedule loop (main.ts does, when JOBS is on). The first pass runs at once. */
+    /** Starts the schedule loop (bin/server.ts does, when JOBS is on). The first pass runs at once. */
     start(): void {
       if (started || stopped) return;
       started = true;

@@ -2,6 +2,7 @@ import type { Title } from '@minside/domain';
 import { ConsentManager, ConsentManagerButton } from '../features/privacy/index.ts';
 import { telHref } from '../lib/format.ts';
 import styles from './footer.module.css';
+import { systemClock } from '@minside/domain';
 
 export interface FooterProps {
   title: Pick<Title, 'name' | 'pageUrl' | 'customerCenterPhoneNumber' | 'customerCenterEmail' | 'organizationNumber' | 'groupName'>;
@@ -12,7 +13,7 @@ export interface FooterProps {
  * copyright with the current year, and the privacy settings (consent manager).
  */
 export function Footer({ title }: FooterProps) {
-  const year = new Date().getFullYear();
+  const year = systemClock().getFullYear();
   return (
     <footer className={styles.footer}>
       <div className={styles.inner}>

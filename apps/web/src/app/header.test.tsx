@@ -7,6 +7,7 @@ import { initialSessionState, sessionStore, setSignedIn } from '../features/auth
 import { createFakeIdentity, subscriber, type FakeIdentity } from '../features/auth/testing/fake-identity.ts';
 import { adresseavisen } from '../test/fixtures.ts';
 import { Header, SIGN_IN_FAILED, SIGN_OUT_FAILED } from './header.tsx';
+import { systemClock } from '@minside/domain';
 
 function renderHeader(identity: FakeIdentity = createFakeIdentity(), path = '/kundeservice') {
   return render(
@@ -47,7 +48,7 @@ describe('Header', () => {
     expect(screen.getByRole('button', { name: 'Logg inn' })).toBeDefined();
     expect(screen.queryByRole('button', { name: 'Logg ut' })).toBeNull();
 
-    act(() => setSignedIn(sessionStore, subscriber, Date.now()));
+    act(() => setSignedIn(sessionStore, subscriber, systemClock().getTime()));
     expect(screen.getByRole('button', { name: 'Logg ut' })).toBeDefined();
     expect(screen.queryByRole('button', { name: 'Logg inn' })).toBeNull();
   });
@@ -67,7 +68,7 @@ describe('Header', () => {
 
   it('"Logg ut" logs out, after which "Logg inn" shows', async () => {
     const identity = createFakeIdentity({ session: subscriber });
-    act(() => setSignedIn(sessionStore, subscriber, Date.now()));
+    act(() => setSignedIn(sessionStore, subscriber, systemClock().getTime()));
     renderHeader(identity);
     fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
     expect(identity.logouts).toBe(1);
@@ -77,7 +78,7 @@ describe('Header', () => {
   it('says so when the logout failed, and stays signed in', async () => {
     const identity = createFakeIdentity({ session: subscriber });
     identity.logout = () => Promise.reject(new Error('offline'));
-    act(() => setSignedIn(sessionStore, subscriber, Date.now()));
+    act(() => setSignedIn(sessionStore, subscriber, systemClock().getTime()));
     renderHeader(identity);
     fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
     expect((await screen.findByRole('alert')).textContent).toBe(SIGN_OUT_FAILED);

@@ -7,6 +7,7 @@ import { createFakeIdentity, subscriber, withoutSubscription, type FakeIdentity 
 import { adresseavisen, seedTitle } from '../test/fixtures.ts';
 import { pages, redirects, resolvePattern, type PageKey, type RouteModule } from './paths.ts';
 import { createRoutes } from './routes.tsx';
+import { systemClock } from '@minside/domain';
 
 type Access = 'none' | 'public' | 'auth' | 'subscriber' | 'not stated';
 
@@ -185,7 +186,7 @@ describe('router', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Fakturaoversikt' })).toBeDefined();
     expect(screen.getByText(pages.invoiceOverview.purpose)).toBeDefined();
     expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Adresseavisen' }).getAttribute('href')).toBe('https://www.adressa.no');
-    expect(screen.getByRole('contentinfo').textContent).toContain(`© ${new Date().getFullYear()} Adresseavisen-gruppen`);
+    expect(screen.getByRole('contentinfo').textContent).toContain(`© ${systemClock().getFullYear()} Adresseavisen-gruppen`);
   });
 
   it('sends every route to /maintenance while maintenance is on', async () => {

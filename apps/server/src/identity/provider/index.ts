@@ -9,6 +9,7 @@ import { securityHeaders } from '../../plugins/security-headers.ts';
 import { redirectPolicyFor } from '../portal-origins.ts';
 import { embeddedClientCredentials, loadProviderSecrets } from './secrets.ts';
 import { createLoginThrottle, type LoginThrottle } from './throttle.ts';
+import { systemClock } from '@minside/domain';
 
 export { embeddedClientCredentials, type ClientCredentials } from './secrets.ts';
 export { upsertIdentityAccount, type IdentityAccountInput } from './accounts.ts';
@@ -43,7 +44,7 @@ export async function registerEmbeddedIdentityProvider(
   deps: EmbeddedIdentityProviderDependencies,
 ): Promise<EmbeddedIdentityProvider> {
   const { config, database, catalogue } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? systemClock;
   const issuer = embeddedIssuerUrl(config);
   const mountPath = new URL(issuer).pathname.replace(/\/+$/, '');
   const https = issuer.startsWith('https://');

@@ -4,6 +4,7 @@ import { and, asc, eq, isNull, lt, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import { occasionalSweep } from '../../lib/occasional-sweep.ts';
+import { systemClock } from '@minside/domain';
 
 export { titleMail, type MailContent, type MailTitle, type RenderedMail } from './templates.ts';
 
@@ -82,7 +83,7 @@ function idFor(mail: OutgoingMail): string {
 
 export function createMailer(deps: MailerDeps): Mailer {
   const { db, smtpUrl, from, log } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? systemClock;
   let transport: Promise<MailTransport> | undefined;
   const transportFor = (url: string) => (transport ??= import('nodemailer').then((nodemailer) => nodemailer.createTransport(url) as MailTransport));
   // Bodies carry one-time links, codes and pay-links that are stored only as hashes elsewhere:

@@ -1,7 +1,6 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import {
-  accountErrorCodes,
+import { accountErrorCodes,
   accountErrorMessages,
   FALLBACK_TITLE_CODE,
   identityIdKey,
@@ -10,8 +9,7 @@ import {
   type Account,
   type PaymentMethod,
   type Subscription,
-  type User,
-} from '@minside/domain';
+  type User, systemClock } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { account, appUser, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -94,7 +92,7 @@ export interface AccountService {
 
 export function createAccountService(deps: { db: Db; isOfferedTitle: (code: string) => boolean; now?: () => Date }): AccountService {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? systemClock;
   const owner = alias(subscription, 'owner_subscription');
   const ownerAccount = alias(account, 'owner_account');
   const ownerUser = alias(appUser, 'owner_user');

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { osloToday, type Subscription } from '@minside/domain';
+import { osloToday, type Subscription, systemClock } from '@minside/domain';
 import { useIdentity, useSessionAccount, useSessionSubscription, useSessionUser } from '../auth/index.ts';
 import { subscriptionKeys } from './api/keys.ts';
 import { subscriptionQueryOptions } from './api/get-subscription.ts';
@@ -42,5 +42,5 @@ export function useSubscriptionUpdate(): (subscription: Subscription) => void {
 
 /** Today in Europe/Oslo, the calendar the subscription's dates are in. */
 export function useToday(): string {
-  return osloToday();
+  return osloToday(systemClock());
 }

@@ -2,6 +2,7 @@
 import { consentStore, writeCookie } from '../consent/index.ts';
 import { createAnalytics, type Analytics, type AnalyticsSetUp, type PageLocation } from './analytics.ts';
 import { createTrackingInitializer, type TrackingSetUp } from './initializer.ts';
+import { systemClock } from '@minside/domain';
 
 export { createTrackingInitializer } from './initializer.ts';
 export type { TrackingIdentity, TrackingSetUp } from './initializer.ts';
@@ -20,7 +21,7 @@ function analytics(): Analytics {
     storage: window.localStorage,
     hostname: window.location.hostname,
     initialReferrer: document.referrer,
-    now: () => Date.now(),
+    now: () => systemClock().getTime(),
     newId: () => crypto.randomUUID(),
     setCookie: (name, value) => writeCookie(name, value, { maxAgeSeconds: 24 * 60 * 60 }),
     log: (...values) => console.warn(...values),

@@ -4,6 +4,7 @@ import type { Account, HandleCodeBody, Subscription, User } from '@minside/domai
 import type { IdentityClient } from '../identity.ts';
 import type { CheckPurpose } from '../session-cache.ts';
 import { sessionStore, setSignedIn, setSignedOut, type SignedInSession } from '../session.ts';
+import { systemClock } from '@minside/domain';
 
 export const kari: User = {
   sp_id: 'sp-1001',
@@ -72,8 +73,8 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
     isInitialized: () => true,
     async checkSession(purpose = 'required') {
       fake.checks.push(purpose);
-      if (fake.session) setSignedIn(sessionStore, fake.session, Date.now());
-      else setSignedOut(sessionStore, Date.now());
+      if (fake.session) setSignedIn(sessionStore, fake.session, systemClock().getTime());
+      else setSignedOut(sessionStore, systemClock().getTime());
       return fake.session;
     },
     async isLoggedIn() {
@@ -86,7 +87,7 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
     },
     async logout() {
       fake.logouts += 1;
-      setSignedOut(sessionStore, Date.now());
+      setSignedOut(sessionStore, systemClock().getTime());
     },
     async completeLogin(body) {
       fake.completions.push(body);
@@ -99,12 +100,12 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
     lastReturnTarget: () => '/',
     remember(session) {
       fake.session = session;
-      setSignedIn(sessionStore, session, Date.now());
+      setSignedIn(sessionStore, session, systemClock().getTime());
     },
     seed(session) {
       fake.session = session;
-      if (session) setSignedIn(sessionStore, session, Date.now());
-      else setSignedOut(sessionStore, Date.now());
+      if (session) setSignedIn(sessionStore, session, systemClock().getTime());
+      else setSignedOut(sessionStore, systemClock().getTime());
     },
   };
   return fake;

@@ -1,4 +1,4 @@
-import { addMonths, billingPeriodLabels, formatKroner, formatLongDate, osloToday, type BillingPeriod, type DeliveryAddress, type OrderQuote } from '@minside/domain';
+import { addMonths, billingPeriodLabels, formatKroner, formatLongDate, osloToday, type BillingPeriod, type DeliveryAddress, type OrderQuote, systemClock } from '@minside/domain';
 import styles from './ordering.module.css';
 
 export interface OrderSummaryProps {
@@ -24,7 +24,7 @@ const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 
 
 /** What is bought and what it costs now and later, in whole kroner (the summary step and the receipt). */
 export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, paperStartsOn, startedOn }: OrderSummaryProps) {
-  const start = startedOn ?? osloToday();
+  const start = startedOn ?? osloToday(systemClock());
   const laterFrom = addMonths(start, quote.firstPeriodMonths);
   return (
     <dl className={styles.summary}>

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { consentPages, consentPermissionLabels, type ConsentPageNumber, type ConsentPermission } from '@minside/domain';
+import { consentPages, consentPermissionLabels, type ConsentPageNumber, type ConsentPermission, systemClock } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -37,7 +37,7 @@ export function ConsentStep({ step }: { step: ConsentPageNumber }) {
     mutationFn: () => putPermissions({ permissions: choices, titleCode: title.titleCode }),
     onSuccess: (state) => {
       queryClient.setQueryData(privacyKeys.permissions, state);
-      setSavedAt(new Date().toISOString());
+      setSavedAt(systemClock().toISOString());
     },
   });
 

@@ -1,17 +1,22 @@
+import { systemClock } from '@minside/domain';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createDatabase, databaseOptionsFrom } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
-import { seedDemoData } from './db/seed.ts';
-import { loadActiveCatalogue } from './modules/titles/catalogue-source.ts';
-import { startTelemetry } from './telemetry.ts';
+import { buildApp } from '../app.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { seedDemoData } from '../db/seed.ts';
+import { loadActiveCatalogue } from '../modules/titles/catalogue-source.ts';
+import { startTelemetry } from '../telemetry.ts';
 
-// The SPA build sits at apps/web/dist; from the bundle (apps/server/dist) that is ../../web/dist.
+// The SPA build sits at apps/web/dist: ../../web/dist from the bundle (apps/server/dist/main.js),
+// ../../../web/dist from this source file (apps/server/src/bin/server.ts, run through tsx).
 function defaultWebDist(): string | undefined {
-  const candidate = fileURLToPath(new URL('../../web/dist', import.meta.url));
-  return existsSync(candidate) ? candidate : undefined;
+  for (const relative of ['../../web/dist', '../../../web/dist']) {
+    const candidate = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 async function main(): Promise<void> {
@@ -25,9 +30,9 @@ async function main(): Promise<void> {
   const { catalogue, origin: catalogueOrigin } = await loadActiveCatalogue(database.db, config.titlesFile);
   let seeded: { usersCreated: number } | undefined;
   if (config.seedDemoData) {
-    seeded = await seedDemoData(database, { password: config.demoPassword });
+    seeded = await seedDemoData(database, { password: config.demoPassword, now: systemClock });
   }
-  const app = await buildApp({ config, database, catalogue });
+  const app = await buildApp({ config, database, catalogue, now: systemClock });
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

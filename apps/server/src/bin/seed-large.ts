@@ -1,9 +1,10 @@
+import { systemClock } from '@minside/domain';
 import { parseArgs } from 'node:util';
-import { createDatabase } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
-import { seedDemoData } from './db/seed.ts';
-import { seedLarge, SeedLargeRefusal } from './db/seed-large.ts';
-import { hashPassword } from './identity/provider/password.ts';
+import { createDatabase } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { seedDemoData } from '../db/seed.ts';
+import { seedLarge, SeedLargeRefusal } from '../db/seed-large.ts';
+import { hashPassword } from '../identity/provider/password.ts';
 
 const usage = `npm run seed:large -- --subscribers <n> [--append] [--keep-indexes]
 
@@ -33,13 +34,14 @@ async function main(): Promise<void> {
   try {
     await migrate(database);
     // The plans the subscriptions name, and the demo users beside the generated ones.
-    await seedDemoData(database, { password });
+    await seedDemoData(database, { password, now: systemClock });
   } finally {
     await database.close();
   }
   // One scrypt hash for every generated login: hashing a million would take hours.
   const passwordHash = await hashPassword(password);
   const result = await seedLarge({
+    now: systemClock,
     url,
     subscribers,
     append: values.append,

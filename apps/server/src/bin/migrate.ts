@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig } from './config.ts';
-import { createDatabase, databaseOptionsFrom } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
 
 /**
  * `npm run migrate` and the Kubernetes migration Job: applies the pending SQL migrations and

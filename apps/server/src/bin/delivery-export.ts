@@ -1,4 +1,4 @@
-import { runAdminCli } from './admin/cli.ts';
+import { runAdminCli } from '../admin/cli.ts';
 
 /**
  * `npm run delivery:export -- --title ADR --date 2026-12-01 [--out file.csv]`: the carrier feed

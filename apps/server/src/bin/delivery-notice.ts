@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { parsePostalCodeList, segmentMessageBodySchema, segmentParamsSchema } from '@minside/domain';
-import { ConfigError, loadConfig } from './config.ts';
-import { createDatabase, databaseOptionsFrom } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
-import { createMailer } from './integrations/mail/index.ts';
-import { AppError } from './lib/app-error.ts';
-import { portalOriginFor } from './lib/portal-url.ts';
-import { createCalendarCache } from './modules/delivery/calendars.ts';
-import { createDeliveryNotices } from './modules/delivery/notices.ts';
-import { loadActiveCatalogue } from './modules/titles/catalogue-source.ts';
+import { parsePostalCodeList, segmentMessageBodySchema, segmentParamsSchema, systemClock } from '@minside/domain';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { createMailer } from '../integrations/mail/index.ts';
+import { AppError } from '../lib/app-error.ts';
+import { portalOriginFor } from '../lib/portal-url.ts';
+import { createCalendarCache } from '../modules/delivery/calendars.ts';
+import { createDeliveryNotices } from '../modules/delivery/notices.ts';
+import { loadActiveCatalogue } from '../modules/titles/catalogue-source.ts';
 
 const usage =
   'Usage: npm run delivery:notice -- --segment storm-2026-11-21 --title ADR --date 2026-11-21 --postal-codes "7010,7011" --message "Avisen kommer senere enn vanlig i dag på grunn av uvær."';
@@ -41,7 +41,7 @@ async function sendNotice(): Promise<void> {
     await migrate(database);
     const { catalogue } = await loadActiveCatalogue(database.db, config.titlesFile);
     const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: pino({ level: 'warn' }) });
-    const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now: () => new Date(), calendarOf: createCalendarCache(), portalOrigin: portalOriginFor(config, catalogue) });
+    const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now: systemClock, calendarOf: createCalendarCache(), portalOrigin: portalOriginFor(config, catalogue) });
     const result = await notices.sendToSegment(segment.data.id, body.data);
     console.warn(
       result.created

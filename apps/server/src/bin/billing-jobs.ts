@@ -1,9 +1,10 @@
+import { systemClock } from '@minside/domain';
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createDatabase, databaseOptionsFrom } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
-import { loadActiveCatalogue } from './modules/titles/catalogue-source.ts';
+import { buildApp } from '../app.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { loadActiveCatalogue } from '../modules/titles/catalogue-source.ts';
 
 const usage = 'Usage: npm run billing:jobs -- renewals | reconcile | paylink --invoice <ariaInvoiceNo> [--days 30]';
 
@@ -21,7 +22,7 @@ async function run(): Promise<void> {
   try {
     await migrate(database);
     const { catalogue } = await loadActiveCatalogue(database.db, config.titlesFile);
-    const app = await buildApp({ config, database, catalogue });
+    const app = await buildApp({ config, database, catalogue, now: systemClock });
     await app.ready();
     try {
       let report: unknown;

