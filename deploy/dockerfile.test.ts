@@ -48,7 +48,7 @@ describe('Dockerfile', () => {
     ].join('\n');
     const problems = dockerfileProblems(careless, expectations).join('\n');
     expect(problems).toContain('not a multi-stage build');
-    expect(problems).toContain('Node 18 is below engines (20)');
+    expect(problems).toContain('Node 18 is below engines (24)');
     expect(problems).toContain('runs as root');
     expect(problems).toContain('no HEALTHCHECK on /readyz');
     expect(problems).toContain('port 3000 is not EXPOSEd');

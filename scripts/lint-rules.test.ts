@@ -1,0 +1,38 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The rules that keep time and layers honest are config, and config can be switched off by
+// accident: these lint small snippets at real paths with the repository's own config.
+const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+
+async function rulesFiredOn(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('one clock', () => {
+  it.each([
+    ['apps/server/src/modules/delivery/probe.ts', 'export const today = new Date();'],
+    ['apps/web/src/probe.ts', 'export const at = Date.now();'],
+    ['packages/domain/src/probe.ts', 'export const stamp = Date();'],
+    ['apps/server/test/probe.test.ts', 'export const now = () => new Date();'],
+  ])('reading the machine clock in %s is an error', async (filePath, code) => {
+    expect(await rulesFiredOn(filePath, code)).toContain('no-restricted-syntax');
+  });
+
+  it('the clock module itself may, and a Date from a value is fine anywhere', async () => {
+    expect(await rulesFiredOn('packages/domain/src/clock.ts', 'export const systemClock = () => new Date();')).toEqual([]);
+    expect(await rulesFiredOn('apps/server/src/probe.ts', "export const at = new Date('2027-03-28T00:30:00Z');")).toEqual([]);
+  });
+});
+
+describe('import layers', () => {
+  it.each([
+    ['packages/domain/src/probe.ts', "import { buildApp } from '../../../apps/server/src/app.ts';\nexport { buildApp };"],
+    ['apps/web/src/probe.ts', "import { loadConfig } from '../../server/src/config.ts';\nexport { loadConfig };"],
+    ['apps/server/src/probe.ts', "import { formatKr } from '../../web/src/lib/format.ts';\nexport { formatKr };"],
+    ['packages/titles/src/probe.ts', "import { addDays } from '@minside/domain';\nexport { addDays };"],
+  ])('%s may not import across the layers', async (filePath, code) => {
+    expect(await rulesFiredOn(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+});
