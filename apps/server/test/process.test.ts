@@ -18,8 +18,9 @@ function startServer(env: Record<string, string>): { child: ChildProcess; output
   return { child, output: () => output, exited };
 }
 
-async function waitForReady(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+/** Start-up migrates and seeds (scrypt per demo user): seconds when quiet, far more on a busy 2-core CI machine. */
+async function waitForReady(port: number, output: () => string = () => ''): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/readyz`);
       if (res.ok) return;
@@ -28,7 +29,7 @@ async function waitForReady(port: number): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error('server did not become ready');
+  throw new Error(`server did not become ready in 60 s:\n${output()}`);
 }
 
 const randomPort = () => 20_000 + Math.floor(Math.random() * 20_000);
@@ -49,7 +50,7 @@ describe('the server process', () => {
       server.child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     });
-    await waitForReady(port);
+    await waitForReady(port, server.output);
 
     const body = JSON.stringify({ minsideUrl: 'http://varden.localhost:3000/' });
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -71,7 +72,7 @@ describe('the server process', () => {
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('shutting down');
     expect(server.output()).toContain('"msg":"stopped"');
-  });
+  }, 90_000);
 
   it('refuses to start with invalid configuration, naming the variable', async () => {
     const server = startServer({ PORT: 'not-a-port' });
