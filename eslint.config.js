@@ -30,6 +30,12 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      // preact/compat has no useOptimistic (ADR 021); the one `react` resolves to is a stand-in for
+      // React Router (src/lib/react-on-preact.ts) that never shows an optimistic state.
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'react', importNames: ['useOptimistic'], message: 'Not on preact/compat (ADR 021): the useOptimistic `react` resolves to is only a stand-in for React Router.' }] },
+      ],
     },
   },
   // ── Import layers (eslint-plugin-import-x) ────────────────────────────────────────────

@@ -11,6 +11,12 @@ function read(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
+/** Failed tests, plus files that failed before any test ran (an import or setup error: no assertions). */
+function vitestFailures(report) {
+  const brokenFiles = (report.testResults ?? []).filter((file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0).length;
+  return (report.numFailedTests ?? 0) + brokenFiles;
+}
+
 function vitestReports(reportsDir) {
   const files = [path.join(reportsDir, 'vitest.json')];
   for (const folder of ['time-sweep', 'node-next']) {
@@ -25,7 +31,7 @@ export function summarize(reportsDir) {
   let failed = 0;
   for (const { report } of vitestReports(reportsDir)) {
     passed += report.numPassedTests ?? 0;
-    failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+    failed += vitestFailures(report);
   }
   const playwright = read(path.join(reportsDir, 'playwright.json'));
   if (playwright?.stats) {
@@ -37,7 +43,7 @@ export function summarize(reportsDir) {
 
 /**
  * Passed tests of the main Vitest run by where their data lived, read from the names the
- * server suites give themselves (`describe.each(testDatabases)` → "… ('pglite')", "(postgres, …)",
+ * server suites give themselves (`describe.each(testDatabases)` → "… (pglite)", "(postgres, …)",
  * storage "redis").
  */
 export function countByService(reportsDir) {
@@ -58,7 +64,7 @@ export function countByService(reportsDir) {
 export function summaryLines(reportsDir) {
   const lines = [];
   for (const { file, report } of vitestReports(reportsDir)) {
-    lines.push(`  ${path.relative(reportsDir, file)}: ${report.numPassedTests ?? 0} passed, ${(report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0)} failed`);
+    lines.push(`  ${path.relative(reportsDir, file)}: ${report.numPassedTests ?? 0} passed, ${vitestFailures(report)} failed`);
   }
   const playwright = read(path.join(reportsDir, 'playwright.json'));
   if (playwright?.stats) lines.push(`  playwright.json: ${(playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0)} passed, ${playwright.stats.unexpected ?? 0} failed`);

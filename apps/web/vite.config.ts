@@ -31,6 +31,20 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * `react` resolves to src/lib/react-on-preact.ts: preact/compat (ADR 021) plus the `useOptimistic`
+ * that React Router 8 calls and compat lacks. A plugin rather than an entry in `resolve.alias`
+ * below, because the preset's own `react` alias comes first; listed after preact(), its alias comes
+ * before the preset's. The component tests use it too (vitest.config.ts).
+ */
+export function reactOnPreact(): Plugin {
+  const compatWithRouterHooks = path.resolve(import.meta.dirname, 'src/lib/react-on-preact.ts');
+  return {
+    name: 'minside:react-on-preact',
+    config: () => ({ resolve: { alias: [{ find: /^react$/, replacement: compatWithRouterHooks }] } }),
+  };
+}
+
 // The API server (apps/server) serves /api, the generated logos, the embedded identity
 // provider and the dev mail outbox. In dev, Vite proxies them so the SPA and the API share
 // an origin, exactly as in production where the server serves the built SPA.
@@ -41,7 +55,7 @@ export default defineConfig({
   // Preact (preact/compat) runs the app instead of React's runtime: the preset aliases react,
   // react-dom (and /client, /test-utils) and the JSX runtime to it, for our code and for the
   // libraries alike. Same component code, about 60 KB less JavaScript on every page (ADR 021).
-  plugins: [preact(), precompress()],
+  plugins: [preact(), reactOnPreact(), precompress()],
   resolve: {
     // zod without JIT in the browser (src/lib/zod.ts says why). Only the bare specifier: the shim
     // itself imports 'zod/v4'.
@@ -53,12 +67,6 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
-      // react-router looks up React 19's useOptimistic by name and does without it when it is
-      // missing, as on preact/compat (ADR 021): expected, so not reported on every build.
-      onLog(level, log, handler) {
-        if (log.code === 'IMPORT_IS_UNDEFINED' && log.message.includes('`useOptimistic`') && log.message.includes('preact/compat')) return;
-        handler(level, log);
-      },
       // An area's index.ts only re-exports (STYLE: other areas import through it). Declared free of
       // side effects so importing one thing through it does not make the bundler load all it
       // re-exports: the home page's delivery-notice banner would otherwise bring the delivery
