@@ -38,6 +38,17 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Every journey takes `test` and `expect` from e2e/fixtures.ts, whose `test` fails on any
+    // Content-Security-Policy violation on any page it visits (issue 20); types may come from Playwright.
+    files: ['e2e/tests/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@playwright/test', allowTypeImports: true, message: "Import from '../fixtures.ts': its `test` fails on any Content-Security-Policy violation (issue 20)." }] },
+      ],
+    },
+  },
   // ── Import layers (eslint-plugin-import-x) ────────────────────────────────────────────
   // The layers point one way: packages/titles ← packages/domain ← apps/web, apps/server. A
   // package never imports an app (nor e2e/, bench/, deploy/, scripts/); the two apps never

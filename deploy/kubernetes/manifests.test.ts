@@ -265,6 +265,14 @@ describe('Kubernetes manifests: they fit the server', () => {
     expect(configData['SEED_DEMO_DATA']).toBe('off');
   });
 
+  it('names no test payment provider: production refuses fake money (issue 20), and no real provider exists yet', () => {
+    expect(configData['NODE_ENV']).toBe('production');
+    expect(configData['PAYMENT_PROVIDER']).toBe('');
+    // The migration Job reads its configuration for migrating only (bin/migrate.ts), which needs no provider.
+    expect(read('apps/server/src/bin/migrate.ts')).toMatch(/loadConfig\(process\.env, \{ purpose: 'migrate' \}\)/);
+    expect((jobContainer.env ?? []).map((e) => e.name)).not.toContain('PAYMENT_PROVIDER');
+  });
+
   it('the migration Job runs the migrate entry the server build produces', () => {
     expect(jobContainer.command).toEqual(['node', 'apps/server/dist/migrate.js']);
     expect(read('apps/server/build.mjs')).toMatch(/migrate: 'src\/bin\/migrate\.ts'/);

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures.ts';
 import { adresseavisen, apiCall, signInAtProvider } from './support.ts';
 
 // SPEC §4 login flow and route guard, §6 roles, end to end through the embedded identity

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures.ts';
 import { adresseavisen, apiCall, operatorCall, signInAtProvider, varden } from './support.ts';
 
 // Issue 6 "Invoices and payments", through the real UI, API and the embedded test payment

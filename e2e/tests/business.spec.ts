@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures.ts';
 import { adresseavisen, signInAtProvider } from './support.ts';
 
 // Issue 8 business admin as admin@firma.test (company domain firma.test): a pasted list

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page, type Request } from '../fixtures.ts';
 import { adresseavisen, apiCall, signInAtProvider } from './support.ts';
 
 // Issue 9 consent and analytics through the real UI: nothing that needs consent runs before

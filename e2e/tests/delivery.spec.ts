@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures.ts';
 import { adresseavisen, apiCall, operatorCall, signInAtProvider } from './support.ts';
 
 // Issue 5 "Paper delivery" as papir@minside.test (ADR, paper + digital) and

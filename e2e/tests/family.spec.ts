@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures.ts';
 import { adresseavisen, apiCall, signInAtProvider } from './support.ts';
 
 // Issue 8 family sharing, end to end: familie@ invites a household member, the mail shows

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Locator, type Page } from '../fixtures.ts';
 import { DEMO_PASSWORD, adresseavisen, apiCall, varden } from './support.ts';
 
 // The server shares its machine with other jobs; a page that takes longer than 5 s to settle is slow, not broken.

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures.ts';
 
 // The second server of the config runs with MAINTENANCE=on.
 const port = process.env.E2E_MAINTENANCE_PORT;

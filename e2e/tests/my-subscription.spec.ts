@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures.ts';
 import { adresseavisen, apiCall, signInAtProvider, varden } from './support.ts';
 
 // Issue 4 "My subscription", per demo persona (README "Demo users"): the home page, the

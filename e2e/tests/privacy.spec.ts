@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures.ts';
 import { strFromU8, unzipSync } from 'fflate';
 import { adresseavisen, operatorCall, signInAtProvider } from './support.ts';
 

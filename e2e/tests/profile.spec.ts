@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures.ts';
 import { adresseavisen, apiCall, signInAtProvider } from './support.ts';
 
 // Issue 4 profile: /endre-profil with the SPEC §5 messages and a confirmed e-mail change,

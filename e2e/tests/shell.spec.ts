@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures.ts';
 import { signInAtProvider } from './support.ts';
 
 // The web shell (SPEC §1, §2): title branding per site, header, footer, 404 and accessibility.

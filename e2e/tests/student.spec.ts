@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures.ts';
 import { adresseavisen, signInAtProvider } from './support.ts';
 
 // Issue 8 student verification as ny.student@minside.test (signed up, no subscription): the

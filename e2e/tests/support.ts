@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page } from '../fixtures.ts';
 
 // Shared steps of the journeys: the demo users' password (README "Demo users") and the
 // embedded provider's login form.

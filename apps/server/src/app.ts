@@ -5,15 +5,16 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Catalogue } from '@minside/titles';
-import type { Config } from './config.ts';
+import { ConfigError, noRealPaymentProviderMessage, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { redactUrl } from './lib/log-redaction.ts';
 import { registerCsrfProtection } from './plugins/csrf.ts';
-import { registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
-import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { createClientErrorHandler, createFrameworkErrorHandler, registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
+import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { createPageBootstrap } from './plugins/spa-bootstrap.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
+import { registerRouteScopes } from './plugins/route-scope.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { titleRoutes } from './modules/titles/routes.ts';
@@ -72,6 +73,13 @@ const requestIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Builds the whole server without listening: `bin/server.ts` listens, tests use `app.inject`. */
 export async function buildApp({ config, database, catalogue, now }: AppDependencies): Promise<FastifyInstance> {
+  const https = config.publicUrl?.startsWith('https://') ?? false;
+  // Production never runs fake money nor a development page (issue 20). loadConfig already
+  // refuses it for every process; this holds for a configuration made in code too.
+  const production = config.production || https;
+  if (production && config.paymentProvider === 'test') throw new ConfigError(noRealPaymentProviderMessage);
+  // The headers every answer carries, also the ones given before there is a route (below).
+  const edgeHeaders = securityHeaders({ https, sources: thirdPartySources(config.clientSettings) });
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -92,8 +100,19 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
     forceCloseConnections: 'idle',
     // registerDrainingAnswer (plugins/errors.ts) answers requests that arrive while closing, in Norwegian.
     return503OnClosing: false,
+    // What Fastify and Node's HTTP parser refuse before there is a route (a path that does not
+    // decode, a parameter over maxParamLength's 100 characters, a URL or headers over Node's
+    // 16 KB maxHeaderSize, what is not HTTP) answers like every other error, with our headers
+    // and in Norwegian, instead of Fastify's English that repeats the input (plugins/errors.ts).
+    frameworkErrors: createFrameworkErrorHandler(edgeHeaders),
+    clientErrorHandler: createClientErrorHandler(edgeHeaders),
+    // Node answers a request without Host with a bare 400 of its own; plugins/errors.ts refuses it instead.
+    http: { requireHostHeader: false },
   }).withTypeProvider<ZodTypeProvider>();
   registerRouteTable(app);
+  // Marks every route with the edge rules it is under (CSRF, input hygiene, no-store), from the
+  // path it is registered with: the rules never test the URL a request spells.
+  registerRouteScopes(app);
 
   // JSON only: a text/plain body is what a cross-site form can send, so it gets a 415.
   app.removeContentTypeParser('text/plain');
@@ -106,7 +125,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   registerErrorHandling(app);
   registerCsrfProtection(app);
   registerInputHygiene(app);
-  const https = config.publicUrl?.startsWith('https://') ?? false;
+  if (production) refuseDevRoutes(app);
   registerSecurityHeaders(app, { https, sources: thirdPartySources(config.clientSettings) });
   await app.register(fastifyCookie);
   // JSON answers over 1 KB go Brotli- or gzip-compressed to a browser that accepts it (an invoice
@@ -150,7 +169,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, now });
   const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   await app.register(profileRoutes, { profile, sessions });
-  if (!config.smtpUrl && !https) registerDevMailPage(app, database.db);
+  if (!config.smtpUrl && !production) registerDevMailPage(app, database.db);
   const family = createFamilyService({ db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
   await app.register(familyRoutes, { family, sessions });
   const calendarOf = createCalendarCache();
@@ -168,7 +187,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const student = createStudentService({ db: database.db, mailer, accounts, titles, now, domains: config.studentEmailDomains, identityProviderName: config.identityProviderName });
   await app.register(studentRoutes, { student, sessions, titles });
   await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, now });
-  await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now });
+  await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter });
   const consent = createConsentService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
   await app.register(consentRoutes, { consent, sessions, titles, catalogue, settings: config.clientSettings });
   const permissions = createConsentPermissionService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
@@ -179,9 +198,24 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(privacyRoutes, { privacy, sessions, operatorToken: config.operatorToken });
   app.decorate('privacy', privacy);
   await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });
-  if (!config.oidcIssuer) await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now, throttle: shared.loginThrottle });
+  if (!config.oidcIssuer) {
+    await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now, throttle: shared.loginThrottle, mailer, mailTitle: (titleCode) => titles.titleFor(titleCode, 'http://localhost/') });
+  }
   // index.html carries the answers of the SPA's first calls (docs/decisions/022).
   await registerSpa(app, config.webDist, createPageBootstrap({ titles, auth, sessions, catalogue, settings: config.clientSettings }));
 
   return app;
+}
+
+/**
+ * In production no route under /_dev may exist, whichever module adds one: the finished route
+ * table is checked when the app gets ready, so `listen` (and `ready`) fail with the routes named.
+ */
+function refuseDevRoutes(app: FastifyInstance): void {
+  app.addHook('onReady', async () => {
+    const dev = app.routeTable().filter((route) => route.url === '/_dev' || route.url.startsWith('/_dev/'));
+    if (dev.length > 0) {
+      throw new ConfigError(`Invalid configuration: development pages in production (NODE_ENV=production or an https PUBLIC_URL): ${dev.map((route) => `${route.method} ${route.url}`).join(', ')}`);
+    }
+  });
 }

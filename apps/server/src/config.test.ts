@@ -36,9 +36,46 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });
 
-  it('uses the test payment provider by default only off https, where it must be chosen on purpose', () => {
-    expect(loadConfig({})).toMatchObject({ paymentProvider: 'test' });
-    expect(() => loadConfig({ PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(/Invalid configuration: PAYMENT_PROVIDER/);
-    expect(loadConfig({ PUBLIC_URL: 'https://minside.adressa.no', PAYMENT_PROVIDER: 'test' })).toMatchObject({ paymentProvider: 'test' });
+  it('uses the test payment provider by default off production', () => {
+    expect(loadConfig({})).toMatchObject({ paymentProvider: 'test', production: false });
+    expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'http://localhost:3000' })).toMatchObject({ paymentProvider: 'test', production: false });
+  });
+});
+
+// Issue 20 point 2: the test provider marks an invoice paid with no money moving, so production
+// (NODE_ENV=production or an https PUBLIC_URL) must not start with it, nor without a real provider.
+describe('loadConfig in production', () => {
+  const productionEnvs: [string, NodeJS.ProcessEnv][] = [
+    ['NODE_ENV=production', { NODE_ENV: 'production' }],
+    ['an https PUBLIC_URL', { PUBLIC_URL: 'https://minside.adressa.no' }],
+    ['both', { NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' }],
+  ];
+
+  it.each(productionEnvs)('refuses PAYMENT_PROVIDER=test with %s, in one line that says what to configure', (_name, env) => {
+    let message = '';
+    try {
+      loadConfig({ ...env, PAYMENT_PROVIDER: 'test' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid configuration: PAYMENT_PROVIDER: /);
+    expect(message).not.toContain('\n');
+    // Plainly: the test provider is fake money, no real provider exists yet, and what to set for a trial.
+    expect(message).toContain('without moving any money');
+    expect(message).toContain('no real payment provider yet');
+    expect(message).toContain('NODE_ENV=development');
+  });
+
+  it.each(productionEnvs)('refuses to start with %s and no payment provider, since no real one exists yet', (_name, env) => {
+    expect(() => loadConfig(env)).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: .*no real payment provider yet/);
+  });
+
+  it('lets the migration entry read its configuration in production: migrations move no money', () => {
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h:5432/db' }, { purpose: 'migrate' })).toMatchObject({
+      production: true,
+      paymentProvider: undefined,
+      databaseUrl: 'postgres://u@h:5432/db',
+    });
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' }, { purpose: 'migrate' })).toThrow(/PAYMENT_PROVIDER/);
   });
 });

@@ -12,6 +12,8 @@ const onOff = z
   .transform((value) => value === 'on' || value === 'true' || value === '1');
 
 const envSchema = z.object({
+  /** `production` (the Dockerfile and deploy/kubernetes set it) makes this a production process: see `isProduction`. */
+  NODE_ENV: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -73,7 +75,11 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Min Side <minside@localhost>'),
-  PAYMENT_PROVIDER: z.enum(['test']).optional(),
+  /** `test` is the built-in provider (fake money, refused in production); a real adapter adds its name here. */
+  PAYMENT_PROVIDER: z
+    .enum(['test'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   PAYLINK_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters')
@@ -104,6 +110,11 @@ export interface Config {
   /** PostgreSQL when set; PGlite under dataDir otherwise. */
   databaseUrl: string | undefined;
   publicUrl: string | undefined;
+  /**
+   * NODE_ENV=production or an https PUBLIC_URL: no test payment provider, no /_dev page, no
+   * demo users by default (issue 20). `buildApp` also treats any https PUBLIC_URL as production.
+   */
+  production: boolean;
   /**
    * Which proxies' X-Forwarded-* headers to believe (client IP, protocol, host): off by
    * default, a hop count, or addresses/CIDRs. Believing every hop would let a client forge
@@ -137,8 +148,12 @@ export interface Config {
   /** SMTP server for outgoing mail; unset keeps mail in the outbox table, shown at /_dev/mail. */
   smtpUrl: string | undefined;
   mailFrom: string;
-  /** Which payment provider charges (integrations/payment); `test` is the embedded test provider with its page at /_dev/pay. */
-  paymentProvider: 'test';
+  /**
+   * Which payment provider charges (integrations/payment); `test` is the embedded test provider
+   * with its page at /_dev/pay, never in production. Undefined only where loadConfig does not
+   * serve (the migration entry) or a test builds an https app: every payment then answers 503.
+   */
+  paymentProvider: 'test' | undefined;
   /** HMAC key of pay-links; unset generates one and keeps it in `billing_secret`. */
   paylinkSecret: string | undefined;
   /** Student e-mail domains accepted for student verification; `*.test` style entries match a whole ending. */
@@ -157,7 +172,30 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The one line a production process stops with while it would run the test payment provider.
+ * No real provider exists yet (a Vipps MobilePay adapter is planned), so production cannot start
+ * until it does; the line says so, and what a local trial sets instead.
+ */
+export const noRealPaymentProviderMessage =
+  'Invalid configuration: PAYMENT_PROVIDER: production (NODE_ENV=production or an https PUBLIC_URL) needs a real payment provider, and Min Side has no real payment provider yet; ' +
+  'the built-in test provider marks invoices paid without moving any money, so it is refused here and production cannot start until a real provider (Vipps MobilePay) is added. ' +
+  'For a local trial, set NODE_ENV=development and an http PUBLIC_URL (or none).';
+
+/** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */
+export function isProduction(env: { NODE_ENV?: string | undefined; PUBLIC_URL?: string | undefined }): boolean {
+  return env.NODE_ENV === 'production' || (env.PUBLIC_URL?.startsWith('https://') ?? false);
+}
+
+export interface LoadConfigOptions {
+  /**
+   * `serve` (the default) is every process that builds the app; `migrate` only applies SQL
+   * migrations, moves no money and so starts in production without a payment provider.
+   */
+  purpose?: 'serve' | 'migrate';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -169,19 +207,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_SECRET) {
     throw new ConfigError('Invalid configuration: OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set');
   }
-  // The test provider approves whatever its buttons say: on a public https site it must be
-  // chosen on purpose, never by default.
-  if (!e.PAYMENT_PROVIDER && e.PUBLIC_URL?.startsWith('https://')) {
-    throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: required when PUBLIC_URL is https (the built-in test provider approves any payment)');
-  }
+  const production = isProduction(e);
+  // The test provider approves whatever its buttons say: never in production, whatever the
+  // purpose. A serving process in production needs a real provider, and there is none yet.
+  if (production && e.PAYMENT_PROVIDER === 'test') throw new ConfigError(noRealPaymentProviderMessage);
+  if (production && (options.purpose ?? 'serve') === 'serve' && e.PAYMENT_PROVIDER === undefined) throw new ConfigError(noRealPaymentProviderMessage);
+  const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'test');
   // Demo users with a published password belong on a developer's machine, not on a public https site.
-  const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !e.PUBLIC_URL?.startsWith('https://'));
+  const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !production);
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL,
+    production,
     trustProxy: e.TRUST_PROXY,
     titlesFile: e.TITLES_FILE,
     maintenance: e.MAINTENANCE,
@@ -200,7 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorToken: e.OPERATOR_TOKEN,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    paymentProvider: e.PAYMENT_PROVIDER ?? 'test',
+    paymentProvider,
     paylinkSecret: e.PAYLINK_SECRET,
     studentEmailDomains: studentDomains(e.STUDENT_EMAIL_DOMAINS, seedDemoData),
     familyMaxMembers: e.FAMILY_MAX_MEMBERS,

@@ -119,6 +119,23 @@ describe.each(testDatabases)('business subscriptions ($name)', ({ name }) => {
     expect(await snapshot()).toEqual(before);
   });
 
+  // Issue 20 point 7: `x<ola>@firma.test` passed the old shape check and was sent an invitation.
+  it('a pasted address that is not a valid e-mail address (WHATWG rule) is named invalid and sent nothing', async () => {
+    const admin = await signIn('admin@firma.test');
+    const before = await snapshot();
+    const invalid = ['x<ola>@firma.test', '"ola"@firma.test', 'ola@firma..test', 'ola@-firma.test', 'ola(kommentar)@firma.test', 'ola@firma.test.', 'ola@[127.0.0.1]'];
+    const response = await invite(admin, invalid.join('\n'));
+    expect(response.status, response.body).toBe(200);
+    expect(response.json<{ results: { input: string; result: string; message: string }[] }>().results).toEqual(
+      invalid.map((input) => ({ input, email: input.toLowerCase(), result: 'invalidEmail', message: 'Vennligst skriv en gyldig e-postadresse' })),
+    );
+    expect(await snapshot()).toEqual(before);
+    // The employee's own work address is held to the same rule.
+    const ny = await signIn('ny@minside.test');
+    expectRefused(await ny.request('POST', api('/verification'), { json: { email: 'x<ola>@firma.test' } }), 400, 'VALIDATION_FAILED', 'Vennligst skriv en gyldig e-postadresse');
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('refuses an empty paste and changes nothing', async () => {
     const admin = await signIn('admin@firma.test');
     const before = await snapshot();

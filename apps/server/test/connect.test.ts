@@ -33,23 +33,26 @@ describe.each(testDatabases)('connect ($name)', ({ name }) => {
   };
   const owner = async () => (await test.database.rows<{ user_id: string }>(sql`select a.user_id from subscription s join account a on a.aria_account_no = s.aria_account_no where s.id = 'demo-unconnected-var'`))[0]?.user_id;
 
-  it('finds nothing without both number and postal code right, and says so without a code', async () => {
+  it('sends no code without both number and postal code right, and answers as if it had (issue 20)', async () => {
     const ny = await signIn('ny@minside.test');
     const mails = await test.database.rows(sql`select 1 from mail_outbox`);
-    expectRefused(await search(ny, { ariaAccountNo: 40_000_099, postalCode: '7011' }), 404, 'ACCOUNT_NOT_FOUND');
-    expectRefused(await search(ny, { ariaAccountNo: 40_000_098, postalCode: '3724' }), 404, 'ACCOUNT_NOT_FOUND');
+    for (const body of [{ ariaAccountNo: 40_000_099, postalCode: '7011' }, { ariaAccountNo: 40_000_098, postalCode: '3724' }]) {
+      const answer = await search(ny, body);
+      expect(answer.status, answer.body).toBe(200);
+      expect(searchAccountResponseSchema.parse(answer.json()).message).toMatch(/^Hvis opplysningene stemmer/);
+    }
     expectRefused(await search(ny, { postalCode: '3724' }), 400, 'VALIDATION_FAILED');
     expect(await test.database.rows(sql`select 1 from mail_outbox`)).toHaveLength(mails.length);
-    // A connected account with the right postal code: a clear message with the customer centre.
+    // A connected account with the right postal code: the same answer; its owner is told by e-mail, with the customer centre.
     const taken = await search(ny, { ariaAccountNo: 40_000_013, postalCode: '3722' });
-    expectRefused(taken, 409, 'ALREADY_CONNECTED');
-    expect(taken.json<{ message: string }>().message).toMatch(/kundesenteret på telefon/);
+    expect(taken.status).toBe(200);
+    const [notice] = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where to_address = 'varden@minside.test' order by created_at desc limit 1`);
+    expect(notice?.text).toMatch(/kundesenteret på telefon/);
   });
 
   it('throttles: three wrong codes, then even the right one waits; searches are limited too', async () => {
     const digital = await signIn('digital@minside.test');
     const found = searchAccountResponseSchema.parse((await search(digital, { phoneNumber: '470 00 099' })).json());
-    expect(found).toMatchObject({ maskedEmail: 'v***@minside.test', subscriptions: [{ titleCode: 'VAR', titleName: 'Varden', planName: 'Komplett' }] });
     const code = await latestCode();
     const wrong = code === '000000' ? '111111' : '000000';
     expectRefused(await verify(digital, found.requestId, wrong), 400, 'CODE_WRONG');
@@ -62,7 +65,7 @@ describe.each(testDatabases)('connect ($name)', ({ name }) => {
 
     // Searches: five in the window, the sixth waits.
     const papir = await signIn('papir@minside.test');
-    for (let index = 0; index < 5; index++) expectRefused(await search(papir, { ariaAccountNo: 40_000_098, postalCode: '3724' }), 404, 'ACCOUNT_NOT_FOUND');
+    for (let index = 0; index < 5; index++) expect((await search(papir, { ariaAccountNo: 40_000_098, postalCode: '3724' })).status).toBe(200);
     expectRefused(await search(papir, { ariaAccountNo: 40_000_099, postalCode: '3724' }), 429, 'SEARCH_THROTTLED');
     offsetMs += 16 * MINUTE;
     expect((await search(papir, { ariaAccountNo: 40_000_099, postalCode: '3724' })).status).toBe(200);
@@ -88,8 +91,11 @@ describe.each(testDatabases)('connect ($name)', ({ name }) => {
     const session = await ny.request('GET', `${PORTAL}/api/session?titleCode=VAR`);
     expect(session.json()).toMatchObject({ subscription: { titleCode: 'VAR', ariaPlanID: 'VAR-KOMPLETT-M' } });
     expectRefused(await search(ny, { ariaAccountNo: 40_000_099, postalCode: '3724' }), 409, 'ALREADY_YOURS');
-    expectRefused(await search(stranger, { ariaAccountNo: 40_000_099, postalCode: '3724' }), 409, 'ALREADY_CONNECTED');
-    expectRefused(await search(stranger, { phoneNumber: '+47 470 00 099' }), 404, 'ACCOUNT_NOT_FOUND');
+    // To anyone else a connected subscription answers like any search; its contact address is told.
+    const mailsBefore = (await test.database.rows(sql`select 1 from mail_outbox where to_address = ${CONTACT}`)).length;
+    expect((await search(stranger, { ariaAccountNo: 40_000_099, postalCode: '3724' })).json()).toMatchObject({ message: expect.stringMatching(/^Hvis opplysningene stemmer/) });
+    expect((await test.database.rows(sql`select 1 from mail_outbox where to_address = ${CONTACT}`)).length).toBe(mailsBefore + 1);
+    expect((await search(stranger, { phoneNumber: '+47 470 00 099' })).status).toBe(200);
   });
 
   it('moves the subscriptions into the account a user already has, keeping one subscription per title', async () => {
@@ -109,5 +115,63 @@ describe.each(testDatabases)('connect ($name)', ({ name }) => {
     const [moved] = await test.database.rows<{ aria_account_no: string }>(sql`select aria_account_no::text from subscription where id = 'standin-var'`);
     expect(moved?.aria_account_no).toBe('40000009');
     expect(assigned.json()).toMatchObject({ account: { ariaAccountNo: 40_000_009 }, subscription: { titleCode: 'VAR' } });
+  });
+  // Issue 20 point 9: 409 for a connected subscriber against 404 otherwise told an unrelated
+  // caller that a subscriber number lives at a postal code. Every search now answers alike.
+  it('answers an unrelated caller the same whether the number and postal code match nothing, a connected subscriber or a connectable one', async () => {
+    offsetMs += 16 * MINUTE; // a fresh throttle window
+    try {
+      const mailsBefore = await test.database.rows<{ to_address: string }>(sql`select to_address from mail_outbox`);
+      const probes = [
+        { ariaAccountNo: 40_000_013, postalCode: '3722' }, // varden@'s own account, connected, right postal code
+        { ariaAccountNo: 40_000_013, postalCode: '0150' }, // the same, wrong postal code
+        { ariaAccountNo: 40_000_097, postalCode: '3724' }, // no such subscriber
+        { phoneNumber: '+47 400 00 000' }, // no such phone
+      ];
+      const answers = [];
+      for (const probe of probes) {
+        const stranger = await signIn(['oppsagt@minside.test', 'utlopt@minside.test', 'student@minside.test', 'ung@minside.test'][answers.length] ?? 'ny@minside.test');
+        answers.push(await search(stranger, probe));
+      }
+      const shapes = answers.map((answer) => {
+        const { requestId, expiresAt, ...rest } = answer.json<Record<string, unknown>>();
+        expect(typeof requestId, answer.body).toBe('string');
+        expect(typeof expiresAt).toBe('string');
+        return { status: answer.status, ...rest };
+      });
+      expect(shapes).toEqual(probes.map(() => shapes[0]));
+      expect(shapes[0]).toEqual({
+        status: 200,
+        message: 'Hvis opplysningene stemmer med et abonnement som ikke er koblet til en bruker ennå, har vi sendt en kode til e-postadressen som er registrert på abonnementet. Koden virker i 15 minutter.',
+      });
+      // Nothing about the subscriber comes back; the connected subscriber is told by e-mail instead.
+      for (const answer of answers) expect(answer.body).not.toMatch(/maskedEmail|subscriptions|Varden|3722/);
+      const mails = await test.database.rows<{ to_address: string; text: string }>(sql`select to_address, text from mail_outbox order by created_at desc limit 5`);
+      const notice = mails.find((mail) => mail.to_address === 'varden@minside.test');
+      expect(notice?.text).toContain('allerede koblet til en bruker');
+      expect((await test.database.rows(sql`select 1 from mail_outbox`)).length).toBe(mailsBefore.length + 1);
+
+      // A code typed for a search that found nothing is a wrong code, exactly as for one that found something.
+      const stranger = await signIn('oppsagt@minside.test');
+      const nothing = await search(stranger, { ariaAccountNo: 40_000_097, postalCode: '3724' });
+      expect((await verify(stranger, nothing.json<{ requestId: string }>().requestId, '123456')).json()).toEqual({ code: 'CODE_WRONG', message: 'Koden er feil. Du har 2 forsøk igjen.' });
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  it('throttles searches per address too, so many logins from one place cannot probe many numbers', async () => {
+    offsetMs += 32 * MINUTE; // a fresh throttle window
+    try {
+      const answers = [];
+      for (const email of ['papir@minside.test', 'digital@minside.test', 'familie@minside.test', 'admin@firma.test', 'prove@minside.test']) {
+        const browser = await signIn(email);
+        for (let index = 0; index < 5; index++) answers.push(await search(browser, { ariaAccountNo: 40_000_100 + answers.length, postalCode: '3724' }));
+      }
+      expect(answers.slice(0, 20).every((answer) => answer.status === 200)).toBe(true);
+      for (const refused of answers.slice(20)) expectRefused(refused, 429, 'SEARCH_THROTTLED');
+    } finally {
+      offsetMs = 0;
+    }
   });
 });

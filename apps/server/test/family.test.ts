@@ -130,11 +130,12 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
     expectRefused(await invite(owner, ''), 400, 'VALIDATION_FAILED', 'E-post er påkrevd');
     expectRefused(await invite(owner, 'ikke-en-adresse'), 400, 'VALIDATION_FAILED', 'Vennligst skriv en gyldig e-postadresse');
     // Control characters are a malformed address (a NUL cannot even be stored), never a storage failure.
-    for (const email of ['a\u0000b@gmail.com', 'ola\u0007@gmail.com', 'ola@gmail\u007f.com']) {
+    // So is anything outside the one address rule (WHATWG, issue 20): brackets, a label that starts with a hyphen.
+    for (const email of ['a\u0000b@gmail.com', 'ola\u0007@gmail.com', 'ola@gmail\u007f.com', 'x<ola>@gmail.com', 'ola@-bad-.no']) {
       expectRefused(await invite(owner, email), 400, 'VALIDATION_FAILED', 'Vennligst skriv en gyldig e-postadresse');
     }
     const wrongDomain = 'E-postadressen har et domene som ikke kan ta imot e-post. Sjekk at den er skrevet riktig.';
-    for (const email of ['ola@localhost.x1', 'ola@example.com', 'ola@post.invalid', 'ola@-bad-.no', 'ola@mail.c']) {
+    for (const email of ['ola@localhost.x1', 'ola@example.com', 'ola@post.invalid', 'ola@mail.c']) {
       expectRefused(await invite(owner, email), 400, 'wrongEmailDomain', wrongDomain);
     }
     const userExist = 'Denne e-postadressen har allerede tilgang, enten gjennom familiedelingen din eller med et eget abonnement.';

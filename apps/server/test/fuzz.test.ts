@@ -116,7 +116,10 @@ function urlOf(route: RouteEntry, fixture: Fixture, params: Record<string, strin
 
 /** Refusals that must write, with the reason: the attempt is what a rate limit counts. */
 const refusalWrites: Record<string, { tables: string[]; reason: string }> = {
-  'POST /api/search-account': { tables: ['connect_request'], reason: 'every search counts toward the per-user search limit, found or not' },
+  'POST /api/search-account': {
+    tables: ['connect_request', 'verification_code', 'rate_limit_counter'],
+    reason: 'every search counts toward the per-user and per-address search limits and gets a code, found or not (issue 20: the answers cannot differ)',
+  },
   'POST /api/family/invitations': { tables: ['rate_limit_counter'], reason: 'an invite that passed the input checks counts toward the hourly invitation mail limit (ADR 018), sent or not' },
   'POST /api/family/invitations/:id/resend': { tables: ['rate_limit_counter'], reason: 'a resend counts toward the hourly invitation mail limit (ADR 018), sent or not' },
 };

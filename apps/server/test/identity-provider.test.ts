@@ -465,7 +465,7 @@ describe.each(testDatabases)('embedded identity provider on $name', ({ name }) =
     expect(cookies.some((line) => /^_idp_interaction=[^;]+; path=\/idp\/interaction\//.test(line))).toBe(true);
     expect(cookies.every((line) => /httponly/i.test(line) && /samesite=lax/i.test(line) && !/secure/i.test(line))).toBe(true);
 
-    const https = await buildApp({ config: { ...config, publicUrl: 'https://minside.example.no' }, database, catalogue: defaultCatalogue, now });
+    const https = await buildApp({ config: { ...config, publicUrl: 'https://minside.example.no', paymentProvider: undefined }, database, catalogue: defaultCatalogue, now });
     try {
       await https.ready();
       const params = new URL(authorizationRequest({ redirectUri: 'https://minside.adressa.no/callback' }).url).search;

@@ -42,8 +42,11 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
                (select count(*)::int from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = ${userId}) as invoices,
                (select count(*)::int from payment where user_id = ${userId} and purpose = 'ORDER' and status = 'CAPTURED') as captured`)
     )[0];
+  /** Ends ny@'s open orders, as the buyer's "Avbryt" would: one open purchase per offer at a time (issue 20). */
+  const closeOpenOrders = () => test.database.rows(sql`update subscription_order set state = 'cancelled' where user_id = 'user-ny' and state in ('created', 'awaiting_payment')`);
   const resetNy = async () => {
     // Between cases ny@ goes back to "no subscription at ADR" (its orders stay: they are history).
+    await closeOpenOrders();
     await test.database.rows(sql`update subscription_order set subscription_id = null where user_id = 'user-ny'`);
     await test.database.rows(sql`update payment set subscription_id = null, aria_invoice_no = null where user_id = 'user-ny'`);
     await test.database.rows(sql`delete from invoice where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
@@ -91,6 +94,7 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     await setBirthdate('user-ny', addMonths(today, -12 * 18));
     expect((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).status).toBe(201);
     await setBirthdate('user-ny', addMonths(today, -12 * 31));
+    await closeOpenOrders();
   });
 
   it('buys Digital for 1 kr: one order per key, one payment per attempt, one subscription however often the callback comes', async () => {
@@ -253,5 +257,60 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     expectRefused(await order(digital, { ariaPlanID: 'ADR-DIGITAL-M', winback: 'signed-in' }), 409, 'ALREADY_SUBSCRIBER');
     const ny = await signIn('ny@minside.test');
     expectRefused(await order(ny, { ariaPlanID: 'ADR-DIGITAL-M', winback: token }), 403, 'NOT_ELIGIBLE_FOR_WINBACK');
+  });
+
+  // Issue 20 point 11: distinct idempotency keys made twenty orders for one purchase, and twenty captures.
+  it('a burst of 20 orders for one offer with distinct keys: one order, one payment started and captured; the rest 409 with nothing started', async () => {
+    const ny = await signIn('ny@minside.test');
+    const ordersBefore = await test.database.rows(sql`select id from subscription_order where user_id = 'user-ny'`);
+    const paymentsBefore = await test.database.rows(sql`select id from payment where user_id = 'user-ny'`);
+    const capturedBefore = (await counts('user-ny'))?.captured ?? 0;
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const placed = await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' });
+        if (placed.status !== 201) return { placed, started: null };
+        const started = await pay(ny, orderSchema.parse(placed.json()).orderId);
+        return { placed, started };
+      }),
+    );
+    const accepted = attempts.filter((attempt) => attempt.placed.status === 201);
+    expect(accepted).toHaveLength(1);
+    for (const refused of attempts.filter((attempt) => attempt.placed.status !== 201)) {
+      expectRefused(refused.placed, 409, 'ORDER_ALREADY_OPEN', 'Du har allerede en påbegynt bestilling av dette abonnementet. Fullfør betalingen der du startet den, eller prøv igjen om en time.');
+    }
+    // Whoever presses "Godkjenn" on every page the burst opened, one payment is captured.
+    for (const { started } of attempts) {
+      if (started?.status === 200) await press(ny, paymentRedirectSchema.parse(started.json()).redirectUrl, 'approve');
+    }
+    expect(await test.database.rows(sql`select id from subscription_order where user_id = 'user-ny'`)).toHaveLength(ordersBefore.length + 1);
+    expect(await test.database.rows(sql`select id from payment where user_id = 'user-ny'`)).toHaveLength(paymentsBefore.length + 1);
+    expect(await counts('user-ny')).toEqual({ subscriptions: 1, invoices: 1, captured: capturedBefore + 1 });
+    await resetNy();
+  });
+
+  it('one open purchase per offer: a second order for the same plan is refused while the first is open, allowed once it has ended; another plan is its own offer', async () => {
+    const ny = await signIn('ny@minside.test');
+    const first = orderSchema.parse((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).json());
+    await pay(ny, first.orderId);
+    const ordersBefore = await test.database.rows(sql`select id from subscription_order`);
+    expectRefused(await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' }), 409, 'ORDER_ALREADY_OPEN');
+    expect(await test.database.rows(sql`select id from subscription_order`)).toHaveLength(ordersBefore.length);
+    // The database holds the rule whatever the code path (migration 0015's partial unique index).
+    const copy = sql`insert into subscription_order (id, idempotency_key, user_id, title_code, aria_plan_id, plan_name, plan_product_type, billing_period, amount_now_ore, first_period_months, price_later_ore, later_period_months, state, created_at, updated_at)
+      select ${randomUUID()}, ${randomUUID()}, user_id, title_code, aria_plan_id, plan_name, plan_product_type, billing_period, amount_now_ore, first_period_months, price_later_ore, later_period_months, 'created', created_at, updated_at
+      from subscription_order where id = ${first.orderId}`;
+    await expect(test.database.rows(copy)).rejects.toThrow();
+    expect(await test.database.rows(sql`select id from subscription_order`)).toHaveLength(ordersBefore.length);
+    // The same key still answers its own order (idempotency wins over the refusal).
+    const other = await order(ny, { ariaPlanID: 'ADR-DIGITAL-Y' });
+    expect(other.status, other.body).toBe(201);
+    await ny.request('POST', `${PORTAL}/api/order/${first.orderId}/cancel`, { json: {} });
+    expect((await order(ny, { ariaPlanID: 'ADR-DIGITAL-M' })).status).toBe(201);
+    // An order never sent to payment does not hold its offer for ever: the repair job gives it up after an hour.
+    offsetMs += 61 * MINUTE;
+    expect((await test.app.ordering.repair()).timedOut).toBe(2);
+    expect((await order(await signIn('ny@minside.test'), { ariaPlanID: 'ADR-DIGITAL-M' })).status).toBe(201);
+    offsetMs = 0;
+    await resetNy();
   });
 });

@@ -113,6 +113,69 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
     });
   });
 
+  // Issue 20 point 4: every export e-mails the user, so a loop flooded the inbox and the queue.
+  describe('export limits', () => {
+    const limitMessage = 'Du kan be om en kopi av dataene dine høyst 3 ganger per dag. Prøv igjen i morgen, eller last ned en kopi du allerede har bestilt.';
+    const exportsOf = (userId: string) => count(sql`select count(*) as n from data_request where user_id = ${userId} and kind = 'export'`);
+    const mailsTo = (address: string) => count(sql`select count(*) as n from mail_outbox where to_address = ${address}`);
+
+    it('three a day by the clock: a burst of ten makes three copies and three e-mails, the rest 429 in Norwegian; the next Oslo day opens again', async () => {
+      const before = clock;
+      try {
+        const browser = await signIn('papir@minside.test');
+        const exportsBefore = await exportsOf('user-papir');
+        const mailsBefore = await mailsTo('papir@minside.test');
+        const ask = () => browser.request('POST', `${PORTAL}/api/privacy/export`, { json: {} });
+        const answers = await Promise.all(Array.from({ length: 10 }, ask));
+        // A request that comes while a copy is being made is answered with that copy (one pending at a time).
+        const made = new Set(answers.filter((answer) => answer.status === 200).map((answer) => answer.json<ExportBody>().id));
+        expect(made.size).toBeGreaterThanOrEqual(1);
+        expect(made.size).toBeLessThanOrEqual(3);
+        for (const refused of answers.filter((answer) => answer.status !== 200)) {
+          expect(refused.status, refused.body).toBe(429);
+          expect(refused.json()).toEqual({ code: 'EXPORT_DAILY_LIMIT', message: limitMessage });
+        }
+        expect(await exportsOf('user-papir')).toBe(exportsBefore + made.size);
+        expect(await mailsTo('papir@minside.test')).toBe(mailsBefore + made.size);
+        // Asking on until refused: three copies in all, and the loop after that mails nothing.
+        for (let more = made.size; more < 3; more += 1) expect((await ask()).status).toBe(200);
+        for (let loop = 0; loop < 5; loop += 1) expect((await ask()).json()).toEqual({ code: 'EXPORT_DAILY_LIMIT', message: limitMessage });
+        expect(await exportsOf('user-papir')).toBe(exportsBefore + 3);
+        expect(await mailsTo('papir@minside.test')).toBe(mailsBefore + 3);
+        // The page knows before anyone clicks.
+        expect((await browser.request('GET', `${PORTAL}/api/privacy/export`)).json()).toMatchObject({ remainingToday: 0 });
+
+        // 23:59 in Oslo is still the same day; 00:01 the next day is not.
+        clock = new Date('2026-03-02T22:59:00Z');
+        const late = await signIn('papir@minside.test');
+        expect((await late.request('POST', `${PORTAL}/api/privacy/export`, { json: {} })).status).toBe(429);
+        clock = new Date('2026-03-02T23:01:00Z');
+        const nextDay = await signIn('papir@minside.test');
+        expect((await nextDay.request('GET', `${PORTAL}/api/privacy/export`)).json()).toMatchObject({ remainingToday: 3 });
+        expect((await nextDay.request('POST', `${PORTAL}/api/privacy/export`, { json: {} })).status).toBe(200);
+        expect(await mailsTo('papir@minside.test')).toBe(mailsBefore + 4);
+      } finally {
+        clock = before;
+      }
+    });
+
+    it('one pending export at a time: asking again answers the pending one, stores nothing and sends nothing', async () => {
+      const browser = await signIn('ung@minside.test');
+      const [user] = await test.database.rows<{ id: string }>(sql`select id from app_user where email = 'ung@minside.test'`);
+      const pendingId = '00000000-0000-4000-8000-0000000000aa';
+      await test.database.rows(sql`insert into data_request (id, user_id, kind, status, requested_at, due_at, details) values (${pendingId}, ${user?.id ?? ''}, 'export', 'pending', ${clock}, ${clock}, '{}'::jsonb)`);
+      const exportsBefore = await exportsOf(user?.id ?? '');
+      const mailsBefore = await mailsTo('ung@minside.test');
+      const again = await Promise.all([1, 2, 3].map(() => browser.request('POST', `${PORTAL}/api/privacy/export`, { json: {} })));
+      expect(again.map((answer) => [answer.status, answer.json<ExportBody>().id])).toEqual([1, 2, 3].map(() => [200, pendingId]));
+      expect(await exportsOf(user?.id ?? '')).toBe(exportsBefore);
+      expect(await mailsTo('ung@minside.test')).toBe(mailsBefore);
+      // The database holds it too: a second pending export for the user cannot be stored.
+      await expect(test.database.rows(sql`insert into data_request (id, user_id, kind, status, requested_at, due_at, details) values (${'00000000-0000-4000-8000-0000000000ab'}, ${user?.id ?? ''}, 'export', 'pending', ${clock}, ${clock}, '{}'::jsonb)`)).rejects.toThrow();
+      await test.database.rows(sql`delete from data_request where id = ${pendingId}`);
+    });
+  });
+
   describe('account deletion', () => {
     it('refuses without both confirmations and changes nothing', async () => {
       const browser = await signIn('slett@minside.test');

@@ -74,6 +74,52 @@ describe('the server process', () => {
     expect(server.output()).toContain('"msg":"stopped"');
   }, 90_000);
 
+  it('answers a request on a kept-alive connection that is in flight at SIGTERM, with Connection: close', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
+    const port = randomPort();
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(() => {
+      agent.destroy();
+      server.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    await waitForReady(port);
+
+    const send = (id: string, method: string, pathname: string, body?: string, beforeEnd?: (req: http.ClientRequest) => Promise<void>) =>
+      new Promise<{ status: number; connection: string | undefined; body: string; reused: boolean }>((resolve, reject) => {
+        const headers: Record<string, string> = { 'x-request-id': id, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) };
+        const req = http.request({ host: '127.0.0.1', port, method, path: pathname, agent, headers }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: text, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+        if (body === undefined || !beforeEnd) return void req.end(body);
+        req.write(body.slice(0, 10));
+        void beforeEnd(req).then(() => req.end(body.slice(10)), reject);
+      });
+    const until = async (condition: () => boolean, what: string) => {
+      for (let attempt = 0; !condition(); attempt++) {
+        if (attempt > 400) throw new Error(`${what}:\n${server.output().slice(-2_000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+
+    // The connection is kept alive after a first answer, and the second request goes on it.
+    const first = await send('ka-1', 'GET', '/healthz');
+    expect(first).toMatchObject({ status: 200, connection: 'keep-alive', reused: false });
+    const body = JSON.stringify({ minsideUrl: 'http://varden.localhost:3000/' });
+    const second = await send('ka-2', 'POST', '/api/retrieveTitleCode', body, async () => {
+      // In flight: the server has logged it, half its body is in. Then SIGTERM, and the rest once it is shutting down.
+      await until(() => server.output().includes('"reqId":"ka-2"'), 'the second request was never logged');
+      server.child.kill('SIGTERM');
+      await until(() => server.output().includes('shutting down'), 'the server never started shutting down');
+    });
+    expect(second).toEqual({ status: 200, connection: 'close', body: JSON.stringify({ titleCode: 'VAR' }), reused: true });
+    expect(await server.exited).toBe(0);
+  });
+
   it('refuses to start with invalid configuration, naming the variable', async () => {
     const server = startServer({ PORT: 'not-a-port' });
     cleanups.push(() => server.child.kill('SIGKILL'));

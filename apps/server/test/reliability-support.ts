@@ -106,16 +106,34 @@ export async function startDatabaseProxy(target: { host: string; port: number })
   };
 }
 
+/** A port nothing listens on right now (the kernel's pick), for a server process to take. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 export interface HttpAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
 
+/** Why a request got no complete answer; `connected` tells a refused connection from one the server took and dropped. */
+export type HttpRequestError = NodeJS.ErrnoException & {
+  /** The TCP connection was established: the request went to an open listener (a reset, not a refusal). */
+  connected: boolean;
+};
+
 /**
  * One HTTP request to a server on 127.0.0.1:`port` under any host name (the portal's
  * `<title>.localhost` hosts need no DNS), on a fresh connection. Resolves with the complete
- * answer; rejects when the connection fails or the answer is cut off.
+ * answer; rejects (with an HttpRequestError) when the connection fails or the answer is cut off.
  */
 export function httpRequest(
   port: number,
@@ -124,15 +142,18 @@ export function httpRequest(
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { host: request.host, ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+    let connected = false;
+    const fail = (error: Error) => reject(Object.assign(error, { connected }));
     const req = http.request({ host: '127.0.0.1', port, method: request.method, path: request.path, headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('aborted', () => reject(new Error('answer cut off')));
-      res.on('error', reject);
+      res.on('aborted', () => fail(new Error('answer cut off')));
+      res.on('error', fail);
     });
-    req.on('error', reject);
+    req.on('socket', (socket) => socket.once('connect', () => (connected = true)));
+    req.on('error', fail);
     req.end(request.body);
   });
 }

@@ -207,7 +207,8 @@ describe('web security behind https (PUBLIC_URL https://…)', () => {
   const origin = 'https://minside.adressa.no';
   beforeAll(async () => {
     // Behind a TLS-terminating proxy, as deployed: the forwarded proto says https.
-    test = await buildTestApp('pglite', { seed: false, config: { publicUrl: origin, trustProxy: true } });
+    // Production never runs the test payment provider (issue 20): no provider, payments answer 503.
+    test = await buildTestApp('pglite', { seed: false, config: { publicUrl: origin, trustProxy: true, paymentProvider: undefined } });
   });
   afterAll(() => test?.close());
 
@@ -223,6 +224,7 @@ describe('web security behind https (PUBLIC_URL https://…)', () => {
 
   it('has no /_dev pages', async () => {
     expect((await get('/_dev/mail')).statusCode).toBe(404);
+    expect((await get('/_dev/pay/tp_x')).statusCode).toBe(404);
   });
 
   it('sets cookies Secure, HttpOnly, SameSite=Lax with the __Host- prefix', async () => {

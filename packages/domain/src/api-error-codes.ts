@@ -12,6 +12,10 @@ export const errorCodes = {
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   crossSiteRequest: 'CROSS_SITE_REQUEST',
+  methodNotAllowed: 'METHOD_NOT_ALLOWED',
+  urlTooLong: 'URL_TOO_LONG',
+  headersTooLarge: 'HEADERS_TOO_LARGE',
+  requestTimeout: 'REQUEST_TIMEOUT',
 } as const;
 
 export const errorMessages = {
@@ -23,4 +27,8 @@ export const errorMessages = {
   unsupportedMediaType: 'Forespørselen må sendes som JSON.',
   payloadTooLarge: 'Forespørselen er for stor.',
   crossSiteRequest: 'Forespørselen kom fra et annet nettsted og ble avvist.',
+  methodNotAllowed: 'Denne handlingen er ikke tillatt her.',
+  urlTooLong: 'Adressen er for lang.',
+  headersTooLarge: 'Forespørselen har for store hoder.',
+  requestTimeout: 'Forespørselen tok for lang tid. Prøv igjen.',
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
-import { isPlausibleEmail } from './profile-rules.ts';
+import { emailDomainOf, isValidEmail } from './email.ts';
+import { emailAddress, freeText } from './fields.ts';
 import { validationMessages } from './validation.ts';
 
 /**
@@ -88,10 +89,6 @@ export function splitEmailList(text: string): string[] {
     .filter((part) => part !== '');
 }
 
-export function emailDomainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
-
 export interface InvitationCheck {
   companyDomain: string;
   /** Addresses already invited or active (and the admin's own), lower-case. */
@@ -120,7 +117,7 @@ export function classifyInvitations(entries: readonly string[], check: Invitatio
   return entries.map((input) => {
     const email = input.toLowerCase();
     const result = ((): BusinessInviteResult => {
-      if (!isPlausibleEmail(email)) return 'invalidEmail';
+      if (!isValidEmail(email)) return 'invalidEmail';
       if (seen.has(email)) return 'duplicate';
       seen.add(email);
       if (emailDomainOf(email) !== domain) return 'wrongEmailDomain';
@@ -175,7 +172,7 @@ export type BusinessOverview = z.infer<typeof businessOverviewSchema>;
 
 export const businessMembersQuerySchema = z.object({
   titleCode: z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/).optional(),
-  q: z.string().max(200).optional(),
+  q: freeText({ max: 200 }).optional(),
 });
 
 /** POST /api/business/invitations: the pasted text, split by the server with splitEmailList. */
@@ -239,5 +236,5 @@ export const businessConfirmResponseSchema = z.object({
 export type BusinessConfirmResponse = z.infer<typeof businessConfirmResponseSchema>;
 
 export const businessEmailFormSchema = z.object({
-  email: z.string().trim().min(1, 'Jobb-e-post er påkrevd').refine(isPlausibleEmail, validationMessages.invalidEmail),
+  email: emailAddress({ required: 'Jobb-e-post er påkrevd', invalid: validationMessages.invalidEmail }),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { planSchema, type Plan } from './plans.ts';
 import { isPaperSubscription, isPaying, isUngSubscription, type ClassifiableSubscription } from './subscription.ts';
+import { freeText } from './fields.ts';
 import { requiredMessage } from './validation.ts';
 
 /**
@@ -42,7 +43,7 @@ export const cancellationMessages = {
 export const cancellationSurveySchema = z
   .object({
     reasonCode: z.enum(cancellationReasonCodes as [CancellationReason, ...CancellationReason[]], { error: cancellationMessages.reasonRequired }),
-    reasonText: z.string().trim().max(OTHER_REASON_MAX_LENGTH, cancellationMessages.reasonTextTooLong).optional(),
+    reasonText: freeText({ max: OTHER_REASON_MAX_LENGTH, multiline: true, tooLong: cancellationMessages.reasonTextTooLong }).optional(),
   })
   .superRefine((value, context) => {
     if (value.reasonCode === 'OTHER' && !value.reasonText) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
+import { VERIFICATION_CODE_TTL_MINUTES } from './student-rules.ts';
 import { validationMessages } from './validation.ts';
 
 const phoneNumberSchema = z.string().trim().regex(/^\+?[\d\s\-()]{5,20}$/, validationMessages.invalidPhone);
@@ -20,6 +21,8 @@ export const CONNECT_MAX_WRONG_CODES = 3;
 export const CONNECT_THROTTLE_MINUTES = 15;
 /** Searches per user in the throttle window. */
 export const CONNECT_SEARCH_LIMIT = 5;
+/** Searches per client address in the throttle window, whoever is signed in (issue 20: no probing with many logins). */
+export const CONNECT_SEARCH_ADDRESS_LIMIT = 20;
 
 export const connectErrorCodes = {
   notFound: 'ACCOUNT_NOT_FOUND',
@@ -46,6 +49,11 @@ export const connectMessages = {
   notVerified: 'Bekreft med koden vi sendte deg før du kobler til abonnementet.',
   titleConflict: (titleName: string) => `Du har allerede et abonnement på ${titleName}. Ta kontakt med kundesenteret for å slå dem sammen.`,
   missingParameters: 'Skriv abonnementsnummer og postnummer, eller telefonnummer.',
+  /**
+   * The one answer to every search (issue 20): found, connected elsewhere or nothing, the caller
+   * learns only whether a code arrives in the subscriber's mailbox, which only its owner sees.
+   */
+  searchSent: `Hvis opplysningene stemmer med et abonnement som ikke er koblet til en bruker ennå, har vi sendt en kode til e-postadressen som er registrert på abonnementet. Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter.`,
 } as const;
 
 /** SPEC §7 POST search-account: subscriber number + postal code, or a phone number. */
@@ -60,12 +68,14 @@ export const searchAccountBodySchema = z
   });
 export type SearchAccountBody = z.infer<typeof searchAccountBodySchema>;
 
+/**
+ * The same for every search (issue 20): nothing about a subscriber (no masked address, no plans)
+ * before the code from its mailbox proves the caller is its owner; assign names the plans then.
+ */
 export const searchAccountResponseSchema = z.object({
   /** The search this code belongs to: sent back to verify/ and account/assign. */
   requestId: z.string(),
-  /** Where the code went, masked ("e***@minside.test"). */
-  maskedEmail: z.string(),
-  subscriptions: z.array(z.object({ titleCode: z.string(), titleName: z.string(), planName: z.string() })),
+  message: z.string(),
   expiresAt: z.string(),
 });
 export type SearchAccountResponse = z.infer<typeof searchAccountResponseSchema>;
@@ -89,9 +99,3 @@ export const assignAccountResponseSchema = z.object({
   subscription: subscriptionSchema.nullable(),
 });
 export type AssignAccountResponse = z.infer<typeof assignAccountResponseSchema>;
-
-/** "e***@minside.test": enough for the owner to recognise, little for anyone else. */
-export function maskEmail(email: string): string {
-  const [local = '', domain = ''] = email.split('@');
-  return `${local.slice(0, 1)}***@${domain}`;
-}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from './fields.ts';
 
 /**
  * Delivery notices (issue 5 item 6; SPEC §7 `POST segment/{id}/message`): when something goes
@@ -42,7 +43,7 @@ export const segmentMessageBodySchema = z.object({
     .array(z.string().trim().regex(/^\d{4}$/, 'Postnummeret må ha fire sifre'))
     .min(1, deliveryNoticeMessages.postalCodesRequired)
     .max(NOTICE_MAX_POSTAL_CODES),
-  message: z.string().trim().min(1, deliveryNoticeMessages.messageRequired).max(NOTICE_MAX_MESSAGE_LENGTH),
+  message: freeText({ max: NOTICE_MAX_MESSAGE_LENGTH, multiline: true, required: deliveryNoticeMessages.messageRequired }),
 });
 export type SegmentMessageBody = z.infer<typeof segmentMessageBodySchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addDays } from './dates.ts';
+import { freeText, optionalFreeText } from './fields.ts';
 import { cutoffPassedMessage, deliveryChangeTypes, deliveryErrorCodes, deliveryMessages, shortenNotBeforeMessage, type DeliveryChangeState, type DeliveryChangeType } from './delivery-messages.ts';
 import { cutoffFor, DEFAULT_CUTOFF_TIME, nextPossibleDeliveryDay, osloWallClock, type PublicationCalendar } from './publication-calendar.ts';
 
@@ -13,25 +14,22 @@ import { cutoffFor, DEFAULT_CUTOFF_TIME, nextPossibleDeliveryDay, osloWallClock,
 // Delivery address (SPEC §3, §5)
 // ---------------------------------------------------------------------------------------
 
-const trimmed = (max: number) => z.string().trim().max(max);
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((value) => (value ? value : null));
+const line = (max: number, required: string) => freeText({ max, required });
+const optionalLine = (max: number) => optionalFreeText({ max });
 
 /** What the subscriber types. The town is not typed: the server looks it up from the postal code. */
 export const deliveryAddressInputSchema = z.object({
   /** The recipient's name on the mailbox (SPEC §5 "Navn er påkrevd på leveringsadresse"). */
-  name: trimmed(100).min(1, deliveryMessages.nameRequired),
-  coName: optionalText(100),
-  street: trimmed(100).min(1, deliveryMessages.streetRequired),
-  streetNumber: trimmed(10).min(1, deliveryMessages.streetNumberRequired),
-  apartment: optionalText(10),
-  floor: optionalText(10),
-  postalCode: trimmed(4)
+  name: line(100, deliveryMessages.nameRequired),
+  coName: optionalLine(100),
+  street: line(100, deliveryMessages.streetRequired),
+  streetNumber: line(10, deliveryMessages.streetNumberRequired),
+  apartment: optionalLine(10),
+  floor: optionalLine(10),
+  postalCode: z
+    .string()
+    .trim()
+    .max(4)
     .min(1, deliveryMessages.postalCodeRequired)
     .regex(/^\d{4}$/, deliveryMessages.postalCodeFormat),
 });
@@ -327,16 +325,14 @@ export function remediesFor(offered: readonly ComplaintRemedy[], days: readonly 
   return offered.filter((remedy) => remedy !== 'REDELIVERY' || (days.length > 0 && days.every((day) => day === today)));
 }
 
+/** A complaint's own words, at most this many characters. */
+export const COMPLAINT_TEXT_MAX_LENGTH = 500;
+
 export const complaintBodySchema = z
   .object({
     code: z.enum(complaintCodes),
     days: z.array(isoDate).min(1, deliveryMessages.complaintDaysRequired).max(COMPLAINT_WINDOW_DAYS),
-    text: z
-      .string()
-      .trim()
-      .max(500)
-      .nullish()
-      .transform((value) => (value ? value : null)),
+    text: optionalFreeText({ max: COMPLAINT_TEXT_MAX_LENGTH, multiline: true }),
     remedy: z.enum(complaintRemedies),
   })
   .superRefine((body, context) => {

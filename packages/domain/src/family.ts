@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
-import { isPlausibleEmail } from './profile-rules.ts';
+import { emailDomainOf } from './email.ts';
+import { emailAddress } from './fields.ts';
 import { tasksFor, type SelfServiceSubscription } from './self-service.ts';
 import { isUngSubscription } from './subscription.ts';
 import { requiredMessage, validationMessages } from './validation.ts';
@@ -84,7 +85,7 @@ const domainShape = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z
  * lookup: the invitation e-mail itself is the final check.
  */
 export function hasDeliverableDomain(email: string): boolean {
-  const domain = email.slice(email.lastIndexOf('@') + 1);
+  const domain = emailDomainOf(email);
   return domainShape.test(domain) && !reservedDomain.test(domain);
 }
 
@@ -101,11 +102,7 @@ export function remainingPlaces(maxMembers: number, invitations: number): number
 }
 
 export const familyInviteFormSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, requiredMessage('E-post'))
-    .refine((value) => value === '' || isPlausibleEmail(value), validationMessages.invalidEmail),
+  email: emailAddress({ required: requiredMessage('E-post'), invalid: validationMessages.invalidEmail }),
 });
 export type FamilyInviteForm = z.infer<typeof familyInviteFormSchema>;
 

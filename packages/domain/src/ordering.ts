@@ -108,6 +108,8 @@ export const orderErrorCodes = {
   winbackLinkExpired: 'WINBACK_LINK_EXPIRED',
   orderClosed: 'ORDER_CLOSED',
   orderNotCancellable: 'ORDER_NOT_CANCELLABLE',
+  /** Another order of the same offer (plan at the title) is still open: one open purchase at a time. */
+  orderAlreadyOpen: 'ORDER_ALREADY_OPEN',
 } as const;
 
 export const orderMessages = {
@@ -120,6 +122,7 @@ export const orderMessages = {
   winbackLinkExpired: 'Lenken til tilbudet er utløpt.',
   orderClosed: 'Denne bestillingen er avsluttet. Start en ny bestilling.',
   orderNotCancellable: 'Bestillingen er fullført og kan ikke avbrytes her. Du kan si opp abonnementet på Min Side.',
+  orderAlreadyOpen: 'Du har allerede en påbegynt bestilling av dette abonnementet. Fullfør betalingen der du startet den, eller prøv igjen om en time.',
   /** SPEC §8 purchase errors. */
   timeout: 'Serveren brukte for lang tid på å svare. Prøv igjen litt senere.',
   purchaseFailed: 'Kjøp feilet',

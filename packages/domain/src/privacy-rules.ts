@@ -6,6 +6,11 @@
 export const DATA_REQUEST_MAX_DAYS = 30;
 /** How long a finished export can be downloaded. */
 export const EXPORT_RETENTION_DAYS = 7;
+/**
+ * Each export e-mails the user: at most this many per user and Oslo calendar day (issue 20),
+ * and one pending at a time, so a loop can flood neither the inbox nor the mail queue.
+ */
+export const EXPORT_DAILY_LIMIT = 3;
 /** SPEC §9: payment history cannot be deleted until 5 years have passed (bookkeeping). */
 export const PAYMENT_HISTORY_RETENTION_YEARS = 5;
 
@@ -15,6 +20,7 @@ export const privacyErrorCodes = {
   exportExpired: 'EXPORT_EXPIRED',
   exportNotReady: 'EXPORT_NOT_READY',
   contentNotFound: 'CONTENT_NOT_FOUND',
+  exportDailyLimit: 'EXPORT_DAILY_LIMIT',
 } as const;
 
 export const privacyMessages = {
@@ -23,6 +29,7 @@ export const privacyMessages = {
   deletionAlreadyRequested: 'Du har allerede bedt om å slette kontoen. Slettingen er planlagt.',
   exportExpired: 'Nedlastingen er ikke lenger tilgjengelig. Be om en ny kopi.',
   exportNotReady: 'Kopien er ikke klar ennå. Du får en e-post når den er klar.',
+  exportDailyLimit: `Du kan be om en kopi av dataene dine høyst ${EXPORT_DAILY_LIMIT} ganger per dag. Prøv igjen i morgen, eller last ned en kopi du allerede har bestilt.`,
 } as const;
 
 export const legalPages = ['vilkaar', 'vilkaar-bedrift', 'vilkaar-mer', 'data', 'personvern', 'cookie-policy', 'personverndetaljer'] as const;

@@ -22,7 +22,11 @@ export const exportRequestSchema = z.object({
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
 
-export const exportListSchema = z.object({ exports: z.array(exportRequestSchema) });
+export const exportListSchema = z.object({
+  exports: z.array(exportRequestSchema),
+  /** How many more copies may be asked for today (EXPORT_DAILY_LIMIT per Oslo day); 0 closes the button. */
+  remainingToday: z.number().int().min(0),
+});
 export type ExportList = z.infer<typeof exportListSchema>;
 
 export const exportIdParamsSchema = z.object({ id: z.string().uuid() });

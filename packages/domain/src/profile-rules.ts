@@ -11,18 +11,7 @@ export const profileMessages = {
   invalidEmail: validationMessages.invalidEmail,
   invalidPhone: validationMessages.invalidPhone,
   invalidBirthdate: 'Fødselsdatoen er ugyldig',
-  tooLong: 'Teksten er for lang',
 } as const;
-
-/**
- * Deliberately simple: one @, something on both sides, a dot in the domain, no spaces and no
- * control characters (a NUL cannot even be stored in a PostgreSQL text column).
- */
-const emailShape = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
-
-export function isPlausibleEmail(value: string): boolean {
-  return emailShape.test(value) && value.length <= 254;
-}
 
 export const profileErrorCodes = {
   wrongPassword: 'WRONG_PASSWORD',

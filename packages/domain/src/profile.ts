@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { osloToday } from './dates.ts';
 import { userSchema } from './identity.ts';
-import { isPlausibleEmail, profileMessages } from './profile-rules.ts';
+import { emailAddress, personName } from './fields.ts';
+import { profileMessages } from './profile-rules.ts';
 import { systemClock } from './clock.ts';
 
 /**
@@ -20,8 +21,8 @@ const birthdate = z
 
 /** The profile form (everything but the e-mail, which changes through its own confirmed flow). */
 export const profileFormSchema = z.object({
-  givenName: z.string().trim().min(1, profileMessages.givenNameRequired).max(100, profileMessages.tooLong),
-  familyName: z.string().trim().min(1, profileMessages.familyNameRequired).max(100, profileMessages.tooLong),
+  givenName: personName({ required: profileMessages.givenNameRequired }),
+  familyName: personName({ required: profileMessages.familyNameRequired }),
   /** Empty means none. */
   phoneNumber: z.string().trim().refine((value) => value === '' || phoneShape.test(value), profileMessages.invalidPhone),
   /** ISO date; empty means none. */
@@ -38,7 +39,7 @@ export const updateProfileBodySchema = z.object({
 });
 
 export const emailChangeFormSchema = z.object({
-  newEmail: z.string().trim().min(1, profileMessages.emailRequired).refine((value) => value === '' || isPlausibleEmail(value), profileMessages.invalidEmail),
+  newEmail: emailAddress({ required: profileMessages.emailRequired, invalid: profileMessages.invalidEmail }),
   password: z.string().min(1, profileMessages.passwordRequired).max(1000),
 });
 export type EmailChangeForm = z.infer<typeof emailChangeFormSchema>;

@@ -2,7 +2,7 @@
 // codes, yearly re-verification), so pages that only classify a subscription take no schemas
 // along. student.ts re-exports them beside the contracts and form schemas.
 import { addDays, addMonths } from './dates.ts';
-import { isPlausibleEmail } from './profile-rules.ts';
+import { emailDomainOf, isValidEmail } from './email.ts';
 
 /**
  * Student subscriptions (SPEC §2 /student, /student-verifisering, /student-kvittering; §5
@@ -78,15 +78,11 @@ export const defaultStudentEmailDomains = [
   'student.inn.no',
 ] as const;
 
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
-
 /** Whether `email` is at one of the `domains` (see defaultStudentEmailDomains for the patterns). */
 export function isStudentEmail(email: string, domains: readonly string[]): boolean {
   const trimmed = email.trim();
-  if (!isPlausibleEmail(trimmed)) return false;
-  const domain = domainOf(trimmed);
+  if (!isValidEmail(trimmed)) return false;
+  const domain = emailDomainOf(trimmed);
   return domains.some((raw) => {
     const pattern = raw.trim().toLowerCase();
     if (pattern === '') return false;

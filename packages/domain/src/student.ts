@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
-import { isPlausibleEmail } from './profile-rules.ts';
+import { emailAddress } from './fields.ts';
 import { studentResults, studentStatusStates, VERIFICATION_CODE_LENGTH, verificationCodeShape } from './student-rules.ts';
 
 // --- Contracts -------------------------------------------------------------------------
@@ -56,7 +56,7 @@ export type StudentInfoResponse = z.infer<typeof studentInfoResponseSchema>;
 
 /** The browser's check before sending: the same messages as the server's. */
 export const studentEmailFormSchema = z.object({
-  email: z.string().trim().min(1, studentResults.MISSING_PARAMETERS.message).refine(isPlausibleEmail, studentResults.EMAIL_WRONG.message),
+  email: emailAddress({ required: studentResults.MISSING_PARAMETERS.message, invalid: studentResults.EMAIL_WRONG.message }),
 });
 export const studentCodeFormSchema = z.object({
   code: z.string().trim().regex(verificationCodeShape, `Koden har ${VERIFICATION_CODE_LENGTH} siffer.`),

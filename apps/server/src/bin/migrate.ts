@@ -8,7 +8,8 @@ import { migrate } from '../db/migrate.ts';
  * migrates at start (a no-op then), under the same advisory lock.
  */
 async function migrateOnly(): Promise<void> {
-  const config = loadConfig();
+  // Migrations move no money: production needs no payment provider for them (config.ts).
+  const config = loadConfig(process.env, { purpose: 'migrate' });
   const database = await createDatabase(databaseOptionsFrom(config));
   try {
     await migrate(database);

@@ -2,6 +2,7 @@ import { systemClock } from '@minside/domain';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../app.ts';
+import { gracefulClose } from '../lib/graceful-close.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
     seeded = await seedDemoData(database, { password: config.demoPassword, now: systemClock });
   }
   const app = await buildApp({ config, database, catalogue, now: systemClock });
+  // Stop without resetting anyone: answer 503 at the door until it is quiet, then stop
+  // listening, then let every accepted request finish (lib/graceful-close.ts).
+  const closeApp = gracefulClose(app);
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
@@ -46,7 +50,7 @@ async function main(): Promise<void> {
     }, 15_000);
     force.unref();
     try {
-      await app.close();
+      await closeApp();
       await database.close();
       await telemetry?.shutdown();
       app.log.info('stopped');

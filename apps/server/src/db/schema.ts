@@ -48,6 +48,32 @@ export const idpAccount = pgTable('idp_account', {
   createdAt: createdAt(),
 });
 
+/**
+ * A sign-up waiting for the code mailed to its address (issue 20): nothing of it is a login
+ * until the code is typed in the same login interaction (`interactionUid`), when the
+ * `idp_account` is made from it. `mailed` false: the address had a login already, so no
+ * code went out (its owner got a notice instead) and every code is wrong. Rows die at
+ * `expiresAt` and are swept.
+ */
+export const idpSignup = pgTable(
+  'idp_signup',
+  {
+    id: text('id').primaryKey(),
+    interactionUid: text('interaction_uid').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    givenName: text('given_name').notNull(),
+    familyName: text('family_name').notNull(),
+    codeHash: text('code_hash').notNull(),
+    mailed: boolean('mailed').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('idp_signup_expires_idx').on(table.expiresAt)],
+);
+
 /** oidc-provider's storage adapter: one row per model instance (sessions, codes, grants …). */
 export const idpPayload = pgTable(
   'idp_payload',
@@ -103,6 +129,12 @@ export const appUser = pgTable('app_user', {
   familyName: text('family_name').notNull().default(''),
   phoneNumber: text('phone_number'),
   birthdate: date('birthdate', { mode: 'string' }),
+  /**
+   * Since when this user has proven `email` (a sign-up code, a confirmed e-mail change, an
+   * issuer's email_verified). Null: never. The data export lists mail to the address only
+   * from then on (issue 20): mail to the same string before that was not theirs.
+   */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
   createdAt: createdAt(),
 }, (table) => [index('app_user_email_idx').on(table.email)]);
 
@@ -806,6 +838,8 @@ export const dataRequest = pgTable(
     index('data_request_due_idx').on(table.kind, table.status, table.dueAt),
     // One pending erasure per user: a second click finds the first.
     uniqueIndex('data_request_one_erasure_idx').on(table.userId).where(sql`kind = 'erasure'`),
+    // One pending export per user (issue 20): asking again while one is being made answers that one.
+    uniqueIndex('data_request_one_pending_export_idx').on(table.userId).where(sql`kind = 'export' and status = 'pending'`),
   ],
 );
 
@@ -858,6 +892,11 @@ export const subscriptionOrder = pgTable(
     uniqueIndex('subscription_order_key_idx').on(table.idempotencyKey),
     index('subscription_order_payment_idx').on(table.paymentId),
     index('subscription_order_state_idx').on(table.state, table.updatedAt),
+    // One open purchase per buyer and offer (issue 20): a burst of orders with fresh keys makes
+    // one order, so one payment; the others fail here and answer 409 ORDER_ALREADY_OPEN.
+    uniqueIndex('subscription_order_one_open_idx')
+      .on(table.userId, table.titleCode, table.ariaPlanId)
+      .where(sql`state in ('created', 'awaiting_payment')`),
   ],
 );
 

@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { cleanText, PERSON_NAME_MAX_LENGTH } from '@minside/domain';
 
 /** What the rest of the server needs from the OIDC relying party. */
 export interface RelyingParty {
@@ -21,6 +22,8 @@ export interface VerifiedLogin {
   givenName: string;
   familyName: string;
   phoneNumber: string | null;
+  /** The issuer's `email_verified`: whether the person proved the address to it (issue 20). */
+  emailVerified: boolean;
   idToken: string;
 }
 
@@ -93,9 +96,11 @@ export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
       return {
         subject: claims.sub,
         email: text(claims['email']).toLowerCase(),
-        givenName: text(claims['given_name']),
-        familyName: text(claims['family_name']),
+        // An issuer's names are stored as the portal's own (issue 20): NFC, one line, at most 100 characters.
+        givenName: cleanText(text(claims['given_name']), PERSON_NAME_MAX_LENGTH),
+        familyName: cleanText(text(claims['family_name']), PERSON_NAME_MAX_LENGTH),
         phoneNumber: text(claims['phone_number']) || null,
+        emailVerified: claims['email_verified'] === true,
         idToken: tokens.id_token,
       };
     },

@@ -28,19 +28,39 @@ function hashCode(id: string, code: string): string {
 }
 
 /**
+ * A new six-digit code and what to store of it, for a row with id `id` outside
+ * `verification_code` (a sign-up at the embedded provider has no user yet): the same digits,
+ * hash and comparison as the codes below.
+ */
+export function newCodeFor(id: string): { code: string; codeHash: string } {
+  const code = String(randomInt(0, 10 ** VERIFICATION_CODE_LENGTH)).padStart(VERIFICATION_CODE_LENGTH, '0');
+  return { code, codeHash: hashCode(id, code) };
+}
+
+/** Whether `code` is the one whose hash was stored for row `id` (constant time). */
+export function codeMatches(id: string, code: string, codeHash: string): boolean {
+  const presented = Buffer.from(hashCode(id, code.trim()));
+  const stored = Buffer.from(codeHash);
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+/**
  * A new code for the user at `email`, voiding the one before. Refused with 429 when the user
  * has had VERIFICATION_CODE_SEND_LIMIT codes for this purpose in the window: the user's row
  * is locked first, so two requests at once are counted one after the other.
  */
-export async function issueCode(tx: Tx, input: { purpose: CodePurpose; userId: string; email: string; now: Date }): Promise<{ code: string; expiresAt: Date }> {
-  const { purpose, userId, email, now } = input;
+export async function issueCode(
+  tx: Tx,
+  input: { purpose: CodePurpose; userId: string; email: string; now: Date; /** Codes per user and purpose in the window; default VERIFICATION_CODE_SEND_LIMIT. */ sendLimit?: number },
+): Promise<{ code: string; expiresAt: Date }> {
+  const { purpose, userId, email, now, sendLimit = VERIFICATION_CODE_SEND_LIMIT } = input;
   await tx.select({ id: appUser.id }).from(appUser).where(eq(appUser.id, userId)).for('update');
   const windowStart = new Date(now.getTime() - VERIFICATION_CODE_SEND_WINDOW_MINUTES * MINUTE_MS);
   const [sent] = await tx
     .select({ n: count() })
     .from(verificationCode)
     .where(and(eq(verificationCode.userId, userId), eq(verificationCode.purpose, purpose), gt(verificationCode.createdAt, windowStart)));
-  if ((sent?.n ?? 0) >= VERIFICATION_CODE_SEND_LIMIT) {
+  if ((sent?.n ?? 0) >= sendLimit) {
     throw new AppError(429, verificationCodeErrorCodes.tooManyCodes, verificationCodeMessages.tooManyCodes);
   }
   await tx
@@ -48,9 +68,9 @@ export async function issueCode(tx: Tx, input: { purpose: CodePurpose; userId: s
     .set({ voidedAt: now })
     .where(and(eq(verificationCode.userId, userId), eq(verificationCode.purpose, purpose), isNull(verificationCode.usedAt), isNull(verificationCode.voidedAt)));
   const id = randomUUID();
-  const code = String(randomInt(0, 10 ** VERIFICATION_CODE_LENGTH)).padStart(VERIFICATION_CODE_LENGTH, '0');
+  const { code, codeHash } = newCodeFor(id);
   const expiresAt = new Date(now.getTime() + VERIFICATION_CODE_TTL_MINUTES * MINUTE_MS);
-  await tx.insert(verificationCode).values({ id, purpose, userId, email, codeHash: hashCode(id, code), attempts: 0, createdAt: now, expiresAt });
+  await tx.insert(verificationCode).values({ id, purpose, userId, email, codeHash, attempts: 0, createdAt: now, expiresAt });
   return { code, expiresAt };
 }
 
@@ -79,9 +99,7 @@ export async function claimCode(tx: Tx, input: { purpose: CodePurpose; userId: s
     .for('update');
   if (!row) return { status: 'none' };
   if (row.usedAt || row.voidedAt || row.attempts >= VERIFICATION_CODE_MAX_ATTEMPTS || row.expiresAt.getTime() <= now.getTime()) return { status: 'invalid' };
-  const presented = Buffer.from(hashCode(row.id, code.trim()));
-  const stored = Buffer.from(row.codeHash);
-  if (presented.length !== stored.length || !timingSafeEqual(presented, stored)) {
+  if (!codeMatches(row.id, code, row.codeHash)) {
     const attempts = row.attempts + 1;
     const exhausted = attempts >= VERIFICATION_CODE_MAX_ATTEMPTS;
     await tx.update(verificationCode).set({ attempts, ...(exhausted ? { voidedAt: now } : {}) }).where(eq(verificationCode.id, row.id));

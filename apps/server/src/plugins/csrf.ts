@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
+import { routeScope } from './route-scope.ts';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -10,10 +11,12 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * third-party scripts. So a state-changing call must
  * - come from the same origin (Sec-Fetch-Site, sent by every current browser, else Origin), and
  * - be JSON, which a cross-origin page cannot send without a CORS preflight we never grant.
+ * Which calls are "/api" is the route the router matched (plugins/route-scope.ts), not the
+ * spelling of the URL: `POST /%61pi/family/leave` is `POST /api/family/leave`.
  */
 export function registerCsrfProtection(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    if (!unsafeMethods.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!unsafeMethods.has(request.method) || routeScope(request) !== 'api') return;
     const fetchSite = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
     const crossOrigin =

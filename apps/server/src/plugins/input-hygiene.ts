@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
+import { routeScope } from './route-scope.ts';
 
 // Matched per UTF-16 code unit (no `u` flag), which is what finds a surrogate without its pair.
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -33,10 +34,12 @@ function containsMatch(value: unknown, pattern: RegExp): boolean {
  * own refusal (an invalid e-mail address in a pasted list); one that reaches the database is a
  * 400 in plugins/errors.ts. The provider's login and registration forms refuse both here: their
  * error page answers (they are not /api, and their handler would make a database error a 500).
+ * The rule follows the matched route (plugins/route-scope.ts), however the path was spelled.
  */
 export function registerInputHygiene(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const pattern = request.url.startsWith('/api/') ? loneSurrogate : request.url.startsWith('/idp/interaction/') ? loneSurrogateOrNul : undefined;
+    const scope = routeScope(request);
+    const pattern = scope === 'api' ? loneSurrogate : scope === 'identityForm' ? loneSurrogateOrNul : undefined;
     if (!pattern) return;
     if (containsMatch(request.body, pattern) || containsMatch(request.params, pattern) || containsMatch(request.query, pattern)) {
       throw new AppError(400, errorCodes.validation, errorMessages.validation);

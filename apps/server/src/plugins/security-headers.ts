@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { routeScope } from './route-scope.ts';
 
 /**
  * Security headers on every response. The SPA ships no inline script, so the CSP can
@@ -53,6 +54,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { https: 
       if (name === 'content-security-policy' && reply.hasHeader(name)) continue;
       reply.header(name, value);
     }
-    if (request.url.startsWith('/api/') || request.url === '/api') reply.header('cache-control', 'no-store');
+    // An /api answer is never stored, whatever its route set (the route the router matched, not
+    // the URL's spelling: plugins/route-scope.ts). Anything else that did not choose its own
+    // caching (the SPA's assets and page do) is not stored either: errors, 404s, health.
+    if (routeScope(request) === 'api' || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendApiNotFound } from './errors.ts';
+import { sendNoRoute } from './errors.ts';
 import { bootstrapElement, type PageBootstrap } from './spa-bootstrap.ts';
 
 /**
@@ -93,7 +93,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !nonSpaPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(prefix));
-    if (!indexHtml || !wantsPage) return sendApiNotFound(reply);
+    if (!indexHtml || !wantsPage) return sendNoRoute(app, request, reply);
     // `private` as well: an edge cache set to keep HTML whatever the origin says must still
     // leave a page that holds someone's session alone (docs/operations.md).
     reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('cross-origin-resource-policy', 'same-origin');

@@ -9,6 +9,8 @@ import { securityHeaders } from '../../plugins/security-headers.ts';
 import { redirectPolicyFor } from '../portal-origins.ts';
 import { embeddedClientCredentials, loadProviderSecrets } from './secrets.ts';
 import { createLoginThrottle, type LoginThrottle } from './throttle.ts';
+import { createSignups } from './signup.ts';
+import type { Mailer, MailTitle } from '../../integrations/mail/index.ts';
 import { systemClock } from '@minside/domain';
 
 export { embeddedClientCredentials, type ClientCredentials } from './secrets.ts';
@@ -22,6 +24,10 @@ export interface EmbeddedIdentityProviderDependencies {
   now?: () => Date;
   /** The password throttle (Redis with REDIS_URL, ADR 018); the database one when not given. */
   throttle?: LoginThrottle;
+  /** Sign-up codes and notices go through the portal's outbox. */
+  mailer: Mailer;
+  /** The title a sign-up mail carries, by title code (the fallback title without one). */
+  mailTitle: (titleCode: string | undefined) => MailTitle;
 }
 
 export interface EmbeddedIdentityProvider {
@@ -68,7 +74,8 @@ export async function registerEmbeddedIdentityProvider(
   });
   const throttle = deps.throttle ?? createLoginThrottle({ db: database.db, now, onSweepError: (error) => logError(error, 'idp_login_failure sweep failed') });
 
-  await app.register(interactionRoutes, { prefix: mountPath, provider, db: database.db, throttle, policy, mountPath, homeUrl });
+  const signups = createSignups({ db: database.db, mailer: deps.mailer, now, onSweepError: (error) => logError(error, 'idp_signup sweep failed') });
+  await app.register(interactionRoutes, { prefix: mountPath, provider, db: database.db, throttle, policy, mountPath, homeUrl, signups, mailTitle: deps.mailTitle });
 
   await app.register(async (scope) => {
     // oidc-provider reads its own request bodies from the stream; Fastify must leave it unread.

@@ -1,12 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { z } from 'zod';
+import { isValidEmail, personName } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
-import { createIdentityAccount, findIdentityAccountByEmail, normalizeEmail } from './accounts.ts';
-import { loginMessages, loginPage, messagePage, pageCsp, registrationMessages, registrationPage, type RegistrationField } from './pages.ts';
+import type { MailTitle } from '../../integrations/mail/index.ts';
+import { findIdentityAccountByEmail, normalizeEmail } from './accounts.ts';
+import { loginMessages, loginPage, messagePage, pageCsp, registrationMessages, registrationPage, signupCodePage, type RegistrationField } from './pages.ts';
+import { signupMessages, type Signups } from './signup.ts';
 import { verifyPassword } from './password.ts';
 import type { RedirectPolicy } from '../portal-origins.ts';
 import type { LoginThrottle } from './throttle.ts';
@@ -18,6 +20,10 @@ export interface InteractionRoutesOptions {
   policy: RedirectPolicy;
   mountPath: string;
   homeUrl: string;
+  /** Sign-ups that wait for the code mailed to their address (signup.ts). */
+  signups: Signups;
+  /** The title a mail from this login carries (by the title code of the redirect URI's host; the fallback without one). */
+  mailTitle: (titleCode: string | undefined) => MailTitle;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -32,24 +38,36 @@ const loginBody = z
   .catch({ email: '', password: '' });
 const registrationBody = z
   .object({
-    givenName: z.string().max(100).catch(''),
-    familyName: z.string().max(100).catch(''),
+    // Long enough to answer "høyst 100 tegn" for a long name; the limit itself is personName's.
+    givenName: z.string().max(1000).catch(''),
+    familyName: z.string().max(1000).catch(''),
     email: z.string().max(320).catch(''),
     password: z.string().max(1024).catch(''),
     passwordRepeat: z.string().max(1024).catch(''),
   })
   .catch({ givenName: '', familyName: '', email: '', password: '', passwordRepeat: '' });
+const signupCodeBody = z
+  .object({
+    signup: z.string().max(100).catch(''),
+    code: z.string().max(100).catch(''),
+  })
+  .catch({ signup: '', code: '' });
 const MIN_PASSWORD_LENGTH = 8;
-const plausibleEmail = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The names as the portal's profile takes them (issue 20: NFC, one line, at most 100 characters). */
+const givenNameField = personName({ required: registrationMessages.givenNameRequired });
+const familyNameField = personName({ required: registrationMessages.familyNameRequired });
 
 /** The sign-up form's field messages (SPEC §5 "{info} er påkrevd" and the e-mail text). */
 function registrationErrors(form: z.infer<typeof registrationBody>): Partial<Record<RegistrationField, string>> {
   const errors: Partial<Record<RegistrationField, string>> = {};
-  if (!form.givenName.trim()) errors.givenName = registrationMessages.givenNameRequired;
-  if (!form.familyName.trim()) errors.familyName = registrationMessages.familyNameRequired;
+  const givenName = givenNameField.safeParse(form.givenName);
+  if (!givenName.success) errors.givenName = givenName.error.issues[0]?.message ?? registrationMessages.givenNameRequired;
+  const familyName = familyNameField.safeParse(form.familyName);
+  if (!familyName.success) errors.familyName = familyName.error.issues[0]?.message ?? registrationMessages.familyNameRequired;
   const email = form.email.trim();
   if (!email) errors.email = registrationMessages.emailRequired;
-  else if (!plausibleEmail.test(email) || email.length > 254) errors.email = registrationMessages.invalidEmail;
+  else if (!isValidEmail(email)) errors.email = registrationMessages.invalidEmail;
   if ([...form.password].length < MIN_PASSWORD_LENGTH) errors.password = registrationMessages.passwordTooShort;
   else if (form.password !== form.passwordRepeat) errors.passwordRepeat = registrationMessages.passwordsDiffer;
   return errors;
@@ -72,7 +90,7 @@ function sendPage(reply: FastifyReply, status: number, html: string, csp: string
  * protection: a forged POST has no cookie and finds no interaction.
  */
 export async function interactionRoutes(app: FastifyInstance, options: InteractionRoutesOptions): Promise<void> {
-  const { provider, db, throttle, policy, mountPath, homeUrl } = options;
+  const { provider, db, throttle, policy, mountPath, homeUrl, signups, mailTitle } = options;
   // Forms are parsed only here: the API stays JSON-only (text/plain and forms get 415 there).
   app.removeAllContentTypeParsers();
   await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -96,6 +114,7 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
 
   const loginAction = (uid: string) => `${mountPath}/interaction/${uid}/login`;
   const registerUrl = (uid: string) => `${mountPath}/interaction/${uid}/register`;
+  const signupCodeUrl = (uid: string) => `${mountPath}/interaction/${uid}/register/code`;
   const abortUrl = (uid: string) => `${mountPath}/interaction/${uid}/abort`;
   const redirectUriOf = (interaction: Interaction) =>
     typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
@@ -120,6 +139,18 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
       reply,
       status,
       registrationPage({ action: registerUrl(interaction.uid), loginUrl: `${mountPath}/interaction/${interaction.uid}`, titleName: title?.name, ...input }),
+      pageCsp({ formTargets }),
+    );
+  }
+
+  function renderSignupCode(reply: FastifyReply, interaction: Interaction, status: number, input: { signupId: string; email: string; error?: string }) {
+    const redirectUri = redirectUriOf(interaction);
+    const title = redirectUri ? policy.titleOf(redirectUri) : undefined;
+    const formTargets = redirectUri ? [new URL(redirectUri).origin] : [];
+    return sendPage(
+      reply,
+      status,
+      signupCodePage({ action: signupCodeUrl(interaction.uid), loginUrl: `${mountPath}/interaction/${interaction.uid}`, titleName: title?.name, ...input }),
       pageCsp({ formTargets }),
     );
   }
@@ -182,7 +213,8 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
     const account = email ? await findIdentityAccountByEmail(db, email) : undefined;
     // verifyPassword runs a full hash for an unknown e-mail too: no enumeration by timing.
     const valid = await verifyPassword(form.password, account?.passwordHash);
-    if (!valid || !account) {
+    // An address never proven is no login (issue 20): refused like a wrong password.
+    if (!valid || !account || !account.emailVerified) {
       return renderLogin(reply, interaction, 401, { email: form.email, error: loginMessages.invalidCredentials });
     }
     await attempt.succeeded();
@@ -210,16 +242,44 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
     // busy shared address (a school, an office) signing people up does not block their logins.
     const attempt = await throttle.begin(`signup:${normalizeEmail(form.email)}`, `signup:${request.ip}`);
     if (attempt.blocked) return renderRegistration(reply, interaction, 429, { values, alert: loginMessages.throttled });
-    const account = await createIdentityAccount(db, {
-      id: randomUUID(),
+    // No login yet (issue 20): a code goes to the address, and only that code makes the login.
+    // A taken address gets the very same page; its owner is told by e-mail instead.
+    const redirectUri = redirectUriOf(interaction);
+    const signup = await signups.start({
+      interactionUid: interaction.uid,
       email: form.email,
       password: form.password,
-      givenName: form.givenName.trim(),
-      familyName: form.familyName.trim(),
+      givenName: givenNameField.parse(form.givenName),
+      familyName: familyNameField.parse(form.familyName),
+      title: mailTitle(redirectUri ? policy.titleOf(redirectUri)?.titleCode : undefined),
     });
-    if (!account) return renderRegistration(reply, interaction, 409, { values, errors: { email: registrationMessages.emailTaken } });
-    request.log.info({ accountId: account.id }, 'identity account created');
-    return finish(request, reply, { login: { accountId: account.id } });
+    if ('throttled' in signup) return renderRegistration(reply, interaction, 429, { values, alert: registrationMessages.signupThrottled });
+    return renderSignupCode(reply, interaction, 200, { signupId: signup.id, email: signup.email });
+  });
+
+  app.post('/interaction/:uid/register/code', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name !== 'login') return reply.redirect(`${mountPath}/interaction/${interaction.uid}`, 303);
+    const form = signupCodeBody.parse(request.body);
+    const outcome = await signups.verify({ interactionUid: interaction.uid, id: form.signup, code: form.code });
+    switch (outcome.status) {
+      case 'ok':
+        request.log.info({ accountId: outcome.account.id }, 'identity account created with a proven address');
+        return finish(request, reply, { login: { accountId: outcome.account.id } });
+      case 'wrong':
+        return renderSignupCode(reply, interaction, 400, {
+          signupId: form.signup,
+          email: outcome.email,
+          error: outcome.attemptsLeft > 0 ? signupMessages.codeWrong(outcome.attemptsLeft) : signupMessages.codeInvalid,
+        });
+      case 'taken':
+        // The code proved the mailbox, so the owner of the address may be told.
+        return renderRegistration(reply, interaction, 409, { values: { email: outcome.email }, errors: { email: registrationMessages.emailTaken } });
+      case 'invalid':
+        if (outcome.email === undefined) return renderExpired(reply);
+        return renderSignupCode(reply, interaction, 400, { signupId: form.signup, email: outcome.email, error: signupMessages.codeInvalid });
+    }
   });
 
   app.get('/interaction/:uid/abort', async (request, reply) => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
 
 /**
  * The provider's own pages: server-rendered, Norwegian, no external assets. The one
@@ -132,6 +133,8 @@ export const registrationMessages = {
   passwordTooShort: 'Passordet må ha minst 8 tegn',
   passwordsDiffer: 'Passordene er ikke like',
   emailTaken: 'Det finnes allerede en bruker med denne e-postadressen. Logg inn i stedet.',
+  /** Issue 20: a few sign-ups an hour per address, whether or not it has a login. */
+  signupThrottled: 'Det er bedt om for mange koder til denne e-postadressen. Vent en time og prøv igjen.',
 } as const;
 
 export type RegistrationField = 'givenName' | 'familyName' | 'email' | 'password' | 'passwordRepeat';
@@ -168,9 +171,43 @@ ${field('familyName', 'Etternavn', 'type="text" autocomplete="family-name" requi
 ${field('email', 'E-post', 'type="email" inputmode="email" autocomplete="email" autocapitalize="none" spellcheck="false" required maxlength="320"', input.values?.email ?? '')}
 ${field('password', 'Passord (minst 8 tegn)', 'type="password" autocomplete="new-password" required minlength="8" maxlength="1024"')}
 ${field('passwordRepeat', 'Gjenta passordet', 'type="password" autocomplete="new-password" required maxlength="1024"')}
-<button type="submit">Opprett bruker og logg inn</button>
+<button type="submit">Opprett bruker</button>
 </form>
 <p class="secondary">Har du allerede bruker? <a href="${escapeHtml(input.loginUrl)}">Logg inn</a></p>`,
+  );
+}
+
+export interface SignupCodePageInput {
+  action: string;
+  loginUrl: string;
+  /** The sign-up the code belongs to (a hidden field). */
+  signupId: string;
+  /** Where the code went: the address the person typed. */
+  email: string;
+  titleName?: string | undefined;
+  error?: string | undefined;
+}
+
+/**
+ * After "Opprett bruker" (issue 20): the address is proven with the six-digit code mailed to
+ * it before any login exists. The same page whether or not the address had a login already.
+ */
+export function signupCodePage(input: SignupCodePageInput): string {
+  const invalid = input.error ? ' aria-invalid="true" aria-describedby="code-error"' : '';
+  return layout(
+    'Bekreft e-postadressen',
+    `${brandLine(input.titleName)}
+<h1>Bekreft e-postadressen</h1>
+<p>Vi har sendt en kode på 6 siffer til ${escapeHtml(input.email)}. Skriv den inn for å opprette brukeren. Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter.</p>
+${input.error ? `<p class="alert" role="alert" id="code-error">${escapeHtml(input.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<input type="hidden" name="signup" value="${escapeHtml(input.signupId)}">
+<label for="code">Kode</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required${invalid} autofocus>
+<button type="submit">Bekreft og logg inn</button>
+</form>
+<p class="fine">Fikk du ingen e-post? Sjekk søppelpost, eller gå tilbake og opprett brukeren på nytt. Har du allerede en bruker med denne adressen, har vi sendt deg en e-post om det i stedet.</p>
+<p class="secondary"><a href="${escapeHtml(input.loginUrl)}">Til innlogging</a></p>`,
   );
 }
 

@@ -132,7 +132,8 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Provid
     },
     findAccount: async (_ctx, sub) => {
       const account = await findIdentityAccountById(options.db, sub);
-      if (!account) return undefined;
+      // No tokens for an address never proven (issue 20), whatever session or code refers to it.
+      if (!account?.emailVerified) return undefined;
       return {
         accountId: account.id,
         claims: async () => ({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -14,6 +15,21 @@ const LIMIT = 50;
 
 /** Rendered mail HTML has inline styles only; nothing in it may run or load from elsewhere. */
 const mailHtmlCsp = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'";
+
+/**
+ * The list page's one style element, allowed by its hash: under the SPA's CSP (`style-src
+ * 'self'`) the browser refused it and reported a violation (issue 20.10).
+ */
+const listStyle = 'body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1c1f}article{border:1px solid #dcd9d1;border-radius:12px;padding:1rem 1.5rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}.meta{color:#4c5058}';
+const listCsp = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(listStyle).digest('base64')}'`,
+  // The e2e journeys read /_dev/mail.json with fetch from this page.
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * GET /_dev/mail (a page), /_dev/mail.json (the same, for e2e tests: newest first) and
@@ -38,13 +54,13 @@ export function registerDevMailPage(app: FastifyInstance, db: Db): void {
     const html = `<!doctype html>
 <html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Utgående e-post (utvikling)</title>
-<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1c1f}article{border:1px solid #dcd9d1;border-radius:12px;padding:1rem 1.5rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}.meta{color:#4c5058}</style>
+<style>${listStyle}</style>
 </head><body>
 <h1>Utgående e-post</h1>
 <p>Ingen SMTP-server er satt opp (SMTP_URL), så e-post blir liggende her. Nyeste først. Som JSON: <a href="/_dev/mail.json">/_dev/mail.json</a>.</p>
 ${items || '<p>Ingen e-post ennå.</p>'}
 </body></html>`;
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', listCsp).send(html);
   });
 
   app.get('/_dev/mail.json', { schema: { hide: true } }, async (_request, reply) => {

@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, lt, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import { occasionalSweep } from '../../lib/occasional-sweep.ts';
-import { systemClock } from '@minside/domain';
+import { isValidEmail, systemClock } from '@minside/domain';
 
 export { titleMail, type MailContent, type MailTitle, type RenderedMail } from './templates.ts';
 
@@ -103,6 +103,9 @@ export function createMailer(deps: MailerDeps): Mailer {
     delivers: smtpUrl !== undefined,
 
     async enqueue(tx, mail) {
+      // The last line behind every form's check (issue 20): nothing is queued for an address the
+      // product would not accept; the caller's transaction rolls back with the change that sent it.
+      if (!isValidEmail(mail.to)) throw new Error('refusing to queue mail for an invalid e-mail address');
       const id = idFor(mail);
       await tx
         .insert(mailOutbox)

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import type { PaymentProvider } from './provider.ts';
+import { CallbackSignatureError, ProviderUnavailableError, type PaymentProvider } from './provider.ts';
 import { ensureBillingSecret } from './secrets.ts';
 import { createTestProvider, type TestProvider } from './test-provider.ts';
 
@@ -18,7 +18,10 @@ export interface ConfiguredProvider {
 /**
  * The payment provider PAYMENT_PROVIDER names. Only the embedded test provider ships today;
  * a real adapter (Vipps ePayment/Recurring, Swedbank Pay, Nets AvtaleGiro) implements
- * PaymentProvider and is added here, with its keys in configuration.
+ * PaymentProvider and is added here, with its keys in configuration. Without one (an app
+ * built for https in a test; loadConfig never serves production without a provider) every
+ * payment call fails as unavailable: the payer gets 503 PAYMENT_PROVIDER_UNAVAILABLE and
+ * nothing is charged.
  */
 export async function createPaymentProvider(config: Pick<Config, 'paymentProvider'>, db: Db, now: () => Date): Promise<ConfiguredProvider> {
   switch (config.paymentProvider) {
@@ -26,5 +29,31 @@ export async function createPaymentProvider(config: Pick<Config, 'paymentProvide
       const provider = createTestProvider({ db, now, webhookSecret: await ensureBillingSecret(db, 'test_provider_webhook') });
       return { provider, registerRoutes: (app) => provider.registerHostedPage(app), connect: (deliver) => provider.setDelivery(deliver) };
     }
+    case undefined:
+      return { provider: noProvider };
   }
 }
+
+const unavailable = async (): Promise<never> => {
+  throw new ProviderUnavailableError('no payment provider is configured (PAYMENT_PROVIDER)');
+};
+
+/** No provider configured: every call fails before anything could be charged. */
+const noProvider: PaymentProvider = {
+  name: 'none',
+  createPayment: unavailable,
+  // No provider signs callbacks: every one is refused as unsigned (401).
+  verifyCallback: async () => {
+    throw new CallbackSignatureError('no payment provider is configured (PAYMENT_PROVIDER)');
+  },
+  capture: unavailable,
+  refund: unavailable,
+  cancel: unavailable,
+  lookup: unavailable,
+  lookupByMerchantReference: unavailable,
+  agreement: unavailable,
+  chargeAgreement: unavailable,
+  registerMandate: unavailable,
+  mandateStatus: unavailable,
+  cancelMandate: unavailable,
+};

@@ -69,10 +69,16 @@ export function createAuthService(deps: AuthServiceDeps) {
         givenName: login.givenName,
         familyName: login.familyName,
         phoneNumber: login.phoneNumber,
+        // Since when the address is proven: the data export lists mail to it only from then on (issue 20).
+        emailVerifiedAt: login.emailVerified ? now() : null,
       })
       .onConflictDoNothing({ target: appUser.identitySub });
     const [row] = await db.select().from(appUser).where(eq(appUser.identitySub, login.subject));
     if (!row) throw new Error('user row missing right after insert');
+    if (row.emailVerifiedAt === null && login.emailVerified && login.email === row.email) {
+      const [proven] = await db.update(appUser).set({ emailVerifiedAt: now() }).where(eq(appUser.id, row.id)).returning();
+      return proven ?? row;
+    }
     return row;
   }
 

@@ -52,9 +52,6 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   app.decorate('paymentProvider', provider);
   await app.register(billingRoutes, { billing, engine, sessions, providerName: provider.name, operatorToken: config.operatorToken });
   if (configured.registerRoutes) await configured.registerRoutes(app);
-  if (provider.name === 'test' && config.publicUrl?.startsWith('https://')) {
-    app.log.warn('PAYMENT_PROVIDER is the embedded test provider on a public https site: anyone can approve payments at /_dev/pay');
-  }
   // An in-process provider delivers its callbacks the way a real one does: an HTTP POST to the webhook.
   configured.connect?.(async (path, body, headers) => {
     const response = await app.inject({ method: 'POST', url: path, payload: body, headers });

@@ -13,7 +13,7 @@ import {
   errorCodes,
   instStatusCodes,
   isBusinessAdmin,
-  isPlausibleEmail,
+  isValidEmail,
   matchesMemberSearch,
   osloToday,
   splitEmailList,
@@ -135,7 +135,7 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
 
   function workEmailOf(raw: string): string {
     const email = raw.trim().toLowerCase();
-    if (!isPlausibleEmail(email)) throw refuse(400, errorCodes.validation, validationMessages.invalidEmail);
+    if (!isValidEmail(email)) throw refuse(400, errorCodes.validation, validationMessages.invalidEmail);
     return email;
   }
 

@@ -13,7 +13,7 @@ import {
   formatLongDate,
   hasDeliverableDomain,
   instStatusCodes,
-  isPlausibleEmail,
+  isValidEmail,
   osloToday,
   remainingPlaces,
   userFacingState,
@@ -296,7 +296,7 @@ export function createFamilyService(deps: FamilyDeps) {
       const own = requireOwner(ctx);
       const email = rawEmail.trim().toLowerCase();
       if (email === '') throw new AppError(400, errorCodes.validation, 'E-post er påkrevd');
-      if (!isPlausibleEmail(email)) throw new AppError(400, errorCodes.validation, validationMessages.invalidEmail);
+      if (!isValidEmail(email)) throw new AppError(400, errorCodes.validation, validationMessages.invalidEmail);
       if (!hasDeliverableDomain(email)) throw new AppError(400, 'wrongEmailDomain', familyMessages.wrongEmailDomain);
       if (email === ctx.user.email.toLowerCase()) throw new AppError(409, 'userExist', familyMessages.userExist);
       await countInvitationMail(ctx.user);

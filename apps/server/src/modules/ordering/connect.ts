@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, gt, inArray, isNull, sum } from 'drizzle-orm';
 import {
   CONNECT_MAX_WRONG_CODES,
+  CONNECT_SEARCH_ADDRESS_LIMIT,
   CONNECT_SEARCH_LIMIT,
   CONNECT_THROTTLE_MINUTES,
   connectErrorCodes,
   connectMessages,
-  maskEmail,
+  isValidEmail,
   phoneKey,
   VERIFICATION_CODE_TTL_MINUTES,
   type AssignAccountResponse,
@@ -19,6 +20,7 @@ import { account, appUser, connectRequest, connectableAccount, deliveryAddress, 
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode } from '../../lib/one-time-code.ts';
+import type { RateLimiter } from '../../lib/shared-state/rate-limiter.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
 import type { TitleService } from '../titles/service.ts';
@@ -30,6 +32,8 @@ export interface ConnectDeps {
   titles: TitleService;
   now: () => Date;
   identityProviderName: string;
+  /** Searches per client address (lib/shared-state): many logins from one place probe no more. */
+  rateLimiter: RateLimiter;
 }
 
 const MINUTE_MS = 60_000;
@@ -41,7 +45,7 @@ const MINUTE_MS = 60_000;
  * moves the account (or, if the user has one already, its subscriptions) to the login.
  * Searches and wrong codes are counted per user; a wrong code is written before refusing.
  */
-export function createConnectService({ db, mailer, accounts, titles, now, identityProviderName }: ConnectDeps) {
+export function createConnectService({ db, mailer, accounts, titles, now, identityProviderName, rateLimiter }: ConnectDeps) {
   const windowStart = () => new Date(now().getTime() - CONNECT_THROTTLE_MINUTES * MINUTE_MS);
   const error = (status: number, code: string, message: string) => new AppError(status, code, message);
 
@@ -62,16 +66,25 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
     return rows.map((row) => ({ titleCode: row.titleCode, titleName: titles.getTitle(row.titleCode).name, planName: row.planName }));
   }
 
+  /** The user's own search (someone else's id is 404), whether or not it found an account. */
   async function ownRequest(reader: Db | Tx, userId: string, requestId: string) {
     const [row] = await reader.select().from(connectRequest).where(and(eq(connectRequest.id, requestId), eq(connectRequest.userId, userId)));
-    if (!row || row.ariaAccountNo === null) throw error(404, connectErrorCodes.notFound, connectMessages.notFound);
-    return { ...row, ariaAccountNo: row.ariaAccountNo };
+    if (!row) throw error(404, connectErrorCodes.notFound, connectMessages.notFound);
+    return row;
   }
 
   return {
-    /** POST /api/search-account: at most CONNECT_SEARCH_LIMIT per window; a match sends the code. */
-    async search(user: SessionUser, title: Title, body: SearchAccountBody): Promise<SearchAccountResponse> {
+    /**
+     * POST /api/search-account: at most CONNECT_SEARCH_LIMIT per user and
+     * CONNECT_SEARCH_ADDRESS_LIMIT per client address in the window. Every search answers the
+     * same (issue 20): a code is issued for each, and mailed only when an account that can be
+     * connected matched; a match that is connected already gets a notice in its owner's mailbox
+     * instead; nothing matched, nothing is sent. The answer never waits for the mail to go out.
+     */
+    async search(user: SessionUser, title: Title, body: SearchAccountBody, clientAddress: string): Promise<SearchAccountResponse> {
       await refuseIfThrottled(db, user.id);
+      const perAddress = await rateLimiter.hit(`connect-search:${clientAddress}`, { limit: CONNECT_SEARCH_ADDRESS_LIMIT, windowMs: CONNECT_THROTTLE_MINUTES * MINUTE_MS });
+      if (!perAddress.allowed) throw error(429, connectErrorCodes.searchThrottled, connectMessages.searchThrottled);
       const requestId = randomUUID();
       const found = await db.transaction(async (tx) => {
         // Counted under a lock on the user's row, so parallel searches cannot pass the limit together.
@@ -80,66 +93,85 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
         if ((searches?.n ?? 0) >= CONNECT_SEARCH_LIMIT) return { throttled: true as const };
         await tx.insert(connectRequest).values({ id: requestId, userId: user.id, ariaAccountNo: null, createdAt: now() });
 
-        let match: { ariaAccountNo: number; contactEmail: string; claimedAt: Date | null } | undefined;
-        let connectedElsewhere = false;
+        let match: { ariaAccountNo: number; contactEmail: string } | undefined;
+        /** Whom to tell that someone tried to connect a subscription that is connected already. */
+        let connectedElsewhere: string | undefined;
         if (body.ariaAccountNo !== undefined && body.postalCode !== undefined) {
-          const [byNumber] = await tx.select({ account, connectable: connectableAccount }).from(account).leftJoin(connectableAccount, eq(connectableAccount.ariaAccountNo, account.ariaAccountNo)).where(eq(account.ariaAccountNo, body.ariaAccountNo));
+          const [byNumber] = await tx
+            .select({ account, connectable: connectableAccount, ownerEmail: appUser.email })
+            .from(account)
+            .innerJoin(appUser, eq(appUser.id, account.userId))
+            .leftJoin(connectableAccount, eq(connectableAccount.ariaAccountNo, account.ariaAccountNo))
+            .where(eq(account.ariaAccountNo, body.ariaAccountNo));
           const addresses = byNumber
             ? await tx.select({ postalCode: deliveryAddress.postalCode }).from(deliveryAddress).innerJoin(subscription, eq(subscription.id, deliveryAddress.subscriptionId)).where(eq(subscription.ariaAccountNo, body.ariaAccountNo))
             : [];
           if (byNumber && addresses.some((address) => address.postalCode === body.postalCode)) {
+            // The owner asking about their own account learns nothing new.
             if (byNumber.account.userId === user.id) return { yours: true as const };
-            if (byNumber.connectable && !byNumber.connectable.claimedAt) match = { ariaAccountNo: byNumber.account.ariaAccountNo, contactEmail: byNumber.connectable.contactEmail, claimedAt: null };
-            else connectedElsewhere = true;
+            if (byNumber.connectable && !byNumber.connectable.claimedAt) match = { ariaAccountNo: byNumber.account.ariaAccountNo, contactEmail: byNumber.connectable.contactEmail };
+            else connectedElsewhere = byNumber.connectable?.contactEmail ?? byNumber.ownerEmail;
           }
         } else if (body.phoneNumber !== undefined) {
           const [byPhone] = await tx.select().from(connectableAccount).where(and(eq(connectableAccount.contactPhoneKey, phoneKey(body.phoneNumber)), isNull(connectableAccount.claimedAt)));
-          if (byPhone) match = { ariaAccountNo: byPhone.ariaAccountNo, contactEmail: byPhone.contactEmail, claimedAt: null };
+          if (byPhone) match = { ariaAccountNo: byPhone.ariaAccountNo, contactEmail: byPhone.contactEmail };
         }
-        if (connectedElsewhere) return { connectedElsewhere: true as const };
-        if (!match) return { none: true as const };
-        await tx.update(connectRequest).set({ ariaAccountNo: match.ariaAccountNo }).where(eq(connectRequest.id, requestId));
-        const issued = await issueCode(tx, { purpose: 'connect', userId: user.id, email: match.contactEmail, now: now() });
-        await mailer.enqueue(tx, {
-          to: match.contactEmail,
-          ...titleMail(title, {
-            heading: 'Koden for å koble til abonnementet',
-            subject: `Koden din for å koble til abonnementet på ${title.name}`,
-            paragraphs: [
-              `Noen vil koble abonnementet ditt til en innlogging på Min Side hos ${title.name}. Bruk denne koden for å bekrefte at det er deg:`,
-              issued.code,
-              `Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter. Har du ikke bedt om den, kan du se bort fra e-posten.`,
-            ],
-          }),
-        });
-        return { match, expiresAt: issued.expiresAt };
+        // A code for every search, so the answer and the work are the same whatever matched; with no
+        // match it goes nowhere and every try at it is a wrong code. The user's search limit bounds them.
+        const issued = await issueCode(tx, { purpose: 'connect', userId: user.id, email: match?.contactEmail ?? '', now: now(), sendLimit: CONNECT_SEARCH_LIMIT });
+        if (match) {
+          await tx.update(connectRequest).set({ ariaAccountNo: match.ariaAccountNo }).where(eq(connectRequest.id, requestId));
+          await mailer.enqueue(tx, {
+            to: match.contactEmail,
+            ...titleMail(title, {
+              heading: 'Koden for å koble til abonnementet',
+              subject: `Koden din for å koble til abonnementet på ${title.name}`,
+              paragraphs: [
+                `Noen vil koble abonnementet ditt til en innlogging på Min Side hos ${title.name}. Bruk denne koden for å bekrefte at det er deg:`,
+                issued.code,
+                `Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter. Har du ikke bedt om den, kan du se bort fra e-posten.`,
+              ],
+            }),
+          });
+        } else if (connectedElsewhere && isValidEmail(connectedElsewhere)) {
+          await mailer.enqueue(tx, {
+            to: connectedElsewhere,
+            ...titleMail(title, {
+              heading: 'Abonnementet ditt er allerede koblet til en bruker',
+              subject: `Noen prøvde å koble til abonnementet ditt på ${title.name}`,
+              paragraphs: [
+                `Noen prøvde å koble abonnementet ditt hos ${title.name} til en innlogging på Min Side, men det er allerede koblet til en bruker.`,
+                `Var det deg, og kommer du ikke inn? Ta kontakt med kundesenteret på telefon ${title.customerCenterPhoneNumber} eller ${title.customerCenterEmail}, så hjelper vi deg. Var det ikke deg, trenger du ikke gjøre noe.`,
+              ],
+            }),
+          });
+        }
+        return { expiresAt: issued.expiresAt };
       });
       if ('throttled' in found) throw error(429, connectErrorCodes.searchThrottled, connectMessages.searchThrottled);
       if ('yours' in found) throw error(409, connectErrorCodes.alreadyYours, connectMessages.alreadyYours);
-      if ('connectedElsewhere' in found) throw error(409, connectErrorCodes.alreadyConnected, connectMessages.alreadyConnected(title.customerCenterPhoneNumber, title.customerCenterEmail));
-      if ('none' in found) throw error(404, connectErrorCodes.notFound, connectMessages.notFound);
-      await mailer.deliverPending();
-      return {
-        requestId,
-        maskedEmail: maskEmail(found.match.contactEmail),
-        subscriptions: await subscriptionsOf(db, found.match.ariaAccountNo),
-        expiresAt: found.expiresAt.toISOString(),
-      };
+      // Sent now when SMTP is set, without the caller waiting for it (the outbox job retries).
+      void mailer.deliverPending().catch(() => undefined);
+      return { requestId, message: connectMessages.searchSent, expiresAt: found.expiresAt.toISOString() };
     },
 
-    /** POST /api/verify/: the code from the e-mail. The third wrong code in the window throttles. */
+    /**
+     * POST /api/verify/: the code from the e-mail. The third wrong code in the window throttles.
+     * A search that found nothing (or found an account connected already) has a code nobody
+     * received: every try is a wrong code, answered exactly like one.
+     */
     async verify(user: SessionUser, requestId: string, code: string): Promise<{ result: 'VERIFIED'; requestId: string }> {
       await refuseIfThrottled(db, user.id);
       const request = await ownRequest(db, user.id, requestId);
-      const [target] = await db.select().from(connectableAccount).where(eq(connectableAccount.ariaAccountNo, request.ariaAccountNo));
-      if (!target || target.claimedAt) throw error(409, connectErrorCodes.alreadyConnected, connectMessages.notFound);
+      const [target] = request.ariaAccountNo === null ? [] : await db.select().from(connectableAccount).where(eq(connectableAccount.ariaAccountNo, request.ariaAccountNo));
+      if (target?.claimedAt) throw error(409, connectErrorCodes.alreadyConnected, connectMessages.notFound);
       const outcome = await db.transaction(async (tx) => {
-        const claim = await claimCode(tx, { purpose: 'connect', userId: user.id, email: target.contactEmail, code, now: now() });
-        if (claim.status === 'ok') await tx.update(connectRequest).set({ verifiedAt: now() }).where(eq(connectRequest.id, request.id));
+        const claim = await claimCode(tx, { purpose: 'connect', userId: user.id, email: target?.contactEmail ?? '', code, now: now() });
+        if (claim.status === 'ok' && target) await tx.update(connectRequest).set({ verifiedAt: now() }).where(eq(connectRequest.id, request.id));
         return claim;
       });
-      if (outcome.status === 'ok') return { result: 'VERIFIED', requestId };
-      if (outcome.status === 'wrong') {
+      if (outcome.status === 'ok' && target) return { result: 'VERIFIED', requestId };
+      if (outcome.status === 'wrong' || outcome.status === 'ok') {
         const wrong = await wrongCodesInWindow(db, user.id);
         if (wrong >= CONNECT_MAX_WRONG_CODES) throw error(429, connectErrorCodes.codeThrottled, connectMessages.codeThrottled);
         throw error(400, connectErrorCodes.codeWrong, connectMessages.codeWrong(CONNECT_MAX_WRONG_CODES - wrong));
@@ -154,9 +186,11 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
      * already has a subscription at one of its titles (one per account and title).
      */
     async assign(user: SessionUser, title: Title, requestId: string): Promise<AssignAccountResponse> {
-      const request = await ownRequest(db, user.id, requestId);
+      const found = await ownRequest(db, user.id, requestId);
       const verifiedSince = new Date(now().getTime() - VERIFICATION_CODE_TTL_MINUTES * MINUTE_MS);
-      if (!request.verifiedAt || request.verifiedAt.getTime() < verifiedSince.getTime()) throw error(403, connectErrorCodes.notVerified, connectMessages.notVerified);
+      // Unverified first: a search that found nothing is never verified, so it answers like one that did.
+      if (!found.verifiedAt || found.verifiedAt.getTime() < verifiedSince.getTime() || found.ariaAccountNo === null) throw error(403, connectErrorCodes.notVerified, connectMessages.notVerified);
+      const request = { ...found, ariaAccountNo: found.ariaAccountNo };
       const moved = await db.transaction(async (tx) => {
         const [target] = await tx.select().from(connectableAccount).where(eq(connectableAccount.ariaAccountNo, request.ariaAccountNo)).for('update');
         if (!target) throw error(404, connectErrorCodes.notFound, connectMessages.notFound);

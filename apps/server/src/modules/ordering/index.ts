@@ -3,6 +3,7 @@ import type { Catalogue } from '@minside/titles';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
+import type { RateLimiter } from '../../lib/shared-state/rate-limiter.ts';
 import { ensureBillingSecret } from '../../integrations/payment/secrets.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import { portalOriginFor } from '../../lib/portal-url.ts';
@@ -30,11 +31,13 @@ export interface OrderingSetup {
   mailer: Mailer;
   calendarOf: ReturnType<typeof createCalendarCache>;
   now: () => Date;
+  /** Shared counters (lib/shared-state): searches per client address. */
+  rateLimiter: RateLimiter;
 }
 
 /** Buying and connecting subscriptions (issue 7). Registered after billing: it needs `app.paymentEngine`. */
 export async function registerOrdering(app: FastifyInstance, setup: OrderingSetup): Promise<void> {
-  const { config, db, catalogue, titles, accounts, sessions, mailer, calendarOf, now } = setup;
+  const { config, db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter } = setup;
   const ordering = createOrderingService({
     db,
     engine: app.paymentEngine,
@@ -51,6 +54,6 @@ export async function registerOrdering(app: FastifyInstance, setup: OrderingSetu
   });
   app.paymentEngine.onSettled('ORDER', (tx, row) => ordering.onSettled(tx, row));
   app.decorate('ordering', ordering);
-  const connect = createConnectService({ db, mailer, accounts, titles, now, identityProviderName: config.identityProviderName });
+  const connect = createConnectService({ db, mailer, accounts, titles, now, identityProviderName: config.identityProviderName, rateLimiter });
   await app.register(orderingRoutes, { ordering, connect, sessions, titles, operatorToken: config.operatorToken, portalOrigin: portalOriginFor(config, catalogue) });
 }

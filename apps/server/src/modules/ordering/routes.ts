@@ -108,7 +108,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<OrderingRouteOptions> = async
     { schema: { tags: ['account'], querystring: sessionQuerySchema, body: searchAccountBodySchema, response: { 200: searchAccountResponseSchema, ...errors } } },
     async (request) => {
       const { user } = await sessions.require(request);
-      return connect.search(user, titleOf(request, request.query.titleCode), request.body);
+      return connect.search(user, titleOf(request, request.query.titleCode), request.body, request.ip);
     },
   );
 

@@ -35,6 +35,7 @@ import {
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, deliveryAddress, payment, subscription, subscriptionChange, subscriptionOrder, type StoredDeliveryAddress } from '../../db/schema.ts';
+import { uniqueViolationOf } from '../../db/unique-violation.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -75,7 +76,10 @@ function orderError(status: number, code: string, message: string): AppError {
   return new AppError(status, code, message);
 }
 
+/** An open order holds its offer: `subscription_order_one_open_idx` allows one per buyer and plan at a title. */
 const openStates: OrderState[] = ['created', 'awaiting_payment'];
+const ONE_OPEN_ORDER_INDEX = 'subscription_order_one_open_idx';
+const orderAlreadyOpen = () => orderError(409, orderErrorCodes.orderAlreadyOpen, orderMessages.orderAlreadyOpen);
 const closedStates: OrderState[] = ['cancelled', 'failed', 'timed_out'];
 
 export function toOrderDto(row: OrderRow): Order {
@@ -402,6 +406,12 @@ export function createOrderingService(deps: OrderingDeps) {
         address = { ...body.deliveryAddress, town };
       }
       const quote = quoteOrder(plan, priceOn(plan, today()), { campaign: body.campaignCode?.trim().toUpperCase() === CAMPAIGN_CODE, winback });
+      // One open purchase per buyer and offer: the usual case answers here, a burst at the unique index below.
+      const [open] = await db
+        .select({ id: subscriptionOrder.id })
+        .from(subscriptionOrder)
+        .where(and(eq(subscriptionOrder.userId, user.id), eq(subscriptionOrder.titleCode, titleCode), eq(subscriptionOrder.ariaPlanId, plan.ariaPlanID), inArray(subscriptionOrder.state, openStates)));
+      if (open) throw orderAlreadyOpen();
       const at = now();
       const id = randomUUID();
       const row = await db.transaction(async (tx) => {
@@ -432,6 +442,12 @@ export function createOrderingService(deps: OrderingDeps) {
           .onConflictDoNothing({ target: subscriptionOrder.idempotencyKey })
           .returning();
         return inserted;
+      }).catch(async (error: unknown) => {
+        if (uniqueViolationOf(error) !== ONE_OPEN_ORDER_INDEX) throw error;
+        // Another order of this offer got in first. Its own key wins over the refusal (a retry of that very order).
+        const [same] = await db.select().from(subscriptionOrder).where(eq(subscriptionOrder.idempotencyKey, key));
+        if (same) return undefined;
+        throw orderAlreadyOpen();
       });
       if (row) return { order: toOrderDto(row), created: true };
       // The same key won a race with us a moment ago.
@@ -549,6 +565,15 @@ export function createOrderingService(deps: OrderingDeps) {
           log.error({ err: error, orderId: order.id }, 'repair of a waiting order failed');
         }
       }
+
+      // Orders never sent to payment (the tab closed between order and payment, or "Avbryt" at the
+      // provider and no new try) hold their offer (one open purchase per offer): given up after the same wait.
+      const abandoned = await db
+        .update(subscriptionOrder)
+        .set({ state: 'timed_out', updatedAt: now() })
+        .where(and(eq(subscriptionOrder.state, 'created'), lt(subscriptionOrder.updatedAt, new Date(at - ORDER_PAYMENT_MAX_MS))))
+        .returning({ id: subscriptionOrder.id });
+      result.timedOut += abandoned.length;
 
       const paidOrders = await db.select().from(subscriptionOrder).where(eq(subscriptionOrder.state, 'paid'));
       for (const order of paidOrders) {

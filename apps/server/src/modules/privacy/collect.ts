@@ -1,4 +1,4 @@
-import { desc, eq, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   account,
@@ -72,7 +72,11 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   // looked up by e-mail address alone: an invitation to the address is not the user's until accepted.
   const memberships = await db.select().from(subscriptionMember).where(eq(subscriptionMember.userId, userId));
   const invited = await bySubscription((ids) => db.select().from(subscriptionMember).where(inArray(subscriptionMember.subscriptionId, ids)));
-  const mail = await db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email)).orderBy(desc(mailOutbox.createdAt));
+  // Mail to the address only since this user proved it (issue 20): mail to the same string before
+  // that (a sign-up with someone else's address, an old owner of the address) is not theirs.
+  const mail = user.emailVerifiedAt
+    ? await db.select().from(mailOutbox).where(and(eq(mailOutbox.to, user.email), gte(mailOutbox.createdAt, user.emailVerifiedAt))).orderBy(desc(mailOutbox.createdAt))
+    : [];
   const changeLog = await bySubscription((ids) => db.select().from(subscriptionChange).where(inArray(subscriptionChange.subscriptionId, ids)).orderBy(desc(subscriptionChange.at)));
   const surveys = await bySubscription((ids) => db.select().from(cancellationSurvey).where(inArray(cancellationSurvey.subscriptionId, ids)));
   const [student] = await db.select().from(studentVerification).where(eq(studentVerification.userId, userId));

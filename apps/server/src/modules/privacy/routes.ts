@@ -12,7 +12,7 @@ import { operatorAuth } from '../../plugins/operator-auth.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { PrivacyService } from './service.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema };
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 429: apiErrorSchema };
 
 export interface PrivacyRouteDeps {
   privacy: PrivacyService;

@@ -1,9 +1,10 @@
 import { endSharesOf } from '../family/shares.ts';
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { strToU8, zipSync } from 'fflate';
 import {
   decideTransition,
+  EXPORT_DAILY_LIMIT,
   EXPORT_RETENTION_DAYS,
   instStatusCodes,
   osloToday,
@@ -46,6 +47,7 @@ import {
   connectRequest,
 } from '../../db/schema.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
+import { uniqueViolationOf } from '../../db/unique-violation.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
@@ -109,6 +111,22 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
       downloadUrl: ready ? `/api/privacy/export/${row.id}/download` : null,
       sizeBytes: ready ? row.sizeBytes : null,
     };
+  }
+
+  /** How many exports the user asked for on the Oslo calendar day of `at` (any status: a copy mailed is a copy mailed). */
+  async function exportsOnDayOf(reader: Pick<Db, 'select'>, userId: string, at: Date): Promise<number> {
+    const today = osloToday(at);
+    // The Oslo day lies within the last 26 hours whatever daylight saving does; the day itself is decided here, by the clock.
+    const recent = await reader
+      .select({ requestedAt: dataRequest.requestedAt })
+      .from(dataRequest)
+      .where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export'), gte(dataRequest.requestedAt, new Date(at.getTime() - 26 * 60 * 60 * 1000))));
+    return recent.filter((row) => osloToday(row.requestedAt) === today).length;
+  }
+
+  async function pendingExportOf(reader: Pick<Db, 'select'>, userId: string): Promise<RequestRow | undefined> {
+    const [pending] = await reader.select().from(dataRequest).where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export'), eq(dataRequest.status, 'pending')));
+    return pending;
   }
 
   async function titleForUser(tx: Pick<Db, 'select'>, userId: string): Promise<Title> {
@@ -258,22 +276,41 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
   return {
     async listExports(userId: string): Promise<ExportList> {
       const rows = await db.select().from(dataRequest).where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export'))).orderBy(desc(dataRequest.requestedAt)).limit(10);
-      return { exports: rows.map(toExport) };
+      return { exports: rows.map(toExport), remainingToday: Math.max(0, EXPORT_DAILY_LIMIT - (await exportsOnDayOf(db, userId, now()))) };
     },
 
     /**
      * POST /api/privacy/export: a pending request is answered with itself (a double click
-     * asks once); otherwise a new one, built at once unless the account is big.
+     * asks once); otherwise a new one, built at once unless the account is big. Each one mails
+     * the user, so at most EXPORT_DAILY_LIMIT a day (issue 20): then 429 EXPORT_DAILY_LIMIT,
+     * nothing stored and nothing sent. The user's row is locked while deciding, and the
+     * database holds one pending export per user (data_request_one_pending_export_idx).
      */
     async requestExport(user: SessionUser, origin: string): Promise<ExportRequest> {
-      const [pending] = await db.select().from(dataRequest).where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'export'), eq(dataRequest.status, 'pending')));
-      if (pending) return toExport(pending);
       const at = now();
-      const [created] = await db
-        .insert(dataRequest)
-        .values({ id: randomUUID(), userId: user.id, kind: 'export', status: 'pending', requestedAt: at, dueAt: at, details: { origin } })
-        .returning();
-      if (!created) throw new Error('export request not stored');
+      const decided = await db
+        .transaction(async (tx) => {
+          await tx.select({ id: appUser.id }).from(appUser).where(eq(appUser.id, user.id)).for('update');
+          const pending = await pendingExportOf(tx, user.id);
+          if (pending) return { fresh: false, row: pending };
+          if ((await exportsOnDayOf(tx, user.id, at)) >= EXPORT_DAILY_LIMIT) {
+            throw new AppError(429, privacyErrorCodes.exportDailyLimit, privacyMessages.exportDailyLimit);
+          }
+          const [created] = await tx
+            .insert(dataRequest)
+            .values({ id: randomUUID(), userId: user.id, kind: 'export', status: 'pending', requestedAt: at, dueAt: at, details: { origin } })
+            .returning();
+          if (!created) throw new Error('export request not stored');
+          return { fresh: true, row: created };
+        })
+        .catch(async (error: unknown) => {
+          if (uniqueViolationOf(error) !== 'data_request_one_pending_export_idx') throw error;
+          const pending = await pendingExportOf(db, user.id);
+          if (!pending) throw error;
+          return { fresh: false, row: pending };
+        });
+      if (!decided.fresh) return toExport(decided.row);
+      const created = decided.row;
       if ((await estimateRows(db, user.id)) > inlineExportLimit) return toExport(created);
       const done = await buildExport(created);
       await mailer.deliverPending();

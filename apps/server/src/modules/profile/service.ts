@@ -167,7 +167,8 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
         if (!claimed) throw new AppError(400, profileErrorCodes.emailTokenInvalid, profileErrorMessages.emailTokenInvalid);
         const [taken] = await tx.select({ id: idpAccount.id }).from(idpAccount).where(and(eq(idpAccount.email, claimed.newEmail), ne(idpAccount.id, user.identitySub)));
         if (taken) throw new AppError(409, profileErrorCodes.emailTaken, profileErrorMessages.emailTaken);
-        await tx.update(appUser).set({ email: claimed.newEmail }).where(eq(appUser.id, user.id));
+        // The link proved the new mailbox: mail to the address counts as the user's from now on (issue 20).
+        await tx.update(appUser).set({ email: claimed.newEmail, emailVerifiedAt: now() }).where(eq(appUser.id, user.id));
         // The provider logs in by e-mail: the new address is the one to sign in with from now on.
         await tx.update(idpAccount).set({ email: claimed.newEmail }).where(eq(idpAccount.id, user.identitySub));
         await tx.delete(emailChange).where(and(eq(emailChange.userId, user.id), isNull(emailChange.confirmedAt)));

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { searchAccountBodySchema, VERIFICATION_CODE_TTL_MINUTES, verifyConnectBodySchema } from '@minside/domain';
+import { searchAccountBodySchema, verifyConnectBodySchema } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { CodeEntryForm } from '../../../components/code-entry-form.tsx';
 import form from '../../../components/form.module.css';
@@ -135,12 +135,8 @@ export function ConnectSubscriptionPage() {
         }}
         confirm={{
           heading: 'Bekreft at abonnementet er ditt',
-          sentMessage: found ? (
-            <>
-              Vi fant {found.subscriptions.map((item) => `${item.planName} (${item.titleName})`).join(', ')}. Vi har sendt en kode til {found.maskedEmail}. Koden virker i{' '}
-              {VERIFICATION_CODE_TTL_MINUTES} minutter.
-            </>
-          ) : null,
+          // The same words whatever the search found (issue 20): the plans are named once the code has proved the mailbox.
+          sentMessage: found ? found.message : null,
           code,
           onCodeChange: setCode,
           codeError,

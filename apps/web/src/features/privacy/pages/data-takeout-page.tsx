@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DATA_REQUEST_MAX_DAYS, EXPORT_RETENTION_DAYS } from '@minside/domain';
+import { DATA_REQUEST_MAX_DAYS, EXPORT_DAILY_LIMIT, EXPORT_RETENTION_DAYS, privacyMessages } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -21,6 +21,8 @@ export function DataTakeoutPage() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: privacyKeys.exports }),
   });
   const latest = request.data;
+  // Each copy is mailed, so a few a day (issue 20): the server says how many are left, and refuses the rest with the same words.
+  const limitReached = exports.data?.remainingToday === 0;
 
   return (
     <Page title={pages.dataTakeout.title} lead="Du kan få en kopi av alt vi har lagret om deg på Min Side, i et format som kan leses av maskiner (JSON i en zip-fil).">
@@ -28,7 +30,7 @@ export function DataTakeoutPage() {
         heading="Be om en kopi"
         headingId="be-om-kopi"
         actions={
-          <button type="button" className={`${button.button} ${button.primary}`} onClick={() => request.mutate()} disabled={request.isPending}>
+          <button type="button" className={`${button.button} ${button.primary}`} onClick={() => request.mutate()} disabled={request.isPending || limitReached} aria-describedby={limitReached ? 'kopi-grense' : undefined}>
             {request.isPending ? 'Lager kopien …' : 'Be om kopi av dataene mine'}
           </button>
         }
@@ -39,8 +41,13 @@ export function DataTakeoutPage() {
         </p>
         <p className={ui.text}>
           Som regel er kopien klar med en gang, og vi sender deg en e-post. Det kan ta opptil {DATA_REQUEST_MAX_DAYS} dager. Kopien kan lastes ned i {EXPORT_RETENTION_DAYS} dager,
-          og bare når du er logget inn.
+          og bare når du er logget inn. Du kan be om en kopi høyst {EXPORT_DAILY_LIMIT} ganger per dag.
         </p>
+        {limitReached && !request.error ? (
+          <p id="kopi-grense" className={ui.alert} role="status">
+            {privacyMessages.exportDailyLimit}
+          </p>
+        ) : null}
       </Panel>
       <ErrorAlert error={request.error ?? exports.error} />
       <p role="status" className={ui.success} hidden={!latest}>

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * Which edge rules a route is under, decided once per route from the path it was registered
+ * with, never from the URL a request spells:
+ * - `api`: the JSON API (`/api` and below): CSRF (plugins/csrf.ts), lone surrogates refused
+ *   (plugins/input-hygiene.ts), `Cache-Control: no-store` (plugins/security-headers.ts);
+ * - `identityForm`: the identity provider's own login and registration pages
+ *   (`/idp/interaction/…`): lone surrogates and NUL refused;
+ * - `other`: everything else (the SPA, assets, health, the provider's protocol endpoints).
+ *
+ * The router decodes the path before it matches (`/%61pi/family/leave` is
+ * `POST /api/family/leave`), so a rule that tested `request.url` for `/api/` could be
+ * stepped around by spelling the path another way. A request that matched no route (the
+ * SPA's fallback, 404) has no scope: it runs no handler, so it needs none of these rules.
+ */
+export type RouteScope = 'api' | 'identityForm' | 'other';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on every route by registerRouteScopes; read it through routeScope(request). */
+    scope?: RouteScope;
+  }
+}
+
+/** The scope of a registered route path (Fastify's pattern, prefix included: `/api/family/leave`, `/idp/interaction/:uid/login`). */
+export function scopeOfRoutePath(routePath: string): RouteScope {
+  if (routePath === '/api' || routePath.startsWith('/api/')) return 'api';
+  if (routePath.startsWith('/idp/interaction/')) return 'identityForm';
+  return 'other';
+}
+
+/** Marks every route with its scope as it is registered. Must run before any route is registered. */
+export function registerRouteScopes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, scope: scopeOfRoutePath(route.url) };
+  });
+}
+
+/** The scope of the route this request matched; `undefined` when it matched none (404). */
+export function routeScope(request: FastifyRequest): RouteScope | undefined {
+  return request.routeOptions.config?.scope;
+}
