@@ -119,10 +119,14 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   const redirectUriOf = (interaction: Interaction) =>
     typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
 
-  function renderLogin(reply: FastifyReply, interaction: Interaction, status: number, input: { email?: string; error?: string } = {}) {
+  /** The title a page is dressed as, and where its form may post (the client's redirect origin, for the CSP). */
+  function pageContextOf(interaction: Interaction) {
     const redirectUri = redirectUriOf(interaction);
-    const title = redirectUri ? policy.titleOf(redirectUri) : undefined;
-    const formTargets = redirectUri ? [new URL(redirectUri).origin] : [];
+    return { title: redirectUri ? policy.titleOf(redirectUri) : undefined, formTargets: redirectUri ? [new URL(redirectUri).origin] : [] };
+  }
+
+  function renderLogin(reply: FastifyReply, interaction: Interaction, status: number, input: { email?: string; error?: string } = {}) {
+    const { title, formTargets } = pageContextOf(interaction);
     return sendPage(
       reply,
       status,
@@ -132,9 +136,7 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   }
 
   function renderRegistration(reply: FastifyReply, interaction: Interaction, status: number, input: Omit<Parameters<typeof registrationPage>[0], 'action' | 'loginUrl' | 'titleName'> = {}) {
-    const redirectUri = redirectUriOf(interaction);
-    const title = redirectUri ? policy.titleOf(redirectUri) : undefined;
-    const formTargets = redirectUri ? [new URL(redirectUri).origin] : [];
+    const { title, formTargets } = pageContextOf(interaction);
     return sendPage(
       reply,
       status,
@@ -144,9 +146,7 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   }
 
   function renderSignupCode(reply: FastifyReply, interaction: Interaction, status: number, input: { signupId: string; email: string; error?: string }) {
-    const redirectUri = redirectUriOf(interaction);
-    const title = redirectUri ? policy.titleOf(redirectUri) : undefined;
-    const formTargets = redirectUri ? [new URL(redirectUri).origin] : [];
+    const { title, formTargets } = pageContextOf(interaction);
     return sendPage(
       reply,
       status,
