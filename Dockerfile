@@ -1,6 +1,7 @@
 # Production image of Min Side: one Node.js process serving the SPA, /api and /idp.
 # Build:  docker build -t minside:$(git rev-parse --short HEAD) .
-# Run:    docker run --rm -p 3000:3000 -e DATABASE_URL=postgres://… minside:<tag>
+# Run:    docker run --rm -p 3000:3000 -e NODE_ENV=development -e DATABASE_URL=postgres://… minside:<tag>
+#         (a trial: production refuses the test payment provider until a real one is configured)
 # See docs/operations.md for the exact steps, the environment and Kubernetes.
 
 # Node 24 LTS (supported until April 2028): the runtime the tests run on (ADR 023).

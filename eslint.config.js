@@ -107,8 +107,9 @@ export default tseslint.config(
           message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `new Date()`.',
         },
         {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `Date.now()`; durations use performance.now().',
+          // Called or passed on as a value (`now = Date.now`): either reads the machine clock.
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `Date.now`; durations use performance.now().',
         },
         {
           selector: "CallExpression[callee.name='Date']",

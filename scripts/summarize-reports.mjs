@@ -43,13 +43,15 @@ export function summarize(reportsDir) {
 
 /**
  * Passed tests of the main Vitest run by where their data lived, read from the names the
- * server suites give themselves (`describe.each(testDatabases)` → "… (pglite)", "(postgres, …)",
- * storage "redis").
+ * server integration suites (apps/server/test/) give themselves (`describe.each(testDatabases)`
+ * → "… (pglite)", "(postgres, …)", storage "redis"). Only those files count: a unit test that
+ * merely mentions PostgreSQL in its name ran on no database.
  */
 export function countByService(reportsDir) {
   const counts = { pglite: 0, postgres: 0, redis: 0 };
   const report = read(path.join(reportsDir, 'vitest.json'));
   for (const file of report?.testResults ?? []) {
+    if (!/[/\\]apps[/\\]server[/\\]test[/\\]/.test(file.name ?? '')) continue;
     for (const test of file.assertionResults ?? []) {
       if (test.status !== 'passed') continue;
       const name = [...(test.ancestorTitles ?? []), test.title].join(' > ').toLowerCase();

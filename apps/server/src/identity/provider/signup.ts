@@ -62,7 +62,9 @@ export const signupMessages = {
 export function createSignups({ db, mailer, now, onSweepError }: SignupDeps) {
   const sweep = occasionalSweep({
     intervalMs: 60_000,
-    sweep: (at) => db.delete(idpSignup).where(lt(idpSignup.expiresAt, at)),
+    // Rows are kept a day after they are made, not just until their code expires: the hourly
+    // send limit and the daily wrong-code limit below count them.
+    sweep: (at) => db.delete(idpSignup).where(lt(idpSignup.createdAt, new Date(at.getTime() - 24 * 60 * MINUTE_MS))),
     ...(onSweepError ? { onError: onSweepError } : {}),
   });
 

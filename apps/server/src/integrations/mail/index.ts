@@ -104,9 +104,15 @@ export function createMailer(deps: MailerDeps): Mailer {
 
     async enqueue(tx, mail) {
       // The last line behind every form's check (issue 20): nothing is queued for an address the
-      // product would not accept; the caller's transaction rolls back with the change that sent it.
-      if (!isValidEmail(mail.to)) throw new Error('refusing to queue mail for an invalid e-mail address');
+      // product would not accept. Such an address can only be an old stored one (from before the
+      // one validator, or from an issuer): the change that sends the mail still stands, and the
+      // operator is told — a 500 here would fail the subscriber's action, and on the account
+      // search would tell a caller that the number matched.
       const id = idFor(mail);
+      if (!isValidEmail(mail.to)) {
+        log.warn({ mailId: id, subject: mail.subject }, 'not queued: the stored recipient is not a valid e-mail address');
+        return id;
+      }
       await tx
         .insert(mailOutbox)
         .values({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null, idempotencyKey: mail.idempotencyKey ?? null, createdAt: now() })

@@ -1,4 +1,4 @@
-import type { HandleCodeBody, HandleCodeResponse, LoginTokenResponse, SessionResponse } from '@minside/domain';
+import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginTokenResponse, type SessionResponse } from '@minside/domain';
 import { pathTo } from '../../app/paths.ts';
 import { isApiError } from '../../lib/http.ts';
 import { getLoginToken } from './api/get-login-token.ts';
@@ -115,7 +115,7 @@ export function requireLoginToken(response: LoginTokenResponse): LoginTokenRespo
 export function createIdentityClient(options: IdentityClientOptions = {}): IdentityClient {
   const api = options.api ?? defaultApi;
   const store = options.store ?? sessionStore;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => systemClock().getTime());
   const leaveTo = options.leaveTo ?? leaveApp;
   const storage = options.storage === undefined ? defaultStorage() : options.storage;
 

@@ -1,3 +1,4 @@
+import { systemClock } from '@minside/domain';
 import { isApiError } from '../../lib/http.ts';
 import { sessionOf, setSignedIn, setSignedOut, type SessionState, type SessionStore, type SignedInSession } from './session.ts';
 
@@ -72,7 +73,7 @@ export interface SessionChecker {
   forget(): void;
 }
 
-export function createSessionChecker({ store, fetchSession, now = Date.now, times = defaultTimes }: SessionCheckerOptions): SessionChecker {
+export function createSessionChecker({ store, fetchSession, now = () => systemClock().getTime(), times = defaultTimes }: SessionCheckerOptions): SessionChecker {
   let inFlight: Promise<SignedInSession | null> | null = null;
   // Bumped by remember/forget, so an older answer arriving late cannot overwrite a newer one.
   let generation = 0;
