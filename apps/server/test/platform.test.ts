@@ -137,7 +137,7 @@ describe('serving the SPA', () => {
     }
   });
 
-  it('compresses JSON answers over 1 KB for a browser that accepts it, and leaves small ones and other browsers alone', async () => {
+  it('compresses JSON answers over 1 KB for a browser that accepts it, and leaves small ones and other browsers alone', { timeout: 90_000 }, async () => {
     const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
     const t = await buildTestApp('pglite');
     try {
@@ -165,7 +165,7 @@ describe('serving the SPA', () => {
     }
   });
 
-  it('sends the build’s Brotli or gzip copy of an asset to a browser that accepts it, the plain file otherwise', async () => {
+  it('sends the build’s Brotli or gzip copy of an asset to a browser that accepts it, the plain file otherwise', { timeout: 90_000 }, async () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } = await import('node:zlib');
     const webDist = mkdtempSync(path.join(tmpdir(), 'minside-web-'));
