@@ -18,6 +18,7 @@ ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
 COPY packages/titles/package.json packages/titles/
 COPY packages/domain/package.json packages/domain/
+COPY packages/bank-files/package.json packages/bank-files/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
@@ -36,6 +37,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/titles/package.json packages/titles/
 COPY packages/domain/package.json packages/domain/
+COPY packages/bank-files/package.json packages/bank-files/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/

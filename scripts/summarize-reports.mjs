@@ -88,6 +88,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       }
     }
   }
+  // A step can fail with every test green (lint, a runner's unhandled error, a download): say which, next to the count.
+  const steps = read(path.join(dir, 'steps.json'));
+  for (const step of steps?.failed ?? []) console.log(`step failed: ${step.name} (exit ${step.code})`);
   console.log(`tests: ${passed} passed, ${failed} failed`);
   if (args.includes('--require-services') && failed > 0) process.exitCode = 1;
 }

@@ -2,7 +2,7 @@
 // (Vitest under faketime), e2e (Playwright).
 // Every step runs even when an earlier one failed, so one run shows every problem; the
 // exit code is non-zero when any step failed. Runner reports land in reports/.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { ensureChromium } from './ensure-debian-tool.mjs';
 import { timeSweep } from './time-sweep.mjs';
 import { root, run } from './lib.mjs';
@@ -38,9 +38,10 @@ for (const [name, step] of steps) {
   const started = Date.now();
   const code = await step();
   console.log(`=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (code !== 0) failed.push(name);
+  if (code !== 0) failed.push({ name, code });
 }
+writeFileSync(`${root}/reports/steps.json`, `${JSON.stringify({ failed }, null, 2)}\n`);
 const { passed, failed: failedTests } = summarize(`${root}/reports`);
-console.log(`\n${failed.length ? `Failed steps: ${failed.join(', ')}` : 'All steps passed.'}`);
+console.log(`\n${failed.length ? `Failed steps: ${failed.map((step) => step.name).join(', ')}` : 'All steps passed.'}`);
 console.log(`tests: ${passed} passed, ${failedTests} failed`);
 process.exit(failed.length ? 1 : 0);

@@ -33,10 +33,10 @@ function hasValidMod10(kid: string): boolean {
   return (10 - (sum % 10)) % 10 === Number(kid.at(-1));
 }
 
-async function signIn(page: Page, email: string, path: string): Promise<void> {
-  await page.goto(adresseavisen(path));
+async function signIn(page: Page, email: string, path: string, at: (path: string) => string = adresseavisen): Promise<void> {
+  await page.goto(at(path));
   await signInAtProvider(page, email);
-  await expect(page).toHaveURL(adresseavisen(path));
+  await expect(page).toHaveURL(at(path));
 }
 
 async function invoicesOf(page: Page): Promise<InvoiceBody[]> {
@@ -199,18 +199,25 @@ test('ung switches from Vipps to card at the provider; the home page shows the n
   await expect(page.getByRole('region', { name: 'Nåværende betalingsmetode' })).toContainText('4242');
 });
 
-test('AvtaleGiro asks for a valid account number; a card the provider cannot find gives `Finner ikke kortdetaljer`', async ({ page }) => {
-  await signIn(page, 'student@minside.test', '/endre-betalingsmetode');
+test('AvtaleGiro is finished in the netbank: the title, the KID and the steps, waiting for the bank until it confirms', async ({ page }) => {
+  await signIn(page, 'varden@minside.test', '/endre-betalingsmetode', varden);
   await page.getByRole('radio', { name: /AvtaleGiro/ }).check();
+  await expect(page.getByText('Du gjør ferdig avtalen i din egen nettbank')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Kontonummer' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Bruk AvtaleGiro' }).click();
-  const account = page.getByRole('textbox', { name: 'Kontonummer' });
-  await expect(account).toBeFocused();
-  await expect(account).toHaveAccessibleDescription(/Kontonummer er påkrevd/);
-  await account.fill('1234.56.78900');
-  await page.getByRole('button', { name: 'Bruk AvtaleGiro' }).click();
-  await expect(account).toHaveAccessibleDescription(/Kontonummeret er ugyldig. Det skal ha 11 siffer./);
-  await expect(page.getByRole('region', { name: 'Nåværende betalingsmetode' })).toContainText('Betalingskort');
+  await expect(page.getByRole('heading', { name: 'Slik bekrefter du AvtaleGiro i nettbanken' })).toBeVisible();
+  await expect(page.getByText(/Søk etter Varden/)).toBeVisible();
+  const current = page.getByRole('region', { name: 'Nåværende betalingsmetode' });
+  await expect(current).toContainText('Venter på bekreftelse fra banken');
+  await expect(current).toContainText(/KID for avtalen: \d{10,25}/);
+  // Back to giro, as varden was: nothing is left waiting at the bank.
+  await page.getByRole('radio', { name: /Giro/ }).check();
+  await page.getByRole('button', { name: 'Bruk giro / eFaktura' }).click();
+  await expect(current).toContainText('Giro / eFaktura');
+});
 
+test('a card the provider cannot find gives `Finner ikke kortdetaljer`', async ({ page }) => {
+  await signIn(page, 'student@minside.test', '/endre-betalingsmetode');
   await page.getByRole('link', { name: 'Bytt betalingskort' }).click();
   await expect(page).toHaveURL(adresseavisen('/legg-til-betalingskort'));
   await page.getByRole('button', { name: 'Legg til betalingskort' }).click();

@@ -47,6 +47,7 @@ import { businessRoutes } from './modules/business/routes.ts';
 import { createBusinessService } from './modules/business/service.ts';
 import { studentRoutes } from './modules/student/routes.ts';
 import { createStudentService } from './modules/student/service.ts';
+import { registerBank } from './modules/bank/index.ts';
 import { createDeliveryService } from './modules/delivery/service.ts';
 import { carrierFeed } from './modules/delivery/feed.ts';
 import { createCalendarCache } from './modules/delivery/calendars.ts';
@@ -164,7 +165,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
-  const lifecycle = createLifecycleService({ db: database.db, accounts, now });
+  const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, now });
   await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, now });
   const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
@@ -184,9 +185,10 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   });
   const business = createBusinessService({ db: database.db, mailer, accounts, now, log: app.log, identityProviderName: config.identityProviderName });
   await app.register(businessRoutes, { business, sessions, titles });
-  const student = createStudentService({ db: database.db, mailer, accounts, titles, now, domains: config.studentEmailDomains, identityProviderName: config.identityProviderName });
+  const student = createStudentService({ db: database.db, mailer, accounts, titles, catalogue, now, domains: config.studentEmailDomains, identityProviderName: config.identityProviderName });
   await app.register(studentRoutes, { student, sessions, titles });
   await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, now });
+  await registerBank(app, { config, db: database.db, catalogue, mailer, now });
   await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter });
   const consent = createConsentService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
   await app.register(consentRoutes, { consent, sessions, titles, catalogue, settings: config.clientSettings });

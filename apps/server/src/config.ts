@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { defaultStudentEmailDomains } from '@minside/domain';
 import { parseClientSettings, type ClientSettings } from './modules/consent/settings.ts';
@@ -65,6 +67,10 @@ const envSchema = z.object({
     .min(32, 'must be at least 32 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** The publisher's customer unit id at Nets: data transmitter of the AvtaleGiro claim files, recipient of the bank's files (issue 21). */
+  BANK_CUSTOMER_UNIT_ID: z.string().regex(/^\d{8}$/, 'must be the 8-digit customer unit id Nets gave the publisher').optional(),
+  /** Where bank files are archived, quarantined and written (issue 21). Default: DATA_DIR/bank. */
+  BANK_FILES_DIR: z.string().min(1).optional(),
   DELIVERY_CUTOFF_TIME: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM, e.g. 12:00')
@@ -143,6 +149,13 @@ export interface Config {
   contentDir: string;
   /** SPEC §5: delivery changes must be placed before this time (HH:MM, Europe/Oslo) the day before the first affected issue. */
   deliveryCutoffTime: string;
+  /**
+   * The publisher's customer unit id at Nets (8 digits): the data transmitter of the AvtaleGiro
+   * claim files. Unset: the illustrative 71000001, and production refuses to send claims.
+   */
+  bankCustomerUnitId: string | undefined;
+  /** Bank files: `archive/` (every file in and out, by SHA-256), `quarantine/` (refused files and their error), `outbox/` (claims to send). */
+  bankFilesDir: string;
   /** Bearer token for the operator endpoints (carrier feed); unset turns them off. */
   operatorToken: string | undefined;
   /** SMTP server for outgoing mail; unset keeps mail in the outbox table, shown at /_dev/mail. */
@@ -238,6 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     contentDir: e.CONTENT_DIR,
     deliveryCutoffTime: e.DELIVERY_CUTOFF_TIME,
     operatorToken: e.OPERATOR_TOKEN,
+    bankCustomerUnitId: e.BANK_CUSTOMER_UNIT_ID,
+    bankFilesDir: e.BANK_FILES_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/bank`,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     paymentProvider,
@@ -263,7 +278,8 @@ function studentDomains(value: string | undefined, demo: boolean): string[] {
 
 /** A config for tests and tools: defaults, then the given overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), logLevel: 'silent', webDist: undefined, seedDemoData: false, ...overrides };
+  // Bank files a test writes (claims, archived uploads) go to the temporary folder, not the repository's ./data.
+  return { ...loadConfig({}), logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ...overrides };
 }
 
 /** Where the embedded identity provider lives: /idp under PUBLIC_URL, or under localhost:PORT. */

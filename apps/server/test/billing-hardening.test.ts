@@ -19,7 +19,7 @@ const DAY = 24 * 60 * MINUTE;
 const accounts = { papir: 40_000_001, digital: 40_000_002, ung: 40_000_003 } as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type ProviderMethod = 'capture' | 'cancel' | 'refund' | 'chargeAgreement' | 'registerMandate';
+type ProviderMethod = 'capture' | 'cancel' | 'refund' | 'chargeAgreement';
 
 describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
   let test: TestApp;
@@ -286,36 +286,25 @@ describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
 
   // --- finding 14 -----------------------------------------------------------------------------
 
-  it('concurrent AvtaleGiro changes register one mandate and leave one pending agreement', async () => {
-    const papir = await signIn('papir@minside.test');
-    const put = (bankAccountNumber: string) =>
-      papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', method: 'AVTALEGIRO', bankAccountNumber, idempotencyKey: randomUUID() } });
-    const registered: string[] = [];
-    wrap('registerMandate', (original) => async (input) => {
-      registered.push(input.bankAccountNumber);
-      await sleep(100);
-      return original(input);
-    });
+  it('concurrent AvtaleGiro choices leave one mandate with one customer KID, pending until the bank confirms it', async () => {
+    const ung = await signIn('ung@minside.test');
+    const put = () => ung.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.ung, titleCode: 'ADR', method: 'AVTALEGIRO', idempotencyKey: randomUUID() } });
     const live = () =>
-      test.database.rows<{ bank_account_number: string; status: string }>(
-        sql`select bank_account_number, status from payment_agreement where subscription_id = 'demo-papir-adr' and method = 'AVTALEGIRO' and status in ('PENDING', 'ACTIVE')`,
+      test.database.rows<{ provider_agreement_id: string; status: string }>(
+        sql`select provider_agreement_id, status from payment_agreement where subscription_id = 'demo-ung-adr' and method = 'AVTALEGIRO' and status in ('PENDING', 'ACTIVE')`,
       );
-
-    // Two tabs, the same account: one mandate.
-    const same = await Promise.all([put('8601 11 17947'), put('8601 11 17947')]);
-    for (const response of same) expect(response.json(), response.body).toMatchObject({ result: 'PENDING_BANK_CONFIRMATION', paymentMethod: { method: 'AVTALEGIRO' } });
-    expect(registered).toEqual(['86011117947']);
-    expect(await live()).toEqual([{ bank_account_number: '86011117947', status: 'PENDING' }]);
-
-    // Two tabs, two accounts: whichever wins, exactly one agreement is left waiting for the bank.
-    const other = await Promise.all([put('1234.56.78903'), put('8601.11.17947')]);
-    for (const response of other) expect(response.status, response.body).toBe(200);
-    const left = await live();
-    expect(left).toHaveLength(1);
-    const shown = (await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR/paymentMethod`)).json<{ avtaleGiro: { bankAccountNumber: string } }>();
-    expect(shown.avtaleGiro.bankAccountNumber.replace(/\./g, '')).toBe(left[0]?.bank_account_number);
-    // The bank confirms the one that is left.
+    // Three tabs at once: one agreement, one KID, all three told the same.
+    const answers = await Promise.all([put(), put(), put()]);
+    const kids = new Set<string>();
+    for (const response of answers) {
+      expect(response.status, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ result: 'PENDING_BANK_CONFIRMATION', paymentMethod: { method: 'AVTALEGIRO', avtaleGiro: { status: 'PENDING' } } });
+      kids.add(response.json<{ paymentMethod: { avtaleGiro: { kid: string } } }>().paymentMethod.avtaleGiro.kid);
+    }
+    expect(kids.size).toBe(1);
+    expect(await live()).toEqual([{ provider_agreement_id: [...kids][0], status: 'PENDING' }]);
+    // Nothing here confirms it: reconciliation asks no bank, only the bank's mandate file does (test/bank.test.ts).
     await test.app.billingJobs.runReconciliation();
-    expect((await live()).map((row) => row.status)).toEqual(['ACTIVE']);
+    expect((await live()).map((row) => row.status)).toEqual(['PENDING']);
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentSchema, validateKid, type Invoice, systemClock } from '@minside/domain';
+import { isValidKid, kidFor, paymentSchema, readKid, type Invoice, systemClock } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, TestBrowser, type BrowserResponse } from './browser.ts';
 import { expectRefused, signIn as signInAs } from './support.ts';
@@ -63,10 +64,15 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
     const papir = await signIn('papir@minside.test');
     const list = await invoices(papir, accounts.papir);
     expect(list).toHaveLength(3);
-    expect(list[0]).toMatchObject({ status: 'UNPAID', payable: true, amountOre: 64_900, titleCode: 'ADR', bankAccountNumber: '1503.12.34567', paidAt: null });
+    expect(list[0]).toMatchObject({ status: 'UNPAID', payable: true, amountOre: 64_900, titleCode: 'ADR', bankAccountNumber: '1503.12.40007', paidAt: null });
     expect(list.slice(1).every((row) => row.status === 'PAID')).toBe(true);
     expect(list.map((row) => row.periodFrom)).toEqual([...list.map((row) => row.periodFrom)].sort().reverse());
-    for (const row of list) expect(validateKid(row.kid), row.kid).toBe(true);
+    // Each KID is the title's length and check digit, and names its own invoice (issue 21).
+    const adr = defaultCatalogue.byTitleCode('ADR').bank;
+    for (const row of list) {
+      expect(isValidKid(row.kid, adr), row.kid).toBe(true);
+      expect(readKid(row.kid, adr)).toEqual({ kind: 'invoice', serial: row.ariaInvoiceNo });
+    }
     expectRefused(await papir.request('GET', `${PORTAL}/api/invoice/${accounts.digital}`), 404, 'NOT_FOUND');
     expectRefused(await papir.request('GET', `${PORTAL}/api/invoice/${accounts.digital}?before=80000001`), 404, 'NOT_FOUND');
     // An own account without invoices is an empty list, not "not found".
@@ -98,7 +104,7 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
     expect(pdf.startsWith('%PDF-1.4')).toBe(true);
     expect(pdf.trimEnd().endsWith('%%EOF')).toBe(true);
     const [day, month, year] = [unpaid.dueOn.slice(8, 10), unpaid.dueOn.slice(5, 7), unpaid.dueOn.slice(0, 4)];
-    for (const text of [`KID: ${unpaid.kid}`, 'kr 649,00', 'Kontonummer: 1503.12.34567', `Forfallsdato: ${day}.${month}.${year}`, 'Adresseavisen']) expect(pdf).toContain(text);
+    for (const text of [`KID: ${unpaid.kid}`, 'kr 649,00', 'Kontonummer: 1503.12.40007', `Forfallsdato: ${day}.${month}.${year}`, 'Adresseavisen']) expect(pdf).toContain(text);
     // Every object the cross-reference table points at starts exactly there.
     const startxref = Number(/startxref\n(\d+)/.exec(pdf)?.[1]);
     expect(pdf.slice(startxref, startxref + 4)).toBe('xref');
@@ -256,11 +262,12 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
     expect(await method()).toMatchObject({ method: 'CARD', card: { last4: '4444', brand: 'Mastercard', expiryMonth: 6, expiryYear: 2029 } });
   });
 
-  it('changes papir to card through the provider, so / shows CARD; AvtaleGiro and giro are recorded at once', async () => {
+  it('changes papir to card through the provider, so / shows CARD; AvtaleGiro waits for the bank, giro is recorded at once', async () => {
     const papir = await signIn('papir@minside.test');
     const put = (body: Record<string, unknown>) => papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', idempotencyKey: randomUUID(), ...body } });
     const subscriptionMethod = async () => (await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR`)).json<{ paymentMethod: string }>().paymentMethod;
-    expect((await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR/paymentMethod`)).json()).toMatchObject({ method: 'AVTALEGIRO', avtaleGiro: { bankAccountNumber: '1234.56.78903', status: 'ACTIVE' } });
+    const mandateKid = kidFor('mandate', 1, defaultCatalogue.byTitleCode('ADR').bank);
+    expect((await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR/paymentMethod`)).json()).toMatchObject({ method: 'AVTALEGIRO', avtaleGiro: { kid: mandateKid, payeeName: 'Adresseavisen', payeeAccountNumber: '1503.12.40007', status: 'ACTIVE' } });
 
     const cancelled = (await put({ method: 'SWEDBANK-PPG' })).json<{ result: string; paymentId: string; redirectUrl: string }>();
     await press(papir, cancelled.redirectUrl, 'cancel');
@@ -274,14 +281,16 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
     expect(await paymentView(papir, flow.paymentId)).toMatchObject({ status: 'CAPTURED', purpose: 'PAYMENT_METHOD_CHANGE', message: 'Betalingsmetoden er endret.' });
     expect(await subscriptionMethod()).toBe('CARD');
 
+    // An account number is no longer asked for (the payer picks it in the netbank): the old field is refused, nothing changes.
     const before = await subscriptionMethod();
-    expectRefused(await put({ method: 'AVTALEGIRO', bankAccountNumber: '1234.56.78904' }), 400, 'INVALID_BANK_ACCOUNT');
-    expectRefused(await put({ method: 'AVTALEGIRO' }), 400, 'BANK_ACCOUNT_REQUIRED');
+    expectRefused(await put({ method: 'AVTALEGIRO', bankAccountNumber: '8601 11 17947' }), 400, 'VALIDATION_FAILED');
     expect(await subscriptionMethod()).toBe(before);
-    const giro = await put({ method: 'AVTALEGIRO', bankAccountNumber: '8601 11 17947' });
-    expect(giro.json()).toMatchObject({ result: 'PENDING_BANK_CONFIRMATION', paymentMethod: { method: 'AVTALEGIRO', label: 'AvtaleGiro', avtaleGiro: { bankAccountNumber: '8601.11.17947', status: 'PENDING' } } });
-    await test.app.billingJobs.runReconciliation();
-    expect((await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR/paymentMethod`)).json()).toMatchObject({ avtaleGiro: { status: 'ACTIVE' } });
+    // Back to AvtaleGiro: the subscription keeps its customer KID, and the bank had confirmed that mandate, so it stands at once.
+    const giro = await put({ method: 'AVTALEGIRO' });
+    expect(giro.json()).toMatchObject({ result: 'CHANGED', paymentMethod: { method: 'AVTALEGIRO', label: 'AvtaleGiro', avtaleGiro: { kid: mandateKid, status: 'ACTIVE' } } });
+    expect((await put({ method: 'AVTALEGIRO' })).json()).toMatchObject({ result: 'CHANGED', paymentMethod: { avtaleGiro: { kid: mandateKid } } });
+    const live = await test.database.rows<{ status: string }>(sql`select status from payment_agreement where subscription_id = 'demo-papir-adr' and status in ('PENDING', 'ACTIVE')`);
+    expect(live).toEqual([{ status: 'ACTIVE' }]);
 
     expect((await put({ method: 'BANKGIRO' })).json()).toMatchObject({ result: 'CHANGED', paymentMethod: { method: 'INVOICE', label: 'Giro / eFaktura', card: null } });
     expect(await subscriptionMethod()).toBe('INVOICE');

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, osloToday, systemClock, type Clock } from '@minside/domain';
+import { addDays, addMonths, osloToday, readKid, systemClock, type Clock } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 
@@ -348,7 +349,8 @@ describe.each(testDatabases)('plan change ($name)', ({ name }) => {
       sql`select amount_ore, kid from invoice where aria_account_no = ${accounts.student} order by aria_invoice_no desc limit 1`,
     );
     expect(invoice).toMatchObject({ amount_ore: expected });
-    expect(invoice?.kid).toMatch(/^\d{13}$/);
+    // The title's KID: its length and check digit, naming this invoice (issue 21).
+    expect(readKid(invoice?.kid ?? '', defaultCatalogue.byTitleCode('ADR').bank)?.kind).toBe('invoice');
     const after = await storage(accounts.student);
     expect(after.invoices).toBe(before.invoices + 1);
     const [entry] = (await browser.request('GET', subscriptionPath(accounts.student, 'changes'))).json<{ entries: { kind: string; description: string }[] }>().entries;

@@ -65,6 +65,10 @@ export const operatorRoutes = new Set([
   'POST /api/segment/:id/message',
   'GET /api/operator/jobs',
   'POST /api/operator/jobs/:name/run',
+  'POST /api/operator/bank-files',
+  'GET /api/operator/bank-files/avtalegiro-claims',
+  'GET /api/operator/bank-files/settlement',
+  'GET /api/operator/bank-files/reconciliation',
 ]);
 
 /** Ids of the owners' things, made or looked up once the demo data is seeded. */
@@ -141,6 +145,11 @@ export function fixtures(seeded: Seeded): Record<string, Fixture> {
     'POST /api/family/invitation/accept': { body: { token: 'finnes-ikke' } },
     'POST /api/segment/:id/message': { params: { id: 'segment-1' }, body: { titleCode: 'ADR', issueDate: seeded.today, postalCodes: ['7010'], message: 'Test' } },
     'GET /api/operator/delivery-feed': { query: `title=ADR&date=${seeded.today}` },
+    // A bank file is text/plain: a JSON body (what the matrix and the fuzz send) is refused with 415 before anything is read.
+    'POST /api/operator/bank-files': { body: { file: 'NY000010' } },
+    'GET /api/operator/bank-files/avtalegiro-claims': { query: `date=${seeded.today}` },
+    'GET /api/operator/bank-files/settlement': { query: `date=${seeded.today}` },
+    'GET /api/operator/bank-files/reconciliation': {},
     'GET /api/complaintcodes': {},
     'GET /api/delivery/postal-codes/:postalCode': { params: { postalCode: '7010' } },
     'GET /api/delivery/calendar': { query: ADR },

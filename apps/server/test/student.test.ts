@@ -193,6 +193,7 @@ describe.each(testDatabases)('student verification ($name)', ({ name }) => {
       mailer: createMailer({ db, smtpUrl: undefined, from: 'Min Side <minside@localhost>', log: test.app.log, now }),
       accounts: createAccountService({ db, isOfferedTitle: () => true }),
       titles: createTitleService({ catalogue, config: test.config, db }),
+      catalogue,
       now,
       domains: ['*.test'],
       identityProviderName: 'spid',

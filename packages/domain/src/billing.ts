@@ -212,7 +212,19 @@ export const paymentMethodDetailsSchema = z.object({
   label: z.string(),
   card: storedCardSchema.nullable(),
   vippsAgreement: z.object({ agreementId: z.string(), phoneNumber: z.string().nullable() }).nullable(),
-  avtaleGiro: z.object({ bankAccountNumber: z.string(), status: z.enum(agreementStatuses) }).nullable(),
+  /**
+   * AvtaleGiro: what the payer types in their netbank to confirm it (issue 21) — the mandate's
+   * customer KID, the title's name and account — and whether the bank has confirmed it.
+   */
+  avtaleGiro: z
+    .object({
+      kid: z.string(),
+      payeeName: z.string(),
+      /** The title's account, as printed (xxxx.xx.xxxxx). */
+      payeeAccountNumber: z.string(),
+      status: z.enum(agreementStatuses),
+    })
+    .nullable(),
   /** False for shared members, business employees and non-paying subscriptions: nothing to change. */
   changeable: z.boolean(),
 });
@@ -223,14 +235,14 @@ export const changeablePaymentMethods = ['SWEDBANK-PPG', 'VIPPS', 'AVTALEGIRO', 
 export type ChangeablePaymentMethod = (typeof changeablePaymentMethods)[number];
 
 /**
- * PUT /api/subscription/paymentMethod (SPEC §7). `bankAccountNumber` is required for
- * AVTALEGIRO: 11 digits with a MOD11 check digit, dots and spaces allowed.
+ * PUT /api/subscription/paymentMethod (SPEC §7). AVTALEGIRO needs no account number: the payer
+ * confirms the mandate in their own netbank, on the account they choose there (issue 21).
  */
-export const changePaymentMethodBodySchema = z.object({
+// Strict: a client still sending the old `bankAccountNumber` learns it is gone instead of being ignored.
+export const changePaymentMethodBodySchema = z.strictObject({
   ariaAccountNo: accountNo,
   titleCode,
   method: z.enum(changeablePaymentMethods),
-  bankAccountNumber: z.string().max(20).optional(),
   idempotencyKey,
 });
 export type ChangePaymentMethodBody = z.infer<typeof changePaymentMethodBodySchema>;
@@ -336,8 +348,6 @@ export const billingErrorCodes = {
   invoiceAlreadyPaid: 'INVOICE_ALREADY_PAID',
   invoiceNotPayable: 'INVOICE_NOT_PAYABLE',
   cardNotFound: 'CARD_NOT_FOUND',
-  invalidBankAccount: 'INVALID_BANK_ACCOUNT',
-  bankAccountRequired: 'BANK_ACCOUNT_REQUIRED',
   paymentMethodNotChangeable: 'PAYMENT_METHOD_NOT_CHANGEABLE',
   idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
   paymentProviderUnavailable: 'PAYMENT_PROVIDER_UNAVAILABLE',
@@ -353,8 +363,6 @@ export const billingErrorMessages = {
   invoiceAlreadyPaid: 'Fakturaen er allerede betalt.',
   invoiceNotPayable: 'Denne fakturaen kan ikke betales her.',
   cardNotFound: 'Finner ikke kortdetaljer',
-  invalidBankAccount: 'Kontonummeret er ugyldig. Det skal ha 11 siffer.',
-  bankAccountRequired: 'Kontonummer er påkrevd',
   paymentMethodNotChangeable: 'Betalingsmetoden for dette abonnementet kan ikke endres her.',
   idempotencyKeyReused: 'Forespørselen er allerede brukt til noe annet. Last siden på nytt og prøv igjen.',
   paymentProviderUnavailable: 'Betalingstjenesten svarer ikke akkurat nå. Prøv igjen om litt.',
@@ -390,17 +398,8 @@ export function paymentMessage(status: PaymentStatus, purpose: PaymentPurpose, e
   }
 }
 
-/** Norwegian bank account number: 11 digits, the last a MOD11 check digit (weights 5,4,3,2,7,6,5,4,3,2). */
-export function isValidNorwegianAccountNumber(input: string): boolean {
-  const digits = input.replace(/[\s.]/g, '');
-  if (!/^\d{11}$/.test(digits)) return false;
-  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
-  const sum = weights.reduce((total, weight, index) => total + weight * Number(digits[index]), 0);
-  const remainder = sum % 11;
-  if (remainder === 1) return false; // check digit would be 10: no such account number
-  const check = remainder === 0 ? 0 : 11 - remainder;
-  return check === Number(digits[10]);
-}
+/** Norwegian bank account number: 11 digits, the last a MOD11 check digit; dots and spaces allowed. */
+export { isValidBankAccountNumber as isValidNorwegianAccountNumber } from '@minside/titles/bank-account';
 
 /** 12345678903 → 1234.56.78903 (how Norwegian account numbers are written). */
 export function formatNorwegianAccountNumber(input: string): string {

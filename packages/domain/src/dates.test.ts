@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, osloToday } from './dates.ts';
+import { addDays, addMonths, osloInstantOf, osloNoonOf, osloToday } from './dates.ts';
 
 describe('Oslo calendar dates', () => {
   it('takes the date in Europe/Oslo, not UTC', () => {
@@ -18,4 +18,31 @@ describe('Oslo calendar dates', () => {
     expect(addMonths('2026-11-21', -12)).toBe('2025-11-21');
   });
   it('refuses what is not a date', () => expect(() => addDays('21.11.2026', 1)).toThrow(RangeError));
+});
+
+describe('osloNoonOf', () => {
+  it.each([
+    ['2026-01-15', '2026-01-15T11:00:00.000Z'],
+    ['2026-07-15', '2026-07-15T10:00:00.000Z'],
+    // The days daylight saving starts and ends: still noon on the wall clock.
+    ['2026-03-29', '2026-03-29T10:00:00.000Z'],
+    ['2026-10-25', '2026-10-25T11:00:00.000Z'],
+  ])('%s is %s', (date, instant) => {
+    expect(osloNoonOf(date).toISOString()).toBe(instant);
+    expect(osloToday(osloNoonOf(date))).toBe(date);
+  });
+  it('refuses what is not a date', () => expect(() => osloNoonOf('15.01.2026')).toThrow(RangeError));
+});
+
+
+describe('osloInstantOf', () => {
+  it.each([
+    ['2026-01-15', '00:00', '2026-01-14T23:00:00.000Z'],
+    ['2026-07-15', '00:00', '2026-07-14T22:00:00.000Z'],
+    // Midnight before the clocks go forward (winter time) and before they go back (summer time).
+    ['2026-03-29', '00:00', '2026-03-28T23:00:00.000Z'],
+    ['2026-10-25', '00:00', '2026-10-24T22:00:00.000Z'],
+    ['2026-10-25', '23:59', '2026-10-25T22:59:00.000Z'],
+  ])('%s %s is %s', (date, time, instant) => expect(osloInstantOf(date, time).toISOString()).toBe(instant));
+  it('refuses what is not a time', () => expect(() => osloInstantOf('2026-01-15', '24:00')).toThrow(RangeError));
 });

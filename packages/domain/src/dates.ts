@@ -10,6 +10,25 @@ export function osloToday(now: Date): string {
   return osloDate.format(now);
 }
 
+/** The instant the wall clock in Oslo shows `time` (HH:MM, a time that exists that day) on `isoDate`. */
+export function osloInstantOf(isoDate: string, time: string): Date {
+  parse(isoDate);
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw new RangeError(`Not a time HH:MM: ${time}`);
+  const winter = new Date(`${isoDate}T${time}:00+01:00`);
+  // In summer time (UTC+2) the instant is an hour earlier; the winter guess then reads an hour late in Oslo.
+  return osloHourMinute.format(winter) === time ? winter : new Date(`${isoDate}T${time}:00+02:00`);
+}
+
+/**
+ * Noon in Oslo on a calendar date: how a date-only fact from outside (the bank's payment date) is
+ * stored where an instant is expected, so it reads back as the same Oslo day.
+ */
+export function osloNoonOf(isoDate: string): Date {
+  return osloInstantOf(isoDate, '12:00');
+}
+
+const osloHourMinute = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
 function parse(isoDate: string): Date {
   const [year, month, day] = isoDate.split('-').map(Number);
   if (!year || !month || !day) throw new RangeError(`Not an ISO date: ${isoDate}`);

@@ -185,3 +185,10 @@ describe('carrier feed', () => {
     expect(toCsv([])).toBe(`${carrierFeedColumns.join(',')}\r\n`);
   });
 });
+
+describe('csvText', () => {
+  it('quotes what needs it, guards formulas, and leaves negative amounts numbers', async () => {
+    const { csvText } = await import('./delivery.ts');
+    expect(csvText([['a', 'b,c', 'say "hi"'], ['=SUM(A1)', '-12300', '-1,5', '@x', '-x']])).toBe(`a,"b,c","say ""hi"""\r\n'=SUM(A1),-12300,"-1,5",'@x,'-x\r\n`);
+  });
+});

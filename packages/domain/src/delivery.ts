@@ -408,12 +408,20 @@ export function isInFeed(placedAt: Date, issueDate: string, cutoffTime: string =
 
 /** RFC 4180 CSV with a header line; fields with commas, quotes or line breaks are quoted. Formula-like text is defused. */
 export function toCsv(rows: readonly CarrierFeedRow[]): string {
+  return csvText([carrierFeedColumns, ...rows.map((row) => carrierFeedColumns.map((column) => row[column]))]);
+}
+
+/**
+ * CSV as spreadsheets read it (RFC 4180, CRLF): quoted where needed, and a field that a
+ * spreadsheet would run as a formula (= + - @, but not a negative number) gets a leading apostrophe.
+ */
+export function csvText(rows: readonly (readonly string[])[]): string {
   const field = (value: string) => {
-    const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+    // A plain number (a negative amount) is a number, not a formula.
+    const safe = /^[=+\-@\t\r]/.test(value) && !/^-\d+(?:[.,]\d+)?$/.test(value) ? `'${value}` : value;
     return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
-  const lines = [carrierFeedColumns.join(','), ...rows.map((row) => carrierFeedColumns.map((column) => field(row[column])).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
+  return rows.map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
 }
 
 export * from './delivery-messages.ts';

@@ -1,6 +1,7 @@
 import data from '../data/titles.json' with { type: 'json' };
+import { isValidBankAccountNumber } from './bank-account.ts';
 import { titleGroups } from './types.ts';
-import type { Catalogue, ComplaintRemedyName, PublicationConfig, TitleGroup, TitleGroupInfo, TitleLanguage } from './types.ts';
+import type { Catalogue, ComplaintRemedyName, KidCheckDigit, PublicationConfig, TitleBankSetup, TitleGroup, TitleGroupInfo, TitleLanguage } from './types.ts';
 
 /** The code whose entry `fallback()` returns (SPEC §4: used when nothing else resolves). */
 export const FALLBACK_TITLE_CODE = 'POL';
@@ -36,7 +37,14 @@ const titleKeys = new Set([
   'publicationWeekdays',
   'pausedIssueCreditOre',
   'complaintRemedies',
+  'bank',
 ]);
+
+const bankKeys = new Set(['creditorAccount', 'ocrAgreementId', 'avtaleGiroAccount', 'kidLength', 'kidCheckDigit']);
+const kidCheckDigits: readonly KidCheckDigit[] = ['MOD10', 'MOD11'];
+/** Bounds of a title's KID length: the invoice number and a kind digit must fit, and banks take 25 at most. */
+export const KID_LENGTH_MIN = 10;
+export const KID_LENGTH_MAX = 25;
 
 // The publication slug doubles as the `{publication}.localhost` dev host, so it must be a DNS label.
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -195,6 +203,47 @@ class EntryReader {
     return [...(value as ComplaintRemedyName[])];
   }
 
+  /** The title's bank setup: required, every field checked, `avtaleGiroAccount` defaulting to the creditor account. */
+  bank(): TitleBankSetup {
+    const raw = this.raw['bank'];
+    const fallback: TitleBankSetup = { creditorAccount: '', ocrAgreementId: '', avtaleGiroAccount: '', kidLength: KID_LENGTH_MIN, kidCheckDigit: 'MOD10' };
+    if (!isObject(raw)) {
+      this.fail('bank', 'an object with creditorAccount, ocrAgreementId, kidLength and kidCheckDigit');
+      return fallback;
+    }
+    for (const key of Object.keys(raw)) {
+      if (!key.startsWith('$') && !bankKeys.has(key)) this.problems.add(this.where, `unknown field "bank.${key}"`);
+    }
+    const account = (field: string, value: unknown): string => {
+      if (typeof value !== 'string' || !isValidBankAccountNumber(value)) {
+        this.problems.add(this.where, `field "bank.${field}" must be an 11-digit account number with a valid MOD11 check digit, got ${describe(value)}`);
+        return '';
+      }
+      return value.replace(/[\s.]/g, '');
+    };
+    const digits = (field: string, count: number): string => {
+      const value = raw[field];
+      if (typeof value !== 'string' || !new RegExp(`^\\d{${count}}$`).test(value)) {
+        this.problems.add(this.where, `field "bank.${field}" must be ${count} digits, got ${describe(value)}`);
+        return '';
+      }
+      return value;
+    };
+    const creditorAccount = account('creditorAccount', raw['creditorAccount']);
+    const kidLength = raw['kidLength'];
+    const lengthOk = typeof kidLength === 'number' && Number.isInteger(kidLength) && kidLength >= KID_LENGTH_MIN && kidLength <= KID_LENGTH_MAX;
+    if (!lengthOk) this.problems.add(this.where, `field "bank.kidLength" must be a whole number from ${KID_LENGTH_MIN} to ${KID_LENGTH_MAX}, got ${describe(kidLength)}`);
+    const kidCheckDigit = kidCheckDigits.find((scheme) => scheme === raw['kidCheckDigit']);
+    if (!kidCheckDigit) this.problems.add(this.where, `field "bank.kidCheckDigit" must be one of "MOD10", "MOD11", got ${describe(raw['kidCheckDigit'])}`);
+    return {
+      creditorAccount,
+      ocrAgreementId: digits('ocrAgreementId', 9),
+      avtaleGiroAccount: raw['avtaleGiroAccount'] === undefined ? creditorAccount : account('avtaleGiroAccount', raw['avtaleGiroAccount']),
+      kidLength: lengthOk ? kidLength : KID_LENGTH_MIN,
+      kidCheckDigit: kidCheckDigit ?? 'MOD10',
+    };
+  }
+
   unknownFields(): void {
     for (const key of Object.keys(this.raw)) {
       // `$`-prefixed keys ($comment) are annotations for humans.
@@ -295,6 +344,7 @@ function readTitle(raw: unknown, index: number, problems: Problems): Publication
     publicationWeekdays: read.weekdays(),
     pausedIssueCreditOre: read.nonNegativeInteger('pausedIssueCreditOre', 0),
     complaintRemedies: read.remedies(),
+    bank: read.bank(),
   };
 }
 
@@ -323,6 +373,7 @@ function indexBy(entries: readonly PublicationConfig[], field: 'titleCode' | 'pu
 function freezeEntry(entry: PublicationConfig): PublicationConfig {
   Object.freeze(entry.publicationWeekdays);
   Object.freeze(entry.complaintRemedies);
+  Object.freeze(entry.bank);
   return Object.freeze(entry);
 }
 

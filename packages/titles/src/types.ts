@@ -49,6 +49,28 @@ export interface PublicationConfig {
   pausedIssueCreditOre: number;
   /** What a delivery complaint can get (default EXTENSION); REDELIVERY only for today's paper. */
   complaintRemedies: ComplaintRemedyName[];
+  /** How the title is paid through the bank (Nets OCR Giro and AvtaleGiro), as agreed with it. */
+  bank: TitleBankSetup;
+}
+
+/** The check digit the bank validates KIDs with: MOD10 (Luhn) or MOD11 (weights 2–7, `-` when 10). */
+export type KidCheckDigit = 'MOD10' | 'MOD11';
+
+/**
+ * A title's money setup with the bank (issue 21). Every invoice prints `creditorAccount` and a KID of
+ * exactly `kidLength` digits; OCR Giro files arrive per `ocrAgreementId`; AvtaleGiro claims are drawn
+ * to `avtaleGiroAccount` (the publisher sends them as one customer unit: BANK_CUSTOMER_UNIT_ID).
+ */
+export interface TitleBankSetup {
+  /** 11 digits, MOD11-valid: the account invoices are paid to. Shown as xxxx.xx.xxxxx. */
+  creditorAccount: string;
+  /** 9 digits: the OCR Giro agreement id Nets puts in the assignment start of the title's payments. */
+  ocrAgreementId: string;
+  /** 11 digits, MOD11-valid: the account AvtaleGiro claims are drawn to. Defaults to `creditorAccount`. */
+  avtaleGiroAccount: string;
+  /** Digits in every KID of the title, the check digit included (10–25). */
+  kidLength: number;
+  kidCheckDigit: KidCheckDigit;
 }
 
 export type ComplaintRemedyName = 'REDELIVERY' | 'EXTENSION' | 'CREDIT';

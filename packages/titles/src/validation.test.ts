@@ -6,6 +6,8 @@ type RawTitle = Record<string, unknown>;
 
 const groups = titleGroups.map((code) => ({ code, name: `Gruppe ${code}` }));
 
+const bank = { creditorAccount: '1503.12.40007', ocrAgreementId: '004200001', kidLength: 15, kidCheckDigit: 'MOD10' };
+
 function title(titleCode: string, publication: string, overrides: RawTitle = {}): RawTitle {
   return {
     titleCode,
@@ -20,6 +22,7 @@ function title(titleCode: string, publication: string, overrides: RawTitle = {})
     customerCenterPhoneNumber: '72 50 00 00',
     customerCenterEmail: `kundesenter@${publication}.no`,
     organizationNumber: '962806112',
+    bank,
     ...overrides,
   };
 }
@@ -57,6 +60,18 @@ describe('createCatalogue accepts', () => {
   it('$-prefixed annotation keys', () => {
     const catalogue = createCatalogue({ $comment: 'x', groups, titles: [{ ...fallback, $comment: 'why' }] });
     expect(catalogue.all()).toHaveLength(1);
+  });
+
+  it('a bank setup, normalising the account and defaulting the AvtaleGiro account to it', () => {
+    expect(build(title('ABC', 'abc')).byTitleCode('ABC').bank).toEqual({
+      creditorAccount: '15031240007',
+      ocrAgreementId: '004200001',
+     
+      avtaleGiroAccount: '15031240007',
+      kidLength: 15,
+      kidCheckDigit: 'MOD10',
+    });
+    expect(build(title('ABC', 'abc', { bank: { ...bank, avtaleGiroAccount: '86011117947' } })).byTitleCode('ABC').bank.avtaleGiroAccount).toBe('86011117947');
   });
 
   it('an explicit contactIsPlaceholder false for real contact details', () => {
@@ -108,6 +123,14 @@ describe('createCatalogue rejects', () => {
     ['a bad phone number', title('ABC', 'abc', { customerCenterPhoneNumber: 'ring oss' }), 'field "customerCenterPhoneNumber" must be a phone number'],
     ['an 8-digit organisation number', title('ABC', 'abc', { organizationNumber: '96280611' }), 'field "organizationNumber" must be a 9-digit'],
     ['a failing MOD11 check', title('ABC', 'abc', { organizationNumber: '962806113' }), 'field "organizationNumber" fails the MOD11 check digit'],
+    ['no bank setup', title('ABC', 'abc', { bank: undefined }), 'titles[1] (ABC): field "bank" must be an object'],
+    ['a creditor account failing MOD11', title('ABC', 'abc', { bank: { ...bank, creditorAccount: '15031240008' } }), 'field "bank.creditorAccount" must be an 11-digit account number with a valid MOD11 check digit'],
+    ['a short AvtaleGiro account', title('ABC', 'abc', { bank: { ...bank, avtaleGiroAccount: '1503124000' } }), 'field "bank.avtaleGiroAccount" must be an 11-digit'],
+    ['an 8-digit OCR agreement id', title('ABC', 'abc', { bank: { ...bank, ocrAgreementId: '04200001' } }), 'field "bank.ocrAgreementId" must be 9 digits'],
+    ['a KID too short for invoice numbers', title('ABC', 'abc', { bank: { ...bank, kidLength: 9 } }), 'field "bank.kidLength" must be a whole number from 10 to 25'],
+    ['a KID longer than banks take', title('ABC', 'abc', { bank: { ...bank, kidLength: 26 } }), 'field "bank.kidLength" must be a whole number from 10 to 25'],
+    ['an unknown check digit scheme', title('ABC', 'abc', { bank: { ...bank, kidCheckDigit: 'LUHN' } }), 'field "bank.kidCheckDigit" must be one of "MOD10", "MOD11"'],
+    ['a typo in a bank field', title('ABC', 'abc', { bank: { ...bank, kidlength: 15 } }), 'unknown field "bank.kidlength"'],
     ['a typo in a field name', title('ABC', 'abc', { baseURL: 'abc.no' }), 'titles[1] (ABC): unknown field "baseURL"'],
     ['a non-object entry', 42, 'titles[1]: must be an object, got 42'],
   ])('%s', (_case, raw, message) => {

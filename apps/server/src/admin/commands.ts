@@ -7,6 +7,7 @@ import { AppError } from '../lib/app-error.ts';
 import { REDACTED_MAIL_TEXT } from '../integrations/mail/index.ts';
 import { carrierFeed } from '../modules/delivery/feed.ts';
 import { AdminInputError, parse, type AdminCommand, type AdminContext } from './args.ts';
+import { bankCommand, bankUsage } from './bank.ts';
 import { catalogueCommand, catalogueUsage, contactsCommand, contactsUsage } from './catalogue.ts';
 import { gdprCommand, gdprUsage } from './gdpr.ts';
 import { subscriberHistory, type SubscriberHistory } from './subscriber.ts';
@@ -156,6 +157,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   history: { usage: historyUsage, summary: "A subscriber's subscriptions, change log, delivery changes, complaints and invoices (read-only)", run: printHistory },
   catalogue: { usage: catalogueUsage, summary: 'Validate, diff and store a title catalogue as the new version; write one out; list versions (ADR 019)', run: catalogueCommand },
   contacts: { usage: contactsUsage, summary: "Change one title's customer-centre phone and e-mail as a new catalogue version", run: contactsCommand },
+  bank: { usage: bankUsage, summary: 'Import a bank file (OCR Giro, AvtaleGiro mandates), write the day’s AvtaleGiro claims, list what needs a person (issue 21)', run: bankCommand },
   gdpr: { usage: gdprUsage, summary: 'Data export or erasure asked for by letter or phone, as the self-service ones (ADR 015)', run: gdprCommand },
 };
 

@@ -1,4 +1,6 @@
-import { addDays } from '@minside/domain';
+import { sql } from 'drizzle-orm';
+import { addDays, kidFor } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
 import type { Tx } from './client.ts';
 import { discountCode, paymentAgreement, testProviderTransaction } from './schema.ts';
 
@@ -62,13 +64,17 @@ export async function seedBilling(tx: Tx, today: string, subscriptionId: (person
         method: 'AVTALEGIRO',
         status: 'ACTIVE',
         provider: 'bank',
-        providerAgreementId: null,
-        bankAccountNumber: '12345678903',
+        // Mandate number 1 of the title's scheme: the bank confirmed it (issue 21), with its notice.
+        providerAgreementId: kidFor('mandate', 1, defaultCatalogue.byTitleCode('ADR').bank),
+        bankNotice: false,
+        bankAccountNumber: null,
         createdAt: at,
         updatedAt: at,
       },
     ])
     .onConflictDoNothing();
+  // The next mandate gets number 2 or later.
+  await tx.execute(sql`select setval('avtalegiro_mandate_no_seq', greatest((select last_value from avtalegiro_mandate_no_seq), 1))`);
 
   await tx
     .insert(discountCode)

@@ -1,4 +1,5 @@
-import { addDays, addMonths, formatLongDate, formatTownName, instStatusCodes, invoiceKid, type BillingPeriod, type FeatureSet } from '@minside/domain';
+import { addDays, addMonths, formatLongDate, formatTownName, instStatusCodes, formatNorwegianAccountNumber, kidFor, type BillingPeriod, type FeatureSet } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
 import register from '../modules/delivery/data/postal-codes.json' with { type: 'json' };
 import { planTemplates } from './seed-subscription.ts';
 
@@ -15,8 +16,6 @@ export const SCALE_ACCOUNT_BASE = 10_000_000;
 /** Demo accounts start at 40 000 001: the generated range must stay below. */
 export const SCALE_ACCOUNT_LIMIT = 40_000_000;
 export const SCALE_INVOICE_BASE = 1_000_000_000;
-/** Illustrative receiving account, as the demo seed's. */
-const BANK_ACCOUNT = '1503.12.34567';
 
 export const scaleEmailOf = (index: number) => `abonnent${index}@scale.minside.test`;
 const pad = (index: number) => String(index).padStart(8, '0');
@@ -94,6 +93,8 @@ const periodMonthsOf = (period: BillingPeriod) => (period === 'YEAR' ? 12 : peri
 export interface ScaleInvoice {
   no: number;
   kid: string;
+  /** The title's creditor account, as printed (xxxx.xx.xxxxx). */
+  bankAccountNumber: string;
   amountOre: number;
   description: string;
   periodFrom: string;
@@ -218,6 +219,7 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
     const id = scaleSubscriptionIdOf(index, titleCode);
 
     // Invoices, newest first: the current period, and for some running ones the next, unpaid.
+    const bank = defaultCatalogue.byTitleCode(titleCode).bank;
     const invoices: ScaleInvoice[] = [];
     const unpaidNext = !cancelled && r() < 0.06;
     const firstPeriod = unpaidNext ? -1 : 0;
@@ -229,7 +231,8 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
       const no = lastNo - (period - firstPeriod);
       invoices.push({
         no,
-        kid: invoiceKid(accountNo, no),
+        kid: kidFor('invoice', no, bank),
+        bankAccountNumber: formatNorwegianAccountNumber(bank.creditorAccount),
         amountOre: template.priceOre,
         description: `${template.name}, ${longDate(periodFrom)} – ${longDate(periodTo)}`,
         periodFrom,
@@ -337,4 +340,3 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
 
 export const invoiceCountOf = (subscriber: ScaleSubscriber) => subscriber.subscriptions.reduce((sum, item) => sum + item.invoiceCount, 0);
 
-export { BANK_ACCOUNT as SCALE_BANK_ACCOUNT };

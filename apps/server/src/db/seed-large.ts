@@ -8,7 +8,6 @@ import {
   invoiceCountOf,
   SCALE_ACCOUNT_BASE,
   SCALE_ACCOUNT_LIMIT,
-  SCALE_BANK_ACCOUNT,
   SCALE_INVOICE_BASE,
   scaleSubscriber,
   type ScaleContext,
@@ -114,7 +113,7 @@ export function scalePasses(passwordHash: string, seededAt: string): Pass[] {
       withInvoices: true,
       rows: (s, push) => {
         for (const item of s.subscriptions) {
-          for (const i of item.invoices) push([i.no, s.accountNo, item.id, i.kid, i.amountOre, i.description, i.periodFrom, i.periodTo, i.dueOn, SCALE_BANK_ACCOUNT, i.paidAt, i.createdAt]);
+          for (const i of item.invoices) push([i.no, s.accountNo, item.id, i.kid, i.amountOre, i.description, i.periodFrom, i.periodTo, i.dueOn, i.bankAccountNumber, i.paidAt, i.createdAt]);
         }
       },
     },

@@ -1,5 +1,6 @@
 import { inArray } from 'drizzle-orm';
-import { addDays, addMonths, formatLongDate, instStatusCodes, invoiceKid, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
+import { addDays, addMonths, formatLongDate, instStatusCodes, kidFor, formatNorwegianAccountNumber, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember } from './schema.ts';
 import { hashPassword } from '../identity/provider/password.ts';
@@ -98,9 +99,6 @@ const plannedSubscriptions: PlannedSubscription[] = [
   { persona: 'slett', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 5, periodEndsInDays: 15, maxMembers: 0 },
   { persona: 'varden', titleCode: 'VAR', ariaPlanId: 'VAR-KOMPLETT-Q', planName: 'Papir + digital', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'QUARTER', priceOre: 189_900, paymentMethod: 'INVOICE', features: paperAndDigital, startedMonthsAgo: 60, periodEndsInDays: 44, maxMembers: 4 },
 ];
-
-/** Illustrative receiving account (not a real one), as the title catalogue's contacts are. */
-const DEMO_BANK_ACCOUNT = '1503.12.34567';
 
 export interface SeedOptions {
   password: string;
@@ -248,13 +246,13 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
           ariaInvoiceNo: invoiceNo,
           ariaAccountNo: accountNo,
           subscriptionId: subscriptionId(plan.persona, plan.titleCode),
-          kid: invoiceKid(accountNo, invoiceNo),
+          kid: kidFor('invoice', invoiceNo, defaultCatalogue.byTitleCode(plan.titleCode).bank),
           amountOre: plan.priceOre,
           description: `${plan.planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}`,
           periodFrom,
           periodTo,
           dueOn: addDays(periodFrom, -2),
-          bankAccountNumber: DEMO_BANK_ACCOUNT,
+          bankAccountNumber: formatNorwegianAccountNumber(defaultCatalogue.byTitleCode(plan.titleCode).bank.creditorAccount),
           paidAt: unpaid ? null : new Date(`${addDays(periodFrom, -3)}T06:00:00Z`),
         });
         invoiceNo += 1;

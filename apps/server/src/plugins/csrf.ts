@@ -24,6 +24,8 @@ export function registerCsrfProtection(app: FastifyInstance): void {
       (typeof origin === 'string' && origin !== 'null' && URL.canParse(origin) && new URL(origin).host !== request.host) ||
       origin === 'null';
     if (crossOrigin) throw new AppError(403, errorCodes.crossSiteRequest, errorMessages.crossSiteRequest);
+    // An operator upload (a bank file): its own onRequest refuses any request without the operator's bearer token.
+    if (request.routeOptions.config?.bearerTextBody) return;
     const contentType = request.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(contentType)) {
       throw new AppError(415, errorCodes.unsupportedMediaType, errorMessages.unsupportedMediaType);

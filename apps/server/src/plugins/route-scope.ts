@@ -20,6 +20,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on every route by registerRouteScopes; read it through routeScope(request). */
     scope?: RouteScope;
+    /**
+     * An operator upload that takes a raw text body (a bank file) instead of JSON. The CSRF
+     * defence skips its JSON rule for it: the route's own operator check wants an
+     * `Authorization` bearer token, which a cross-site page cannot send without a CORS preflight
+     * we never grant, and no browser holds it.
+     */
+    bearerTextBody?: boolean;
   }
 }
 

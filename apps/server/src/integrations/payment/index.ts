@@ -17,7 +17,7 @@ export interface ConfiguredProvider {
 
 /**
  * The payment provider PAYMENT_PROVIDER names. Only the embedded test provider ships today;
- * a real adapter (Vipps ePayment/Recurring, Swedbank Pay, Nets AvtaleGiro) implements
+ * a real adapter (Vipps ePayment/Recurring, Swedbank Pay) implements
  * PaymentProvider and is added here, with its keys in configuration. Without one (an app
  * built for https in a test; loadConfig never serves production without a provider) every
  * payment call fails as unavailable: the payer gets 503 PAYMENT_PROVIDER_UNAVAILABLE and
@@ -53,7 +53,4 @@ const noProvider: PaymentProvider = {
   lookupByMerchantReference: unavailable,
   agreement: unavailable,
   chargeAgreement: unavailable,
-  registerMandate: unavailable,
-  mandateStatus: unavailable,
-  cancelMandate: unavailable,
 };

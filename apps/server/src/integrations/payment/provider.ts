@@ -1,8 +1,8 @@
 import type { InvoicePaymentMethod, StoredCard } from '@minside/domain';
 
 /**
- * The seam between the billing engine and a payment provider (Vipps, Swedbank Pay for cards,
- * the bank for AvtaleGiro). Product code talks to this interface only; which provider is
+ * The seam between the billing engine and a payment provider (Vipps, Swedbank Pay for cards).
+ * The bank is no provider: OCR Giro and AvtaleGiro move through its files (modules/bank, issue 21). Product code talks to this interface only; which provider is
  * behind it is configuration (PAYMENT_PROVIDER), never an `if (test)` in billing code.
  */
 
@@ -51,8 +51,6 @@ export interface CallbackRequest {
   rawBody: string;
 }
 
-export type MandateStatus = 'PENDING' | 'ACTIVE' | 'REJECTED';
-
 export interface PaymentProvider {
   /** Configuration name, stored with each payment (`test`, …). */
   readonly name: string;
@@ -77,11 +75,6 @@ export interface PaymentProvider {
   agreement(agreementId: string): Promise<ProviderAgreement | null>;
   /** A recurring charge on a stored agreement, without the payer present. */
   chargeAgreement(input: { agreementId: string; amountOre: number; idempotencyKey: string; merchantReference: string; description: string }): Promise<ProviderTransaction>;
-  /** AvtaleGiro: ask the bank for a direct-debit mandate on an account; the bank confirms later. */
-  registerMandate(input: { bankAccountNumber: string; merchantReference: string; idempotencyKey: string }): Promise<{ mandateId: string }>;
-  mandateStatus(mandateId: string): Promise<MandateStatus>;
-  /** Withdraws a mandate the subscriber no longer wants (a newer choice won while it was being registered). */
-  cancelMandate(mandateId: string): Promise<void>;
 }
 
 export class CallbackSignatureError extends Error {

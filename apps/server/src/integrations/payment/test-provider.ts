@@ -10,7 +10,6 @@ import { escapeHtml } from '../mail/templates.ts';
 import {
   CallbackSignatureError,
   type CallbackEvent,
-  type MandateStatus,
   type PaymentProvider,
   type ProviderAgreement,
   type ProviderStatus,
@@ -199,36 +198,6 @@ export function createTestProvider(options: TestProviderOptions): TestProvider {
       return view(row);
     },
 
-    async registerMandate(input) {
-      const at = now();
-      const row = await insertOnce({
-        id: `tp_${randomUUID()}`,
-        idempotencyKey: input.idempotencyKey,
-        kind: 'MANDATE',
-        method: 'AVTALEGIRO',
-        amountOre: 0,
-        status: 'CREATED',
-        merchantReference: input.merchantReference,
-        agreementId: null,
-        returnUrl: '',
-        description: `AvtaleGiro for konto ${input.bankAccountNumber}`,
-        card: null,
-        createdAt: at,
-        updatedAt: at,
-      });
-      return { mandateId: row.id };
-    },
-
-    async mandateStatus(mandateId): Promise<MandateStatus> {
-      // The test bank confirms every mandate the first time it is asked after registration.
-      const row = await setStatus(mandateId, ['CREATED'], 'AUTHORIZED');
-      return row.status === 'AUTHORIZED' ? 'ACTIVE' : row.status === 'CREATED' ? 'PENDING' : 'REJECTED';
-    },
-
-    async cancelMandate(mandateId) {
-      await setStatus(mandateId, ['CREATED', 'AUTHORIZED'], 'CANCELLED');
-    },
-
     async registerHostedPage(app) {
       await app.register(async (scope) => {
         await scope.register(fastifyFormbody);
@@ -244,7 +213,7 @@ export function createTestProvider(options: TestProviderOptions): TestProvider {
           const parsed = params.safeParse(request.params);
           const row = parsed.success ? await find(parsed.data.id) : undefined;
           reply.header('content-security-policy', pageCsp).header('cache-control', 'no-store');
-          if (!row || row.kind === 'CHARGE' || row.kind === 'MANDATE') return reply.status(404).type('text/html; charset=utf-8').send(page('Fant ikke betalingen', '<p>Denne betalingen finnes ikke hos testleverandøren.</p>'));
+          if (!row || row.kind === 'CHARGE') return reply.status(404).type('text/html; charset=utf-8').send(page('Fant ikke betalingen', '<p>Denne betalingen finnes ikke hos testleverandøren.</p>'));
           return reply.type('text/html; charset=utf-8').send(hostedPage(row));
         });
 

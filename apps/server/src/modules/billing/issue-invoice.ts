@@ -1,21 +1,21 @@
 import { eq } from 'drizzle-orm';
-import { invoiceKid } from '@minside/domain';
+import { formatNorwegianAccountNumber, kidFor } from '@minside/domain';
+import type { TitleBankSetup } from '@minside/titles';
 import type { Tx } from '../../db/client.ts';
 import { invoice } from '../../db/schema.ts';
-
-/** The publisher's bank account every invoice is paid to. */
-export const BANK_ACCOUNT = '1503.12.34567';
 
 type InvoiceValues = Omit<typeof invoice.$inferInsert, 'ariaInvoiceNo' | 'kid' | 'bankAccountNumber'>;
 
 /**
- * Writes one invoice with its KID. The KID is made from the invoice number, which the database
- * assigns, so the row is inserted first and given its KID in the same transaction.
+ * Writes one invoice with its KID and the title's creditor account (issue 21). The KID holds the
+ * invoice number, which the database assigns, so the row is inserted first and given its KID in the
+ * same transaction; the KID's length and check digit are the title's agreement with the bank.
  */
-export async function insertInvoice(tx: Tx, values: InvoiceValues): Promise<{ ariaInvoiceNo: number; kid: string }> {
-  const [created] = await tx.insert(invoice).values({ ...values, kid: '0', bankAccountNumber: BANK_ACCOUNT }).returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
+export async function insertInvoice(tx: Tx, bank: TitleBankSetup, values: InvoiceValues): Promise<{ ariaInvoiceNo: number; kid: string; bankAccountNumber: string }> {
+  const bankAccountNumber = formatNorwegianAccountNumber(bank.creditorAccount);
+  const [created] = await tx.insert(invoice).values({ ...values, kid: '0', bankAccountNumber }).returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
   if (!created) throw new Error('invoice insert returned nothing');
-  const kid = invoiceKid(values.ariaAccountNo, created.ariaInvoiceNo);
+  const kid = kidFor('invoice', created.ariaInvoiceNo, bank);
   await tx.update(invoice).set({ kid }).where(eq(invoice.ariaInvoiceNo, created.ariaInvoiceNo));
-  return { ariaInvoiceNo: created.ariaInvoiceNo, kid };
+  return { ariaInvoiceNo: created.ariaInvoiceNo, kid, bankAccountNumber };
 }

@@ -1,7 +1,7 @@
 import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { addDays, addMonths, formatLongDate, instStatusCodes, isPaying, osloToday, type BillingPeriod } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
@@ -9,7 +9,7 @@ import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymen
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { PaymentEngine } from './engine.ts';
-import { BANK_ACCOUNT, insertInvoice } from './issue-invoice.ts';
+import { insertInvoice } from './issue-invoice.ts';
 import { formatKronerForPdf, formatNorwegianDate } from './pdf.ts';
 import type { BillingService } from './service.ts';
 
@@ -17,10 +17,10 @@ import type { BillingService } from './service.ts';
  * The billing jobs (issue 11 schedules them; `npm run billing:jobs` runs them by hand):
  * - renewals: issue the next period's invoice RENEWAL_LEAD_DAYS before the period ends
  *   (one per period: `subscription_period`'s primary key), roll the period over when it
- *   ends, and collect due invoices — charge a stored card / Vipps agreement, draw AvtaleGiro
- *   on the due date, leave giro invoices waiting (their e-mail carries a pay-link);
- * - reconciliation: settle PENDING payments at the provider, and ask the bank about
- *   AvtaleGiro agreements that wait for confirmation.
+ *   ends, and collect due invoices — charge a stored card / Vipps agreement, leave giro
+ *   invoices waiting (their e-mail carries a pay-link); AvtaleGiro invoices go to the bank in
+ *   the claim file and are paid only when its OCR file says so (modules/bank, issue 21);
+ * - reconciliation: settle PENDING payments at the provider.
  * Every step is safe to run twice or on two instances at once.
  */
 
@@ -54,7 +54,6 @@ export interface RenewalReport {
   invoicesIssued: number;
   periodsRolled: number;
   charged: number;
-  drawn: number;
 }
 
 export function createBillingJobs(deps: BillingJobDeps) {
@@ -73,6 +72,11 @@ export function createBillingJobs(deps: BillingJobDeps) {
   async function issueFor(subscriptionId: string, periodFrom: string, today: string): Promise<number | null> {
     const [row] = await db.select().from(subscription).where(eq(subscription.id, subscriptionId));
     if (!row) return null;
+    const title = catalogue.findByTitleCode(row.titleCode);
+    if (!title) {
+      log.error({ subscriptionId, titleCode: row.titleCode }, 'no catalogue entry for the title: no invoice issued');
+      return null;
+    }
     const price = await priceFor(row, periodFrom);
     const periodTo = addDays(addMonths(periodFrom, price.months), -1);
     return db.transaction(async (tx) => {
@@ -106,7 +110,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
           .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
       }
       const dueOn = [addDays(periodFrom, -DUE_DAYS_BEFORE_PERIOD), today].sort().at(-1) as string;
-      const { ariaInvoiceNo: invoiceNo, kid } = await insertInvoice(tx, {
+      const { ariaInvoiceNo: invoiceNo, kid, bankAccountNumber } = await insertInvoice(tx, title.bank, {
         ariaAccountNo: row.ariaAccountNo,
         subscriptionId,
         amountOre,
@@ -125,8 +129,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
 
       if (amountOre > 0 && (row.paymentMethod === 'INVOICE' || row.paymentMethod === 'AVTALEGIRO')) {
         const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, row.ariaAccountNo));
-        const title = catalogue.findByTitleCode(row.titleCode);
-        if (owner && title) {
+        if (owner) {
           const link = billing.paylinkPath(invoiceNo);
           const giro = row.paymentMethod === 'INVOICE';
           await mailer.enqueue(tx, {
@@ -138,7 +141,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
               paragraphs: [
                 `Hei ${owner.givenName}!`,
                 `Her er fakturaen for ${price.planName} for perioden ${formatNorwegianDate(periodFrom)} – ${formatNorwegianDate(periodTo)}.`,
-                `Beløp: ${formatKronerForPdf(amountOre)}. Forfallsdato: ${formatNorwegianDate(dueOn)}. KID: ${kid}. Kontonummer: ${BANK_ACCOUNT}.`,
+                `Beløp: ${formatKronerForPdf(amountOre)}. Forfallsdato: ${formatNorwegianDate(dueOn)}. KID: ${kid}. Kontonummer: ${bankAccountNumber}.`,
                 giro ? 'Betal enkelt med Vipps eller kort, uten å logge inn.' : 'Beløpet trekkes med AvtaleGiro på forfallsdatoen. Vil du heller betale nå, kan du gjøre det her.',
               ],
               action: { label: 'Betal fakturaen', url: `${portalOrigin(row.titleCode)}${link.path}` },
@@ -199,27 +202,23 @@ export function createBillingJobs(deps: BillingJobDeps) {
     });
   }
 
-  async function collect(today: string): Promise<{ charged: number; drawn: number }> {
+  async function collect(today: string): Promise<{ charged: number }> {
     const due = await db
       .select({ invoice, method: subscription.paymentMethod })
       .from(invoice)
       .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
-      .where(and(isNull(invoice.paidAt), lte(invoice.dueOn, today), gt(invoice.amountOre, 0), inArray(subscription.paymentMethod, ['CARD', 'VIPPS', 'AVTALEGIRO'])));
+      // AvtaleGiro is not collected here: the bank draws on the claim file's due date and its OCR file is the only proof (modules/bank).
+      .where(and(isNull(invoice.paidAt), lte(invoice.dueOn, today), gt(invoice.amountOre, 0), inArray(subscription.paymentMethod, ['CARD', 'VIPPS'])));
     let charged = 0;
-    let drawn = 0;
     for (const { invoice: row, method } of due) {
       const subscriptionId = row.subscriptionId as string;
       const [agreement] = await db
         .select()
         .from(paymentAgreement)
         .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.status, 'ACTIVE'), eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method)));
-      // Without an active agreement (AvtaleGiro still pending at the bank) the invoice waits like a giro.
+      // Without an active agreement the invoice waits like a giro (its e-mail has a pay-link).
       if (!agreement) continue;
       try {
-        if (method === 'AVTALEGIRO') {
-          if (await drawAvtaleGiro(row.ariaInvoiceNo, row.ariaAccountNo, subscriptionId, row.amountOre)) drawn += 1;
-          continue;
-        }
         if (!agreement.providerAgreementId) continue;
         // The row and its key first: a second run (or instance) finds it and does not charge again.
         const claim = await claimRenewalCharge(row, agreement.method, today);
@@ -246,7 +245,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         log.error({ err: error, ariaInvoiceNo: row.ariaInvoiceNo }, 'collecting a due invoice failed');
       }
     }
-    return { charged, drawn };
+    return { charged };
   }
 
   /**
@@ -284,43 +283,10 @@ export function createBillingJobs(deps: BillingJobDeps) {
     });
   });
 
-  /** AvtaleGiro: the bank draws the amount on the due date; recorded as a captured payment. */
-  async function drawAvtaleGiro(ariaInvoiceNo: number, ariaAccountNo: number, subscriptionId: string, amountOre: number): Promise<boolean> {
-    return db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
-      if (!locked || locked.paidAt) return false;
-      const at = now();
-      const [claimed] = await tx
-        .insert(payment)
-        .values({
-          id: randomUUID(),
-          idempotencyKey: `avtalegiro:${ariaInvoiceNo}`,
-          purpose: 'RENEWAL',
-          method: 'AVTALEGIRO',
-          amountOre,
-          status: 'CAPTURED',
-          userId: null,
-          ariaAccountNo,
-          subscriptionId,
-          ariaInvoiceNo,
-          provider: 'bank',
-          returnUrl: '/fakturaoversikt',
-          createdAt: at,
-          updatedAt: at,
-          settledAt: at,
-        })
-        .onConflictDoNothing({ target: payment.idempotencyKey })
-        .returning();
-      if (!claimed) return false;
-      await tx.update(invoice).set({ paidAt: at, settledBy: 'AVTALEGIRO' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
-      return true;
-    });
-  }
-
   return {
     async runRenewals(): Promise<RenewalReport> {
       const today = osloToday(now());
-      const report: RenewalReport = { invoicesIssued: 0, periodsRolled: 0, charged: 0, drawn: 0 };
+      const report: RenewalReport = { invoicesIssued: 0, periodsRolled: 0, charged: 0 };
       const candidates = await db
         .select()
         .from(subscription)
@@ -350,34 +316,11 @@ export function createBillingJobs(deps: BillingJobDeps) {
       }
       const collected = await collect(today);
       report.charged = collected.charged;
-      report.drawn = collected.drawn;
       return report;
     },
 
-    async runReconciliation(): Promise<{ examined: number; settled: number; agreementsConfirmed: number }> {
-      const payments = await engine.reconcile();
-      let agreementsConfirmed = 0;
-      const pending = await db.select().from(paymentAgreement).where(and(eq(paymentAgreement.status, 'PENDING'), eq(paymentAgreement.method, 'AVTALEGIRO'), isNotNull(paymentAgreement.providerAgreementId)));
-      for (const agreement of pending) {
-        try {
-          const status = await provider.mandateStatus(agreement.providerAgreementId as string);
-          if (status === 'PENDING') continue;
-          await db.transaction(async (tx) => {
-            const [updated] = await tx
-              .update(paymentAgreement)
-              .set({ status: status === 'ACTIVE' ? 'ACTIVE' : 'REJECTED', updatedAt: now() })
-              .where(and(eq(paymentAgreement.id, agreement.id), eq(paymentAgreement.status, 'PENDING')))
-              .returning();
-            if (!updated) return;
-            if (status === 'ACTIVE') agreementsConfirmed += 1;
-            // A refused mandate leaves the subscriber on giro.
-            else await tx.update(subscription).set({ paymentMethod: 'INVOICE' }).where(and(eq(subscription.id, agreement.subscriptionId), eq(subscription.paymentMethod, 'AVTALEGIRO')));
-          });
-        } catch (error) {
-          log.error({ err: error, agreementId: agreement.id }, 'AvtaleGiro confirmation look-up failed');
-        }
-      }
-      return { ...payments, agreementsConfirmed };
+    async runReconciliation(): Promise<{ examined: number; settled: number }> {
+      return engine.reconcile();
     },
   };
 }

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import {
   billingErrorCodes,
   billingErrorMessages,
   formatNorwegianAccountNumber,
-  isValidNorwegianAccountNumber,
   osloToday,
   paymentProviderLabels,
   tasksFor,
@@ -29,21 +27,14 @@ import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, discountCode, invoice, paymentAgreement, subscription, subscriptionDiscount } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
-import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { renderInvoicePdf } from './pdf.ts';
+import { chooseAvtaleGiro } from '../bank/mandates.ts';
 
 type InvoiceRow = typeof invoice.$inferSelect;
 type AgreementRow = typeof paymentAgreement.$inferSelect;
-
-/**
- * An AvtaleGiro change claimed by one request while the bank is asked for the mandate; invisible
- * to the subscriber and the jobs until the mandate exists (then PENDING until the bank confirms).
- */
-const REGISTERING = 'REGISTERING';
-const REGISTERING_STALE_MS = 5 * 60 * 1000;
 
 /** The subscription row serialises changes of its payment method (the engine's storeAgreement takes it too). */
 async function lockSubscription(tx: Tx, subscriptionId: string): Promise<void> {
@@ -53,7 +44,6 @@ async function lockSubscription(tx: Tx, subscriptionId: string): Promise<void> {
 export interface BillingServiceDeps {
   db: Db;
   engine: PaymentEngine;
-  provider: PaymentProvider;
   accounts: AccountService;
   catalogue: Catalogue;
   now: () => Date;
@@ -105,7 +95,7 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string):
 }
 
 export function createBillingService(deps: BillingServiceDeps) {
-  const { db, engine, provider, accounts, catalogue, now, paylinkSecret } = deps;
+  const { db, engine, accounts, catalogue, now, paylinkSecret } = deps;
   const today = () => osloToday(now());
 
   /** The invoice with its title, if it belongs to the user (another user's is "not found"). */
@@ -208,7 +198,14 @@ export function createBillingService(deps: BillingServiceDeps) {
           ? { brand: card.cardBrand ?? 'Kort', last4: card.cardLast4, maskedNumber: maskedCardNumber(card.cardLast4), expiryMonth: card.cardExpiryMonth, expiryYear: card.cardExpiryYear }
           : null,
       vippsAgreement: vipps ? { agreementId: vipps.providerAgreementId ?? vipps.id, phoneNumber: vipps.phoneNumber } : null,
-      avtaleGiro: giro?.bankAccountNumber ? { bankAccountNumber: formatNorwegianAccountNumber(giro.bankAccountNumber), status: giro.status === 'ACTIVE' ? 'ACTIVE' : 'PENDING' } : null,
+      avtaleGiro: giro?.providerAgreementId
+        ? {
+            kid: giro.providerAgreementId,
+            payeeName: catalogue.findByTitleCode(sub.titleCode)?.name ?? sub.titleCode,
+            payeeAccountNumber: formatNorwegianAccountNumber(catalogue.findByTitleCode(sub.titleCode)?.bank.avtaleGiroAccount ?? ''),
+            status: giro.status === 'ACTIVE' ? 'ACTIVE' : 'PENDING',
+          }
+        : null,
       changeable: changeable(sub),
     };
   }
@@ -400,87 +397,23 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
 
       if (body.method === 'AVTALEGIRO') {
-        const raw = body.bankAccountNumber?.trim() ?? '';
-        if (raw === '') throw new AppError(400, billingErrorCodes.bankAccountRequired, billingErrorMessages.bankAccountRequired);
-        if (!isValidNorwegianAccountNumber(raw)) throw new AppError(400, billingErrorCodes.invalidBankAccount, billingErrorMessages.invalidBankAccount);
-        const digits = raw.replace(/[\s.]/g, '');
-        const pendingAnswer = async (status: AgreementRow['status']): Promise<ChangePaymentMethodResponse> => ({
-          result: status === 'ACTIVE' ? 'CHANGED' : 'PENDING_BANK_CONFIRMATION',
-          redirectUrl: null,
-          paymentId: null,
-          paymentMethod: await paymentMethodOf(sub),
-        });
-        // Decided under the subscription's lock: the same account already chosen (or being
-        // registered by another tab) is that one; otherwise this request claims the change with a
-        // REGISTERING row before the bank is asked, so two tabs never both register a mandate.
+        // No bank is asked here: the payer confirms the mandate in their netbank with the KID we
+        // show, and the bank's mandate file makes it ACTIVE (issue 21). Until then invoices are giro.
+        const title = catalogue.byTitleCode(sub.titleCode);
         let superseded: PaymentRow[] = [];
-        const decision = await db.transaction(async (tx): Promise<{ existing: AgreementRow } | { claimId: string }> => {
+        await db.transaction(async (tx) => {
           superseded = await engine.supersedeAgreementFlows(tx, sub.id);
           await lockSubscription(tx, sub.id);
           const [current] = await tx.select({ paymentMethod: subscription.paymentMethod }).from(subscription).where(eq(subscription.id, sub.id));
-          const live = await tx
-            .select()
-            .from(paymentAgreement)
-            .where(and(eq(paymentAgreement.subscriptionId, sub.id), eq(paymentAgreement.method, 'AVTALEGIRO'), inArray(paymentAgreement.status, [REGISTERING, 'PENDING', 'ACTIVE'])))
-            .orderBy(desc(paymentAgreement.createdAt));
-          const newest = live[0];
-          // A registration claim left by a request that died (no answer for minutes) counts for nothing.
-          const registering = newest?.status === REGISTERING && newest.createdAt.getTime() > now().getTime() - REGISTERING_STALE_MS;
-          const same = newest?.bankAccountNumber === digits && (registering || (newest.status !== REGISTERING && current?.paymentMethod === 'AVTALEGIRO'));
-          if (newest && same) return { existing: newest };
-          const at = now();
-          // An older tab's registration for another account loses to this newer choice.
-          await tx.update(paymentAgreement).set({ status: 'REPLACED', updatedAt: at }).where(and(eq(paymentAgreement.subscriptionId, sub.id), eq(paymentAgreement.status, REGISTERING)));
-          const claimId = randomUUID();
-          await tx.insert(paymentAgreement).values({
-            id: claimId,
-            subscriptionId: sub.id,
-            method: 'AVTALEGIRO',
-            status: REGISTERING,
-            provider: provider.name,
-            providerAgreementId: null,
-            bankAccountNumber: digits,
-            createdAt: at,
-            updatedAt: at,
-          });
-          return { claimId };
+          await chooseAvtaleGiro(tx, sub.id, title, now());
+          if (current?.paymentMethod !== 'AVTALEGIRO') {
+            await tx.update(subscription).set({ paymentMethod: 'AVTALEGIRO' }).where(eq(subscription.id, sub.id));
+            await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.AVTALEGIRO);
+          }
         });
         await engine.cancelAtProvider(superseded);
-        if ('existing' in decision) return pendingAnswer(decision.existing.status === REGISTERING ? 'PENDING' : decision.existing.status);
-
-        const agreementId = decision.claimId;
-        let mandateId: string;
-        try {
-          ({ mandateId } = await provider.registerMandate({ bankAccountNumber: digits, merchantReference: agreementId, idempotencyKey: `user:${userId}:${body.idempotencyKey}` }));
-        } catch {
-          await db.update(paymentAgreement).set({ status: 'FAILED', updatedAt: now() }).where(and(eq(paymentAgreement.id, agreementId), eq(paymentAgreement.status, REGISTERING)));
-          throw new AppError(503, billingErrorCodes.paymentProviderUnavailable, billingErrorMessages.paymentProviderUnavailable);
-        }
-        const won = await db.transaction(async (tx) => {
-          await lockSubscription(tx, sub.id);
-          const at = now();
-          const [registered] = await tx
-            .update(paymentAgreement)
-            .set({ status: 'PENDING', providerAgreementId: mandateId, updatedAt: at })
-            .where(and(eq(paymentAgreement.id, agreementId), eq(paymentAgreement.status, REGISTERING)))
-            .returning();
-          // A newer choice (another account, giro, a card) was made meanwhile: it stands.
-          if (!registered) return false;
-          await tx.update(paymentAgreement).set({ status: 'REPLACED', updatedAt: at }).where(and(eq(paymentAgreement.subscriptionId, sub.id), ne(paymentAgreement.status, 'REPLACED'), ne(paymentAgreement.id, agreementId)));
-          await tx.update(subscription).set({ paymentMethod: 'AVTALEGIRO' }).where(eq(subscription.id, sub.id));
-          await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.AVTALEGIRO);
-          return true;
-        });
-        if (!won) {
-          try {
-            await provider.cancelMandate(mandateId);
-          } catch {
-            // The bank never draws on a mandate we do not use; it only costs a stray registration.
-          }
-          const current = await paymentMethodOf(sub);
-          return { result: current.avtaleGiro?.status === 'PENDING' ? 'PENDING_BANK_CONFIRMATION' : 'CHANGED', redirectUrl: null, paymentId: null, paymentMethod: current };
-        }
-        return { result: 'PENDING_BANK_CONFIRMATION', redirectUrl: null, paymentId: null, paymentMethod: await paymentMethodOf(sub) };
+        const current = await paymentMethodOf(sub);
+        return { result: current.avtaleGiro?.status === 'ACTIVE' ? 'CHANGED' : 'PENDING_BANK_CONFIRMATION', redirectUrl: null, paymentId: null, paymentMethod: current };
       }
 
       // BANKGIRO: giro / e-invoice, nothing to confirm. Open card / Vipps flows and AvtaleGiro

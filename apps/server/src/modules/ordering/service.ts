@@ -242,7 +242,7 @@ export function createOrderingService(deps: OrderingDeps) {
         currentPeriodEnd: periodEnd,
       },
     });
-    const created = await insertInvoice(tx, {
+    const created = await insertInvoice(tx, catalogue.byTitleCode(order.titleCode).bank, {
       ariaAccountNo: row.ariaAccountNo,
       subscriptionId: row.id,
       amountOre: order.amountNowOre,

@@ -37,6 +37,7 @@ import type { SessionUser } from '../../plugins/session.ts';
 import { accessOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
 import { findPlan } from '../subscription/plans.ts';
 import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
+import type { Catalogue } from '@minside/titles';
 import type { TitleService } from '../titles/service.ts';
 
 /** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
@@ -46,6 +47,7 @@ export interface StudentDeps {
   mailer: Mailer;
   accounts: AccountService;
   titles: TitleService;
+  catalogue: Catalogue;
   now: () => Date;
   /** STUDENT_EMAIL_DOMAINS. */
   domains: readonly string[];
@@ -64,7 +66,7 @@ type VerificationRow = typeof studentVerification.$inferSelect;
  * five tries; the confirmation starts the student subscription, or continues it and moves
  * the yearly re-verification on (docs/decisions/011-business-and-student.md).
  */
-export function createStudentService({ db, mailer, accounts, titles, now, domains, identityProviderName }: StudentDeps) {
+export function createStudentService({ db, mailer, accounts, titles, catalogue, now, domains, identityProviderName }: StudentDeps) {
   const today = () => osloToday(now());
 
   function statusOf(row: VerificationRow): StudentStatus | null {
@@ -195,7 +197,7 @@ export function createStudentService({ db, mailer, accounts, titles, now, domain
             currentPeriodEnd: periodEnd,
           },
         });
-        await insertInvoice(tx, {
+        await insertInvoice(tx, catalogue.byTitleCode(row.titleCode).bank, {
           ariaAccountNo: row.ariaAccountNo,
           subscriptionId: row.id,
           amountOre: priceOre,

@@ -41,6 +41,7 @@ import {
   type RetentionOffer,
   type Subscription,
 } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, cancellationSurvey, retentionOfferAcceptance, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -54,10 +55,9 @@ type SubscriptionRow = typeof subscription.$inferSelect;
 export interface LifecycleDeps {
   db: Db;
   accounts: AccountService;
+  catalogue: Catalogue;
   now: () => Date;
 }
-
-/** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
 
 /** What the transition rules read about a stored subscription. */
 function lifecycleView(row: SubscriptionRow) {
@@ -90,7 +90,7 @@ function reactivationError(code: Exclude<ReactivationResultCode, 'ok'>): AppErro
  * change log (issue 4). Each call runs in one transaction holding the subscription's row
  * lock: a refused request changes nothing, and two requests at once are taken in turn.
  */
-export function createLifecycleService({ db, accounts, now }: LifecycleDeps) {
+export function createLifecycleService({ db, accounts, catalogue, now }: LifecycleDeps) {
   const today = () => osloToday(now());
 
   async function log(
@@ -354,7 +354,7 @@ export function createLifecycleService({ db, accounts, now }: LifecycleDeps) {
             })
             .where(eq(subscription.id, row.id));
           if (quote.amountOre > 0) {
-            await insertInvoice(tx, {
+            await insertInvoice(tx, catalogue.byTitleCode(row.titleCode).bank, {
               ariaAccountNo: row.ariaAccountNo,
               subscriptionId: row.id,
               amountOre: quote.amountOre,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatInstant, formatKroner, formatPeriod, formatShortDate, paymentOutcome, returnedPaymentId } from './format.ts';
+import { formatInstant, formatKroner, formatPeriod, formatShortDate, paidText, paymentOutcome, returnedPaymentId } from './format.ts';
 
 describe('invoice formatting', () => {
   it('whole kroner, short dates and a period', () => {
@@ -13,6 +13,38 @@ describe('invoice formatting', () => {
   it('instants in Oslo time, also across the date line of UTC', () => {
     expect(formatInstant('2026-11-21T12:40:00Z')).toBe('21.11.2026 kl. 13.40');
     expect(formatInstant('2026-06-30T22:30:00Z')).toBe('01.07.2026 kl. 00.30');
+  });
+});
+
+describe('how and when an invoice was paid (issue 21)', () => {
+  // A bank payment's paidAt is noon in Oslo of the bank's payment date.
+  const paid = (paidAt: string | null, settledBy: Parameters<typeof paidText>[0]['settledBy']) => paidText({ status: 'PAID', paidAt, settledBy });
+
+  it('says the way it was paid after the Norwegian long date', () => {
+    expect(paid('2026-03-03T11:00:00.000Z', 'BANKGIRO')).toBe('Betalt 3. mars 2026 i nettbank');
+    expect(paid('2026-03-03T11:00:00.000Z', 'AVTALEGIRO')).toBe('Betalt 3. mars 2026 med AvtaleGiro');
+    expect(paid('2026-03-03T11:00:00+01:00', 'VIPPS')).toBe('Betalt 3. mars 2026 med Vipps');
+    expect(paid('2026-03-03T11:00:00.000Z', 'SWEDBANK-PPG')).toBe('Betalt 3. mars 2026 med kort');
+  });
+
+  it('only the date for a credit note, another or no recorded way', () => {
+    expect(paid('2026-03-03T11:00:00.000Z', 'CREDIT')).toBe('Betalt 3. mars 2026');
+    expect(paid('2026-03-03T11:00:00.000Z', 'STREX')).toBe('Betalt 3. mars 2026');
+    expect(paid('2026-03-03T11:00:00.000Z', null)).toBe('Betalt 3. mars 2026');
+    expect(paidText({ status: 'PAID', paidAt: '2026-03-03T11:00:00.000Z' })).toBe('Betalt 3. mars 2026');
+  });
+
+  it('takes the day in Oslo, not in UTC: noon in summer time, and a payment just after midnight', () => {
+    expect(paid('2026-06-30T10:00:00.000Z', 'AVTALEGIRO')).toBe('Betalt 30. juni 2026 med AvtaleGiro');
+    expect(paid('2026-06-30T22:30:00.000Z', 'VIPPS')).toBe('Betalt 1. juli 2026 med Vipps');
+    expect(paid('2026-12-31T23:15:00.000Z', 'SWEDBANK-PPG')).toBe('Betalt 1. januar 2027 med kort');
+  });
+
+  it('nothing for an open invoice, or a paid one without a time', () => {
+    expect(paidText({ status: 'UNPAID', paidAt: null, settledBy: null })).toBeNull();
+    expect(paidText({ status: 'OVERDUE', paidAt: null, settledBy: null })).toBeNull();
+    expect(paid(null, 'BANKGIRO')).toBeNull();
+    expect(paid('ikke en tid', 'BANKGIRO')).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { formatKroner, formatLongDate, type PaymentStatus } from '@minside/domain';
+import { formatKroner, formatLongDate, osloToday, type InvoiceSettlement, type InvoiceStatus, type PaymentStatus } from '@minside/domain';
 
 export { formatKroner, formatLongDate };
 
@@ -29,6 +29,28 @@ export function formatInstant(iso: string): string {
   }).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
   return `${part('day')}.${part('month')}.${part('year')} kl. ${part('hour')}.${part('minute')}`;
+}
+
+/** How a paid invoice was settled, after "Betalt {dato}"; CREDIT, STREX and unknown say only when. */
+const settledWith: Partial<Record<InvoiceSettlement, string>> = {
+  BANKGIRO: 'i nettbank',
+  AVTALEGIRO: 'med AvtaleGiro',
+  VIPPS: 'med Vipps',
+  'SWEDBANK-PPG': 'med kort',
+};
+
+/**
+ * How and when a paid invoice was paid: "Betalt 3. mars 2026 i nettbank" (the Oslo day of
+ * `paidAt`; a bank payment's `paidAt` is noon Oslo of the bank's payment date). Null when it is
+ * not paid, or paid without a recorded time (the status badge alone says Betalt then).
+ */
+export function paidText(invoice: { status: InvoiceStatus; paidAt?: string | null; settledBy?: InvoiceSettlement | null }): string | null {
+  if (invoice.status !== 'PAID' || !invoice.paidAt) return null;
+  const at = new Date(invoice.paidAt);
+  if (Number.isNaN(at.getTime())) return null;
+  const how = invoice.settledBy ? settledWith[invoice.settledBy] : undefined;
+  const day = formatLongDate(osloToday(at));
+  return how ? `Betalt ${day} ${how}` : `Betalt ${day}`;
 }
 
 /**

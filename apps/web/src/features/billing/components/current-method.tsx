@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { formatNorwegianAccountNumber, type PaymentMethodDetails } from '@minside/domain';
+import type { PaymentMethodDetails } from '@minside/domain';
+import { Badge } from '../../../components/badge.tsx';
 import ui from '../../../components/ui.module.css';
 import styles from './current-method.module.css';
 
@@ -13,12 +14,26 @@ function detailLines(details: PaymentMethodDetails): string[] {
   if (details.vippsAgreement) {
     lines.push(details.vippsAgreement.phoneNumber ? `Fast betaling med Vipps fra ${details.vippsAgreement.phoneNumber}` : 'Fast betaling med Vipps');
   }
-  if (details.avtaleGiro) {
-    lines.push(`Fra konto ${formatNorwegianAccountNumber(details.avtaleGiro.bankAccountNumber)}`);
-    lines.push(details.avtaleGiro.status === 'PENDING' ? 'Venter på bekreftelse fra banken. Til da får du fakturaen som giro.' : 'Avtalen er bekreftet av banken.');
-  }
   if (details.method === 'INVOICE') lines.push('Du får faktura og betaler selv innen forfallsdato.');
   return lines;
+}
+
+/** Issue 21: whether the bank has confirmed the AvtaleGiro, and the KID the payer confirms it with. */
+function AvtaleGiroStatus({ agreement }: { agreement: NonNullable<PaymentMethodDetails['avtaleGiro']> }) {
+  const pending = agreement.status === 'PENDING';
+  return (
+    <>
+      <p className={styles.status}>
+        <Badge tone={pending ? 'warning' : 'positive'}>{pending ? 'Venter på bekreftelse fra banken' : 'AvtaleGiro er bekreftet av banken'}</Badge>
+      </p>
+      <p className={ui.muted}>
+        KID for avtalen: <span className={styles.kid}>{agreement.kid}</span>
+      </p>
+      <p className={ui.muted}>
+        {pending ? 'Til banken har bekreftet avtalen, får du fakturaene som vanlig giro.' : 'Fakturaene trekkes automatisk fra kontoen din på forfallsdatoen.'}
+      </p>
+    </>
+  );
 }
 
 export function CurrentMethod({ details, children }: { details: PaymentMethodDetails; children?: ReactNode }) {
@@ -28,6 +43,7 @@ export function CurrentMethod({ details, children }: { details: PaymentMethodDet
         Nåværende betalingsmetode
       </h2>
       <p className={styles.method}>{details.label}</p>
+      {details.avtaleGiro ? <AvtaleGiroStatus agreement={details.avtaleGiro} /> : null}
       {detailLines(details).map((line) => (
         <p key={line} className={ui.muted}>
           {line}

@@ -1,6 +1,6 @@
-import type { InvoiceStatus } from '@minside/domain';
+import type { InvoiceSettlement, InvoiceStatus } from '@minside/domain';
 import ui from '../../../components/ui.module.css';
-import { formatKroner, formatPeriod, formatShortDate } from '../format.ts';
+import { formatKroner, formatPeriod, formatShortDate, paidText } from '../format.ts';
 import { InvoiceStatusBadge } from './invoice-status-badge.tsx';
 import styles from './invoice-details.module.css';
 
@@ -15,11 +15,15 @@ export interface InvoiceDetailsProps {
     periodFrom?: string;
     periodTo?: string;
     bankAccountNumber?: string;
+    /** When and how it was paid (the pay-link's details have neither). */
+    paidAt?: string | null;
+    settledBy?: InvoiceSettlement | null;
   };
 }
 
 /** One invoice at a glance: what it is for, the amount, KID and due date, and whether it is paid. */
 export function InvoiceDetails({ invoice }: InvoiceDetailsProps) {
+  const paid = paidText(invoice);
   return (
     <section className={styles.details} aria-labelledby="fakturaen">
       <div className={styles.top}>
@@ -32,6 +36,7 @@ export function InvoiceDetails({ invoice }: InvoiceDetailsProps) {
         <InvoiceStatusBadge status={invoice.status} />
       </div>
       <p className={styles.amount}>{formatKroner(invoice.amountOre)}</p>
+      {paid ? <p className={styles.paid}>{paid}</p> : null}
       <dl className={ui.facts}>
         {invoice.periodFrom && invoice.periodTo ? (
           <div className={ui.fact}>

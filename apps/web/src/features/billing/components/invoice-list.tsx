@@ -3,7 +3,7 @@ import type { Invoice } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { invoicePdfUrl } from '../api/get-invoices.ts';
-import { formatKroner, formatPeriod, formatShortDate } from '../format.ts';
+import { formatKroner, formatPeriod, formatShortDate, paidText } from '../format.ts';
 import { useMediaQuery } from '../use-media-query.ts';
 import { InvoiceStatusBadge } from './invoice-status-badge.tsx';
 import styles from './invoice-list.module.css';
@@ -27,6 +27,12 @@ function PayLink({ invoice }: { invoice: Invoice }) {
       Betal<span className="visually-hidden"> faktura {invoice.ariaInvoiceNo}</span>
     </Link>
   );
+}
+
+/** "Betalt 3. mars 2026 i nettbank": how and when, under the Betalt badge. */
+function PaidNote({ invoice }: { invoice: Invoice }) {
+  const text = paidText(invoice);
+  return text ? <span className={styles.paid}>{text}</span> : null;
 }
 
 function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
@@ -70,7 +76,10 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
                 </span>
               </td>
               <td>
-                <InvoiceStatusBadge status={invoice.status} />
+                <span className={styles.status}>
+                  <InvoiceStatusBadge status={invoice.status} />
+                  <PaidNote invoice={invoice} />
+                </span>
               </td>
               <td>
                 <div className={styles.rowActions}>
@@ -101,6 +110,7 @@ function InvoiceCards({ invoices }: { invoices: Invoice[] }) {
                 <InvoiceStatusBadge status={invoice.status} />
               </div>
               <p className={styles.cardAmount}>{formatKroner(invoice.amountOre)}</p>
+              <PaidNote invoice={invoice} />
               <dl className={styles.cardFacts}>
                 <div>
                   <dt>Periode</dt>

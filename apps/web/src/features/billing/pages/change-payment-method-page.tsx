@@ -1,11 +1,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
-  billingErrorCodes,
   billingErrorMessages,
   changeablePaymentMethods,
-  isValidNorwegianAccountNumber,
   paymentProviderLabels,
   subscriptionMethodOfProvider,
   type ChangeablePaymentMethod,
@@ -18,9 +16,9 @@ import form from '../../../components/form.module.css';
 import { ButtonLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
-import { isApiError } from '../../../lib/http.ts';
 import { useSessionSubscription } from '../../auth/index.ts';
 import { changePaymentMethod, paymentMethodQueryOptions } from '../api/payment-method.ts';
+import { AvtaleGiroInstructions } from '../components/avtalegiro-instructions.tsx';
 import { CurrentMethod } from '../components/current-method.tsx';
 import { createAttemptKeys } from '../idempotency.ts';
 import { paymentMethodFetchError } from '../messages.ts';
@@ -32,7 +30,7 @@ import styles from './change-payment-method-page.module.css';
 const hints: Record<ChangeablePaymentMethod, string> = {
   'SWEDBANK-PPG': 'Trekkes automatisk fra kortet ved hver fornyelse. Du legger inn kortet hos betalingstjenesten.',
   VIPPS: 'Fast betaling med Vipps. Du godkjenner avtalen i Vipps-appen én gang.',
-  AVTALEGIRO: 'Trekkes automatisk fra bankkontoen din på forfallsdatoen. Banken bekrefter avtalen.',
+  AVTALEGIRO: 'Trekkes automatisk fra bankkontoen din på forfallsdatoen. Du bekrefter avtalen i nettbanken din.',
   BANKGIRO: 'Du får fakturaen som giro eller eFaktura i nettbanken og betaler selv.',
 };
 
@@ -46,7 +44,7 @@ const submitLabels: Record<ChangeablePaymentMethod, string> = {
 
 function doneMessage(response: ChangePaymentMethodResponse): string {
   if (response.result === 'PENDING_BANK_CONFIRMATION') {
-    return 'AvtaleGiro er registrert. Når banken har bekreftet avtalen, trekkes fakturaene automatisk. Til da får du dem som giro.';
+    return 'AvtaleGiro er registrert hos oss. Nå gjenstår det bare å bekrefte avtalen i nettbanken din – oppskriften står under.';
   }
   return `Betalingsmetoden er endret til ${response.paymentMethod.label}.`;
 }
@@ -58,11 +56,11 @@ export function ChangePaymentMethodPage() {
   const current = useQuery({ ...paymentMethodQueryOptions(ref), enabled: subscription !== null });
   const methodChanged = useMethodChanged();
   const [choice, setChoice] = useState<ChangeablePaymentMethod | null>(null);
-  const [bankAccount, setBankAccount] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const [choiceError, setChoiceError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const bankAccountInput = useRef<HTMLInputElement>(null);
+  /** Set when an AvtaleGiro was just made: the steps in the netbank take the focus once they show. */
+  const [focusSteps, setFocusSteps] = useState(false);
+  const stepsHeading = useRef<HTMLHeadingElement>(null);
   const attempts = useRef(createAttemptKeys());
 
   const mutation = useMutation({
@@ -70,8 +68,7 @@ export function ChangePaymentMethodPage() {
       changePaymentMethod({
         ...ref,
         method,
-        ...(method === 'AVTALEGIRO' ? { bankAccountNumber: bankAccount.trim() } : {}),
-        idempotencyKey: attempts.current.keyFor(method === 'AVTALEGIRO' ? `${method}:${bankAccount.replace(/[\s.]/g, '')}` : method),
+        idempotencyKey: attempts.current.keyFor(method),
       }),
     onSuccess: async (response, method) => {
       if (response.result === 'REDIRECT' && response.redirectUrl && response.paymentId) {
@@ -81,15 +78,9 @@ export function ChangePaymentMethodPage() {
       }
       attempts.current.reset();
       setChoice(null);
-      setBankAccount('');
       setDone(doneMessage(response));
       await methodChanged(response.paymentMethod);
-    },
-    onError: (error) => {
-      if (isApiError(error) && (error.code === billingErrorCodes.invalidBankAccount || error.code === billingErrorCodes.bankAccountRequired)) {
-        setFieldError(error.message);
-        bankAccountInput.current?.focus();
-      }
+      if (response.result === 'PENDING_BANK_CONFIRMATION') setFocusSteps(true);
     },
   });
   const redirecting = mutation.isSuccess && mutation.data.result === 'REDIRECT';
@@ -97,6 +88,13 @@ export function ChangePaymentMethodPage() {
 
   const details = current.data;
   const currentProvider = details ? changeablePaymentMethods.find((method) => subscriptionMethodOfProvider[method] === details.method) : undefined;
+  const pendingAvtaleGiro = details?.method === 'AVTALEGIRO' && details.avtaleGiro?.status === 'PENDING' ? details.avtaleGiro : null;
+
+  useEffect(() => {
+    if (!focusSteps || !stepsHeading.current) return;
+    stepsHeading.current.focus();
+    setFocusSteps(false);
+  }, [focusSteps, pendingAvtaleGiro]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -105,14 +103,6 @@ export function ChangePaymentMethodPage() {
     if (!choice) {
       setChoiceError('Betalingsmetode er påkrevd');
       return;
-    }
-    if (choice === 'AVTALEGIRO') {
-      const problem = bankAccount.trim() === '' ? billingErrorMessages.bankAccountRequired : isValidNorwegianAccountNumber(bankAccount) ? null : billingErrorMessages.invalidBankAccount;
-      setFieldError(problem);
-      if (problem) {
-        bankAccountInput.current?.focus();
-        return;
-      }
     }
     mutation.mutate(choice);
   }
@@ -145,6 +135,7 @@ export function ChangePaymentMethodPage() {
             ) : null}
           </CurrentMethod>
         ) : null}
+        {pendingAvtaleGiro ? <AvtaleGiroInstructions agreement={pendingAvtaleGiro} headingRef={stepsHeading} /> : null}
         {details && !details.changeable ? (
           <p className={ui.panelAccent}>{billingErrorMessages.paymentMethodNotChangeable}</p>
         ) : null}
@@ -167,11 +158,10 @@ export function ChangePaymentMethodPage() {
                         value={method}
                         checked={choice === method}
                         disabled={isCurrent || busy}
-                        aria-describedby={`${id}-hint`}
+                        aria-describedby={method === 'AVTALEGIRO' && choice === 'AVTALEGIRO' ? `${id}-hint avtalegiro-forklaring` : `${id}-hint`}
                         onChange={() => {
                           setChoice(method);
                           setChoiceError(null);
-                          setFieldError(null);
                           mutation.reset();
                         }}
                       />
@@ -186,33 +176,12 @@ export function ChangePaymentMethodPage() {
                       </span>
                     </label>
                     {method === 'AVTALEGIRO' && choice === 'AVTALEGIRO' ? (
-                      <div className={`${form.field} ${styles.nested}`}>
-                        <label className={form.label} htmlFor="kontonummer">
-                          Kontonummer
-                        </label>
-                        <span id="kontonummer-hint" className={form.hint}>
-                          Kontoen fakturaene skal trekkes fra: 11 siffer, for eksempel 1234.56.78903.
-                        </span>
-                        <input
-                          ref={bankAccountInput}
-                          id="kontonummer"
-                          className={`${form.input} ${styles.accountInput}`}
-                          inputMode="numeric"
-                          autoComplete="off"
-                          value={bankAccount}
-                          aria-invalid={fieldError ? true : undefined}
-                          aria-describedby={fieldError ? 'kontonummer-hint kontonummer-feil' : 'kontonummer-hint'}
-                          onChange={(event) => {
-                            setBankAccount(event.target.value);
-                            setFieldError(null);
-                          }}
-                          disabled={busy}
-                        />
-                        {fieldError ? (
-                          <p id="kontonummer-feil" className={form.error}>
-                            {fieldError}
-                          </p>
-                        ) : null}
+                      <div id="avtalegiro-forklaring" className={styles.nested}>
+                        <p className={styles.noteHeading}>Du gjør ferdig avtalen i din egen nettbank</p>
+                        <p className={ui.text}>
+                          Du trenger ikke oppgi kontonummer her. Når du har valgt AvtaleGiro, får du et KID-nummer og en kort oppskrift. I nettbanken velger du selv hvilken konto det skal trekkes fra, og et maksbeløp per trekk.
+                        </p>
+                        <p className={ui.muted}>Til banken har bekreftet avtalen, får du fakturaene som vanlig giro.</p>
                       </div>
                     ) : null}
                   </div>
@@ -224,7 +193,7 @@ export function ChangePaymentMethodPage() {
                 </p>
               ) : null}
             </fieldset>
-            <ErrorAlert error={fieldError ? null : mutation.error} />
+            <ErrorAlert error={mutation.error} />
             <div className={ui.actions}>
               <button type="submit" className={`${button.button} ${button.primary}`} disabled={busy}>
                 {busy ? (choice === 'VIPPS' ? 'Sender deg til Vipps …' : choice === 'SWEDBANK-PPG' ? 'Sender deg til betalingstjenesten …' : 'Lagrer …') : choice ? submitLabels[choice] : 'Lagre betalingsmetode'}

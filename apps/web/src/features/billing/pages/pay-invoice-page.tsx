@@ -16,7 +16,7 @@ import { startInvoicePayment } from '../api/start-invoice-payment.ts';
 import { InvoiceDetails } from '../components/invoice-details.tsx';
 import { PayForm } from '../components/pay-form.tsx';
 import { PaymentOutcomePanel } from '../components/payment-outcome-panel.tsx';
-import { formatShortDate, paymentOutcome, returnedPaymentId } from '../format.ts';
+import { paymentOutcome, returnedPaymentId } from '../format.ts';
 import { clearPaymentKeys } from '../payment-keys.ts';
 
 export interface PayInvoicePageProps {
@@ -137,7 +137,7 @@ export function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             <h2 id="allerede-betalt" className={ui.panelHeading}>
               {billingErrorMessages.invoiceAlreadyPaid}
             </h2>
-            <p className={ui.text}>{invoice.paidAt ? `Vi registrerte betalingen ${formatShortDate(invoice.paidAt.slice(0, 10))}.` : 'Du trenger ikke gjøre noe.'}</p>
+            <p className={ui.text}>Du trenger ikke gjøre noe.</p>
             <div className={ui.actions}>
               <BackLinks />
             </div>

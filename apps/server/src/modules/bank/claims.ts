@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { AVTALEGIRO_CLAIM_TYPES, specificationFromText, writeAvtaleGiroClaims, type AvtaleGiroCancellationAssignmentInput, type AvtaleGiroClaimAssignmentInput, type AvtaleGiroClaimInput, type AvtaleGiroCancellationInput } from '@minside/bank-files';
+import { addDays } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import type { Db } from '../../db/client.ts';
+import { account, appUser, avtaleGiroClaim, bankFile, invoice, paymentAgreement, subscription } from '../../db/schema.ts';
+import { formatKronerForPdf, formatNorwegianDate } from '../billing/pdf.ts';
+import type { BankFileArchive } from './archive.ts';
+
+/**
+ * The daily AvtaleGiro claim run (issue 21): every unpaid invoice of a subscription with a
+ * confirmed mandate, due inside the bank's window, goes to the bank once, with a notice text; a
+ * claim whose invoice was settled another way before its due date is withdrawn (type 93).
+ *
+ * Crash-safe in two steps: one database transaction decides the day's claims and cancellations
+ * and records them against the day's file row; the file is then written from those rows (again,
+ * identically, if a run stopped before it finished). Claims are keyed by invoice, so no invoice
+ * is ever claimed twice.
+ */
+
+/** Nets wants claims at least this many days before the due date… */
+export const CLAIM_MIN_LEAD_DAYS = 4;
+/** …and the portal sends them no earlier than this (renewal invoices are due 12 days after they are issued). */
+export const CLAIM_MAX_LEAD_DAYS = 14;
+/** The illustrative customer unit id used when BANK_CUSTOMER_UNIT_ID is unset (never in production). */
+export const DEMO_CUSTOMER_UNIT_ID = '71000001';
+/** Claims read from the database per query while the file is written: constant memory for any number. */
+const PAGE = 1_000;
+
+export interface ClaimRunSummary {
+  date: string;
+  /** Null, with `fileName` and `path`, when there was nothing to claim or withdraw that day: no file is sent. */
+  transmissionNumber: string | null;
+  fileName: string | null;
+  claims: number;
+  cancellations: number;
+  amountOre: number;
+  /** Where the file waits for transport to the bank. */
+  path: string | null;
+}
+
+export interface ClaimDeps {
+  db: Db;
+  catalogue: Catalogue;
+  archive: BankFileArchive;
+  customerUnitId: string;
+  now: () => Date;
+}
+
+export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: ClaimDeps) {
+  /** Decides the day's claims once; returns the file row (new, or the one an earlier run made), or null when there is nothing to send. */
+  async function decide(date: string): Promise<typeof bankFile.$inferSelect | null> {
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`avtalegiro-claims:${date}`}))`);
+      const [existing] = await tx
+        .select()
+        .from(bankFile)
+        .where(and(eq(bankFile.direction, 'OUT'), eq(bankFile.kind, 'avtalegiro-claims'), eq(bankFile.dataTransmitter, customerUnitId), eq(bankFile.netsDate, date)));
+      if (existing) return existing;
+      const [last] = await tx
+        .select({ number: sql<string | null>`max(${bankFile.transmissionNumber})` })
+        .from(bankFile)
+        .where(and(eq(bankFile.direction, 'OUT'), eq(bankFile.kind, 'avtalegiro-claims'), eq(bankFile.dataTransmitter, customerUnitId)));
+      const transmissionNumber = String(Number(last?.number ?? 0) + 1).padStart(7, '0');
+      const id = randomUUID();
+      const at = now();
+      await tx.insert(bankFile).values({ id, direction: 'OUT', kind: 'avtalegiro-claims', dataTransmitter: customerUnitId, transmissionNumber, dataRecipient: '00008080', sha256: '', status: 'WRITING', netsDate: date, createdAt: at });
+      // One statement, whatever the number: the claims are chosen and recorded in the database.
+      await tx.execute(sql`
+        insert into ${avtaleGiroClaim} (aria_invoice_no, bank_file_id, kid, amount_ore, due_on, created_at)
+        select i.aria_invoice_no, ${id}, pa.provider_agreement_id, i.amount_ore, i.due_on, ${at}
+        from ${invoice} i
+        join ${subscription} s on s.id = i.subscription_id and s.payment_method = 'AVTALEGIRO'
+        join ${paymentAgreement} pa on pa.subscription_id = s.id and pa.method = 'AVTALEGIRO' and pa.status = 'ACTIVE' and pa.provider_agreement_id is not null
+        where i.paid_at is null and i.amount_ore > 0
+          and i.due_on between ${addDays(date, CLAIM_MIN_LEAD_DAYS)} and ${addDays(date, CLAIM_MAX_LEAD_DAYS)}
+          and not exists (select 1 from ${avtaleGiroClaim} c where c.aria_invoice_no = i.aria_invoice_no)
+        on conflict do nothing`);
+      // Withdrawn before the due date: settled another way (credited, paid by card), or no longer on AvtaleGiro.
+      await tx.execute(sql`
+        update ${avtaleGiroClaim} c set cancelled_in = ${id}
+        from ${invoice} i, ${subscription} s
+        where c.aria_invoice_no = i.aria_invoice_no and s.id = i.subscription_id
+          and c.cancelled_in is null and c.bank_file_id <> ${id} and c.due_on > ${addDays(date, 1)}
+          and ((i.paid_at is not null and coalesce(i.settled_by, '') <> 'AVTALEGIRO') or s.payment_method <> 'AVTALEGIRO')`);
+      const [totals] = await tx
+        .select({ count: sql<string>`count(*)`, amount: sql<string>`coalesce(sum(${avtaleGiroClaim.amountOre}), 0)` })
+        .from(avtaleGiroClaim)
+        .where(or(eq(avtaleGiroClaim.bankFileId, id), eq(avtaleGiroClaim.cancelledIn, id)));
+      if (Number(totals?.count ?? 0) === 0) {
+        // Nothing due and nothing withdrawn: no transmission that day (the bank takes none without an assignment).
+        await tx.delete(bankFile).where(eq(bankFile.id, id));
+        return null;
+      }
+      const [row] = await tx.update(bankFile).set({ transactions: Number(totals?.count ?? 0), amountOre: Number(totals?.amount ?? 0) }).where(eq(bankFile.id, id)).returning();
+      if (!row) throw new Error('bank_file row vanished');
+      return row;
+    });
+  }
+
+  type ClaimRow = { no: number; kid: string; amountOre: number; dueOn: string; titleCode: string; description: string; familyName: string | null; bankNotice: boolean | null };
+
+  /** The file's claims (or cancellations) of one title, page by page in invoice order. */
+  async function* rowsOf(fileId: string, titleCode: string, cancelled: boolean): AsyncGenerator<ClaimRow> {
+    let after = 0;
+    for (;;) {
+      const page = await db
+        .select({
+          no: avtaleGiroClaim.ariaInvoiceNo,
+          kid: avtaleGiroClaim.kid,
+          amountOre: avtaleGiroClaim.amountOre,
+          dueOn: avtaleGiroClaim.dueOn,
+          titleCode: subscription.titleCode,
+          description: invoice.description,
+          familyName: appUser.familyName,
+          // The newest mandate row with this KID says whether the payer wants the bank's notice.
+          bankNotice: sql<boolean | null>`(select pa.bank_notice from ${paymentAgreement} pa where pa.method = 'AVTALEGIRO' and pa.provider_agreement_id = ${avtaleGiroClaim.kid} order by pa.created_at desc limit 1)`,
+        })
+        .from(avtaleGiroClaim)
+        .innerJoin(invoice, eq(invoice.ariaInvoiceNo, avtaleGiroClaim.ariaInvoiceNo))
+        .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+        .leftJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
+        .leftJoin(appUser, eq(appUser.id, account.userId))
+        .where(and(cancelled ? eq(avtaleGiroClaim.cancelledIn, fileId) : eq(avtaleGiroClaim.bankFileId, fileId), eq(subscription.titleCode, titleCode), gt(avtaleGiroClaim.ariaInvoiceNo, after)))
+        .orderBy(asc(avtaleGiroClaim.ariaInvoiceNo))
+        .limit(PAGE);
+      yield* page;
+      if (page.length < PAGE) return;
+      after = page.at(-1)?.no ?? after;
+    }
+  }
+
+  /** The payer's notice: what the claim is for, in the title's words (at most 42 lines of 80). */
+  function noticeOf(row: ClaimRow, titleName: string): string {
+    return [
+      `${titleName}`,
+      `Faktura ${row.no}: ${row.description}`,
+      `Beløp ${formatKronerForPdf(row.amountOre)} trekkes med AvtaleGiro ${formatNorwegianDate(row.dueOn)}.`,
+    ]
+      .map((line) => latin1(line).slice(0, 80))
+      .join('\n');
+  }
+
+  async function* claimsOf(fileId: string, titleCode: string, titleName: string): AsyncGenerator<AvtaleGiroClaimInput> {
+    for await (const row of rowsOf(fileId, titleCode, false)) {
+      yield {
+        transactionType: row.bankNotice ? AVTALEGIRO_CLAIM_TYPES.BANK_NOTIFIES : AVTALEGIRO_CLAIM_TYPES.PAYEE_NOTIFIES,
+        dueDate: row.dueOn,
+        amount: row.amountOre,
+        kid: row.kid,
+        payerName: latin1(row.familyName ?? '').slice(0, 10),
+        externalReference: `Faktura ${row.no}`,
+        specification: specificationFromText(noticeOf(row, titleName)),
+      };
+    }
+  }
+
+  async function* cancellationsOf(fileId: string, titleCode: string): AsyncGenerator<AvtaleGiroCancellationInput> {
+    for await (const row of rowsOf(fileId, titleCode, true)) {
+      yield { dueDate: row.dueOn, amount: row.amountOre, kid: row.kid, payerName: latin1(row.familyName ?? '').slice(0, 10), externalReference: `Faktura ${row.no}` };
+    }
+  }
+
+  /** Titles with claims or cancellations in the file: one assignment each, on the title's AvtaleGiro account. */
+  async function titlesIn(fileId: string): Promise<{ titleCode: string; cancelled: boolean }[]> {
+    const rows = await db
+      .selectDistinct({ titleCode: subscription.titleCode, cancelled: sql<boolean>`${avtaleGiroClaim.cancelledIn} = ${fileId}` })
+      .from(avtaleGiroClaim)
+      .innerJoin(invoice, eq(invoice.ariaInvoiceNo, avtaleGiroClaim.ariaInvoiceNo))
+      .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+      .where(or(eq(avtaleGiroClaim.bankFileId, fileId), eq(avtaleGiroClaim.cancelledIn, fileId)))
+      .orderBy(asc(subscription.titleCode));
+    return rows.map((row) => ({ titleCode: row.titleCode, cancelled: Boolean(row.cancelled) }));
+  }
+
+  async function* assignmentsOf(file: typeof bankFile.$inferSelect): AsyncGenerator<AvtaleGiroClaimAssignmentInput | AvtaleGiroCancellationAssignmentInput> {
+    let index = 0;
+    const base = (Number(file.transmissionNumber) % 100_000) * 100;
+    for (const { titleCode, cancelled } of await titlesIn(file.id)) {
+      const title = catalogue.byTitleCode(titleCode);
+      index += 1;
+      const assignmentNumber = String(base + index).padStart(7, '0');
+      if (cancelled) yield { kind: 'avtalegiro-cancellations', assignmentNumber, account: title.bank.avtaleGiroAccount, transactions: cancellationsOf(file.id, titleCode) };
+      else yield { assignmentNumber, account: title.bank.avtaleGiroAccount, transactions: claimsOf(file.id, titleCode, title.name) };
+    }
+  }
+
+  return {
+    /** Runs the day's claims (again: the same file) and writes the file to the outbox. */
+    async run(date: string): Promise<ClaimRunSummary> {
+      const file = await decide(date);
+      if (!file) return { date, transmissionNumber: null, fileName: null, claims: 0, cancellations: 0, amountOre: 0, path: null };
+      const fileName = `avtalegiro-${file.dataTransmitter}-${file.transmissionNumber}-${date}.txt`;
+      const lines = writeAvtaleGiroClaims({ dataTransmitter: file.dataTransmitter, transmissionNumber: file.transmissionNumber, assignments: assignmentsOf(file) });
+      const written = await archive.writeOutgoingLines(fileName, lines);
+      if (file.status !== 'WRITTEN') await db.update(bankFile).set({ status: 'WRITTEN', sha256: written.sha256, fileName, completedAt: now() }).where(eq(bankFile.id, file.id));
+      const [counts] = await db
+        .select({ cancellations: sql<string>`count(*)` })
+        .from(avtaleGiroClaim)
+        .where(eq(avtaleGiroClaim.cancelledIn, file.id));
+      const cancellations = Number(counts?.cancellations ?? 0);
+      return { date, transmissionNumber: file.transmissionNumber, fileName, claims: file.transactions - cancellations, cancellations, amountOre: file.amountOre, path: written.path };
+    },
+  };
+}
+
+/** Notice text and names go to the bank in ISO-8859-1: anything outside it becomes `?` rather than failing the run. */
+function latin1(text: string): string {
+  return text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+}

@@ -1,0 +1,244 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, kidFor, osloToday, readKid, systemClock, type Invoice } from '@minside/domain';
+import { bankFileText, parseBankFile, writeAvtaleGiroMandates, writeOcrGiro, type OcrTransactionInput } from '@minside/bank-files';
+import { defaultCatalogue } from '@minside/titles';
+import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
+import { signIn as signInAs } from './support.ts';
+
+// Issue 21: the bank's files are the only word that moves money. An OCR Giro file settles the
+// invoice its KID names, once; a file that breaks the layout is refused whole and changes nothing;
+// AvtaleGiro mandates are confirmed by the bank's mandate file, claims go out in the claim file, and
+// the OCR file's draw on the mandate's KID pays the claimed invoice.
+
+const PORTAL = 'http://adresseavisen.localhost:3000';
+const OPERATOR_TOKEN = 'b'.repeat(40);
+const NETS = '00008080';
+const UNIT = '71000001';
+const accounts = { papir: 40_000_001, varden: 40_000_013 } as const;
+const adr = defaultCatalogue.byTitleCode('ADR');
+
+describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
+  let test: TestApp;
+  let bankDir: string;
+  let transmission = 1_000;
+  const today = osloToday(systemClock());
+
+  beforeAll(async () => {
+    bankDir = mkdtempSync(path.join(tmpdir(), 'minside-bank-'));
+    test = await buildTestApp(name, { seed: true, config: { operatorToken: OPERATOR_TOKEN, bankFilesDir: bankDir } });
+  });
+  afterAll(async () => {
+    await test.close();
+    rmSync(bankDir, { recursive: true, force: true });
+  });
+
+  const upload = (text: string, contentType = 'text/plain; charset=iso-8859-1') =>
+    test.app.inject({ method: 'POST', url: '/api/operator/bank-files', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': contentType }, payload: Buffer.from(text, 'latin1') });
+
+  /** An OCR Giro transmission from Nets to us, with one assignment on the title's agreement. */
+  const ocrFile = async (transactions: OcrTransactionInput[], agreement = adr.bank) => {
+    transmission += 1;
+    return bankFileText(
+      writeOcrGiro({
+        transmissionNumber: String(transmission).padStart(7, '0'),
+        dataRecipient: UNIT,
+        netsDate: today,
+        assignments: [{ agreementId: agreement.ocrAgreementId, assignmentNumber: String(transmission).padStart(7, '0'), account: agreement.creditorAccount, netsDate: today, transactions }],
+      }),
+    );
+  };
+  const netbankPayment = (kid: string, amount: number, bankDate = addDays(today, -1)): OcrTransactionInput => ({
+    transactionType: 10,
+    netsDate: today,
+    centreId: '13',
+    dayCode: Number(today.slice(8, 10)),
+    partialSettlementNumber: 1,
+    partialSettlementSerialNumber: '00001',
+    sign: '0',
+    amount,
+    kid,
+    formNumber: '0000000000',
+    archiveReference: '000000001',
+    bankDate,
+    debitAccount: '86011117947',
+    text: null,
+  });
+  const invoicesOf = async (email: string, accountNo: number) => {
+    const browser = await signInAs(test, PORTAL, email);
+    const response = await browser.request('GET', `${PORTAL}/api/invoice/${accountNo}`);
+    expect(response.status, response.body).toBe(200);
+    return response.json<{ invoices: Invoice[] }>().invoices;
+  };
+  const ledger = async () => {
+    const [row] = await test.database.rows<{ payments: string; files: string; transactions: string; paid: string }>(
+      sql`select (select count(*) from payment) as payments, (select count(*) from bank_file) as files, (select count(*) from bank_transaction) as transactions, (select count(*) from invoice where paid_at is not null) as paid`,
+    );
+    return row;
+  };
+
+  it('a netbank payment with the invoice KID marks exactly that invoice paid, once, with the bank’s date', async () => {
+    const unpaid = (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.status !== 'PAID');
+    if (!unpaid) throw new Error('papir has an unpaid invoice in the seed');
+    expect(readKid(unpaid.kid, adr.bank)).toEqual({ kind: 'invoice', serial: unpaid.ariaInvoiceNo });
+    const file = await ocrFile([netbankPayment(unpaid.kid, unpaid.amountOre, '2026-01-15'), netbankPayment(kidFor('invoice', 99_999_999, adr.bank), 12_300)]);
+
+    const imported = await upload(file);
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json()).toEqual({
+      kind: 'ocr-giro',
+      transmissionNumber: String(transmission).padStart(7, '0'),
+      transactions: 2,
+      settled: 1,
+      duplicate: false,
+      unmatched: [{ kid: kidFor('invoice', 99_999_999, adr.bank), amountOre: 12_300, reason: 'UNKNOWN_KID' }],
+    });
+    const after = (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === unpaid.ariaInvoiceNo);
+    expect(after).toMatchObject({ status: 'PAID', settledBy: 'BANKGIRO', paidAt: '2026-01-15T11:00:00.000Z', payable: false });
+
+    // The same transmission again: nothing changes, and the answer says so.
+    const before = await ledger();
+    const again = await upload(file);
+    expect(again.json()).toMatchObject({ duplicate: true, settled: 1, transactions: 2 });
+    expect(await ledger()).toEqual(before);
+
+    // Paying a closed invoice again does not pay it twice: it waits for a person.
+    const twice = await upload(await ocrFile([netbankPayment(unpaid.kid, unpaid.amountOre)]));
+    expect(twice.json()).toMatchObject({ settled: 0, unmatched: [{ kid: unpaid.kid, amountOre: unpaid.amountOre, reason: 'INVOICE_CLOSED' }] });
+    const payments = await test.database.rows<{ n: string }>(sql`select count(*) as n from payment where aria_invoice_no = ${unpaid.ariaInvoiceNo} and status = 'CAPTURED' and provider = 'bank'`);
+    expect(Number(payments[0]?.n)).toBe(1);
+  });
+
+  it('partial, over-payment, a reversal and another title’s account are each recorded and listed for a person', async () => {
+    const [invoice] = await test.database.rows<{ aria_invoice_no: number; kid: string; amount_ore: number }>(
+      sql`select aria_invoice_no, kid, amount_ore from invoice join subscription on subscription.id = invoice.subscription_id where title_code = 'ADR' and paid_at is null and amount_ore > 1000 order by aria_invoice_no limit 1`,
+    );
+    if (!invoice) throw new Error('an unpaid ADR invoice');
+    const half = Math.floor(invoice.amount_ore / 2);
+    expect((await upload(await ocrFile([netbankPayment(invoice.kid, half)]))).json()).toMatchObject({ settled: 0, unmatched: [] });
+    const rest = invoice.amount_ore - half;
+    expect((await upload(await ocrFile([netbankPayment(invoice.kid, rest + 500)]))).json()).toMatchObject({ settled: 1, unmatched: [{ kid: invoice.kid, amountOre: 500, reason: 'OVERPAYMENT' }] });
+    expect((await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${invoice.aria_invoice_no}`))[0]?.paid).toBe(true);
+
+    // The bank reverses the first part: the invoice is open again.
+    const reversal = await upload(await ocrFile([{ ...netbankPayment(invoice.kid, half), transactionType: 18, sign: '-', partialSettlementNumber: 0, debitAccount: '00000000000' }]));
+    expect(reversal.json(), reversal.body).toMatchObject({ settled: 0, unmatched: [] });
+    expect((await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${invoice.aria_invoice_no}`))[0]?.paid).toBe(false);
+
+    // An ADR KID paid to another title's agreement: not settled, listed.
+    const other = defaultCatalogue.byTitleCode('VAR').bank;
+    const wrong = await upload(await ocrFile([netbankPayment(invoice.kid, 100)], other));
+    expect(wrong.json()).toMatchObject({ settled: 0, unmatched: [{ kid: invoice.kid, amountOre: 100, reason: 'WRONG_ACCOUNT' }] });
+
+    // The day's settlement report: every amount the bank reported, placed or not, and each file's rows add up to its end record.
+    const report = await test.app.bank.settlement(today);
+    expect(report.bankFiles.length).toBeGreaterThanOrEqual(5);
+    for (const file of report.bankFiles) expect(file.importedOre, file.transmissionNumber).toBe(file.endRecordOre);
+    const bankLines = report.lines.filter((line) => line.channel === 'OCR_GIRO' || line.channel === 'BANK_REVERSAL' || line.channel === 'AVTALEGIRO');
+    const [fromFiles] = await test.database.rows<{ net: string }>(sql`select sum(amount_ore)::text as net from bank_transaction where settled_on = ${today}`);
+    expect(bankLines.reduce((sum, line) => sum + line.amountOre, 0)).toBe(Number(fromFiles?.net));
+    expect(report.lines.find((line) => line.titleCode === 'ADR' && line.channel === 'BANK_REVERSAL')).toMatchObject({ transactions: 1, amountOre: -half });
+    expect(report.lines.find((line) => line.titleCode === 'VAR' && line.channel === 'OCR_GIRO')).toMatchObject({ unplacedOre: 100 });
+    const csv = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/settlement?date=${today}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.split('\r\n')[0]).toBe('dato,avis,kanal,antall,beløp_øre,beløp_kr,uplassert_øre');
+    expect(csv.body).toContain('(stemmer)');
+    expect(csv.body).not.toContain('STEMMER IKKE');
+
+    const listed = await test.app.inject({ method: 'GET', url: '/api/operator/bank-files/reconciliation', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json<{ items: { reason: string }[] }>().items.map((item) => item.reason)).toEqual(expect.arrayContaining(['UNKNOWN_KID', 'INVOICE_CLOSED', 'OVERPAYMENT', 'WRONG_ACCOUNT']));
+  });
+
+  it('refuses a malformed file whole, naming the line and field, changes nothing and quarantines it', async () => {
+    const [invoice] = await test.database.rows<{ kid: string; amount_ore: number }>(sql`select kid, amount_ore from invoice where paid_at is null and amount_ore > 0 order by aria_invoice_no limit 1`);
+    const good = await ocrFile([netbankPayment(invoice?.kid ?? '', invoice?.amount_ore ?? 1)]);
+    const lines = good.split('\n');
+    const before = await ledger();
+    for (const [broken, message] of [
+      [[...lines.slice(0, 2), (lines[2] ?? '').slice(0, 79), ...lines.slice(3)].join('\n'), 'Linje 3: posten har 79 tegn, ikke 80'],
+      [lines.slice(0, -2).join('\n'), 'Linje'],
+      [good.replace(/^NY000010/, 'NY000011'), 'Linje 1'],
+    ] as const) {
+      const refused = await upload(broken);
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json()).toMatchObject({ code: 'BANK_FILE_INVALID' });
+      expect(refused.json<{ message: string }>().message).toContain(message);
+    }
+    expect(await ledger()).toEqual(before);
+    expect(readdirSync(path.join(bankDir, 'quarantine')).filter((file) => file.endsWith('.error.txt'))).toHaveLength(3);
+    // Not a bank file at all, or no operator: no 500, nothing stored.
+    expect((await upload('hei')).statusCode).toBe(422);
+    expect((await test.app.inject({ method: 'POST', url: '/api/operator/bank-files', headers: { 'content-type': 'text/plain' }, payload: good })).statusCode).toBe(401);
+    expect(await ledger()).toEqual(before);
+  });
+
+  it('AvtaleGiro: pending until the mandate file confirms it, claimed in the claim file, paid only by the OCR draw, and a deleted mandate falls back to giro', async () => {
+    const browser = await signInAs(test, 'http://varden.localhost:3000', 'varden@minside.test');
+    const chosen = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'AVTALEGIRO', idempotencyKey: randomUUID() } });
+    expect(chosen.status, chosen.body).toBe(200);
+    const varden = defaultCatalogue.byTitleCode('VAR');
+    const { avtaleGiro } = chosen.json<{ result: string; paymentMethod: { avtaleGiro: { kid: string; payeeName: string; status: string } } }>().paymentMethod;
+    expect(chosen.json()).toMatchObject({ result: 'PENDING_BANK_CONFIRMATION' });
+    expect(avtaleGiro).toMatchObject({ payeeName: varden.name, status: 'PENDING' });
+    expect(readKid(avtaleGiro.kid, varden.bank)?.kind).toBe('mandate');
+
+    // The bank's mandate file: the payer confirmed it in the netbank.
+    const mandates = (registrationType: 0 | 1 | 2) => {
+      transmission += 1;
+      return writeAvtaleGiroMandates({
+        transmissionNumber: String(transmission).padStart(7, '0'),
+        dataRecipient: UNIT,
+        netsDate: today,
+        assignments: [{ assignmentNumber: String(transmission).padStart(7, '0'), account: varden.bank.avtaleGiroAccount, transactions: [{ registrationType, kid: avtaleGiro.kid, notify: true }] }],
+      });
+    };
+    const confirmed = await upload(await bankFileText(mandates(1)));
+    expect(confirmed.json(), confirmed.body).toMatchObject({ kind: 'avtalegiro-mandates', transactions: 1, unmatched: [] });
+    const shown = await browser.request('GET', `http://varden.localhost:3000/api/subscription/${accounts.varden}/VAR/paymentMethod`);
+    expect(shown.json()).toMatchObject({ method: 'AVTALEGIRO', avtaleGiro: { kid: avtaleGiro.kid, status: 'ACTIVE' } });
+
+    // An unpaid invoice due inside the bank's window is claimed once, on the mandate's KID.
+    // varden's invoices are all paid in the seed: the newest is made unpaid, as a fresh renewal invoice would be.
+    await test.database.rows(sql`update invoice set paid_at = null, settled_by = null where aria_invoice_no = (select max(aria_invoice_no) from invoice where subscription_id = 'demo-varden-var')`);
+    const [claimable] = await test.database.rows<{ aria_invoice_no: number; amount_ore: number; due_on: string }>(
+      sql`select aria_invoice_no, amount_ore, to_char(due_on, 'YYYY-MM-DD') as due_on from invoice where subscription_id = 'demo-varden-var' and paid_at is null and amount_ore > 0 order by due_on desc limit 1`,
+    );
+    if (!claimable) throw new Error('varden has an unpaid invoice');
+    const runDate = addDays(claimable.due_on, -5);
+    const claims = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(claims.statusCode, claims.body).toBe(200);
+    const parsed = await parseBankFile(claims.body);
+    expect(parsed.kind).toBe('avtalegiro-claims');
+    expect(parsed.start).toMatchObject({ dataTransmitter: UNIT, dataRecipient: NETS });
+    const claimed = parsed.assignments.flatMap((assignment) => assignment.transactions);
+    expect(claimed).toContainEqual(expect.objectContaining({ type: 'avtalegiro-claim', kid: avtaleGiro.kid, amount: claimable.amount_ore, dueDate: claimable.due_on, transactionType: 21 }));
+    expect(claims.body).toContain(`Faktura ${claimable.aria_invoice_no}`);
+    // The same day again gives the same file; no invoice is claimed twice.
+    const rerun = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(rerun.body).toBe(claims.body);
+    expect(existsSync(path.join(bankDir, 'outbox'))).toBe(true);
+
+    // Nothing is paid on the due date without the bank: the renewal job no longer draws AvtaleGiro.
+    await test.app.billingJobs.runRenewals();
+    expect((await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.paid).toBe(false);
+
+    // The OCR file's AvtaleGiro draw (type 15) on the mandate's KID pays it.
+    const draw = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 15 }], varden.bank));
+    expect(draw.json(), draw.body).toMatchObject({ settled: 1, unmatched: [] });
+    expect((await test.database.rows<{ settled_by: string }>(sql`select settled_by from invoice where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.settled_by).toBe('AVTALEGIRO');
+
+    // The payer stops the mandate in the netbank: back to giro, and an e-mail says so.
+    expect((await upload(await bankFileText(mandates(2)))).statusCode).toBe(200);
+    const after = await browser.request('GET', `http://varden.localhost:3000/api/subscription/${accounts.varden}/VAR/paymentMethod`);
+    expect(after.json()).toMatchObject({ method: 'INVOICE' });
+    const mail = await test.database.rows<{ subject: string }>(sql`select subject from mail_outbox where subject like '%AvtaleGiro-avtalen er stoppet%'`);
+    expect(mail).toHaveLength(1);
+    expect(readFileSync(path.join(bankDir, 'outbox', readdirSync(path.join(bankDir, 'outbox'))[0] ?? ''), 'latin1')).toBe(claims.body);
+  });
+});

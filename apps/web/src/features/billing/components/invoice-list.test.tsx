@@ -1,0 +1,103 @@
+import type { Invoice } from '@minside/domain';
+import { cleanup, render, screen, within } from '@testing-library/preact';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InvoiceDetails } from './invoice-details.tsx';
+import { InvoiceList } from './invoice-list.tsx';
+
+// Issue 21: a paid invoice says how and when it was paid (Oslo day of paidAt).
+
+const base: Invoice = {
+  ariaInvoiceNo: 9001,
+  ariaAccountNo: 4242,
+  titleCode: 'ADR',
+  kid: '0004242900103',
+  amountOre: 64_900,
+  status: 'PAID',
+  description: 'Papir + digital, mars',
+  periodFrom: '2026-03-01',
+  periodTo: '2026-03-31',
+  dueOn: '2026-03-05',
+  bankAccountNumber: '1503.12.34567',
+  paidAt: '2026-03-03T11:00:00.000Z',
+  settledBy: 'BANKGIRO',
+  payable: false,
+};
+
+const invoices: Invoice[] = [
+  { ...base, ariaInvoiceNo: 9005, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, description: 'Papir + digital, juli' },
+  { ...base, ariaInvoiceNo: 9004, settledBy: 'AVTALEGIRO', paidAt: '2026-06-30T10:00:00.000Z', description: 'Papir + digital, juni' },
+  { ...base, ariaInvoiceNo: 9003, settledBy: 'VIPPS', paidAt: '2026-04-30T22:30:00.000Z', description: 'Papir + digital, mai' },
+  { ...base, ariaInvoiceNo: 9002, settledBy: 'SWEDBANK-PPG', description: 'Papir + digital, april' },
+  { ...base, ariaInvoiceNo: 9001, settledBy: 'BANKGIRO' },
+  { ...base, ariaInvoiceNo: 9000, settledBy: 'CREDIT', description: 'Papir + digital, februar' },
+];
+
+const expected: Record<number, string | null> = {
+  9005: null,
+  9004: 'Betalt 30. juni 2026 med AvtaleGiro',
+  9003: 'Betalt 1. mai 2026 med Vipps',
+  9002: 'Betalt 3. mars 2026 med kort',
+  9001: 'Betalt 3. mars 2026 i nettbank',
+  9000: 'Betalt 3. mars 2026',
+};
+
+function screenWidth(wide: boolean) {
+  vi.stubGlobal('matchMedia', (query: string) => ({ matches: wide, media: query, addEventListener() {}, removeEventListener() {} }));
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the invoice list', () => {
+  it('on wide screens: each paid row says how and when it was paid, under Betalt', () => {
+    screenWidth(true);
+    render(
+      <MemoryRouter>
+        <InvoiceList invoices={invoices} />
+      </MemoryRouter>,
+    );
+    for (const [no, text] of Object.entries(expected)) {
+      const row = screen.getAllByRole('row').find((candidate) => candidate.textContent?.includes(`Fakturanr. ${no}`));
+      if (!row) throw new Error(`no row for ${no}`);
+      if (text) expect(within(row).getByText(text)).toBeDefined();
+      else expect(row.textContent).not.toMatch(/Betalt \d/);
+    }
+  });
+
+  it('on narrow screens: the same under the amount of each card', () => {
+    screenWidth(false);
+    render(
+      <MemoryRouter>
+        <InvoiceList invoices={invoices} />
+      </MemoryRouter>,
+    );
+    const cards = screen.getAllByRole('article');
+    expect(cards).toHaveLength(invoices.length);
+    invoices.forEach((invoice, index) => {
+      const text = expected[invoice.ariaInvoiceNo];
+      const card = cards[index];
+      if (!card) throw new Error('missing card');
+      if (text) expect(within(card).getByText(text)).toBeDefined();
+      else expect(card.textContent).toContain('Ikke betalt');
+    });
+  });
+});
+
+describe('one invoice', () => {
+  it('says how and when it was paid', () => {
+    render(<InvoiceDetails invoice={{ ...base, settledBy: 'AVTALEGIRO' }} />);
+    expect(screen.getByText('Betalt 3. mars 2026 med AvtaleGiro')).toBeDefined();
+  });
+
+  it('says nothing of it while open, nor from a pay-link without the time', () => {
+    render(<InvoiceDetails invoice={{ ...base, status: 'UNPAID', paidAt: null, settledBy: null }} />);
+    expect(screen.queryByText(/Betalt \d/)).toBeNull();
+    cleanup();
+    const { paidAt: _paidAt, settledBy: _settledBy, ...paylink } = base;
+    render(<InvoiceDetails invoice={paylink} />);
+    expect(screen.queryByText(/Betalt \d/)).toBeNull();
+  });
+});
