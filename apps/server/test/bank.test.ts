@@ -222,6 +222,14 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     // The same day again gives the same file; no invoice is claimed twice.
     const rerun = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
     expect(rerun.body).toBe(claims.body);
+    // A run killed while it wrote the file (the day's row still WRITING, the file half there): the next run writes the same bytes.
+    const outbox = path.join(bankDir, 'outbox');
+    const [written] = readdirSync(outbox);
+    rmSync(path.join(outbox, written ?? ''));
+    await test.database.rows(sql`update bank_file set status = 'WRITING' where direction = 'OUT' and nets_date = ${runDate}`);
+    const afterCrash = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(afterCrash.body).toBe(claims.body);
+    expect((await test.database.rows<{ n: string }>(sql`select count(*)::text as n from avtalegiro_claim where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.n).toBe('1');
     expect(existsSync(path.join(bankDir, 'outbox'))).toBe(true);
 
     // Nothing is paid on the due date without the bank: the renewal job no longer draws AvtaleGiro.
