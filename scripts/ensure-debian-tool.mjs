@@ -1,5 +1,5 @@
-// Tools the test run takes from Debian: Chromium for e2e, faketime for the date sweep (no
-// browser or binary is downloaded from anywhere else). Install one when missing and we may;
+// Tools the test run takes from Debian: Chromium for e2e, faketime for the date sweep, OpenSSH's
+// server for the bank's SFTP test (no browser or binary is downloaded from anywhere else). Install one when missing and we may;
 // otherwise fail with a one-line instruction.
 import { existsSync } from 'node:fs';
 import { run } from './lib.mjs';
@@ -30,4 +30,9 @@ export function ensureChromium() {
 
 export function ensureFaketime() {
   return ensureDebianTool('/usr/bin/faketime', 'faketime', 'the date sweep');
+}
+
+/** OpenSSH's sshd (and ssh-keygen): apps/server/test/bank-sftp.test.ts runs the bank's SFTP exchange against it on loopback. */
+export async function ensureSshd() {
+  return (await ensureDebianTool('/usr/sbin/sshd', 'openssh-server', 'the bank SFTP test')) && (await ensureDebianTool('/usr/bin/ssh-keygen', 'openssh-client', 'the bank SFTP test'));
 }

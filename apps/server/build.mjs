@@ -7,7 +7,10 @@ import { build } from 'esbuild';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-const external = Object.keys(dependencies).filter((name) => !name.startsWith('@minside/'));
+// ssh2 (under ssh2-sftp-client, the bank's SFTP) loads optional native addons at run time
+// (cpu-features, its own sshcrypto.node) and falls back to plain JavaScript without them; it
+// must be loaded from node_modules as it is, never bundled, even should it become a direct import.
+const external = [...Object.keys(dependencies).filter((name) => !name.startsWith('@minside/')), 'ssh2', 'cpu-features', '*.node'];
 
 rmSync('dist', { recursive: true, force: true });
 await build({

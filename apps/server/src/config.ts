@@ -71,6 +71,23 @@ const envSchema = z.object({
   BANK_CUSTOMER_UNIT_ID: z.string().regex(/^\d{8}$/, 'must be the 8-digit customer unit id Nets gave the publisher').optional(),
   /** Where bank files are archived, quarantined and written (issue 21). Default: DATA_DIR/bank. */
   BANK_FILES_DIR: z.string().min(1).optional(),
+  /** Nets' SFTP server for the bank files (issue 21); unset moves them through BANK_FILES_DIR/inbox and outbox only. */
+  BANK_SFTP_URL: z
+    .string()
+    .superRefine((value, context) => {
+      const problem = sftpUrlProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  BANK_SFTP_PRIVATE_KEY_FILE: z.string().optional().or(z.literal('').transform(() => undefined)),
+  BANK_SFTP_HOST_KEY_SHA256: z
+    .string()
+    .regex(/^(SHA256:)?[A-Za-z0-9+/]{43}=?$/, "must be the server's SHA-256 host key fingerprint as `ssh-keygen -lf` prints it, e.g. SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s")
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  BANK_SFTP_INBOX: z.string().min(1).default('/outbound'),
+  BANK_SFTP_OUTBOX: z.string().min(1).default('/inbound'),
   DELIVERY_CUTOFF_TIME: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM, e.g. 12:00')
@@ -107,6 +124,25 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits or :_.-, e.g. minside:').default('minside:'),
 });
+
+/**
+ * Nets' SFTP server (issue 21). The folder names are Nets' own, from their side: their
+ * `/outbound` holds the files they send us (our inbox), their `/inbound` takes the files we send
+ * them (our outbox).
+ */
+export interface BankSftpConfig {
+  host: string;
+  port: number;
+  username: string;
+  /** Path of the private key (OpenSSH or PEM, unencrypted) the portal logs in with. */
+  privateKeyFile: string;
+  /** The server's host key fingerprint, base64 of its SHA-256 without `SHA256:` or padding; required in production. */
+  hostKeySha256: string | undefined;
+  /** Remote folder the bank's files are downloaded from. */
+  inbox: string;
+  /** Remote folder the claim files are uploaded to. */
+  outbox: string;
+}
 
 export interface Config {
   port: number;
@@ -156,6 +192,8 @@ export interface Config {
   bankCustomerUnitId: string | undefined;
   /** Bank files: `archive/` (every file in and out, by SHA-256), `quarantine/` (refused files and their error), `outbox/` (claims to send). */
   bankFilesDir: string;
+  /** Nets' SFTP server; undefined keeps the bank files in BANK_FILES_DIR's inbox/ and outbox/ (a person or another tool carries them). */
+  bankSftp: BankSftpConfig | undefined;
   /** Bearer token for the operator endpoints (carrier feed); unset turns them off. */
   operatorToken: string | undefined;
   /** SMTP server for outgoing mail; unset keeps mail in the outbox table, shown at /_dev/mail. */
@@ -221,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     throw new ConfigError('Invalid configuration: OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set');
   }
   const production = isProduction(e);
+  const bankSftp = bankSftpConfig(e, production);
   // The test provider approves whatever its buttons say: never in production, whatever the
   // purpose. A serving process in production needs a real provider, and there is none yet.
   if (production && e.PAYMENT_PROVIDER === 'test') throw new ConfigError(noRealPaymentProviderMessage);
@@ -253,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     operatorToken: e.OPERATOR_TOKEN,
     bankCustomerUnitId: e.BANK_CUSTOMER_UNIT_ID,
     bankFilesDir: e.BANK_FILES_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/bank`,
+    bankSftp,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     paymentProvider,
@@ -262,6 +302,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     clientSettings: client.settings,
+  };
+}
+
+/** What is wrong with a BANK_SFTP_URL, or undefined: `sftp://user@host[:port]/`, no password, no folder. */
+function sftpUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an sftp://user@host:22/ URL';
+  }
+  if (url.protocol !== 'sftp:' || !url.hostname) return 'must be an sftp://user@host:22/ URL';
+  if (!url.username) return 'must name the user, e.g. sftp://user@host:22/';
+  if (url.password) return 'must not contain a password: the portal logs in with BANK_SFTP_PRIVATE_KEY_FILE';
+  if (url.pathname !== '' && url.pathname !== '/') return 'must not name a folder: set BANK_SFTP_INBOX and BANK_SFTP_OUTBOX';
+  if (url.search || url.hash) return 'must not have a query or fragment';
+  return undefined;
+}
+
+function bankSftpConfig(e: z.infer<typeof envSchema>, production: boolean): BankSftpConfig | undefined {
+  if (!e.BANK_SFTP_URL) return undefined;
+  if (!e.BANK_SFTP_PRIVATE_KEY_FILE) throw new ConfigError('Invalid configuration: BANK_SFTP_PRIVATE_KEY_FILE: required when BANK_SFTP_URL is set');
+  // An unverified server could hand us forged payment files and take the claim files: never in production.
+  if (production && !e.BANK_SFTP_HOST_KEY_SHA256) {
+    throw new ConfigError("Invalid configuration: BANK_SFTP_HOST_KEY_SHA256: required in production when BANK_SFTP_URL is set (the bank's server is never trusted unverified)");
+  }
+  const url = new URL(e.BANK_SFTP_URL);
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : 22,
+    username: decodeURIComponent(url.username),
+    privateKeyFile: e.BANK_SFTP_PRIVATE_KEY_FILE,
+    hostKeySha256: e.BANK_SFTP_HOST_KEY_SHA256?.replace(/^SHA256:/, '').replace(/=$/, ''),
+    inbox: e.BANK_SFTP_INBOX,
+    outbox: e.BANK_SFTP_OUTBOX,
   };
 }
 

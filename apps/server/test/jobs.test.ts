@@ -282,6 +282,8 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
         ['ordering-repair', 'every 5m'],
         ['data-export', 'every 10m'],
         ['data-erasure', 'every 1h'],
+        ['bank-exchange', 'every 15m'],
+        ['avtalegiro-claims', 'daily 05:30 Europe/Oslo'],
         ['student-reminders', 'daily 07:00 Europe/Oslo'],
       ]);
       // buildApp schedules nothing: bin/server.ts starts the runner.
@@ -293,14 +295,14 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
         expect(run.json(), job.name).toMatchObject({ job: job.name, trigger: 'manual', outcome: 'succeeded', error: null });
       }
       const after = (await t.app.inject({ method: 'GET', url: '/api/operator/jobs', headers: auth })).json() as { jobs: { lastRun: { outcome: string } | null }[] };
-      expect(after.jobs.map((job) => job.lastRun?.outcome)).toEqual(Array(7).fill('succeeded'));
+      expect(after.jobs.map((job) => job.lastRun?.outcome)).toEqual(Array(9).fill('succeeded'));
 
       const unknown = await t.app.inject({ method: 'POST', url: '/api/operator/jobs/no-such-job/run', headers: auth, payload: {} });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toMatchObject({ code: 'JOB_NOT_FOUND' });
       const anonymous = await t.app.inject({ method: 'POST', url: '/api/operator/jobs/mail-outbox/run', headers: { 'content-type': 'application/json' }, payload: {} });
       expect(anonymous.statusCode).toBe(401);
-      expect((await t.database.db.select().from(jobRun)).length).toBe(7);
+      expect((await t.database.db.select().from(jobRun)).length).toBe(9);
     } finally {
       await t.close();
     }
@@ -325,7 +327,7 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
 // ---------------------------------------------------------------------------------------
 
 const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const jobNames = ['billing-renewals', 'billing-reconciliation', 'mail-outbox', 'ordering-repair', 'data-export', 'data-erasure', 'student-reminders'];
+const jobNames = ['billing-renewals', 'billing-reconciliation', 'mail-outbox', 'ordering-repair', 'data-export', 'data-erasure', 'bank-exchange', 'avtalegiro-claims', 'student-reminders'];
 
 interface Server {
   child: ChildProcess;

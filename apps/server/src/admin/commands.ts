@@ -157,7 +157,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   history: { usage: historyUsage, summary: "A subscriber's subscriptions, change log, delivery changes, complaints and invoices (read-only)", run: printHistory },
   catalogue: { usage: catalogueUsage, summary: 'Validate, diff and store a title catalogue as the new version; write one out; list versions (ADR 019)', run: catalogueCommand },
   contacts: { usage: contactsUsage, summary: "Change one title's customer-centre phone and e-mail as a new catalogue version", run: contactsCommand },
-  bank: { usage: bankUsage, summary: 'Import a bank file (OCR Giro, AvtaleGiro mandates), write the day’s AvtaleGiro claims, list what needs a person (issue 21)', run: bankCommand },
+  bank: { usage: bankUsage, summary: 'Bank files (issue 21): import one, exchange with the bank (SFTP or folder), write the day’s AvtaleGiro claims, the settlement CSV, what needs a person', run: bankCommand },
   gdpr: { usage: gdprUsage, summary: 'Data export or erasure asked for by letter or phone, as the self-service ones (ADR 015)', run: gdprCommand },
 };
 

@@ -23,7 +23,7 @@ export interface JobSources {
 
 /**
  * The product's jobs: the areas' own job functions, called as they are, on their schedules.
- * `app.billingJobs` and `app.ordering` must be registered first.
+ * `app.billingJobs`, `app.ordering` and `app.bank` must be registered first.
  */
 export function productJobs(app: FastifyInstance, { mailer, privacy, student }: JobSources): JobDefinition[] {
   return [
@@ -33,6 +33,9 @@ export function productJobs(app: FastifyInstance, { mailer, privacy, student }: 
     { name: 'ordering-repair', description: 'Settle, fulfil, refund or time out stuck orders (ADR 014)', schedule: every('5m'), run: () => app.ordering.repair() },
     { name: 'data-export', description: 'Build pending data exports, delete expired ones (ADR 015)', schedule: every('10m'), run: async () => ({ processed: await privacy.runExports() }) },
     { name: 'data-erasure', description: 'Carry out due account erasures (ADR 015)', schedule: every('1h'), run: async () => ({ processed: await privacy.runErasures() }) },
+    { name: 'bank-exchange', description: "Fetch and import the bank's files, send the claim files (ADR 024)", schedule: every('15m'), run: () => app.bank.exchange() },
+    // Early, so the file reaches Nets well before its cut-off; the next bank-exchange sends it.
+    { name: 'avtalegiro-claims', description: "Write the day's AvtaleGiro claim file (ADR 024)", schedule: dailyAt('05:30'), run: () => app.bank.claims(app.bank.today()) },
     { name: 'student-reminders', description: 'E-mail students 30 days before re-verification (ADR 011)', schedule: dailyAt('07:00'), run: async () => ({ sent: await student.sendReverificationReminders() }) },
   ];
 }

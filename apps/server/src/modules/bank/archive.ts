@@ -9,7 +9,7 @@ import path from 'node:path';
  * anything is done with it, so none is ever lost; a file that fails to parse is copied to
  * `quarantine/` with its error beside it; claim files for the bank wait in `outbox/`. Writes go to
  * a temporary name, are flushed to disk and then renamed, so a crash never leaves half a file
- * under a real name.
+ * under a real name. How the files reach the bank and come from it: transport.ts.
  */
 export interface BankFileArchive {
   readonly root: string;
@@ -24,6 +24,9 @@ export interface BankFileArchive {
    */
   writeOutgoingLines(fileName: string, records: AsyncIterable<string>): Promise<{ sha256: string; path: string }>;
 }
+
+/** Bytes of an outgoing file written per system call. */
+const WRITE_BLOCK = 64 * 1024;
 
 export function sha256Of(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -49,6 +52,15 @@ async function durableWrite(target: string, bytes: Uint8Array | string): Promise
   await rename(temporary, target);
 }
 
+async function syncFile(target: string): Promise<void> {
+  const handle = await open(target, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export function createBankFileArchive(root: string): BankFileArchive {
   return {
     root,
@@ -66,6 +78,8 @@ export function createBankFileArchive(root: string): BankFileArchive {
       await mkdir(path.dirname(archivedAt), { recursive: true });
       const temporary = `${archivedAt}.${randomUUID()}.partial`;
       await copyFile(source, temporary);
+      // On disk before the import it vouches for commits: the inbox copy is deleted after that.
+      await syncFile(temporary);
       await rename(temporary, archivedAt);
       return { sha256, archivedAt };
     },
@@ -75,6 +89,7 @@ export function createBankFileArchive(root: string): BankFileArchive {
       else {
         await mkdir(path.dirname(target), { recursive: true });
         await copyFile(content.path, target);
+        await syncFile(target);
       }
       await writeFile(`${target}.error.txt`, `${error}\n`);
       return target;
@@ -84,15 +99,26 @@ export function createBankFileArchive(root: string): BankFileArchive {
       const target = path.join(root, 'outbox', name);
       await mkdir(path.dirname(target), { recursive: true });
       // Its own temporary name: two instances writing the same file never trip over each other's half.
-  const temporary = `${target}.${randomUUID()}.partial`;
+      const temporary = `${target}.${randomUUID()}.partial`;
       const hash = createHash('sha256');
       const handle = await open(temporary, 'w');
       try {
+        // Records are 81 bytes: one write per record made a claim file of a million claims five
+        // million system calls. Written in blocks of WRITE_BLOCK bytes instead (memory stays constant).
+        let block: Uint8Array[] = [];
+        let blockBytes = 0;
         for await (const chunk of withLineEndings(records)) {
           const bytes = encodeBankFile(chunk);
           hash.update(bytes);
-          await handle.write(bytes);
+          block.push(bytes);
+          blockBytes += bytes.length;
+          if (blockBytes >= WRITE_BLOCK) {
+            await handle.write(Buffer.concat(block, blockBytes));
+            block = [];
+            blockBytes = 0;
+          }
         }
+        if (blockBytes > 0) await handle.write(Buffer.concat(block, blockBytes));
         await handle.sync();
       } finally {
         await handle.close();

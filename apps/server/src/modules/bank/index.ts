@@ -7,16 +7,17 @@ import { portalOriginFor } from '../../lib/portal-url.ts';
 import { createBankFileArchive } from './archive.ts';
 import { bankRoutes } from './routes.ts';
 import { createBankService, type BankService } from './service.ts';
+import { createBankTransport } from './transport.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The bank rails (issue 21): imports, claims, reconciliation — for the CLI, the jobs and tests. */
+    /** The bank rails (issue 21): imports, claims, the exchange with the bank, reconciliation — for the CLI, the jobs and tests. */
     bank: BankService;
   }
 }
 
 export interface BankSetup {
-  config: Pick<Config, 'operatorToken' | 'publicUrl' | 'port' | 'bankCustomerUnitId' | 'bankFilesDir' | 'production'>;
+  config: Pick<Config, 'operatorToken' | 'publicUrl' | 'port' | 'bankCustomerUnitId' | 'bankFilesDir' | 'bankSftp' | 'production'>;
   db: Db;
   catalogue: Catalogue;
   mailer: Mailer;
@@ -29,6 +30,7 @@ export async function registerBank(app: FastifyInstance, { config, db, catalogue
     catalogue,
     mailer,
     archive: createBankFileArchive(config.bankFilesDir),
+    transport: createBankTransport({ root: config.bankFilesDir, sftp: config.bankSftp, production: config.production, log: app.log }),
     customerUnitId: config.bankCustomerUnitId,
     production: config.production,
     now,

@@ -2,12 +2,15 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { BankFileError, linesFromBytes, splitLines, decodeBankFile } from '@minside/bank-files';
+import { osloToday } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { bankFile, bankTransaction } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { BankFileArchive } from './archive.ts';
+import { exchangeBankFiles, type BankExchangeSummary } from './exchange.ts';
+import type { BankTransport } from './transport.ts';
 import { createClaimRun, DEMO_CUSTOMER_UNIT_ID, type ClaimRunSummary } from './claims.ts';
 import { settlementReport, type SettlementReport } from './settlement.ts';
 import { createBankImport, unmatchedReasons, type BankImportSummary, type LineSource, type UnmatchedReason } from './import.ts';
@@ -21,11 +24,13 @@ export interface BankServiceDeps {
   catalogue: Catalogue;
   mailer: Mailer;
   archive: BankFileArchive;
+  /** How files reach the bank and come back: the local folders, or Nets' SFTP server (transport.ts). */
+  transport: BankTransport;
   customerUnitId: string | undefined;
   production: boolean;
   now: () => Date;
   portalOrigin: (titleCode: string) => string;
-  log: { warn(details: object, message: string): void };
+  log: { info(details: object, message: string): void; warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
 export interface ReconciliationItem {
@@ -43,7 +48,7 @@ export interface ReconciliationItem {
 }
 
 export function createBankService(deps: BankServiceDeps) {
-  const { db, catalogue, mailer, archive, now, portalOrigin, log } = deps;
+  const { db, catalogue, mailer, archive, transport, now, portalOrigin, log } = deps;
   const importer = createBankImport({ db, catalogue, mailer, now, portalOrigin });
 
   /** The bank's refusal in its own words: "Linje 3: posten har 79 tegn, ikke 80", as a 422 with a stable code. */
@@ -56,11 +61,19 @@ export function createBankService(deps: BankServiceDeps) {
     try {
       return await importer.importFile(lines, { sha256, fileName });
     } catch (error) {
-      if (!(error instanceof BankFileError)) throw error;
-      const at = await archive.quarantine(content, sha256, fileName, error.message);
-      log.warn({ fileName, sha256, quarantined: at, line: error.line, field: error.field, code: error.code }, 'bank file refused and quarantined: the operator must look at it');
-      throw refused(error);
+      // Refused for the file's own sake (its layout, a claim file sent back, a transmission number reused): kept aside with the reason.
+      const refusal = error instanceof BankFileError ? refused(error) : error instanceof AppError && error.statusCode < 500 ? error : undefined;
+      if (!refusal) throw error;
+      const at = await archive.quarantine(content, sha256, fileName, refusal.message);
+      const where = error instanceof BankFileError ? { line: error.line, field: error.field } : {};
+      log.warn({ fileName, sha256, quarantined: at, code: error instanceof BankFileError ? error.code : refusal.code, ...where, reason: refusal.message }, 'bank file refused and quarantined: the operator must look at it');
+      throw refusal;
     }
+  }
+
+  /** A file on disk: read twice as a stream, never whole into memory. */
+  function importPath(filePath: string): Promise<BankImportSummary> {
+    return importWith({ path: filePath }, path.basename(filePath), () => linesFromBytes(createReadStream(filePath) as AsyncIterable<Uint8Array>));
   }
 
   return {
@@ -70,10 +83,8 @@ export function createBankService(deps: BankServiceDeps) {
       return importWith(bytes, fileName, () => linesFromBytes([bytes]));
     },
 
-    /** A file on disk (the CLI): read twice as a stream, never whole into memory. */
-    async importPath(filePath: string): Promise<BankImportSummary> {
-      return importWith({ path: filePath }, path.basename(filePath), () => linesFromBytes(createReadStream(filePath) as AsyncIterable<Uint8Array>));
-    },
+    /** A file on disk (the CLI, the exchange's inbox). */
+    importPath,
 
     /** A file given as text (the API's text/plain body): must be ISO-8859-1 characters only. */
     async importText(text: string, fileName: string | null): Promise<BankImportSummary> {
@@ -98,6 +109,19 @@ export function createBankService(deps: BankServiceDeps) {
         throw new AppError(409, 'BANK_NOT_CONFIGURED', 'BANK_CUSTOMER_UNIT_ID er ikke satt: uten kundeenhets-ID fra Nets sendes ingen trekkfil.');
       }
       return createClaimRun({ db, catalogue, archive, customerUnitId: deps.customerUnitId ?? DEMO_CUSTOMER_UNIT_ID, now }).run(date);
+    },
+
+    /** Today in Oslo on the app's clock: the day the scheduled claim run writes. */
+    today(): string {
+      return osloToday(now());
+    },
+
+    /**
+     * Fetches the bank's new files and imports each (a refused one is quarantined and the others go
+     * on), then delivers the claim files waiting in the outbox (exchange.ts).
+     */
+    exchange(): Promise<BankExchangeSummary> {
+      return exchangeBankFiles({ transport, root: archive.root, importPath, log });
     },
 
     /** The bookkeeper's report of one day: by title and channel, with the bank files' control sums. */
