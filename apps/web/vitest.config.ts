@@ -18,9 +18,10 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
-    // The event shim main.tsx installs (React Aria's keyboard shortcuts on Preact), and a check that
-    // no test ran on React's own runtime.
-    setupFiles: ['src/lib/preact-events.ts', 'src/test/runtime-guard.ts'],
+    // The event shim main.tsx installs (React Aria's keyboard shortcuts on Preact), a check that
+    // no test ran on React's own runtime, and the flush of Preact's after-paint effects (and
+    // unmount cleanups) before each test's environment goes away.
+    setupFiles: ['src/lib/preact-events.ts', 'src/test/runtime-guard.ts', 'src/test/preact-effects.ts'],
     server: {
       deps: {
         // Libraries written against React run through Vite here, not Node, so the react → preact/compat
