@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in turn (docs/performance.md): the home page's data and the
-// invoice list against bare node:http, the web bundle size, Lighthouse. The fixed-rate load test is
+// invoice list against bare node:http, the web bundle size, Lighthouse, the bank files (OCR import
+// and AvtaleGiro claims on PostgreSQL: about 15 minutes on two cores). The fixed-rate load test is
 // `npm run test:load` (bench/load.ts).
 import { spawnSync } from 'node:child_process';
 
@@ -9,6 +10,7 @@ const benchmarks = [
   ['node', ['--import', 'tsx', 'web-bundle.ts']],
   ['node', ['lighthouse/ensure-installed.mjs']],
   ['node', ['--import', 'tsx', 'lighthouse/lighthouse.ts']],
+  ['node', ['--import', 'tsx', 'bank.ts']],
 ];
 let failed = 0;
 for (const [command, args] of benchmarks) {
