@@ -175,7 +175,9 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
     const changed = () => {
       const document = base();
       titleIn(document, 'ADR')['customerCenterEmail'] = 'abonnement@adresseavisen.no';
-      document.titles.push({ ...titleIn(document, 'VAR'), titleCode: 'NYA', publication: 'nyavisa', newsroom: 'nyavisa', name: 'Ny Avis', baseUrl: 'nyavisa.no', streamNewsroom: 'nyavisa' });
+      // Its own bank setup: two titles never share an account or OCR agreement (issue 21).
+      const bank = { creditorAccount: '86011117947', ocrAgreementId: '009999999', kidLength: 15, kidCheckDigit: 'MOD10' };
+      document.titles.push({ ...titleIn(document, 'VAR'), titleCode: 'NYA', publication: 'nyavisa', newsroom: 'nyavisa', name: 'Ny Avis', baseUrl: 'nyavisa.no', streamNewsroom: 'nyavisa', bank });
       return document;
     };
     /** An app built as bin/server.ts builds it on this database: with the catalogue version it finds there. */

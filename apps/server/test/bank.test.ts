@@ -164,6 +164,8 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
       [[...lines.slice(0, 2), (lines[2] ?? '').slice(0, 79), ...lines.slice(3)].join('\n'), 'Linje 3: posten har 79 tegn, ikke 80'],
       [lines.slice(0, -2).join('\n'), 'Linje'],
       [good.replace(/^NY000010/, 'NY000011'), 'Linje 1'],
+      // Something after the end record: refused whole too, not applied up to the end record (the review found that).
+      [`${good}NY0000${'0'.repeat(72)}\n`, `Linje ${lines.length}`],
     ] as const) {
       const refused = await upload(broken);
       expect(refused.statusCode, refused.body).toBe(422);
@@ -171,7 +173,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
       expect(refused.json<{ message: string }>().message).toContain(message);
     }
     expect(await ledger()).toEqual(before);
-    expect(readdirSync(path.join(bankDir, 'quarantine')).filter((file) => file.endsWith('.error.txt'))).toHaveLength(3);
+    expect(readdirSync(path.join(bankDir, 'quarantine')).filter((file) => file.endsWith('.error.txt'))).toHaveLength(4);
     // Not a bank file at all, or no operator: no 500, nothing stored.
     expect((await upload('hei')).statusCode).toBe(422);
     expect((await test.app.inject({ method: 'POST', url: '/api/operator/bank-files', headers: { 'content-type': 'text/plain' }, payload: good })).statusCode).toBe(401);

@@ -38,9 +38,12 @@ export function isAll(value: string, char: string): boolean {
   return true;
 }
 
-/** A KID as the API carries it: 1–25 digits. */
+/**
+ * A KID as the API carries it: 1–25 characters, digits, except that the last may be `-`: a MOD11
+ * check digit of 10 is written `-`, and banks accept and return such KIDs.
+ */
 export function isKid(value: string): boolean {
-  return value.length >= 1 && value.length <= 25 && isDigits(value);
+  return value.length >= 1 && value.length <= 25 && /^\d*[\d-]$/.test(value) && (value.length > 1 || value !== '-');
 }
 
 /** Free text for a field of `max` characters: printable ISO-8859-1. */

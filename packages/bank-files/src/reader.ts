@@ -12,6 +12,7 @@ import {
   firstNonLatin1,
   isAll,
   isDigits,
+  isKid,
   netsDateToIso,
   trimEnd,
 } from './fields.ts';
@@ -92,7 +93,7 @@ function kid(rec: string, line: number, from: number, to: number, required: bool
     if (required) fail('INVALID_FIELD', line, 'kid', `KID (${pos(from, to)}) mangler`);
     return null;
   }
-  if (!isDigits(trimmed)) fail('INVALID_FIELD', line, 'kid', `KID (${pos(from, to)}) skal være sifre, høyrejustert: "${value}"`);
+  if (!isKid(trimmed)) fail('INVALID_FIELD', line, 'kid', `KID (${pos(from, to)}) skal være sifre (det siste kan være «-»), høyrejustert: "${value}"`);
   return trimmed;
 }
 

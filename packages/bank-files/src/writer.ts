@@ -74,7 +74,7 @@ function needAmount(value: unknown, field: string): string {
 }
 
 function needKid(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !isKid(value)) bad(field, `KID must be 1 to 25 digits, got ${show(value)}`);
+  if (typeof value !== 'string' || !isKid(value)) bad(field, `KID must be 1 to 25 digits (the last may be "-", a MOD11 check digit of 10), got ${show(value)}`);
   return rightKid(value);
 }
 

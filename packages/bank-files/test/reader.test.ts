@@ -134,6 +134,10 @@ describe('codes and fields', () => {
     await expectParseError(patchLine(ocr, 3, 66, '-'), 'INVALID_FIELD', 3, 'kid');
     await expectParseError(patchLine(claims, 3, 50, ' '.repeat(25)), 'INVALID_FIELD', 3, 'kid');
     await expectParseError(patchLine(mandates, 3, 17, ' '.repeat(25)), 'INVALID_FIELD', 3, 'kid');
+    // A MOD11 check digit of 10 is written "-": the last character of a KID may be one (and only the last).
+    const dashed = await parseBankFile(joinLines(patchLine(ocr, 3, 74, '-')));
+    const first = dashed.assignments[0]?.transactions[0];
+    expect(first && 'kid' in first ? first.kid : null).toMatch(/^\d+-$/);
   });
 
   it('checks fillers', async () => {

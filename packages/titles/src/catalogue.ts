@@ -410,6 +410,19 @@ export function createCatalogue(raw: unknown): Catalogue {
     baseUrl: indexBy(entries, 'baseUrl', problems),
   };
 
+  // A bank file names the title only by its agreement id or account: two titles sharing one would get each other's money.
+  const bankOwners = new Map<string, string>();
+  entries.forEach((entry, index) => {
+    const { creditorAccount, avtaleGiroAccount, ocrAgreementId } = entry.bank;
+    for (const [field, value] of new Map([['creditorAccount', creditorAccount], ['avtaleGiroAccount', avtaleGiroAccount], ['ocrAgreementId', ocrAgreementId]])) {
+      if (value === '') continue;
+      const key = field === 'ocrAgreementId' ? `agreement:${value}` : `account:${value}`;
+      const owner = bankOwners.get(key);
+      if (owner !== undefined && owner !== entry.titleCode) problems.add(`titles[${index}] (${entry.titleCode})`, `bank.${field} "${value}" is already used by ${owner}`);
+      else bankOwners.set(key, entry.titleCode);
+    }
+  });
+
   const fallbackEntry = indexes.titleCode.get(FALLBACK_TITLE_CODE.toLowerCase());
   if (entries.length > 0 && !fallbackEntry) {
     problems.add('titles', `must contain the fallback title ${FALLBACK_TITLE_CODE}`);

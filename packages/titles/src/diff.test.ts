@@ -18,7 +18,8 @@ describe('diffCatalogues', () => {
   it('lists added, removed and changed titles, flags contact details, and names changed groups', () => {
     const document = raw();
     const varden = entry(document, 'VAR');
-    document.titles.push({ ...varden, titleCode: 'NYA', publication: 'nyavisa', newsroom: 'nyavisa', name: 'Ny Avis', baseUrl: 'nyavisa.no' });
+    // The new title takes over the bank setup of the one removed (two titles never share an account).
+    document.titles.push({ ...varden, titleCode: 'NYA', publication: 'nyavisa', newsroom: 'nyavisa', name: 'Ny Avis', baseUrl: 'nyavisa.no', bank: entry(document, 'KUL')['bank'] });
     document.titles = document.titles.filter((title) => title['titleCode'] !== 'KUL');
     entry(document, 'ADR')['customerCenterEmail'] = 'abonnement@adresseavisen.no';
     entry(document, 'ADR')['brandColor'] = '#000000';

@@ -8,6 +8,18 @@ const groups = titleGroups.map((code) => ({ code, name: `Gruppe ${code}` }));
 
 const bank = { creditorAccount: '1503.12.40007', ocrAgreementId: '004200001', kidLength: 15, kidCheckDigit: 'MOD10' };
 
+/** A valid bank setup of its own per title code (two titles may not share an account or agreement). */
+function bankFor(titleCode: string) {
+  if (titleCode === 'ABC') return bank;
+  const serial = [...titleCode].reduce((sum, char) => sum * 31 + char.charCodeAt(0), 0) % 10_000;
+  for (let n = serial; ; n += 1) {
+    const base = `150399${String(n % 10_000).padStart(4, '0')}`;
+    const remainder = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2].reduce((sum, weight, i) => sum + weight * Number(base[i]), 0) % 11;
+    if (remainder === 1) continue;
+    return { ...bank, creditorAccount: base + String(remainder === 0 ? 0 : 11 - remainder), ocrAgreementId: String(500_000_000 + n).padStart(9, '0') };
+  }
+}
+
 function title(titleCode: string, publication: string, overrides: RawTitle = {}): RawTitle {
   return {
     titleCode,
@@ -22,7 +34,7 @@ function title(titleCode: string, publication: string, overrides: RawTitle = {})
     customerCenterPhoneNumber: '72 50 00 00',
     customerCenterEmail: `kundesenter@${publication}.no`,
     organizationNumber: '962806112',
-    bank,
+    bank: bankFor(titleCode),
     ...overrides,
   };
 }
@@ -137,6 +149,14 @@ describe('createCatalogue rejects', () => {
     const error = errorOf(() => build(raw));
     expect(error).toMatch(/^Invalid title catalogue:/);
     expect(error).toContain(message);
+  });
+
+  it('refuses two titles with one bank account or OCR agreement (bank files name the title by them)', () => {
+    const pol = bankFor('POL');
+    expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, creditorAccount: pol.creditorAccount } })))).toContain(`titles[1] (ABC): bank.creditorAccount "${pol.creditorAccount}" is already used by POL`);
+    expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, ocrAgreementId: pol.ocrAgreementId } })))).toContain(`bank.ocrAgreementId "${pol.ocrAgreementId}" is already used by POL`);
+    expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, avtaleGiroAccount: pol.creditorAccount } })))).toContain(`bank.avtaleGiroAccount "${pol.creditorAccount}" is already used by POL`);
+    expect(build(title('ABC', 'abc')).byTitleCode('ABC').bank.creditorAccount).toBe('15031240007');
   });
 
   it('lists every problem at once', () => {

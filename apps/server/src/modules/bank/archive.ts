@@ -23,6 +23,8 @@ export interface BankFileArchive {
    * returns its SHA-256 and its path in the outbox. The same records give the same file.
    */
   writeOutgoingLines(fileName: string, records: AsyncIterable<string>): Promise<{ sha256: string; path: string }>;
+  /** Where the archived copy of an outgoing file is kept. */
+  archivedOutgoing(sha256: string, fileName: string): string;
 }
 
 /** Bytes of an outgoing file written per system call. */
@@ -93,6 +95,9 @@ export function createBankFileArchive(root: string): BankFileArchive {
       }
       await writeFile(`${target}.error.txt`, `${error}\n`);
       return target;
+    },
+    archivedOutgoing(sha256, fileName) {
+      return path.join(root, 'archive', 'out', `${sha256}-${safeName(fileName)}`);
     },
     async writeOutgoingLines(fileName, records) {
       const name = safeName(fileName);

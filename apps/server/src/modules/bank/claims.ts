@@ -187,26 +187,45 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
     }
   }
 
+  const fileNameOf = (file: typeof bankFile.$inferSelect) => `avtalegiro-${file.dataTransmitter}-${file.transmissionNumber}-${file.netsDate}.txt`;
+
+  /** Writes a decided file (first time, or after a run that stopped while writing it) to the outbox, once. */
+  async function write(file: typeof bankFile.$inferSelect): Promise<string> {
+    // The day's claims were just inserted, possibly a million: without fresh statistics the planner
+    // takes the file's rows for a handful and joins all the rows after each page before it sorts
+    // (bench/bank.ts: the write grew with the square of the claims). Needs the table's owner; for
+    // anyone else PostgreSQL only warns.
+    await db.execute(sql`analyze ${avtaleGiroClaim}`);
+    const fileName = fileNameOf(file);
+    const lines = writeAvtaleGiroClaims({ dataTransmitter: file.dataTransmitter, transmissionNumber: file.transmissionNumber, assignments: assignmentsOf(file) });
+    const written = await archive.writeOutgoingLines(fileName, lines);
+    await db.update(bankFile).set({ status: 'WRITTEN', sha256: written.sha256, fileName, completedAt: now() }).where(and(eq(bankFile.id, file.id), eq(bankFile.status, 'WRITING')));
+    return written.path;
+  }
+
   return {
-    /** Runs the day's claims (again: the same file) and writes the file to the outbox. */
+    /**
+     * Runs the day's claims and writes the file to the outbox. A file written before is never
+     * written or queued again (it may be on its way to the bank already): asked again, the run
+     * answers with the archived copy. A file an earlier run decided but never finished writing —
+     * that day's or any other's — is written first, so its claims are not left unsent.
+     */
     async run(date: string): Promise<ClaimRunSummary> {
+      const unfinished = await db
+        .select()
+        .from(bankFile)
+        .where(and(eq(bankFile.direction, 'OUT'), eq(bankFile.kind, 'avtalegiro-claims'), eq(bankFile.dataTransmitter, customerUnitId), eq(bankFile.status, 'WRITING')));
+      for (const earlier of unfinished) if (earlier.netsDate !== date) await write(earlier);
       const file = await decide(date);
       if (!file) return { date, transmissionNumber: null, fileName: null, claims: 0, cancellations: 0, amountOre: 0, path: null };
-      // The day's claims were just inserted, possibly a million: without fresh statistics the planner
-      // takes the file's rows for a handful and joins all the rows after each page before it sorts
-      // (bench/bank.ts: the write grew with the square of the claims). Needs the table's owner; for
-      // anyone else PostgreSQL only warns.
-      await db.execute(sql`analyze ${avtaleGiroClaim}`);
-      const fileName = `avtalegiro-${file.dataTransmitter}-${file.transmissionNumber}-${date}.txt`;
-      const lines = writeAvtaleGiroClaims({ dataTransmitter: file.dataTransmitter, transmissionNumber: file.transmissionNumber, assignments: assignmentsOf(file) });
-      const written = await archive.writeOutgoingLines(fileName, lines);
-      if (file.status !== 'WRITTEN') await db.update(bankFile).set({ status: 'WRITTEN', sha256: written.sha256, fileName, completedAt: now() }).where(eq(bankFile.id, file.id));
+      const fileName = fileNameOf(file);
+      const path = file.status === 'WRITTEN' ? archive.archivedOutgoing(file.sha256, fileName) : await write(file);
       const [counts] = await db
         .select({ cancellations: sql<string>`count(*)` })
         .from(avtaleGiroClaim)
         .where(eq(avtaleGiroClaim.cancelledIn, file.id));
       const cancellations = Number(counts?.cancellations ?? 0);
-      return { date, transmissionNumber: file.transmissionNumber, fileName, claims: file.transactions - cancellations, cancellations, amountOre: file.amountOre, path: written.path };
+      return { date, transmissionNumber: file.transmissionNumber, fileName, claims: file.transactions - cancellations, cancellations, amountOre: file.amountOre, path };
     },
   };
 }
