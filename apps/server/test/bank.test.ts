@@ -242,6 +242,24 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const draw = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 15 }], varden.bank));
     expect(draw.json(), draw.body).toMatchObject({ settled: 1, unmatched: [] });
     expect((await test.database.rows<{ settled_by: string }>(sql`select settled_by from invoice where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.settled_by).toBe('AVTALEGIRO');
+    const paidState = async () => (await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.paid;
+
+    // The same draw again is for the same claim, already paid: a person looks; no other invoice is settled by it.
+    const again = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 15 }], varden.bank));
+    expect(again.json()).toMatchObject({ settled: 0, unmatched: [{ kid: avtaleGiro.kid, amountOre: claimable.amount_ore, reason: 'INVOICE_CLOSED' }] });
+    // The bank reverses the draw: it finds the paid claim's payment, and the invoice is open again.
+    const reversedDraw = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 18, sign: '-', partialSettlementNumber: 0, debitAccount: '00000000000' }], varden.bank));
+    expect(reversedDraw.json(), reversedDraw.body).toMatchObject({ settled: 0, unmatched: [] });
+    expect(await paidState()).toBe(false);
+
+    // Set aside for giro, then deleted at the bank: choosing AvtaleGiro again waits for a new confirmation, it does not come back ACTIVE.
+    const giro = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'BANKGIRO', idempotencyKey: randomUUID() } });
+    expect(giro.status).toBe(200);
+    expect((await upload(await bankFileText(mandates(2)))).json()).toMatchObject({ transactions: 1, unmatched: [] });
+    const chosenAgain = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'AVTALEGIRO', idempotencyKey: randomUUID() } });
+    expect(chosenAgain.json()).toMatchObject({ result: 'PENDING_BANK_CONFIRMATION', paymentMethod: { avtaleGiro: { kid: avtaleGiro.kid, status: 'PENDING' } } });
+    expect((await upload(await bankFileText(mandates(1)))).statusCode).toBe(200);
+    expect((await browser.request('GET', `http://varden.localhost:3000/api/subscription/${accounts.varden}/VAR/paymentMethod`)).json()).toMatchObject({ avtaleGiro: { status: 'ACTIVE' } });
 
     // The payer stops the mandate in the netbank: back to giro, and an e-mail says so.
     expect((await upload(await bankFileText(mandates(2)))).statusCode).toBe(200);

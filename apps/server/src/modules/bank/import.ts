@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { AVTALEGIRO_MANDATE_TYPE, readBankFile, type AvtaleGiroMandate, type BankFileEvent, type BankFileKind, type OcrTransaction, OCR_TRANSACTION_TYPES } from '@minside/bank-files';
 import { osloNoonOf, readKid } from '@minside/domain';
 import type { Catalogue, PublicationConfig } from '@minside/titles';
@@ -142,19 +142,26 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
   const titleOf = (assignment: Assignment) => (assignment.agreementId ? byAgreement.get(assignment.agreementId) : undefined) ?? byAccount.get(assignment.account);
 
   /** The invoice a KID names, locked; null with the reason when it names none of this title's. */
-  async function invoiceForKid(tx: Tx, title: PublicationConfig, kid: string, amountOre: number): Promise<{ row: typeof invoice.$inferSelect } | { reason: UnmatchedReason }> {
+  async function invoiceForKid(tx: Tx, title: PublicationConfig, kid: string, amountOre: number, drawnOn: string): Promise<{ row: typeof invoice.$inferSelect } | { reason: UnmatchedReason }> {
     const named = readKid(kid, title.bank);
     let row: typeof invoice.$inferSelect | undefined;
     if (named?.kind === 'invoice') {
       [row] = await tx.select().from(invoice).where(and(eq(invoice.ariaInvoiceNo, named.serial), eq(invoice.kid, kid))).for('update');
     } else if (named?.kind === 'mandate') {
-      // An AvtaleGiro draw (or a netbank payment) on a mandate's customer KID: the oldest claim of that amount still unpaid.
+      // An AvtaleGiro draw on a mandate's customer KID is for the claim of that due date and amount —
+      // paid or not: a draw for an invoice already paid another way is a closed invoice for a person,
+      // and a reversed draw must find the invoice it paid. Without an exact match, the oldest open claim.
       const [claim] = await tx
         .select({ no: avtaleGiroClaim.ariaInvoiceNo })
         .from(avtaleGiroClaim)
         .innerJoin(invoice, eq(invoice.ariaInvoiceNo, avtaleGiroClaim.ariaInvoiceNo))
-        .where(and(eq(avtaleGiroClaim.kid, kid), isNull(avtaleGiroClaim.cancelledIn), isNull(invoice.paidAt)))
-        .orderBy(sql`${avtaleGiroClaim.amountOre} = ${amountOre} desc`, asc(avtaleGiroClaim.dueOn))
+        .where(and(eq(avtaleGiroClaim.kid, kid), isNull(avtaleGiroClaim.cancelledIn)))
+        .orderBy(
+          sql`(${avtaleGiroClaim.dueOn} = ${drawnOn} and ${avtaleGiroClaim.amountOre} = ${amountOre}) desc`,
+          sql`${invoice.paidAt} is null desc`,
+          sql`${avtaleGiroClaim.amountOre} = ${amountOre} desc`,
+          asc(avtaleGiroClaim.dueOn),
+        )
         .limit(1);
       if (claim) [row] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, claim.no)).for('update');
     } else {
@@ -192,7 +199,7 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
     if (!t.kid) return open('UNKNOWN_KID');
     // No invoice is that large; the payment table holds øre up to 2^31 − 1 (21.4 million kroner).
     if (t.amount > 2_147_483_647) return open('AMOUNT_TOO_LARGE');
-    const found = await invoiceForKid(tx, title, t.kid, t.amount);
+    const found = await invoiceForKid(tx, title, t.kid, t.amount, t.bankDate ?? t.netsDate);
     if ('reason' in found) return open(found.reason);
     const target = found.row;
     const paidOn = t.bankDate ?? t.netsDate;
@@ -255,21 +262,30 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
     const open = (reason: UnmatchedReason): Outcome => ({ outcome: 'UNMATCHED', reason, openAmountOre: 0, ariaInvoiceNo: null, paymentId: null, settled: false, titleCode: title?.titleCode ?? null });
     if (!title) return open('WRONG_ACCOUNT');
     if (readKid(m.kid, title.bank)?.kind !== 'mandate') return open('UNKNOWN_MANDATE');
-    const [agreement] = await tx
+    // Every row of ours with this KID: the one in use (PENDING or ACTIVE), and older ones set aside for a card or giro.
+    const rows = await tx
       .select()
       .from(paymentAgreement)
-      .where(and(eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.providerAgreementId, m.kid), inArray(paymentAgreement.status, ['PENDING', 'ACTIVE'])))
+      .where(and(eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.providerAgreementId, m.kid)))
       .for('update');
-    if (!agreement) return open('UNKNOWN_MANDATE');
+    if (rows.length === 0) return open('UNKNOWN_MANDATE');
+    const current = rows.find((row) => row.status === 'PENDING' || row.status === 'ACTIVE');
     const at = now();
+    const done: Outcome = { outcome: 'MANDATE', reason: null, openAmountOre: 0, ariaInvoiceNo: null, paymentId: null, settled: false, titleCode: title.titleCode };
     if (m.registrationType === 2) {
-      await tx.update(paymentAgreement).set({ status: 'DELETED', updatedAt: at }).where(eq(paymentAgreement.id, agreement.id));
-      await mandateDeleted(tx, { mailer, portalOrigin }, agreement, title);
-      return { outcome: 'MANDATE', reason: null, openAmountOre: 0, ariaInvoiceNo: null, paymentId: null, settled: false, titleCode: title.titleCode };
+      // Deleted at the bank: on every row, so choosing AvtaleGiro again waits for a new confirmation.
+      await tx.update(paymentAgreement).set({ status: 'DELETED', bankNotice: null, updatedAt: at }).where(and(eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.providerAgreementId, m.kid), ne(paymentAgreement.status, 'DELETED')));
+      if (current) await mandateDeleted(tx, { mailer, portalOrigin }, current, title);
+      return done;
     }
-    // 0 (the bank's full list) and 1 (new or changed): the mandate stands, with the payer's notice choice.
-    await tx.update(paymentAgreement).set({ status: 'ACTIVE', bankNotice: m.notify, updatedAt: at }).where(eq(paymentAgreement.id, agreement.id));
-    return { outcome: 'MANDATE', reason: null, openAmountOre: 0, ariaInvoiceNo: null, paymentId: null, settled: false, titleCode: title.titleCode };
+    // 0 (the bank's full list) and 1 (new or changed): the mandate stands, with the payer's notice
+    // choice; a row set aside stays set aside, but remembers the bank has the mandate.
+    await tx
+      .update(paymentAgreement)
+      .set({ bankNotice: m.notify, updatedAt: at })
+      .where(and(eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.providerAgreementId, m.kid), eq(paymentAgreement.status, 'REPLACED')));
+    if (current) await tx.update(paymentAgreement).set({ status: 'ACTIVE', bankNotice: m.notify, updatedAt: at }).where(eq(paymentAgreement.id, current.id));
+    return done;
   }
 
   async function summaryOf(fileId: string, header: Header, duplicate: boolean): Promise<BankImportSummary> {
