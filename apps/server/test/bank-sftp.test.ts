@@ -209,7 +209,7 @@ describe.each(testDatabases)('bank files over SFTP ($name)', ({ name }) => {
     localDir = mkdtempSync(path.join(tmpdir(), 'minside-bank-local-'));
     test = await buildTestApp(name, { seed: true, config: { bankFilesDir: bankDir, bankSftp: sftpConfig() } });
     local = await buildTestApp(name, { seed: true, config: { bankFilesDir: localDir } });
-  });
+  }, 180_000); // Two seeded apps: on a loaded 2-core machine more than the default minute.
   afterAll(async () => {
     await test?.close();
     await local?.close();

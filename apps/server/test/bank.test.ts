@@ -213,7 +213,12 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     );
     if (!claimable) throw new Error('varden has an unpaid invoice');
     const runDate = addDays(claimable.due_on, -5);
-    const claims = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    const getClaims = () => test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    // Reading is not running: before the day's run there is no file, and the GET makes none.
+    expect((await getClaims()).json()).toMatchObject({ code: 'BANK_CLAIMS_NOT_WRITTEN' });
+    expect(await test.database.rows(sql`select 1 from avtalegiro_claim`)).toEqual([]);
+    expect(await test.app.bank.claims(runDate)).toMatchObject({ claims: 1, cancellations: 0 });
+    const claims = await getClaims();
     expect(claims.statusCode, claims.body).toBe(200);
     const parsed = await parseBankFile(claims.body);
     expect(parsed.kind).toBe('avtalegiro-claims');
@@ -222,15 +227,16 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect(claimed).toContainEqual(expect.objectContaining({ type: 'avtalegiro-claim', kid: avtaleGiro.kid, amount: claimable.amount_ore, dueDate: claimable.due_on, transactionType: 21 }));
     expect(claims.body).toContain(`Faktura ${claimable.aria_invoice_no}`);
     // The same day again gives the same file; no invoice is claimed twice.
-    const rerun = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
-    expect(rerun.body).toBe(claims.body);
+    const rerun = await test.app.bank.claims(runDate);
+    expect(readFileSync(rerun.path ?? '', 'latin1')).toBe(claims.body);
+    expect((await getClaims()).body).toBe(claims.body);
     // A run killed while it wrote the file (the day's row still WRITING, the file half there): the next run writes the same bytes.
     const outbox = path.join(bankDir, 'outbox');
     const [written] = readdirSync(outbox);
     rmSync(path.join(outbox, written ?? ''));
     await test.database.rows(sql`update bank_file set status = 'WRITING' where direction = 'OUT' and nets_date = ${runDate}`);
-    const afterCrash = await test.app.inject({ method: 'GET', url: `/api/operator/bank-files/avtalegiro-claims?date=${runDate}`, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
-    expect(afterCrash.body).toBe(claims.body);
+    const afterCrash = await test.app.bank.claims(runDate);
+    expect(readFileSync(afterCrash.path ?? '', 'latin1')).toBe(claims.body);
     expect((await test.database.rows<{ n: string }>(sql`select count(*)::text as n from avtalegiro_claim where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.n).toBe('1');
     expect(existsSync(path.join(bankDir, 'outbox'))).toBe(true);
 

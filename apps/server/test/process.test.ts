@@ -60,12 +60,20 @@ describe('the server process', () => {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
       });
       req.on('error', reject);
-      // Half the body now; the rest after SIGTERM has arrived.
+      // Half the body now; SIGTERM once the server has the request (its log says so: under load a
+      // fixed 200 ms was sometimes too soon, and a request it had not yet read is rightly a 503);
+      // the rest of the body after SIGTERM has arrived.
       req.write(body.slice(0, 10));
-      setTimeout(() => {
+      const started = performance.now();
+      const signalWhenReceived = () => {
+        if (!server.output().includes('/api/retrieveTitleCode') && performance.now() - started < 15_000) {
+          setTimeout(signalWhenReceived, 25);
+          return;
+        }
         server.child.kill('SIGTERM');
         setTimeout(() => req.end(body.slice(10)), 300);
-      }, 200);
+      };
+      setTimeout(signalWhenReceived, 25);
     });
 
     await expect(response).resolves.toEqual({ status: 200, body: JSON.stringify({ titleCode: 'VAR' }) });

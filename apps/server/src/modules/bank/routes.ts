@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { readFile } from 'node:fs/promises';
 import { apiErrorSchema } from '@minside/domain';
 import { AppError } from '../../lib/app-error.ts';
 import { operatorAuth } from '../../plugins/operator-auth.ts';
@@ -59,17 +58,19 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
 
   app.get(
     '/bank-files/avtalegiro-claims',
-    { schema: { tags: ['operator'], querystring: z.object({ date: z.iso.date() }), response: { 200: z.string(), 204: z.null(), ...errors } } },
+    { schema: { tags: ['operator'], querystring: z.object({ date: z.iso.date() }), response: { 200: z.string(), ...errors } } },
+    // A GET only reads: the day's file is made by the avtalegiro-claims job (05:30) or `npm run admin -- bank claims --date`.
     async (request, reply) => {
-      const run = await bank.claims(request.query.date);
-      if (!run.path || !run.fileName) return reply.status(204).send(null);
+      const file = await bank.claimFile(request.query.date);
+      if (!file) {
+        throw new AppError(404, 'BANK_CLAIMS_NOT_WRITTEN', `Ingen AvtaleGiro-trekkfil er laget for ${request.query.date}. Den lages av jobben avtalegiro-claims, eller med npm run admin -- bank claims --date ${request.query.date}.`);
+      }
       return reply
-        // The text as JSON-era clients read it (UTF-8); the bank's ISO-8859-1 bytes are the file in the outbox (BANK_FILES_DIR/outbox).
+        // The text as JSON-era clients read it (UTF-8); the bank's ISO-8859-1 bytes are the archived file (BANK_FILES_DIR/archive/out).
         .type('text/plain; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${run.fileName}"`)
-        .header('x-claims', String(run.claims))
-        .header('x-cancellations', String(run.cancellations))
-        .send((await readFile(run.path)).toString('latin1'));
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('x-transactions', String(file.transactions))
+        .send(file.text);
     },
   );
 

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { BankFileError, linesFromBytes, splitLines, decodeBankFile } from '@minside/bank-files';
@@ -109,6 +110,20 @@ export function createBankService(deps: BankServiceDeps) {
         throw new AppError(409, 'BANK_NOT_CONFIGURED', 'BANK_CUSTOMER_UNIT_ID er ikke satt: uten kundeenhets-ID fra Nets sendes ingen trekkfil.');
       }
       return createClaimRun({ db, catalogue, archive, customerUnitId: deps.customerUnitId ?? DEMO_CUSTOMER_UNIT_ID, now }).run(date);
+    },
+
+    /**
+     * The claim file written for `date` (by the daily job or `admin bank claims`), read back from
+     * the archive: reading never decides or writes claims. Null when no file was written that day.
+     */
+    async claimFile(date: string): Promise<{ fileName: string; text: string; transactions: number } | null> {
+      const [file] = await db
+        .select()
+        .from(bankFile)
+        .where(and(eq(bankFile.direction, 'OUT'), eq(bankFile.kind, 'avtalegiro-claims'), eq(bankFile.dataTransmitter, deps.customerUnitId ?? DEMO_CUSTOMER_UNIT_ID), eq(bankFile.netsDate, date), eq(bankFile.status, 'WRITTEN')));
+      if (!file?.fileName) return null;
+      const bytes = await readFile(archive.archivedOutgoing(file.sha256, file.fileName));
+      return { fileName: file.fileName, text: bytes.toString('latin1'), transactions: file.transactions };
     },
 
     /** Today in Oslo on the app's clock: the day the scheduled claim run writes. */
