@@ -16,8 +16,9 @@
 //   npm run bench:bank -w bench                       (also part of `npm run bench`)
 //   IMPORT_SIZES=10000,100000 CLAIM_SIZES=100000,1000000 (defaults) ONLY=import|claims
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (the server to make scratch databases on)
-//   CHILD_HEAP_MB=64 caps the children's V8 old space: peak RSS then shows what the code holds, not
-//   how far V8 lets its heap grow first (see docs/performance.md); a leak ends the run out of memory.
+//   CHILD_HEAP_MB=48 caps the children's V8 old space (and the semi-spaces at 4 MB): peak RSS then
+//   shows what the code holds, not how far V8 lets its heap grow first (docs/performance.md);
+//   a leak ends the run out of memory. TRACE_MEMORY=1: the live heap every 2 s (after a forced GC).
 //   QUERY_TIMEOUT_MS: the children's query timeout (default: the CLI's, DEFAULT_QUERY_TIMEOUT_MS).
 //   KEEP_DATABASE=1 keeps the scratch databases for a look (drop them yourself afterwards).
 //   PROFILE=1: the children run with --cpu-prof; a summary of where their CPU time went is printed.
@@ -82,7 +83,12 @@ async function measured(work: (phase: (name: string) => void) => Promise<Record<
   const sampler = setInterval(() => {
     const usage = process.memoryUsage();
     peakHeap = Math.max(peakHeap, usage.heapUsed);
-    if (trace && ++ticks % 20 === 0) console.error(`rss ${mb(usage.rss)} heap ${mb(usage.heapUsed)}/${mb(usage.heapTotal)} external ${mb(usage.external)} arrayBuffers ${mb(usage.arrayBuffers)} MB`);
+    if (trace && ++ticks % 20 === 0) {
+      // With --expose-gc (TRACE_MEMORY=1 passes it): the live heap, not the garbage not yet collected.
+      (globalThis as { gc?: () => void }).gc?.();
+      const live = process.memoryUsage();
+      console.error(`live heap ${mb(live.heapUsed)} MB, rss ${mb(live.rss)} MB`);
+    }
   }, 100);
   const started = performance.now();
   const phases: Record<string, number> = {};
@@ -277,14 +283,14 @@ async function writeOcrFile(file: string, count: number, date: string): Promise<
 }
 
 function runChild(args: string[], profileDir: string | null): Promise<ChildReport> {
-  const flags = ['--import', 'tsx', ...(CHILD_HEAP_MB > 0 ? [`--max-old-space-size=${CHILD_HEAP_MB}`] : []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+  const flags = ['--import', 'tsx', ...(CHILD_HEAP_MB > 0 ? [`--max-old-space-size=${CHILD_HEAP_MB}`, '--max-semi-space-size=4'] : []), ...(process.env.TRACE_MEMORY === '1' ? ['--expose-gc'] : []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...flags, path.join(import.meta.dirname, 'bank.ts'), 'child', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`child ${args[0]} exited with ${code}: ${out}`));
+      if (code !== 0) return reject(new Error(`child ${args[0]} exited with ${code}: ${out.trim().split('\n').at(-1) ?? ''}`));
       const last = out.trim().split('\n').at(-1) ?? '';
       resolve(JSON.parse(last) as ChildReport);
     });
@@ -499,24 +505,33 @@ async function main(): Promise<void> {
   const loadBefore = machine().loadAverage;
   const report: Record<string, unknown> = { suite: 'bank files (issue 21 §7), PostgreSQL' };
   const server = await admin(SERVER_URL, async (client) => (await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version);
+  // A measurement that fails is reported as such and the others still run; the exit code says so.
+  let failed = 0;
+  const attempt = async (label: string, measure: () => Promise<Record<string, unknown>>) => {
+    console.error(`${label}…`);
+    try {
+      const result = await measure();
+      console.error(JSON.stringify(result));
+      return result;
+    } catch (error) {
+      failed += 1;
+      console.error(error);
+      return { failed: label, error: (error as Error).message };
+    }
+  };
   if (ONLY !== 'claims') {
     const runs = [];
-    for (const count of IMPORT_SIZES) {
-      console.error(`OCR import of ${count} payments…`);
-      runs.push(await importBench(count));
-    }
+    for (const count of IMPORT_SIZES) runs.push(await attempt(`OCR import of ${count} payments`, () => importBench(count)));
     report['ocrImport'] = runs;
   }
   if (ONLY !== 'import') {
     const runs = [];
-    for (const count of CLAIM_SIZES) {
-      console.error(`AvtaleGiro claims for ${count} subscribers…`);
-      runs.push(await claimsBench(count));
-    }
+    for (const count of CLAIM_SIZES) runs.push(await attempt(`AvtaleGiro claims for ${count} subscribers`, () => claimsBench(count)));
     report['claims'] = runs;
   }
   report['machine'] = { ...machine(), postgres: server, loadAverageBefore: loadBefore, childHeapMb: CHILD_HEAP_MB || 'default', queryTimeoutMs: QUERY_TIMEOUT_MS ?? 'default' };
   console.log(JSON.stringify(report, null, 2));
+  if (failed > 0) process.exitCode = 1;
 }
 
 const [mode, kind, ...args] = process.argv.slice(2);
@@ -529,6 +544,9 @@ if (mode === 'child') {
     },
     (error: unknown) => {
       console.error(error);
+      // drizzle reports the failed rollback; the cause is what happened first (e.g. pg's "Query read timeout").
+      const first = (error as { cause?: { message?: string } }).cause?.message;
+      process.stdout.write(`${JSON.stringify({ error: `${(error as Error).message}${first ? ` (${first})` : ''}` })}\n`);
       process.exitCode = 1;
     },
   );
