@@ -5,7 +5,8 @@
 // serialisation cost over the network floor.
 //   npm run bench:invoices -w bench      (DURATION_S=5 CONCURRENCY=10 by default)
 import { sql } from 'drizzle-orm';
-import { addDays, addMonths, invoiceKid, osloToday, systemClock } from '@minside/domain';
+import { addDays, addMonths, kidFor, osloToday, systemClock } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
 import { drive, machine, openSeededDatabase, signIn, startApp, startBare, type DriverRequest } from './support.ts';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 5);
@@ -24,7 +25,7 @@ for (let month = 1; month <= MONTHS; month++) {
   const no = 70_000_000 + month;
   await database.rows(sql`
     insert into invoice (aria_invoice_no, aria_account_no, subscription_id, kid, amount_ore, description, period_from, period_to, due_on, bank_account_number, paid_at, settled_by)
-    values (${no}, ${ACCOUNT}, 'demo-papir-adr', ${invoiceKid(ACCOUNT, no)}, 64900, ${`Komplett, ${periodFrom} – ${periodTo}`}, ${periodFrom}, ${periodTo}, ${addDays(periodFrom, -2)}, '1503.12.34567', ${new Date(`${addDays(periodFrom, -3)}T06:00:00Z`)}, 'AVTALEGIRO')
+    values (${no}, ${ACCOUNT}, 'demo-papir-adr', ${kidFor('invoice', no, defaultCatalogue.byTitleCode('ADR').bank)}, 64900, ${`Komplett, ${periodFrom} – ${periodTo}`}, ${periodFrom}, ${periodTo}, ${addDays(periodFrom, -2)}, '1503.12.40007', ${new Date(`${addDays(periodFrom, -3)}T06:00:00Z`)}, 'AVTALEGIRO')
     on conflict do nothing`);
 }
 
