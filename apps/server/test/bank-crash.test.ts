@@ -6,12 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kidFor, osloToday, systemClock } from '@minside/domain';
-import { bankFileText, writeOcrGiro, type OcrTransactionInput } from '@minside/bank-files';
+import { bankFileText, writeOcrGiro } from '@minside/bank-files';
 import { defaultCatalogue } from '@minside/titles';
 import { createDatabase, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemoData } from '../src/db/seed.ts';
 import { createScratchDatabase, DEMO_PASSWORD, type ScratchDatabase } from './helper.ts';
+import { netbankPayment } from './support.ts';
 
 // Issue 21 §8: an import killed at any point (SIGKILL) and run again settles each transaction
 // exactly once. The real operator command (`admin bank import`, the built bundle) is killed at
@@ -42,22 +43,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bank import killed and run again 
     const numbers = await database.rows<{ no: string }>(sql`select aria_invoice_no::text as no from invoice where description = 'Krasjtest' order by aria_invoice_no`);
     for (const { no } of numbers) await database.rows(sql`update invoice set kid = ${kidFor('invoice', Number(no), adr)} where aria_invoice_no = ${Number(no)}`);
     const today = osloToday(systemClock());
-    const transactions: OcrTransactionInput[] = numbers.map(({ no }, index) => ({
-      transactionType: 10,
-      netsDate: today,
-      centreId: '13',
-      dayCode: Number(today.slice(8, 10)),
-      partialSettlementNumber: 1,
-      partialSettlementSerialNumber: '00001',
-      sign: '0',
-      amount: 10_000 + index + 1,
-      kid: kidFor('invoice', Number(no), adr),
-      formNumber: '0000000000',
-      archiveReference: String(index + 1).padStart(9, '0'),
-      bankDate: today,
-      debitAccount: '86011117947',
-      text: null,
-    }));
+    const transactions = numbers.map(({ no }, index) =>
+      netbankPayment(kidFor('invoice', Number(no), adr), 10_000 + index + 1, today, { archiveReference: String(index + 1).padStart(9, '0'), bankDate: today }),
+    );
     dir = mkdtempSync(path.join(tmpdir(), 'minside-bank-crash-'));
     file = path.join(dir, 'ocr.txt');
     const text = await bankFileText(writeOcrGiro({ transmissionNumber: '0000777', dataRecipient: '71000001', netsDate: today, assignments: [{ agreementId: adr.ocrAgreementId, assignmentNumber: '0000777', account: adr.creditorAccount, netsDate: today, transactions }] }));

@@ -14,6 +14,7 @@ import { sha256Of } from '../src/modules/bank/archive.ts';
 import { exchangeBankFiles } from '../src/modules/bank/exchange.ts';
 import { createSftpTransport } from '../src/modules/bank/transport.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
+import { netbankPayment as paidInNetbank } from './support.ts';
 
 // Issue 21: the bank's files travel over SFTP in production. Debian's OpenSSH server runs on
 // loopback for this file (`npm test` installs openssh-server first, scripts/ensure-debian-tool.mjs);
@@ -217,22 +218,7 @@ describe.each(testDatabases)('bank files over SFTP ($name)', ({ name }) => {
     rmSync(localDir, { recursive: true, force: true });
   });
 
-  const netbankPayment = (kid: string, amount: number): OcrTransactionInput => ({
-    transactionType: 10,
-    netsDate: today,
-    centreId: '13',
-    dayCode: Number(today.slice(8, 10)),
-    partialSettlementNumber: 1,
-    partialSettlementSerialNumber: '00001',
-    sign: '0',
-    amount,
-    kid,
-    formNumber: '0000000000',
-    archiveReference: '000000001',
-    bankDate: addDays(today, -1),
-    debitAccount: '86011117947',
-    text: null,
-  });
+  const netbankPayment = (kid: string, amount: number) => paidInNetbank(kid, amount, today);
   /** An OCR Giro transmission from Nets, as the bytes their server holds. */
   const ocrFile = async (transactions: OcrTransactionInput[]): Promise<Buffer> => {
     transmission += 1;

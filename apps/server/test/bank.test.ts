@@ -8,7 +8,7 @@ import { addDays, kidFor, osloToday, readKid, systemClock, type Invoice } from '
 import { bankFileText, parseBankFile, writeAvtaleGiroMandates, writeOcrGiro, type OcrTransactionInput } from '@minside/bank-files';
 import { defaultCatalogue } from '@minside/titles';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
-import { signIn as signInAs } from './support.ts';
+import { netbankPayment as paidInNetbank, signIn as signInAs } from './support.ts';
 
 // Issue 21: the bank's files are the only word that moves money. An OCR Giro file settles the
 // invoice its KID names, once; a file that breaks the layout is refused whole and changes nothing;
@@ -52,22 +52,8 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
       }),
     );
   };
-  const netbankPayment = (kid: string, amount: number, bankDate = addDays(today, -1)): OcrTransactionInput => ({
-    transactionType: 10,
-    netsDate: today,
-    centreId: '13',
-    dayCode: Number(today.slice(8, 10)),
-    partialSettlementNumber: 1,
-    partialSettlementSerialNumber: '00001',
-    sign: '0',
-    amount,
-    kid,
-    formNumber: '0000000000',
-    archiveReference: '000000001',
-    bankDate,
-    debitAccount: '86011117947',
-    text: null,
-  });
+  /** A netbank payment settled today, paid yesterday unless `bankDate` says otherwise. */
+  const netbankPayment = (kid: string, amount: number, bankDate = addDays(today, -1)) => paidInNetbank(kid, amount, today, { bankDate });
   const invoicesOf = async (email: string, accountNo: number) => {
     const browser = await signInAs(test, PORTAL, email);
     const response = await browser.request('GET', `${PORTAL}/api/invoice/${accountNo}`);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { addDays, nextPossibleDeliveryDay } from '@minside/domain';
+import type { OcrTransactionInput } from '@minside/bank-files';
 import { defaultCatalogue, type Catalogue } from '@minside/titles';
 import { createCalendarCache } from '../src/modules/delivery/calendars.ts';
 import { DEMO_PASSWORD, type TestApp } from './helper.ts';
@@ -58,5 +59,29 @@ export function issueDaysOf(titleCode: string, now: Date, catalogue: Catalogue =
       for (let index = 0; index < n; index += 1) day = calendar.nextPublicationDay(addDays(day, 1));
       return day;
     },
+  };
+}
+
+/**
+ * An OCR Giro netbank payment (transaction type 10) as the bank reports it, settled on `netsDate`,
+ * paid the day before unless `bankDate` says otherwise: for the bank-file tests.
+ */
+export function netbankPayment(kid: string, amount: number, netsDate: string, more: Partial<OcrTransactionInput> = {}): OcrTransactionInput {
+  return {
+    transactionType: 10,
+    netsDate,
+    centreId: '13',
+    dayCode: Number(netsDate.slice(8, 10)),
+    partialSettlementNumber: 1,
+    partialSettlementSerialNumber: '00001',
+    sign: '0',
+    amount,
+    kid,
+    formNumber: '0000000000',
+    archiveReference: '000000001',
+    bankDate: addDays(netsDate, -1),
+    debitAccount: '86011117947',
+    text: null,
+    ...more,
   };
 }

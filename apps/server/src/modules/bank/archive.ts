@@ -34,6 +34,13 @@ export function sha256Of(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The SHA-256 (hex) of a file on disk, read as a stream. */
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 /** A file name from outside reduced to what is safe in a path: no folders, no dots first. */
 function safeName(fileName: string | null): string {
   const base = path.basename(fileName ?? 'file').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
@@ -73,9 +80,7 @@ export function createBankFileArchive(root: string): BankFileArchive {
       return { sha256, archivedAt };
     },
     async archiveIncomingFile(source) {
-      const hash = createHash('sha256');
-      for await (const chunk of createReadStream(source)) hash.update(chunk as Buffer);
-      const sha256 = hash.digest('hex');
+      const sha256 = await sha256OfFile(source);
       const archivedAt = path.join(root, 'archive', 'in', `${sha256}-${safeName(source)}`);
       await mkdir(path.dirname(archivedAt), { recursive: true });
       const temporary = `${archivedAt}.${randomUUID()}.partial`;

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../lib/app-error.ts';
 import type { BankImportSummary } from './import.ts';
+import { sha256OfFile } from './archive.ts';
 import { filesIn, type BankTransport } from './transport.ts';
 
 /**
@@ -34,12 +33,6 @@ export interface BankExchangeDeps {
     info(details: object, message: string): void;
     error(details: object, message: string): void;
   };
-}
-
-async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 async function exists(file: string): Promise<boolean> {
