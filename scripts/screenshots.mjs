@@ -27,6 +27,9 @@ for (const width of [375, 1280]) {
   }
   for (const p of paths) {
     await page.goto(base + p, { waitUntil: 'networkidle' });
+    // The consent dialog covers the page until a choice is made (once per browser context).
+    const refuse = page.getByRole('button', { name: 'Avslå alle' });
+    if (await refuse.isVisible().catch(() => false)) await refuse.click();
     const file = `${out}/${p.replace(/\W+/g, '_') || 'root'}-${width}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(file, page.url(), await page.title());

@@ -6,7 +6,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, kidFor, osloToday, systemClock } from '@minside/domain';
+import { addDays, kidFor, manualClock, osloNoonOf, osloToday, systemClock } from '@minside/domain';
 import { bankFileText, writeOcrGiro, type OcrTransactionInput } from '@minside/bank-files';
 import { defaultCatalogue } from '@minside/titles';
 import { loadConfig, type BankSftpConfig } from '../src/config.ts';
@@ -198,7 +198,9 @@ describe.each(testDatabases)('bank files over SFTP ($name)', ({ name }) => {
   let bankDir: string;
   let localDir: string;
   let transmission = 5_000;
-  const today = osloToday(systemClock());
+  // The app's clock: the claim run writes only today's file, so the test moves it to the run's day.
+  const clock = manualClock(systemClock());
+  const today = osloToday(clock());
 
   beforeAll(async () => {
     // One SSH server for every database's suite: each starts with the remote folders empty.
@@ -208,7 +210,7 @@ describe.each(testDatabases)('bank files over SFTP ($name)', ({ name }) => {
     }
     bankDir = mkdtempSync(path.join(tmpdir(), 'minside-bank-sftp-'));
     localDir = mkdtempSync(path.join(tmpdir(), 'minside-bank-local-'));
-    test = await buildTestApp(name, { seed: true, config: { bankFilesDir: bankDir, bankSftp: sftpConfig() } });
+    test = await buildTestApp(name, { seed: true, now: clock, config: { bankFilesDir: bankDir, bankSftp: sftpConfig() } });
     local = await buildTestApp(name, { seed: true, config: { bankFilesDir: localDir } });
   }, 180_000); // Two seeded apps: on a loaded 2-core machine more than the default minute.
   afterAll(async () => {
@@ -310,7 +312,9 @@ describe.each(testDatabases)('bank files over SFTP ($name)', ({ name }) => {
       sql`select to_char(due_on, 'YYYY-MM-DD') as due_on from invoice where subscription_id = ${subscription.id} and paid_at is null and amount_ore > 0 order by due_on desc limit 1`,
     );
     if (!claimable) throw new Error('the AvtaleGiro subscription has an unpaid invoice');
-    const run = await test.app.bank.claims(addDays(claimable.due_on, -5));
+    const runDate = addDays(claimable.due_on, -5);
+    clock.set(osloNoonOf(runDate));
+    const run = await test.app.bank.claims(runDate);
     if (!run.path || !run.fileName) throw new Error('the claim run wrote no file');
     const written = readFileSync(run.path);
 
@@ -321,10 +325,11 @@ describe.each(testDatabases)('bank files over SFTP ($name)', ({ name }) => {
     expect(readFileSync(path.join(bankDir, 'sent', run.fileName))).toEqual(written);
 
     // The same day's run again writes the same file: it is not sent a second time.
-    await test.app.bank.claims(addDays(claimable.due_on, -5));
+    await test.app.bank.claims(runDate);
     expect(await test.app.bank.exchange()).toMatchObject({ sent: 0 });
     expect(remote(server().remoteOut)).toEqual([run.fileName]);
     expect(readdirSync(path.join(bankDir, 'outbox'))).toEqual([]);
+    clock.set(systemClock());
   });
 
   it('refuses a server whose host key is not the configured one, and changes nothing', async () => {

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, kidFor, osloToday, readKid, systemClock, type Invoice } from '@minside/domain';
+import { addDays, kidFor, manualClock, osloNoonOf, osloToday, readKid, systemClock, type Invoice } from '@minside/domain';
 import { bankFileText, parseBankFile, writeAvtaleGiroMandates, writeOcrGiro, type OcrTransactionInput } from '@minside/bank-files';
 import { defaultCatalogue } from '@minside/titles';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
+import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 import { netbankPayment as paidInNetbank, signIn as signInAs } from './support.ts';
 
 // Issue 21: the bank's files are the only word that moves money. An OCR Giro file settles the
@@ -26,11 +27,14 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
   let test: TestApp;
   let bankDir: string;
   let transmission = 1_000;
-  const today = osloToday(systemClock());
+  // The app's clock: the claim run writes only today's file, so the tests move it to the run's day.
+  const clock = manualClock(systemClock());
+  const today = osloToday(clock());
+  const clockAt = (date: string) => clock.set(osloNoonOf(date));
 
   beforeAll(async () => {
     bankDir = mkdtempSync(path.join(tmpdir(), 'minside-bank-'));
-    test = await buildTestApp(name, { seed: true, config: { operatorToken: OPERATOR_TOKEN, bankFilesDir: bankDir } });
+    test = await buildTestApp(name, { seed: true, now: clock, config: { operatorToken: OPERATOR_TOKEN, bankFilesDir: bankDir } });
   });
   afterAll(async () => {
     await test.close();
@@ -82,6 +86,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
       settled: 1,
       duplicate: false,
       unmatched: [{ kid: kidFor('invoice', 99_999_999, adr.bank), amountOre: 12_300, reason: 'UNKNOWN_KID' }],
+      unmatchedCount: 1,
     });
     const after = (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === unpaid.ariaInvoiceNo);
     expect(after).toMatchObject({ status: 'PAID', settledBy: 'BANKGIRO', paidAt: '2026-01-15T11:00:00.000Z', payable: false });
@@ -203,6 +208,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     // Reading is not running: before the day's run there is no file, and the GET makes none.
     expect((await getClaims()).json()).toMatchObject({ code: 'BANK_CLAIMS_NOT_WRITTEN' });
     expect(await test.database.rows(sql`select 1 from avtalegiro_claim`)).toEqual([]);
+    clockAt(runDate);
     expect(await test.app.bank.claims(runDate)).toMatchObject({ claims: 1, cancellations: 0 });
     const claims = await getClaims();
     expect(claims.statusCode, claims.body).toBe(200);
@@ -227,6 +233,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect(existsSync(path.join(bankDir, 'outbox'))).toBe(true);
 
     // Nothing is paid on the due date without the bank: the renewal job no longer draws AvtaleGiro.
+    clockAt(claimable.due_on);
     await test.app.billingJobs.runRenewals();
     expect((await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.paid).toBe(false);
 
@@ -260,5 +267,69 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const mail = await test.database.rows<{ subject: string }>(sql`select subject from mail_outbox where subject like '%AvtaleGiro-avtalen er stoppet%'`);
     expect(mail).toHaveLength(1);
     expect(readFileSync(path.join(bankDir, 'outbox', readdirSync(path.join(bankDir, 'outbox'))[0] ?? ''), 'latin1')).toBe(claims.body);
+    clock.set(systemClock());
+  });
+
+  it('a claim is withdrawn while the bank lets go, claimed again for what is open, and cannot be paid twice once the draw is certain', async () => {
+    // Far from the other tests' run days: a day of its own, with an invoice of papir's AvtaleGiro subscription (mandate 1, ACTIVE in the seed) due ten days later.
+    const day = addDays(today, 61);
+    clockAt(day);
+    const due = addDays(day, 10);
+    const mandateKid = kidFor('mandate', 1, adr.bank);
+    const created = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, testperiode', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }),
+    );
+    const no = created.ariaInvoiceNo;
+    const claimsIn = async (path: string | null) => (await parseBankFile(readFileSync(path ?? '', 'latin1'))).assignments.flatMap((assignment) => assignment.transactions).filter((t) => t.kid === mandateKid && 'dueDate' in t && t.dueDate === due);
+    const shown = async () => (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === no);
+
+    // Only today's file is made: it goes to the bank now, and its lead times count from today.
+    await expect(test.app.bank.claims(addDays(day, 1))).rejects.toMatchObject({ statusCode: 409, code: 'BANK_CLAIMS_NOT_TODAY' });
+    const first = await test.app.bank.claims(day);
+    expect(await claimsIn(first.path)).toEqual([expect.objectContaining({ type: 'avtalegiro-claim', amount: 64_900 })]);
+    expect(await shown()).toMatchObject({ status: 'UNPAID', avtaleGiroDrawOn: due, payable: true, paidOre: 0, openOre: 64_900 });
+
+    // A part-payment in the netbank with the invoice's KID: the claim would draw too much.
+    expect((await upload(await ocrFile([netbankPayment(created.kid, 20_000)]))).json()).toMatchObject({ settled: 0, unmatched: [] });
+    expect(await shown()).toMatchObject({ status: 'UNPAID', paidOre: 20_000, openOre: 44_900 });
+    // The next day's file withdraws it (type 93) and claims nothing for it in the same file…
+    clockAt(addDays(day, 1));
+    const withdrawn = await test.app.bank.claims(addDays(day, 1));
+    expect(await claimsIn(withdrawn.path)).toEqual([expect.objectContaining({ type: 'avtalegiro-cancellation', amount: 64_900 })]);
+    // …and the day after claims what is open.
+    clockAt(addDays(day, 2));
+    const again = await test.app.bank.claims(addDays(day, 2));
+    expect(await claimsIn(again.path)).toEqual([expect.objectContaining({ type: 'avtalegiro-claim', amount: 44_900 })]);
+    expect(await shown()).toMatchObject({ avtaleGiroDrawOn: due, payable: true, openOre: 44_900 });
+
+    // Two days before the due date the bank no longer lets go: not payable here, and refused if tried.
+    clockAt(addDays(due, -2));
+    expect(await shown()).toMatchObject({ status: 'UNPAID', avtaleGiroDrawOn: due, payable: false, openOre: 44_900 });
+    const browser = await signInAs(test, PORTAL, 'papir@minside.test');
+    const refused = await browser.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(refused.status, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'INVOICE_DRAWN_BY_AVTALEGIRO' });
+    expect(await test.database.rows(sql`select 1 from payment where aria_invoice_no = ${no} and provider <> 'bank'`)).toEqual([]);
+
+    // The bank's draw of what was claimed settles it.
+    clockAt(due);
+    const draw = await upload(await ocrFile([{ ...netbankPayment(mandateKid, 44_900, due), transactionType: 15 }]));
+    expect(draw.json(), draw.body).toMatchObject({ settled: 1, unmatched: [] });
+    expect(await shown()).toMatchObject({ status: 'PAID', settledBy: 'AVTALEGIRO', paidOre: 64_900, openOre: 0, avtaleGiroDrawOn: null });
+    clock.set(systemClock());
+  });
+
+  it('pay-now asks only for what is still open after a part-payment', async () => {
+    // Due beyond the claim window: not at the bank, so the subscriber may pay it here.
+    const due = addDays(today, 40);
+    const created = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, delbetalt', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }),
+    );
+    expect((await upload(await ocrFile([netbankPayment(created.kid, 10_000)]))).json()).toMatchObject({ settled: 0, unmatched: [] });
+    const browser = await signInAs(test, PORTAL, 'papir@minside.test');
+    const started = await browser.request('POST', `${PORTAL}/api/invoice/${created.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(started.status, started.body).toBe(200);
+    const [asked] = await test.database.rows<{ amount_ore: number }>(sql`select amount_ore from payment where aria_invoice_no = ${created.ariaInvoiceNo} and provider <> 'bank'`);
+    expect(asked?.amount_ore).toBe(54_900);
   });
 });

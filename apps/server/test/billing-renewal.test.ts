@@ -40,6 +40,8 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
       from invoice where subscription_id = ${subscriptionId} order by period_from, aria_invoice_no`);
   const periodEnd = async (subscriptionId: string) =>
     (await test.database.rows<{ end: string }>(sql`select current_period_end::text as "end" from subscription where id = ${subscriptionId}`))[0]?.end ?? '';
+  const mailAbout = async (to: string, ariaInvoiceNo: number | undefined) =>
+    (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to}`)).find((row) => row.subject.includes(`faktura ${ariaInvoiceNo}`))?.text ?? '';
   const renewalPayments = (subscriptionId: string) =>
     test.database.rows<{ status: string; method: string; aria_invoice_no: number }>(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`);
 
@@ -122,5 +124,26 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
     const details = await test.app.inject({ method: 'GET', url: `/api/paylink/${encodeURIComponent(token)}` });
     // Past its due date and still unpaid: Forfalt.
     expect(details.json()).toMatchObject({ ariaInvoiceNo: after?.aria_invoice_no, status: 'OVERDUE', payable: true, titleCode: 'VAR' });
+  });
+
+  // Last: it moves the clock on day by day.
+  it('the AvtaleGiro invoice e-mail says the bank draws it only once the bank has confirmed the mandate', async () => {
+    // Day by day, as the scheduled job runs, until papir's next invoice is issued; its e-mail.
+    const nextInvoiceMail = async () => {
+      const before = new Set((await invoicesOf(subscriptions.papir)).map((row) => row.aria_invoice_no));
+      for (let day = 0; day < 40; day += 1) {
+        offsetDays += 1;
+        await test.app.billingJobs.runRenewals();
+        const issued = (await invoicesOf(subscriptions.papir)).find((row) => !before.has(row.aria_invoice_no));
+        if (issued) return mailAbout('papir@minside.test', issued.aria_invoice_no);
+      }
+      throw new Error('no renewal invoice for papir in 40 days');
+    };
+    expect(await nextInvoiceMail()).toContain('Beløpet trekkes med AvtaleGiro på forfallsdatoen.');
+    await test.database.rows(sql`update payment_agreement set status = 'PENDING' where subscription_id = ${subscriptions.papir} and method = 'AVTALEGIRO'`);
+    const pending = await nextInvoiceMail();
+    expect(pending).toContain('AvtaleGiro-avtalen din venter på bekreftelse fra banken.');
+    expect(pending).not.toContain('trekkes med AvtaleGiro');
+    await test.database.rows(sql`update payment_agreement set status = 'ACTIVE' where subscription_id = ${subscriptions.papir} and method = 'AVTALEGIRO'`);
   });
 });

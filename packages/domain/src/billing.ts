@@ -84,6 +84,12 @@ export const invoiceSchema = z.object({
   settledBy: z.enum(invoiceSettlements).nullable(),
   /** True when the subscriber can pay it now with Vipps or card (`/betal-faktura/{no}`). */
   payable: z.boolean(),
+  /** What has come in so far (a part-payment in the netbank, say); the amount when paid. */
+  paidOre: z.number().int().nonnegative(),
+  /** What is still to pay: the amount less what has come in; 0 when paid. */
+  openOre: z.number().int().nonnegative(),
+  /** The day the bank draws it with AvtaleGiro, once the claim has gone to the bank; null otherwise. */
+  avtaleGiroDrawOn: isoDate.nullable(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
@@ -324,6 +330,10 @@ export const paylinkDetailsSchema = z.object({
   dueOn: isoDate,
   status: z.enum(invoiceStatuses),
   payable: z.boolean(),
+  /** What is still to pay (the amount less a part-payment). */
+  openOre: z.number().int().nonnegative(),
+  /** Set when the bank draws it with AvtaleGiro on that day (then it is not payable here). */
+  avtaleGiroDrawOn: isoDate.nullable(),
   expiresAt: z.iso.datetime({ offset: true }),
 });
 export type PaylinkDetails = z.infer<typeof paylinkDetailsSchema>;
@@ -347,6 +357,8 @@ export const createPaylinkResponseSchema = z.object({
 export const billingErrorCodes = {
   invoiceAlreadyPaid: 'INVOICE_ALREADY_PAID',
   invoiceNotPayable: 'INVOICE_NOT_PAYABLE',
+  invoiceDrawnByAvtaleGiro: 'INVOICE_DRAWN_BY_AVTALEGIRO',
+  invoiceAmountChanged: 'INVOICE_AMOUNT_CHANGED',
   cardNotFound: 'CARD_NOT_FOUND',
   paymentMethodNotChangeable: 'PAYMENT_METHOD_NOT_CHANGEABLE',
   idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
@@ -362,6 +374,8 @@ export const billingErrorCodes = {
 export const billingErrorMessages = {
   invoiceAlreadyPaid: 'Fakturaen er allerede betalt.',
   invoiceNotPayable: 'Denne fakturaen kan ikke betales her.',
+  invoiceDrawnByAvtaleGiro: 'Fakturaen trekkes med AvtaleGiro på forfallsdatoen og kan ikke lenger betales på annen måte.',
+  invoiceAmountChanged: 'Det har kommet inn en delbetaling på fakturaen. Last siden på nytt for å se hva som gjenstår.',
   cardNotFound: 'Finner ikke kortdetaljer',
   paymentMethodNotChangeable: 'Betalingsmetoden for dette abonnementet kan ikke endres her.',
   idempotencyKeyReused: 'Forespørselen er allerede brukt til noe annet. Last siden på nytt og prøv igjen.',

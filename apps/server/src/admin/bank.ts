@@ -5,7 +5,7 @@ import { AppError } from '../lib/app-error.ts';
 import { settlementCsv } from '../modules/bank/settlement.ts';
 import { AdminInputError, parse, type AdminContext } from './args.ts';
 
-export const bankUsage = 'bank import <file> | exchange | claims --date YYYY-MM-DD [--out file] | settlement --date YYYY-MM-DD [--out file.csv] | reconciliation';
+export const bankUsage = 'bank import <file> | exchange | claims [--date YYYY-MM-DD, today] [--out file] | settlement --date YYYY-MM-DD [--out file.csv] | reconciliation';
 
 /** The bank rails from the operator's terminal (issue 21): the same service as /api/operator/bank-files. */
 export async function bankCommand(context: AdminContext, args: string[]): Promise<number> {
@@ -50,8 +50,8 @@ async function exchange(context: AdminContext, args: string[]): Promise<number> 
 
 async function claims(context: AdminContext, args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { date: { type: 'string' }, out: { type: 'string' } }, bankUsage);
-  if (positionals.length > 0 || !values.date || !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) throw new AdminInputError(`Give the run's date as --date YYYY-MM-DD.\nUsage: npm run admin -- ${bankUsage}`);
-  const run = await context.app.bank.claims(values.date);
+  if (positionals.length > 0 || (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date))) throw new AdminInputError(`Give the run's date as --date YYYY-MM-DD (today, the only day a claim file is made for).\nUsage: npm run admin -- ${bankUsage}`);
+  const run = await context.app.bank.claims(values.date ?? context.app.bank.today());
   if (!run.path) {
     context.print(`No AvtaleGiro claims or cancellations to send for ${run.date}: no file.`);
     return 0;

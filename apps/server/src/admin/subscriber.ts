@@ -30,6 +30,10 @@ export async function subscriberHistory(context: AdminContext, who: string) {
   const today = osloToday(context.now());
   const titleOf = new Map(data.subscriptions.map((row) => [row.id, row.titleCode]));
   const firstTitle = data.accounts[0]?.firstTitleCode ?? '';
+  const paidOf = new Map<number, number>();
+  for (const row of data.payments) {
+    if (row.status === 'CAPTURED' && row.ariaInvoiceNo !== null) paidOf.set(row.ariaInvoiceNo, (paidOf.get(row.ariaInvoiceNo) ?? 0) + row.amountOre);
+  }
   return {
     subscriber: { email: data.profile.email, name: `${data.profile.givenName} ${data.profile.familyName}`.trim(), accounts: data.accounts.map((row) => row.ariaAccountNo) },
     subscriptions: data.subscriptions.map((row) => {
@@ -44,6 +48,8 @@ export async function subscriberHistory(context: AdminContext, who: string) {
         { ...row, paidAt: row.paidAt ? new Date(row.paidAt) : null, createdAt: new Date(row.createdAt ?? 0) },
         (row.subscriptionId && titleOf.get(row.subscriptionId)) || firstTitle,
         today,
+        // The subscriber's own record holds their payments; an AvtaleGiro claim at the bank is not part of it.
+        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, claimDueOn: null },
       ),
     ),
   };

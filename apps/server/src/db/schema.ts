@@ -731,13 +731,13 @@ export const bankTransaction = pgTable(
 );
 
 /**
- * One AvtaleGiro claim sent to the bank for an invoice (issue 21): the primary key makes a claim run
- * killed part-way write each invoice's claim once; `cancelledIn` is the file that withdrew it.
+ * One AvtaleGiro claim sent to the bank for an invoice (issue 21): the keys make a claim run killed
+ * part-way write each invoice's claim once; `cancelledIn` is the file that withdrew it.
  */
 export const avtaleGiroClaim = pgTable(
   'avtalegiro_claim',
   {
-    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).primaryKey().references(() => invoice.ariaInvoiceNo),
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).notNull().references(() => invoice.ariaInvoiceNo),
     bankFileId: text('bank_file_id').notNull().references(() => bankFile.id),
     /** The mandate's customer KID the claim was made on (the bank draws on that mandate). */
     kid: text('kid').notNull(),
@@ -746,7 +746,13 @@ export const avtaleGiroClaim = pgTable(
     cancelledIn: text('cancelled_in').references(() => bankFile.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (table) => [index('avtalegiro_claim_kid_idx').on(table.kid, table.dueOn)],
+  (table) => [
+    // An invoice is claimed once per file; withdrawn (part-paid, method changed and back) it may be claimed again later…
+    primaryKey({ columns: [table.ariaInvoiceNo, table.bankFileId] }),
+    // …but never has two claims out at the bank at once.
+    uniqueIndex('avtalegiro_claim_live_idx').on(table.ariaInvoiceNo).where(sql`cancelled_in is null`),
+    index('avtalegiro_claim_kid_idx').on(table.kid, table.dueOn),
+  ],
 );
 
 /** One row per renewed period of a subscription: the primary key makes the renewal job issue one invoice per period. */

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import { AVTALEGIRO_CLAIM_TYPES, specificationFromText, writeAvtaleGiroClaims, type AvtaleGiroCancellationAssignmentInput, type AvtaleGiroClaimAssignmentInput, type AvtaleGiroClaimInput, type AvtaleGiroCancellationInput } from '@minside/bank-files';
 import { addDays } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
-import { account, appUser, avtaleGiroClaim, bankFile, invoice, paymentAgreement, subscription } from '../../db/schema.ts';
+import { account, appUser, avtaleGiroClaim, bankFile, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
 import { formatKronerForPdf, formatNorwegianDate } from '../billing/pdf.ts';
 import type { BankFileArchive } from './archive.ts';
+import { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from './claim-window.ts';
 
 /**
  * The daily AvtaleGiro claim run (issue 21): every unpaid invoice of a subscription with a
@@ -19,14 +20,12 @@ import type { BankFileArchive } from './archive.ts';
  * is ever claimed twice.
  */
 
-/** Nets wants claims at least this many days before the due date… */
-export const CLAIM_MIN_LEAD_DAYS = 4;
-/** …and the portal sends them no earlier than this (renewal invoices are due 12 days after they are issued). */
-export const CLAIM_MAX_LEAD_DAYS = 14;
 /** The illustrative customer unit id used when BANK_CUSTOMER_UNIT_ID is unset (never in production). */
 export const DEMO_CUSTOMER_UNIT_ID = '71000001';
 /** Claims read from the database per query while the file is written: constant memory for any number. */
 const PAGE = 1_000;
+/** Invoices chosen per statement: each statement stays far inside the query timeout, whatever the number. */
+const DECIDE_BATCH = 20_000;
 
 export interface ClaimRunSummary {
   date: string;
@@ -52,7 +51,8 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
   /** Decides the day's claims once; returns the file row (new, or the one an earlier run made), or null when there is nothing to send. */
   async function decide(date: string): Promise<typeof bankFile.$inferSelect | null> {
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`avtalegiro-claims:${date}`}))`);
+      // One run at a time, whatever its date: the transmission number is the last one plus one.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('avtalegiro-claims'))`);
       const [existing] = await tx
         .select()
         .from(bankFile)
@@ -66,24 +66,42 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
       const id = randomUUID();
       const at = now();
       await tx.insert(bankFile).values({ id, direction: 'OUT', kind: 'avtalegiro-claims', dataTransmitter: customerUnitId, transmissionNumber, dataRecipient: '00008080', sha256: '', status: 'WRITING', netsDate: date, createdAt: at });
-      // One statement, whatever the number: the claims are chosen and recorded in the database.
-      await tx.execute(sql`
-        insert into ${avtaleGiroClaim} (aria_invoice_no, bank_file_id, kid, amount_ore, due_on, created_at)
-        select i.aria_invoice_no, ${id}, pa.provider_agreement_id, i.amount_ore, i.due_on, ${at}
-        from ${invoice} i
-        join ${subscription} s on s.id = i.subscription_id and s.payment_method = 'AVTALEGIRO'
-        join ${paymentAgreement} pa on pa.subscription_id = s.id and pa.method = 'AVTALEGIRO' and pa.status = 'ACTIVE' and pa.provider_agreement_id is not null
-        where i.paid_at is null and i.amount_ore > 0
-          and i.due_on between ${addDays(date, CLAIM_MIN_LEAD_DAYS)} and ${addDays(date, CLAIM_MAX_LEAD_DAYS)}
-          and not exists (select 1 from ${avtaleGiroClaim} c where c.aria_invoice_no = i.aria_invoice_no)
-        on conflict do nothing`);
-      // Withdrawn before the due date: settled another way (credited, paid by card), or no longer on AvtaleGiro.
+      const paid = (no: SQL) => sql`(select coalesce(sum(p.amount_ore) filter (where p.status = 'CAPTURED'), 0) from ${payment} p where p.aria_invoice_no = ${no})`;
+      // Withdrawn while the bank still lets go: settled another way (credited, paid by card), no
+      // longer on AvtaleGiro, or part-paid in the netbank since (the claim would draw too much; the
+      // rest is claimed again by a later run, while the due date leaves the bank time).
       await tx.execute(sql`
         update ${avtaleGiroClaim} c set cancelled_in = ${id}
         from ${invoice} i, ${subscription} s
         where c.aria_invoice_no = i.aria_invoice_no and s.id = i.subscription_id
-          and c.cancelled_in is null and c.bank_file_id <> ${id} and c.due_on > ${addDays(date, 1)}
-          and ((i.paid_at is not null and coalesce(i.settled_by, '') <> 'AVTALEGIRO') or s.payment_method <> 'AVTALEGIRO')`);
+          and c.cancelled_in is null and c.due_on >= ${addDays(date, CANCEL_MIN_LEAD_DAYS)}
+          and ((i.paid_at is not null and coalesce(i.settled_by, '') <> 'AVTALEGIRO')
+            or s.payment_method <> 'AVTALEGIRO'
+            or (i.paid_at is null and c.amount_ore <> i.amount_ore - ${paid(sql`i.aria_invoice_no`)}))`);
+      // The claims, in batches of invoices so that no statement runs long (a million is 50 of them):
+      // what is still open of each unpaid invoice due inside the bank's window, on the mandate's KID,
+      // unless a claim is out already or was withdrawn in this very file.
+      for (let after = 0; ; ) {
+        const [batch] = ((await tx.execute(sql`
+          with candidate as (
+            select i.aria_invoice_no, pa.provider_agreement_id as kid, i.amount_ore - ${paid(sql`i.aria_invoice_no`)} as open_ore, i.due_on
+            from ${invoice} i
+            join ${subscription} s on s.id = i.subscription_id and s.payment_method = 'AVTALEGIRO'
+            join ${paymentAgreement} pa on pa.subscription_id = s.id and pa.method = 'AVTALEGIRO' and pa.status = 'ACTIVE' and pa.provider_agreement_id is not null
+            where i.aria_invoice_no > ${after} and i.paid_at is null and i.amount_ore > 0
+              and i.due_on between ${addDays(date, CLAIM_MIN_LEAD_DAYS)} and ${addDays(date, CLAIM_MAX_LEAD_DAYS)}
+              and not exists (select 1 from ${avtaleGiroClaim} c where c.aria_invoice_no = i.aria_invoice_no and (c.cancelled_in is null or c.cancelled_in = ${id}))
+            order by i.aria_invoice_no
+            limit ${DECIDE_BATCH}
+          ), claimed as (
+            insert into ${avtaleGiroClaim} (aria_invoice_no, bank_file_id, kid, amount_ore, due_on, created_at)
+            select aria_invoice_no, ${id}, kid, open_ore, due_on, ${at} from candidate where open_ore > 0
+            on conflict do nothing
+          )
+          select count(*)::int as chosen, max(aria_invoice_no) as last from candidate`)) as unknown as { rows: { chosen: number; last: string | number | null }[] }).rows;
+        if (!batch || batch.chosen < DECIDE_BATCH) break;
+        after = Number(batch.last);
+      }
       const [totals] = await tx
         .select({ count: sql<string>`count(*)`, amount: sql<string>`coalesce(sum(${avtaleGiroClaim.amountOre}), 0)` })
         .from(avtaleGiroClaim)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { AVTALEGIRO_MANDATE_TYPE, readBankFile, type AvtaleGiroMandate, type BankFileEvent, type BankFileKind, type OcrTransaction, OCR_TRANSACTION_TYPES } from '@minside/bank-files';
 import { osloNoonOf, readKid } from '@minside/domain';
 import type { Catalogue, PublicationConfig } from '@minside/titles';
@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { avtaleGiroClaim, bankFile, bankTransaction, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
+import { paidSoFar } from '../billing/paid-so-far.ts';
 import { mandateDeleted } from './mandates.ts';
 
 /**
@@ -38,9 +39,14 @@ export interface BankImportSummary {
   /** Invoices this import marked paid. */
   settled: number;
   duplicate: boolean;
-  /** What a person must place: the reconciliation list's rows from this file. */
+  /** What a person must place: the reconciliation list's rows from this file, the first UNMATCHED_LISTED of them. */
   unmatched: UnmatchedTransaction[];
+  /** All of them: a file the bank sent to the wrong customer can hold 100,000 (the whole list is `bank reconciliation`). */
+  unmatchedCount: number;
 }
+
+/** The import's answer lists this many unmatched transactions at most: the answer stays small whatever the file. */
+export const UNMATCHED_LISTED = 1_000;
 
 /** Lines of a file, as many times as the import reads it (it reads twice; nothing holds the whole file). */
 export type LineSource = () => AsyncIterable<string> | Iterable<string>;
@@ -149,15 +155,17 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
       [row] = await tx.select().from(invoice).where(and(eq(invoice.ariaInvoiceNo, named.serial), eq(invoice.kid, kid))).for('update');
     } else if (named?.kind === 'mandate') {
       // An AvtaleGiro draw on a mandate's customer KID is for the claim of that due date and amount —
-      // paid or not: a draw for an invoice already paid another way is a closed invoice for a person,
-      // and a reversed draw must find the invoice it paid. Without an exact match, the oldest open claim.
+      // paid or not, withdrawn or not: a draw for an invoice already paid another way (or whose
+      // withdrawal came too late) is a closed invoice for a person, and a reversed draw must find the
+      // invoice it paid. Without an exact match, the oldest claim still out.
       const [claim] = await tx
         .select({ no: avtaleGiroClaim.ariaInvoiceNo })
         .from(avtaleGiroClaim)
         .innerJoin(invoice, eq(invoice.ariaInvoiceNo, avtaleGiroClaim.ariaInvoiceNo))
-        .where(and(eq(avtaleGiroClaim.kid, kid), isNull(avtaleGiroClaim.cancelledIn)))
+        .where(eq(avtaleGiroClaim.kid, kid))
         .orderBy(
           sql`(${avtaleGiroClaim.dueOn} = ${drawnOn} and ${avtaleGiroClaim.amountOre} = ${amountOre}) desc`,
+          sql`${avtaleGiroClaim.cancelledIn} is null desc`,
           sql`${invoice.paidAt} is null desc`,
           sql`${avtaleGiroClaim.amountOre} = ${amountOre} desc`,
           asc(avtaleGiroClaim.dueOn),
@@ -173,18 +181,6 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
     const [owner] = await tx.select({ titleCode: subscription.titleCode }).from(subscription).where(eq(subscription.id, row.subscriptionId ?? ''));
     if (owner && owner.titleCode !== title.titleCode) return { reason: 'WRONG_ACCOUNT' };
     return { row };
-  }
-
-  async function paidSoFar(tx: Tx, ariaInvoiceNo: number): Promise<number> {
-    // The status in the aggregate, not in the where clause: the invoice's own few payments by its
-    // index. With `status = 'CAPTURED'` beside it, a planner without statistics (a new table) ANDed
-    // in the status index and read every captured payment for each one (bench/bank.ts: the import
-    // slowed with every payment it made).
-    const [sum] = await tx
-      .select({ ore: sql<string>`coalesce(sum(${payment.amountOre}) filter (where ${payment.status} = 'CAPTURED'), 0)` })
-      .from(payment)
-      .where(eq(payment.ariaInvoiceNo, ariaInvoiceNo));
-    return Number(sum?.ore ?? 0);
   }
 
   type Outcome = { outcome: string; reason: UnmatchedReason | null; openAmountOre: number; ariaInvoiceNo: number | null; paymentId: string | null; settled: boolean; titleCode: string | null };
@@ -290,14 +286,18 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
 
   async function summaryOf(fileId: string, header: Header, duplicate: boolean): Promise<BankImportSummary> {
     const [counts] = await db
-      .select({ settled: sql<string>`count(*) filter (where ${bankTransaction.outcome} in ('SETTLED', 'OVERPAID'))` })
+      .select({
+        settled: sql<string>`count(*) filter (where ${bankTransaction.outcome} in ('SETTLED', 'OVERPAID'))`,
+        unmatched: sql<string>`count(*) filter (where ${bankTransaction.reason} is not null)`,
+      })
       .from(bankTransaction)
       .where(eq(bankTransaction.bankFileId, fileId));
     const unmatched = await db
       .select({ kid: bankTransaction.kid, amountOre: bankTransaction.openAmountOre, reason: bankTransaction.reason })
       .from(bankTransaction)
       .where(and(eq(bankTransaction.bankFileId, fileId), sql`${bankTransaction.reason} is not null`))
-      .orderBy(asc(bankTransaction.seq));
+      .orderBy(asc(bankTransaction.seq))
+      .limit(UNMATCHED_LISTED);
     return {
       kind: header.kind,
       transmissionNumber: header.transmissionNumber,
@@ -305,6 +305,7 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
       settled: Number(counts?.settled ?? 0),
       duplicate,
       unmatched: unmatched.map((row) => ({ kid: row.kid, amountOre: row.amountOre, reason: row.reason ?? '' })),
+      unmatchedCount: Number(counts?.unmatched ?? 0),
     };
   }
 

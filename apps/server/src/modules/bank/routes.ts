@@ -16,6 +16,7 @@ const importResponseSchema = z.object({
   settled: z.number().int(),
   duplicate: z.boolean(),
   unmatched: z.array(z.object({ kid: z.string(), amountOre: z.number().int(), reason: z.string() })),
+  unmatchedCount: z.number().int(),
 });
 
 const reconciliationItemSchema = z.object({

@@ -104,10 +104,18 @@ export function createBankService(deps: BankServiceDeps) {
       return this.importBytes(bytes, fileName);
     },
 
-    /** Writes (or writes again, identically) the AvtaleGiro claims of `date`. */
+    /**
+     * Writes (or writes again, identically) today's AvtaleGiro claims. Only today's: the file goes
+     * to the bank now, so its lead times count from today — a file "for" another day would claim
+     * invoices too late for the bank or withdraw claims the bank no longer lets go.
+     */
     async claims(date: string): Promise<ClaimRunSummary> {
       if (!deps.customerUnitId && deps.production) {
         throw new AppError(409, 'BANK_NOT_CONFIGURED', 'BANK_CUSTOMER_UNIT_ID er ikke satt: uten kundeenhets-ID fra Nets sendes ingen trekkfil.');
+      }
+      const today = osloToday(now());
+      if (date !== today) {
+        throw new AppError(409, 'BANK_CLAIMS_NOT_TODAY', `Trekkfilen lages bare for i dag (${today}): den sendes til banken nå, og fristene regnes fra i dag. En fil fra en tidligere dag kan leses med GET /api/operator/bank-files/avtalegiro-claims?date=${date}.`);
       }
       return createClaimRun({ db, catalogue, archive, customerUnitId: deps.customerUnitId ?? DEMO_CUSTOMER_UNIT_ID, now }).run(date);
     },

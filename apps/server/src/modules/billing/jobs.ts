@@ -11,6 +11,8 @@ import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
 import { formatKronerForPdf, formatNorwegianDate } from './pdf.ts';
+import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import { paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
 
 /**
@@ -131,7 +133,16 @@ export function createBillingJobs(deps: BillingJobDeps) {
         const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, row.ariaAccountNo));
         if (owner) {
           const link = billing.paylinkPath(invoiceNo);
-          const giro = row.paymentMethod === 'INVOICE';
+          // AvtaleGiro draws only on a mandate the bank has confirmed; until then the invoice is the payer's to pay.
+          const [mandate] = row.paymentMethod === 'AVTALEGIRO'
+            ? await tx.select({ id: paymentAgreement.id }).from(paymentAgreement).where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.status, 'ACTIVE')))
+            : [];
+          const howToPay =
+            row.paymentMethod === 'INVOICE'
+              ? 'Betal enkelt med Vipps eller kort, uten å logge inn.'
+              : mandate
+                ? 'Beløpet trekkes med AvtaleGiro på forfallsdatoen. Vil du heller betale nå, kan du gjøre det her.'
+                : 'AvtaleGiro-avtalen din venter på bekreftelse fra banken. Til den er bekreftet, betaler du fakturaen selv: i nettbanken med KID og kontonummer over, eller med Vipps eller kort her.';
           await mailer.enqueue(tx, {
             to: owner.email,
             idempotencyKey: `invoice-issued:${invoiceNo}`,
@@ -142,7 +153,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
                 `Hei ${owner.givenName}!`,
                 `Her er fakturaen for ${price.planName} for perioden ${formatNorwegianDate(periodFrom)} – ${formatNorwegianDate(periodTo)}.`,
                 `Beløp: ${formatKronerForPdf(amountOre)}. Forfallsdato: ${formatNorwegianDate(dueOn)}. KID: ${kid}. Kontonummer: ${bankAccountNumber}.`,
-                giro ? 'Betal enkelt med Vipps eller kort, uten å logge inn.' : 'Beløpet trekkes med AvtaleGiro på forfallsdatoen. Vil du heller betale nå, kan du gjøre det her.',
+                howToPay,
               ],
               action: { label: 'Betal fakturaen', url: `${portalOrigin(row.titleCode)}${link.path}` },
             }),
@@ -159,11 +170,15 @@ export function createBillingJobs(deps: BillingJobDeps) {
    * or an earlier charge whose answer is still unknown), after a capture, after the last attempt,
    * or before the dunning schedule allows the next one. Each attempt has its own key.
    */
-  async function claimRenewalCharge(row: typeof invoice.$inferSelect, method: string, today: string): Promise<{ id: string; key: string } | null> {
+  async function claimRenewalCharge(row: typeof invoice.$inferSelect, method: string, today: string): Promise<{ id: string; key: string; amountOre: number } | null> {
     return db.transaction(async (tx) => {
       const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, row.ariaInvoiceNo)).for('update');
       if (!locked || locked.paidAt) return null;
       if ((await engine.openForInvoice(tx, row.ariaInvoiceNo)).length > 0) return null;
+      // Claimed at the bank with AvtaleGiro before the method changed, and too late to withdraw: the bank draws it.
+      if (await fixedAvtaleGiroDraw(tx, row.ariaInvoiceNo, today)) return null;
+      const openOre = locked.amountOre - (await paidSoFar(tx, row.ariaInvoiceNo));
+      if (openOre <= 0) return null;
       const attempts = await tx
         .select()
         .from(payment)
@@ -185,7 +200,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
           idempotencyKey: key,
           purpose: 'RENEWAL',
           method,
-          amountOre: locked.amountOre,
+          amountOre: openOre,
           status: 'PENDING',
           userId: null,
           ariaAccountNo: locked.ariaAccountNo,
@@ -198,7 +213,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         })
         .onConflictDoNothing({ target: payment.idempotencyKey })
         .returning({ id: payment.id });
-      return claimed ? { id, key } : null;
+      return claimed ? { id, key, amountOre: openOre } : null;
     });
   }
 
@@ -227,7 +242,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         try {
           result = await provider.chargeAgreement({
             agreementId: agreement.providerAgreementId,
-            amountOre: row.amountOre,
+            amountOre: claim.amountOre,
             idempotencyKey: claim.key,
             merchantReference: claim.id,
             description: `Faktura ${row.ariaInvoiceNo}`,
@@ -274,7 +289,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         heading: `Faktura ${no} er ikke betalt`,
         paragraphs: [
           `Hei ${found.givenName}!`,
-          `Vi fikk ikke trukket ${formatKronerForPdf(found.invoice.amountOre)} for faktura ${no} (${found.invoice.description}) fra ${source}.`,
+          `Vi fikk ikke trukket ${formatKronerForPdf(settled.amountOre)} for faktura ${no} (${found.invoice.description}) fra ${source}.`,
           'Vi prøver igjen om noen dager. Du kan også betale fakturaen nå med Vipps eller kort, uten å logge inn, eller bytte betalingsmåte på Min side.',
           `Forfallsdato: ${formatNorwegianDate(found.invoice.dueOn)}. KID: ${found.invoice.kid}. Kontonummer: ${found.invoice.bankAccountNumber}.`,
         ],

@@ -23,8 +23,11 @@ export interface InvoicePdfInput {
 }
 
 /** 64900 → "kr 649,00" (nb-NO, plain spaces so the PDF's WinAnsi text shows it). */
+// Made once: a claim file formats a million amounts, and a NumberFormat costs far more to make than to use.
+const kronerForPdf = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 export function formatKronerForPdf(ore: number): string {
-  const value = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(ore / 100);
+  const value = kronerForPdf.format(ore / 100);
   return `kr ${value.replace(/[\u00a0\u202f]/g, ' ').replace('\u2212', '-')}`;
 }
 

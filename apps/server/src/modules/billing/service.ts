@@ -32,6 +32,8 @@ import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { chooseAvtaleGiro } from '../bank/mandates.ts';
+import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimDueOn } from '../bank/claim-window.ts';
+import { paidOreColumn, paidSoFar } from './paid-so-far.ts';
 
 type InvoiceRow = typeof invoice.$inferSelect;
 type AgreementRow = typeof paymentAgreement.$inferSelect;
@@ -74,8 +76,21 @@ function invoiceStatus(row: Pick<InvoiceRow, 'paidAt' | 'dueOn'>, today: string)
   return row.dueOn < today ? 'OVERDUE' : 'UNPAID';
 }
 
-export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string): Invoice {
+/** What the bank and the providers have said of an invoice's money, read with it (invoiceMoney). */
+export interface InvoiceMoney {
+  paidOre: number;
+  /** The due date of its AvtaleGiro claim at the bank, if one is out. */
+  claimDueOn: string | null;
+}
+
+/** The columns of InvoiceMoney, for any query of invoices. */
+export const invoiceMoney = { paidOre: paidOreColumn, claimDueOn: liveClaimDueOn };
+
+export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, money: InvoiceMoney): Invoice {
   const status = invoiceStatus(row, today);
+  const openOre = status === 'PAID' ? 0 : Math.max(0, row.amountOre - money.paidOre);
+  // Once the bank's draw can no longer be withdrawn, paying another way would pay twice.
+  const drawnByBank = money.claimDueOn !== null && status !== 'PAID' && drawIsFixed(money.claimDueOn, today);
   return {
     ariaInvoiceNo: row.ariaInvoiceNo,
     ariaAccountNo: row.ariaAccountNo,
@@ -90,7 +105,10 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string):
     bankAccountNumber: row.bankAccountNumber,
     paidAt: row.paidAt?.toISOString() ?? null,
     settledBy: (row.settledBy as InvoiceSettlement | null) ?? null,
-    payable: status !== 'PAID' && row.amountOre > 0,
+    payable: status !== 'PAID' && openOre > 0 && !drawnByBank,
+    paidOre: status === 'PAID' ? Math.max(row.amountOre, money.paidOre) : money.paidOre,
+    openOre,
+    avtaleGiroDrawOn: status === 'PAID' ? null : money.claimDueOn,
   };
 }
 
@@ -99,9 +117,9 @@ export function createBillingService(deps: BillingServiceDeps) {
   const today = () => osloToday(now());
 
   /** The invoice with its title, if it belongs to the user (another user's is "not found"). */
-  async function ownInvoice(userId: string, ariaInvoiceNo: number): Promise<{ row: InvoiceRow; titleCode: string }> {
+  async function ownInvoice(userId: string, ariaInvoiceNo: number): Promise<{ row: InvoiceRow; titleCode: string } & InvoiceMoney> {
     const [found] = await db
-      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})` })
+      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney })
       .from(invoice)
       .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
       .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
@@ -112,7 +130,7 @@ export function createBillingService(deps: BillingServiceDeps) {
 
   async function anyInvoice(ariaInvoiceNo: number) {
     const [found] = await db
-      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})` })
+      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney })
       .from(invoice)
       .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
       .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
@@ -120,27 +138,36 @@ export function createBillingService(deps: BillingServiceDeps) {
     return found;
   }
 
-  /** Locks the invoice, refuses a paid or empty one, and hands back the attempts this one replaces. */
-  function invoiceGuard(ariaInvoiceNo: number) {
+  /**
+   * Locks the invoice, refuses a paid or empty one and one the bank will draw with AvtaleGiro,
+   * and hands back the attempts this one replaces.
+   */
+  function invoiceGuard(ariaInvoiceNo: number, openOre: number) {
     return async (tx: Tx): Promise<PaymentRow[]> => {
       const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
       if (!locked) throw notFound();
       if (locked.paidAt) throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
       if (locked.amountOre <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
+      if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, today())) throw new AppError(409, billingErrorCodes.invoiceDrawnByAvtaleGiro, billingErrorMessages.invoiceDrawnByAvtaleGiro);
+      // A part-payment that came in since the page was read: the amount asked for would be wrong.
+      if ((await paidSoFar(tx, ariaInvoiceNo)) !== locked.amountOre - openOre) throw new AppError(409, billingErrorCodes.invoiceAmountChanged, billingErrorMessages.invoiceAmountChanged);
       return engine.pendingForInvoice(tx, ariaInvoiceNo);
     };
   }
 
-  function payInvoice(row: InvoiceRow, titleCode: string, body: CreateInvoicePaymentBody, scope: { userId: string } | { paylinkToken: string }): Promise<PaymentRedirect> {
+  function payInvoice(found: { row: InvoiceRow; titleCode: string } & InvoiceMoney, body: CreateInvoicePaymentBody, scope: { userId: string } | { paylinkToken: string }): Promise<PaymentRedirect> {
+    const { row, titleCode } = found;
     if (row.paidAt) throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
     const title = catalogue.findByTitleCode(titleCode);
     const byLink = 'paylinkToken' in scope;
+    // What is still open: a part-payment in the netbank is not asked for again.
+    const openOre = Math.max(0, row.amountOre - found.paidOre);
     return engine.start(
       {
         idempotencyKey: byLink ? `paylink:${row.ariaInvoiceNo}:${body.idempotencyKey}` : `user:${scope.userId}:${body.idempotencyKey}`,
         purpose: 'INVOICE',
         method: body.method,
-        amountOre: row.amountOre,
+        amountOre: openOre,
         userId: byLink ? null : scope.userId,
         ariaAccountNo: row.ariaAccountNo,
         subscriptionId: row.subscriptionId,
@@ -150,7 +177,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           ? `/betaling?token=${encodeURIComponent(scope.paylinkToken)}&paymentId={paymentId}`
           : `/betal-faktura/${row.ariaInvoiceNo}?paymentId={paymentId}`,
       },
-      invoiceGuard(row.ariaInvoiceNo),
+      invoiceGuard(row.ariaInvoiceNo, openOre),
     );
   }
 
@@ -248,7 +275,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
       // One query checks ownership and reads the page (the list is the hot path; see docs/performance.md).
       const rows = await db
-        .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})` })
+        .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney })
         .from(invoice)
         .innerJoin(account, and(eq(account.ariaAccountNo, invoice.ariaAccountNo), eq(account.userId, userId)))
         .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
@@ -267,7 +294,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       const day = today();
       const page = rows.slice(0, limit);
       return {
-        invoices: page.map(({ row, titleCode }) => toInvoiceDto(row, titleCode, day)),
+        invoices: page.map(({ row, titleCode, ...money }) => toInvoiceDto(row, titleCode, day, money)),
         nextBefore: rows.length > limit ? (page.at(-1)?.row.ariaInvoiceNo ?? null) : null,
       };
     },
@@ -300,8 +327,7 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     /** POST /api/invoice/{ariaInvoiceNo}/payment. */
     async payOwnInvoice(userId: string, ariaInvoiceNo: number, body: CreateInvoicePaymentBody): Promise<PaymentRedirect> {
-      const { row, titleCode } = await ownInvoice(userId, ariaInvoiceNo);
-      return payInvoice(row, titleCode, body, { userId });
+      return payInvoice(await ownInvoice(userId, ariaInvoiceNo), body, { userId });
     },
 
     /** GET /api/payment/{paymentId}: the owner's, or one of the pay-link's invoice with its token. */
@@ -347,7 +373,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       const checked = checkPaylink(token);
       const found = await anyInvoice(checked.ariaInvoiceNo);
       if (!found) throw new AppError(404, billingErrorCodes.paylinkInvalid, billingErrorMessages.paylinkInvalid);
-      const dto = toInvoiceDto(found.row, found.titleCode, today());
+      const dto = toInvoiceDto(found.row, found.titleCode, today(), found);
       return {
         ariaInvoiceNo: dto.ariaInvoiceNo,
         titleCode: dto.titleCode,
@@ -357,6 +383,8 @@ export function createBillingService(deps: BillingServiceDeps) {
         dueOn: dto.dueOn,
         status: dto.status,
         payable: dto.payable,
+        openOre: dto.openOre,
+        avtaleGiroDrawOn: dto.avtaleGiroDrawOn,
         expiresAt: checked.expiresAt.toISOString(),
       };
     },
@@ -366,7 +394,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       const checked = checkPaylink(token);
       const found = await anyInvoice(checked.ariaInvoiceNo);
       if (!found) throw new AppError(404, billingErrorCodes.paylinkInvalid, billingErrorMessages.paylinkInvalid);
-      return payInvoice(found.row, found.titleCode, body, { paylinkToken: token });
+      return payInvoice(found, body, { paylinkToken: token });
     },
 
     // --- payment method --------------------------------------------------------------------

@@ -54,6 +54,19 @@ export function paidText(invoice: { status: InvoiceStatus; paidAt?: string | nul
 }
 
 /**
+ * What is under way on an open invoice, a line each: the bank's AvtaleGiro draw ("Trekkes med
+ * AvtaleGiro 5. desember 2026") and a part-payment ("Delbetalt 200 kr – 449 kr gjenstår").
+ * Empty when nothing is under way.
+ */
+export function openText(invoice: { status: InvoiceStatus; paidOre: number; openOre: number; avtaleGiroDrawOn: string | null }): string[] {
+  if (invoice.status === 'PAID') return [];
+  const parts: string[] = [];
+  if (invoice.avtaleGiroDrawOn) parts.push(`Trekkes med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)}`);
+  if (invoice.paidOre > 0) parts.push(`Delbetalt ${formatKroner(invoice.paidOre)} – ${formatKroner(invoice.openOre)} gjenstår`);
+  return parts;
+}
+
+/**
  * What the return page does with a payment's state:
  * - waiting: the provider has not answered yet (looked up again shortly);
  * - succeeded: a receipt;

@@ -1,6 +1,6 @@
 import type { InvoiceSettlement, InvoiceStatus } from '@minside/domain';
 import ui from '../../../components/ui.module.css';
-import { formatKroner, formatPeriod, formatShortDate, paidText } from '../format.ts';
+import { formatKroner, formatPeriod, formatShortDate, openText, paidText } from '../format.ts';
 import { InvoiceStatusBadge } from './invoice-status-badge.tsx';
 import styles from './invoice-details.module.css';
 
@@ -18,12 +18,17 @@ export interface InvoiceDetailsProps {
     /** When and how it was paid (the pay-link's details have neither). */
     paidAt?: string | null;
     settledBy?: InvoiceSettlement | null;
+    /** What has come in and what is open; the AvtaleGiro draw date once the claim is at the bank. */
+    paidOre?: number;
+    openOre?: number;
+    avtaleGiroDrawOn?: string | null;
   };
 }
 
 /** One invoice at a glance: what it is for, the amount, KID and due date, and whether it is paid. */
 export function InvoiceDetails({ invoice }: InvoiceDetailsProps) {
   const paid = paidText(invoice);
+  const underWay = openText({ status: invoice.status, paidOre: invoice.paidOre ?? 0, openOre: invoice.openOre ?? invoice.amountOre, avtaleGiroDrawOn: invoice.avtaleGiroDrawOn ?? null });
   return (
     <section className={styles.details} aria-labelledby="fakturaen">
       <div className={styles.top}>
@@ -37,6 +42,11 @@ export function InvoiceDetails({ invoice }: InvoiceDetailsProps) {
       </div>
       <p className={styles.amount}>{formatKroner(invoice.amountOre)}</p>
       {paid ? <p className={styles.paid}>{paid}</p> : null}
+      {underWay.map((line) => (
+        <p key={line} className={styles.paid}>
+          {line}
+        </p>
+      ))}
       <dl className={ui.facts}>
         {invoice.periodFrom && invoice.periodTo ? (
           <div className={ui.fact}>

@@ -22,10 +22,15 @@ const base: Invoice = {
   paidAt: '2026-03-03T11:00:00.000Z',
   settledBy: 'BANKGIRO',
   payable: false,
+  paidOre: 64_900,
+  openOre: 0,
+  avtaleGiroDrawOn: null,
 };
 
 const invoices: Invoice[] = [
-  { ...base, ariaInvoiceNo: 9005, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, description: 'Papir + digital, juli' },
+  { ...base, ariaInvoiceNo: 9007, status: 'UNPAID', paidAt: null, settledBy: null, payable: false, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-09-05', description: 'Papir + digital, september' },
+  { ...base, ariaInvoiceNo: 9006, status: 'OVERDUE', paidAt: null, settledBy: null, payable: true, paidOre: 20_000, openOre: 44_900, description: 'Papir + digital, august' },
+  { ...base, ariaInvoiceNo: 9005, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, paidOre: 0, openOre: 64_900, description: 'Papir + digital, juli' },
   { ...base, ariaInvoiceNo: 9004, settledBy: 'AVTALEGIRO', paidAt: '2026-06-30T10:00:00.000Z', description: 'Papir + digital, juni' },
   { ...base, ariaInvoiceNo: 9003, settledBy: 'VIPPS', paidAt: '2026-04-30T22:30:00.000Z', description: 'Papir + digital, mai' },
   { ...base, ariaInvoiceNo: 9002, settledBy: 'SWEDBANK-PPG', description: 'Papir + digital, april' },
@@ -34,6 +39,9 @@ const invoices: Invoice[] = [
 ];
 
 const expected: Record<number, string | null> = {
+  // Open, with what is under way: the bank's draw, a part-payment in the netbank.
+  9007: 'Trekkes med AvtaleGiro 5. september 2026',
+  9006: 'Delbetalt 200 kr – 449 kr gjenstår',
   9005: null,
   9004: 'Betalt 30. juni 2026 med AvtaleGiro',
   9003: 'Betalt 1. mai 2026 med Vipps',
@@ -81,7 +89,7 @@ describe('the invoice list', () => {
       const card = cards[index];
       if (!card) throw new Error('missing card');
       if (text) expect(within(card).getByText(text)).toBeDefined();
-      else expect(card.textContent).toContain('Ikke betalt');
+      if (!text || invoice.status !== 'PAID') expect(card.textContent).toMatch(/Ikke betalt|Forfalt/);
     });
   });
 });
@@ -90,6 +98,13 @@ describe('one invoice', () => {
   it('says how and when it was paid', () => {
     render(<InvoiceDetails invoice={{ ...base, settledBy: 'AVTALEGIRO' }} />);
     expect(screen.getByText('Betalt 3. mars 2026 med AvtaleGiro')).toBeDefined();
+  });
+
+  it('while open: the bank’s AvtaleGiro draw and a part-payment, no "Betalt"', () => {
+    render(<InvoiceDetails invoice={{ ...base, status: 'UNPAID', paidAt: null, settledBy: null, paidOre: 10_000, openOre: 54_900, avtaleGiroDrawOn: '2026-03-05' }} />);
+    expect(screen.getByText('Trekkes med AvtaleGiro 5. mars 2026')).toBeDefined();
+    expect(screen.getByText('Delbetalt 100 kr – 549 kr gjenstår')).toBeDefined();
+    expect(screen.queryByText(/Betalt \d/)).toBeNull();
   });
 
   it('says nothing of it while open, nor from a pay-link without the time', () => {

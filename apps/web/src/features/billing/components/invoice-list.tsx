@@ -3,7 +3,7 @@ import type { Invoice } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { invoicePdfUrl } from '../api/get-invoices.ts';
-import { formatKroner, formatPeriod, formatShortDate, paidText } from '../format.ts';
+import { formatKroner, formatPeriod, formatShortDate, openText, paidText } from '../format.ts';
 import { useMediaQuery } from '../use-media-query.ts';
 import { InvoiceStatusBadge } from './invoice-status-badge.tsx';
 import styles from './invoice-list.module.css';
@@ -29,10 +29,19 @@ function PayLink({ invoice }: { invoice: Invoice }) {
   );
 }
 
-/** "Betalt 3. mars 2026 i nettbank": how and when, under the Betalt badge. */
+/** "Betalt 3. mars 2026 i nettbank" under the Betalt badge; on an open invoice, what is under way (a draw, a part-payment). */
 function PaidNote({ invoice }: { invoice: Invoice }) {
-  const text = paidText(invoice);
-  return text ? <span className={styles.paid}>{text}</span> : null;
+  const paid = paidText(invoice);
+  const lines = paid ? [paid] : openText(invoice);
+  return (
+    <>
+      {lines.map((line) => (
+        <span key={line} className={styles.paid}>
+          {line}
+        </span>
+      ))}
+    </>
+  );
 }
 
 function InvoiceTable({ invoices }: { invoices: Invoice[] }) {

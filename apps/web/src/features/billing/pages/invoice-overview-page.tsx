@@ -20,8 +20,10 @@ export function InvoiceOverviewPage() {
   const invoices = query.data?.pages.flatMap((page) => page.invoices) ?? [];
   const open = invoices.filter((invoice) => invoice.status !== 'PAID');
   const payable = open.filter((invoice) => invoice.payable);
-  const openTotal = open.reduce((sum, invoice) => sum + invoice.amountOre, 0);
+  const openTotal = open.reduce((sum, invoice) => sum + invoice.openOre, 0);
   const firstDue = open.map((invoice) => invoice.dueOn).sort()[0];
+  // Every open invoice is on its way from the bank: nothing for the subscriber to pay here.
+  const allDrawnByBank = open.length > 0 && open.every((invoice) => invoice.avtaleGiroDrawOn !== null && !invoice.payable);
 
   return (
     <Page title={pages.invoiceOverview.title} lead={pages.invoiceOverview.purpose}>
@@ -33,12 +35,15 @@ export function InvoiceOverviewPage() {
             </h2>
             <p className={ui.text}>
               Til sammen <strong>{formatKroner(openTotal)}</strong>
-              {firstDue ? `, første forfallsdato ${formatShortDate(firstDue)}` : ''}. Du kan betale med Vipps eller kort her, eller i nettbanken med KID og kontonummer.
+              {firstDue ? `, første forfallsdato ${formatShortDate(firstDue)}` : ''}.{' '}
+              {allDrawnByBank
+                ? 'Banken trekker det med AvtaleGiro på forfallsdatoen, så du trenger ikke gjøre noe.'
+                : 'Du kan betale med Vipps eller kort her, eller i nettbanken med KID og kontonummer.'}
             </p>
             {payable.length === 1 && payable[0] ? (
               <div className={ui.actions}>
                 <Link className={`${button.button} ${button.primary}`} to={pathTo('payInvoice', { ariaInvoiceNo: String(payable[0].ariaInvoiceNo) })}>
-                  Betal {formatKroner(payable[0].amountOre)} nå
+                  Betal {formatKroner(payable[0].openOre)} nå
                 </Link>
               </div>
             ) : null}

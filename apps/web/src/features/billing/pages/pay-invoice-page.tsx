@@ -13,10 +13,11 @@ import { invoiceQueryOptions } from '../api/get-invoices.ts';
 import { paymentQueryOptions } from '../api/get-payment.ts';
 import { billingKeys } from '../api/keys.ts';
 import { startInvoicePayment } from '../api/start-invoice-payment.ts';
+import { AvtaleGiroDrawNotice } from '../components/avtalegiro-draw-notice.tsx';
 import { InvoiceDetails } from '../components/invoice-details.tsx';
 import { PayForm } from '../components/pay-form.tsx';
 import { PaymentOutcomePanel } from '../components/payment-outcome-panel.tsx';
-import { paymentOutcome, returnedPaymentId } from '../format.ts';
+import { formatLongDate, paymentOutcome, returnedPaymentId } from '../format.ts';
 import { clearPaymentKeys } from '../payment-keys.ts';
 
 export interface PayInvoicePageProps {
@@ -143,7 +144,8 @@ export function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             </div>
           </section>
         ) : null}
-        {invoice.status !== 'PAID' && !invoice.payable ? (
+        {invoice.status !== 'PAID' && invoice.avtaleGiroDrawOn && !invoice.payable ? <AvtaleGiroDrawNotice drawOn={invoice.avtaleGiroDrawOn} openOre={invoice.openOre} /> : null}
+        {invoice.status !== 'PAID' && !invoice.avtaleGiroDrawOn && !invoice.payable ? (
           <section className={ui.panelAccent} aria-labelledby="kan-ikke-betales">
             <h2 id="kan-ikke-betales" className={ui.panelHeading}>
               {billingErrorMessages.invoiceNotPayable}
@@ -161,7 +163,10 @@ export function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             <h2 id="betal-naa" className={ui.panelHeading}>
               Betal nå
             </h2>
-            <PayForm ariaInvoiceNo={invoice.ariaInvoiceNo} amountOre={invoice.amountOre} source="payInvoice" start={(request) => startInvoicePayment(invoice.ariaInvoiceNo, request)} />
+            <PayForm ariaInvoiceNo={invoice.ariaInvoiceNo} amountOre={invoice.openOre} source="payInvoice" start={(request) => startInvoicePayment(invoice.ariaInvoiceNo, request)} />
+            {invoice.avtaleGiroDrawOn ? (
+              <p className={ui.muted}>Fakturaen er sendt til banken for trekk med AvtaleGiro {formatLongDate(invoice.avtaleGiroDrawOn)}. Betaler du nå, stopper vi trekket.</p>
+            ) : null}
             <p className={ui.muted}>
               Vil du heller betale i nettbanken? Bruk KID {invoice.kid} og kontonummer {invoice.bankAccountNumber}.
             </p>

@@ -11,6 +11,7 @@ import { useTitle } from '../../titles/index.ts';
 import { paymentQueryOptions } from '../api/get-payment.ts';
 import { billingKeys } from '../api/keys.ts';
 import { paylinkQueryOptions, startPaylinkPayment } from '../api/paylink.ts';
+import { AvtaleGiroDrawNotice } from '../components/avtalegiro-draw-notice.tsx';
 import { InvoiceDetails } from '../components/invoice-details.tsx';
 import { PayForm } from '../components/pay-form.tsx';
 import { PaymentOutcomePanel } from '../components/payment-outcome-panel.tsx';
@@ -111,7 +112,8 @@ export function PaymentPage() {
             {billingErrorMessages.invoiceAlreadyPaid} Du trenger ikke gjøre noe.
           </p>
         ) : null}
-        {details.status !== 'PAID' && !details.payable ? (
+        {details.status !== 'PAID' && details.avtaleGiroDrawOn && !details.payable ? <AvtaleGiroDrawNotice drawOn={details.avtaleGiroDrawOn} openOre={details.openOre} /> : null}
+        {details.status !== 'PAID' && !details.avtaleGiroDrawOn && !details.payable ? (
           <p className={ui.panelAccent}>{billingErrorMessages.invoiceNotPayable} Kontakt kundeservice på {title.customerCenterPhoneNumber}.</p>
         ) : null}
         {details.status !== 'PAID' && details.payable && !paymentId ? (
@@ -119,7 +121,7 @@ export function PaymentPage() {
             <h2 id="betal-naa" className={ui.panelHeading}>
               Betal nå
             </h2>
-            <PayForm ariaInvoiceNo={details.ariaInvoiceNo} amountOre={details.amountOre} source="payLink" start={(request) => startPaylinkPayment(token, request)} />
+            <PayForm ariaInvoiceNo={details.ariaInvoiceNo} amountOre={details.openOre} source="payLink" start={(request) => startPaylinkPayment(token, request)} />
             <p className={ui.muted}>Lenken gjelder til {formatInstant(details.expiresAt)}. Du trenger ikke logge inn.</p>
           </section>
         ) : null}
