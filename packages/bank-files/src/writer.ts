@@ -33,8 +33,10 @@ import type {
   AvtaleGiroClaimAssignmentInput,
   AvtaleGiroClaimInput,
   AvtaleGiroClaimsTransmissionInput,
+  AvtaleGiroMandateAssignmentInput,
   AvtaleGiroMandateInput,
   AvtaleGiroMandatesTransmissionInput,
+  OcrGiroAssignmentInput,
   OcrGiroTransmissionInput,
   OcrTransactionInput,
   ParsedBankFile,
@@ -208,6 +210,55 @@ function ocrRecords(tx: OcrTransactionInput, number: string, path: string): stri
   return records;
 }
 
+/** One assignment as a writer lays it out: its start record, its transactions' records, its end record. */
+interface AssignmentLayout<T> {
+  start: string;
+  transactions: AsyncIterable<T> | Iterable<T>;
+  /** The records of one transaction, given its (checked) transaction number. */
+  records(tx: T, number: string, path: string): string[];
+  amount(tx: T): number;
+  /** The date the end records' first and last dates are taken from (null: none). */
+  date(tx: T): string | null;
+  end(totals: Totals, path: string): string;
+}
+
+/**
+ * The bookkeeping every transmission shares: the start record, each assignment's transaction
+ * numbers and totals, the assignment numbers used once, and the end record with the counts.
+ */
+async function* transmission<A extends { transactions: unknown }, T>(
+  start: string,
+  assignments: AsyncIterable<A> | Iterable<A>,
+  layout: (assignment: A, path: string, used: Set<string>) => AssignmentLayout<T>,
+  end: (totals: Totals) => string,
+): Lines {
+  yield start;
+  const total = new Totals();
+  const used = new Set<string>();
+  let i = 0;
+  for await (const a of assignments) {
+    const path = `assignments[${i}]`;
+    const plan = layout(a, path, used);
+    yield plan.start;
+    const t = new Totals();
+    let j = 0;
+    for await (const tx of plan.transactions) {
+      const txPath = `${path}.transactions[${j}]`;
+      const records = plan.records(tx, t.number((tx as { transactionNumber?: number }).transactionNumber, `${txPath}.transactionNumber`), txPath);
+      for (const record of records) yield record;
+      t.add(records.length, plan.amount(tx), plan.date(tx), txPath);
+      j++;
+    }
+    t.records++;
+    yield plan.end(t, path);
+    total.addAssignment(t, path);
+    i++;
+  }
+  if (i === 0) noAssignments();
+  total.records++;
+  yield end(total);
+}
+
 /** OCR Giro transactions, as Nets sends them (for tests, simulators and re-writing parsed files). */
 export async function* writeOcrGiro(input: OcrGiroTransmissionInput): Lines {
   const dataTransmitter = input.dataTransmitter ?? NETS_ID;
@@ -215,33 +266,24 @@ export async function* writeOcrGiro(input: OcrGiroTransmissionInput): Lines {
   const transmissionNumber = needDigits(input.transmissionNumber, 7, 'transmissionNumber');
   const dataRecipient = needDigits(input.dataRecipient, 8, 'dataRecipient');
   const endDate = needDate(input.netsDate, 'netsDate');
-  yield transmissionStart(dataTransmitter, transmissionNumber, dataRecipient);
-  const total = new Totals();
-  const used = new Set<string>();
-  let i = 0;
-  for await (const a of input.assignments) {
-    const path = `assignments[${i}]`;
-    const agreementId = needDigits(a.agreementId, 9, `${path}.agreementId`);
-    const { assignmentNumber, account } = checkAssignment(a, path, used);
-    const netsDate = needDate(a.netsDate, `${path}.netsDate`);
-    yield assignmentStart('09', '00', agreementId, assignmentNumber, account);
-    const t = new Totals();
-    let j = 0;
-    for await (const tx of a.transactions) {
-      const txPath = `${path}.transactions[${j}]`;
-      const records = ocrRecords(tx, t.number(tx.transactionNumber, `${txPath}.transactionNumber`), txPath);
-      for (const record of records) yield record;
-      t.add(records.length, tx.amount, tx.netsDate, txPath);
-      j++;
-    }
-    t.records++;
-    yield `NY090088${t.counts(path)}${zeroPad(t.amount, 17)}${netsDate}${netsDateOrZeros(t.earliest)}${netsDateOrZeros(t.latest)}${zeros(21)}`;
-    total.addAssignment(t, path);
-    i++;
-  }
-  if (i === 0) noAssignments();
-  total.records++;
-  yield transmissionEnd(total, endDate);
+  yield* transmission<OcrGiroAssignmentInput, OcrTransactionInput>(
+    transmissionStart(dataTransmitter, transmissionNumber, dataRecipient),
+    input.assignments,
+    (a, path, used) => {
+      const agreementId = needDigits(a.agreementId, 9, `${path}.agreementId`);
+      const { assignmentNumber, account } = checkAssignment(a, path, used);
+      const netsDate = needDate(a.netsDate, `${path}.netsDate`);
+      return {
+        start: assignmentStart('09', '00', agreementId, assignmentNumber, account),
+        transactions: a.transactions,
+        records: ocrRecords,
+        amount: (tx) => tx.amount,
+        date: (tx) => tx.netsDate,
+        end: (t, endPath) => `NY090088${t.counts(endPath)}${zeroPad(t.amount, 17)}${netsDate}${netsDateOrZeros(t.earliest)}${netsDateOrZeros(t.latest)}${zeros(21)}`,
+      };
+    },
+    (total) => transmissionEnd(total, endDate),
+  );
 }
 
 // ── AvtaleGiro claims and cancellations ──────────────────────────────────────────────────────
@@ -279,38 +321,28 @@ export async function* writeAvtaleGiroClaims(input: AvtaleGiroClaimsTransmission
   const transmissionNumber = needDigits(input.transmissionNumber, 7, 'transmissionNumber');
   const dataRecipient = input.dataRecipient ?? NETS_ID;
   if (dataRecipient !== NETS_ID) bad('dataRecipient', `claims go to Nets: must be ${NETS_ID}, got ${show(dataRecipient)}`);
-  yield transmissionStart(dataTransmitter, transmissionNumber, dataRecipient);
-  const total = new Totals();
-  const used = new Set<string>();
-  let i = 0;
-  for await (const a of input.assignments) {
-    const path = `assignments[${i}]`;
-    const kind = a.kind ?? 'avtalegiro-claims';
-    if (kind !== 'avtalegiro-claims' && kind !== 'avtalegiro-cancellations') {
-      bad(`${path}.kind`, `must be 'avtalegiro-claims' or 'avtalegiro-cancellations', got ${show(kind)}`);
-    }
-    const cancellation = kind === 'avtalegiro-cancellations';
-    const at = cancellation ? '36' : '00';
-    const { assignmentNumber, account } = checkAssignment(a, path, used);
-    yield assignmentStart('21', at, null, assignmentNumber, account);
-    const t = new Totals();
-    let j = 0;
-    const transactions = (a as AvtaleGiroClaimAssignmentInput | AvtaleGiroCancellationAssignmentInput).transactions;
-    for await (const tx of transactions) {
-      const txPath = `${path}.transactions[${j}]`;
-      const records = claimRecords(tx, cancellation, t.number(tx.transactionNumber, `${txPath}.transactionNumber`), txPath);
-      for (const record of records) yield record;
-      t.add(records.length, tx.amount, tx.dueDate, txPath);
-      j++;
-    }
-    t.records++;
-    yield `NY21${at}88${t.counts(path)}${zeroPad(t.amount, 17)}${netsDateOrZeros(t.earliest)}${netsDateOrZeros(t.latest)}${zeros(27)}`;
-    total.addAssignment(t, path);
-    i++;
-  }
-  if (i === 0) noAssignments();
-  total.records++;
-  yield transmissionEnd(total, netsDateOrZeros(total.earliest));
+  yield* transmission<AvtaleGiroClaimAssignmentInput | AvtaleGiroCancellationAssignmentInput, AvtaleGiroClaimInput | AvtaleGiroCancellationInput>(
+    transmissionStart(dataTransmitter, transmissionNumber, dataRecipient),
+    input.assignments,
+    (a, path, used) => {
+      const kind = a.kind ?? 'avtalegiro-claims';
+      if (kind !== 'avtalegiro-claims' && kind !== 'avtalegiro-cancellations') {
+        bad(`${path}.kind`, `must be 'avtalegiro-claims' or 'avtalegiro-cancellations', got ${show(kind)}`);
+      }
+      const cancellation = kind === 'avtalegiro-cancellations';
+      const at = cancellation ? '36' : '00';
+      const { assignmentNumber, account } = checkAssignment(a, path, used);
+      return {
+        start: assignmentStart('21', at, null, assignmentNumber, account),
+        transactions: a.transactions,
+        records: (tx, number, txPath) => claimRecords(tx, cancellation, number, txPath),
+        amount: (tx) => tx.amount,
+        date: (tx) => tx.dueDate,
+        end: (t, endPath) => `NY21${at}88${t.counts(endPath)}${zeroPad(t.amount, 17)}${netsDateOrZeros(t.earliest)}${netsDateOrZeros(t.latest)}${zeros(27)}`,
+      };
+    },
+    (total) => transmissionEnd(total, netsDateOrZeros(total.earliest)),
+  );
 }
 
 // ── AvtaleGiro mandates ──────────────────────────────────────────────────────────────────────
@@ -329,30 +361,22 @@ export async function* writeAvtaleGiroMandates(input: AvtaleGiroMandatesTransmis
   const transmissionNumber = needDigits(input.transmissionNumber, 7, 'transmissionNumber');
   const dataRecipient = needDigits(input.dataRecipient, 8, 'dataRecipient');
   const endDate = input.netsDate === null ? zeros(6) : needDate(input.netsDate, 'netsDate');
-  yield transmissionStart(dataTransmitter, transmissionNumber, dataRecipient);
-  const total = new Totals();
-  const used = new Set<string>();
-  let i = 0;
-  for await (const a of input.assignments) {
-    const path = `assignments[${i}]`;
-    const { assignmentNumber, account } = checkAssignment(a, path, used);
-    yield assignmentStart('21', '24', null, assignmentNumber, account);
-    const t = new Totals();
-    let j = 0;
-    for await (const tx of a.transactions) {
-      const txPath = `${path}.transactions[${j}]`;
-      yield mandateRecord(tx, t.number(tx.transactionNumber, `${txPath}.transactionNumber`), txPath);
-      t.add(1, 0, null, txPath);
-      j++;
-    }
-    t.records++;
-    yield `NY212488${t.counts(path)}${zeros(56)}`;
-    total.addAssignment(t, path);
-    i++;
-  }
-  if (i === 0) noAssignments();
-  total.records++;
-  yield transmissionEnd(total, endDate);
+  yield* transmission<AvtaleGiroMandateAssignmentInput, AvtaleGiroMandateInput>(
+    transmissionStart(dataTransmitter, transmissionNumber, dataRecipient),
+    input.assignments,
+    (a, path, used) => {
+      const { assignmentNumber, account } = checkAssignment(a, path, used);
+      return {
+        start: assignmentStart('21', '24', null, assignmentNumber, account),
+        transactions: a.transactions,
+        records: (tx, number, txPath) => [mandateRecord(tx, number, txPath)],
+        amount: () => 0,
+        date: () => null,
+        end: (t, endPath) => `NY212488${t.counts(endPath)}${zeros(56)}`,
+      };
+    },
+    (total) => transmissionEnd(total, endDate),
+  );
 }
 
 // ── parsed files ─────────────────────────────────────────────────────────────────────────────
