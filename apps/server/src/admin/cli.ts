@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { loadActiveCatalogue, loadCatalogueFile } from '../modules/titles/catalogue-source.ts';
+import { isDatabaseUnavailable } from '../plugins/errors.ts';
 import { AdminInputError } from './args.ts';
 import { adminCommands, adminUsage } from './commands.ts';
 import { systemClock } from '@minside/domain';
@@ -14,7 +15,10 @@ import { systemClock } from '@minside/domain';
 export function runAdminCli(argv: string[]): void {
   run(argv).catch((error: unknown) => {
     const known = error instanceof AdminInputError || error instanceof ConfigError;
-    console.error(known ? (error as Error).message : `Admin command failed: ${(error as Error)?.stack ?? String(error)}`);
+    if (known) console.error((error as Error).message);
+    // The database went away (restarted, cut off): no bug to trace, and the commands are made to be run again.
+    else if (isDatabaseUnavailable(error)) console.error(`Admin command stopped: the database connection was lost (${rootMessage(error)}). What was committed stays; run the command again and it goes on from there.`);
+    else console.error(`Admin command failed: ${(error as Error)?.stack ?? String(error)}`);
     process.exit(1);
   });
 }
@@ -56,4 +60,11 @@ async function run(argv: string[]): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/** The innermost cause's message: drizzle wraps the driver's ("Failed query: rollback" around "Connection terminated"). */
+function rootMessage(error: unknown): string {
+  let current = error as { message?: unknown; cause?: unknown };
+  for (let depth = 0; current.cause && depth < 5; depth++) current = current.cause as typeof current;
+  return typeof current.message === 'string' ? current.message.split('\n')[0] ?? '' : String(current);
 }

@@ -7,7 +7,7 @@ import { AppError } from '../lib/app-error.ts';
 /** Connection-level failures that mean "the database is not there right now", not a bug. */
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
 
-function isDatabaseUnavailable(error: unknown): boolean {
+export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     const { code, message } = current as { code?: unknown; message?: unknown };
