@@ -47,6 +47,9 @@ export interface CallbackEvent {
 }
 
 export interface CallbackRequest {
+  /** As received: a provider may sign the method, the path and query and the host (Vipps MobilePay does). */
+  method: string;
+  pathAndQuery: string;
   headers: Record<string, string | string[] | undefined>;
   rawBody: string;
 }

@@ -173,7 +173,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
       `/api/payment/callback/${providerName}`,
       { schema: { tags: ['billing'], description: 'Payment provider callback (signed).', response: { 200: z.object({ received: z.boolean(), duplicate: z.boolean() }), ...errors } } },
       async (request) => {
-        const result = await engine.handleCallback({ headers: request.headers, rawBody: request.rawBody ?? '' });
+        const result = await engine.handleCallback({ method: request.method, pathAndQuery: request.url, headers: request.headers, rawBody: request.rawBody ?? '' });
         return { received: true, duplicate: result.duplicate };
       },
     );
