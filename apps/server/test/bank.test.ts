@@ -250,6 +250,10 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const reversedDraw = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 18, sign: '-', partialSettlementNumber: 0, debitAccount: '00000000000' }], varden.bank));
     expect(reversedDraw.json(), reversedDraw.body).toMatchObject({ settled: 0, unmatched: [] });
     expect(await paidState()).toBe(false);
+    // A reversed draw is no draw: the invoice is the payer's to pay again, not "drawn by the bank".
+    const vardenInvoices = await browser.request('GET', `http://varden.localhost:3000/api/invoice/${accounts.varden}`);
+    const reopened = vardenInvoices.json<{ invoices: Invoice[] }>().invoices.find((row) => row.ariaInvoiceNo === Number(claimable.aria_invoice_no));
+    expect(reopened).toMatchObject({ avtaleGiroDrawOn: null, payable: true });
 
     // Set aside for giro, then deleted at the bank: choosing AvtaleGiro again waits for a new confirmation, it does not come back ACTIVE.
     const giro = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'BANKGIRO', idempotencyKey: randomUUID() } });
@@ -316,6 +320,42 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const draw = await upload(await ocrFile([{ ...netbankPayment(mandateKid, 44_900, due), transactionType: 15 }]));
     expect(draw.json(), draw.body).toMatchObject({ settled: 1, unmatched: [] });
     expect(await shown()).toMatchObject({ status: 'PAID', settledBy: 'AVTALEGIRO', paidOre: 64_900, openOre: 0, avtaleGiroDrawOn: null });
+    clock.set(systemClock());
+  });
+
+  it('an approval captured too late is let go, and a claim the bank never drew gives the invoice back to the payer', async () => {
+    const day = addDays(today, 91);
+    clockAt(day);
+    const due = addDays(day, 10);
+    const created = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, ikke trukket', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }),
+    );
+    const no = created.ariaInvoiceNo;
+    const shown = async () => (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === no);
+    expect((await test.app.bank.claims(day)).claims).toBeGreaterThanOrEqual(1);
+    expect(await shown()).toMatchObject({ avtaleGiroDrawOn: due, avtaleGiroDrawOre: 64_900, payable: true });
+
+    // Paid with Vipps while the claim could still be withdrawn, approved, but the callback is lost and the payer never comes back.
+    const browser = await signInAs(test, PORTAL, 'papir@minside.test');
+    const started = await browser.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(started.status, started.body).toBe(200);
+    const { paymentId, redirectUrl } = started.json<{ paymentId: string; redirectUrl: string }>();
+    expect((await browser.request('POST', `${PORTAL}${redirectUrl}`, { form: { action: 'approve', lostCallback: 'on' } })).status).toBe(303);
+    // Reconciliation finds the approval only when the bank's draw is certain: capturing it would pay twice, so it is cancelled.
+    clockAt(addDays(due, -2));
+    await test.app.billingJobs.runReconciliation();
+    const [payment] = await test.database.rows<{ status: string; error_code: string | null }>(sql`select status, error_code from payment where id = ${paymentId}`);
+    expect(payment).toEqual({ status: 'CANCELLED', error_code: 'INVOICE_DRAWN_BY_AVTALEGIRO' });
+    expect(await shown()).toMatchObject({ status: 'UNPAID', payable: false, avtaleGiroDrawOn: due });
+
+    // The bank never draws it (no cover): after its due date the invoice waits for the bank's answer…
+    clockAt(addDays(due, 2));
+    expect(await shown()).toMatchObject({ status: 'OVERDUE', payable: false, avtaleGiroDrawOn: due });
+    // …and when none came in the days a draw can take, it is the payer's to pay again.
+    clockAt(addDays(due, 6));
+    expect(await shown()).toMatchObject({ status: 'OVERDUE', payable: true, avtaleGiroDrawOn: null, avtaleGiroDrawOre: null, openOre: 64_900 });
+    const retried = await (await signInAs(test, PORTAL, 'papir@minside.test')).request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(retried.status, retried.body).toBe(200);
     clock.set(systemClock());
   });
 

@@ -88,8 +88,10 @@ export const invoiceSchema = z.object({
   paidOre: z.number().int().nonnegative(),
   /** What is still to pay: the amount less what has come in; 0 when paid. */
   openOre: z.number().int().nonnegative(),
-  /** The day the bank draws it with AvtaleGiro, once the claim has gone to the bank; null otherwise. */
+  /** The day the bank draws it with AvtaleGiro, once the claim has gone to the bank (until the draw's answer is due); null otherwise. */
   avtaleGiroDrawOn: isoDate.nullable(),
+  /** What the bank draws then (the claim's amount); null without a claim. */
+  avtaleGiroDrawOre: z.number().int().nonnegative().nullable(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
@@ -334,6 +336,7 @@ export const paylinkDetailsSchema = z.object({
   openOre: z.number().int().nonnegative(),
   /** Set when the bank draws it with AvtaleGiro on that day (then it is not payable here). */
   avtaleGiroDrawOn: isoDate.nullable(),
+  avtaleGiroDrawOre: z.number().int().nonnegative().nullable(),
   expiresAt: z.iso.datetime({ offset: true }),
 });
 export type PaylinkDetails = z.infer<typeof paylinkDetailsSchema>;

@@ -1,7 +1,7 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { addDays } from '@minside/domain';
-import type { Tx } from '../../db/client.ts';
-import { avtaleGiroClaim, invoice } from '../../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import { avtaleGiroClaim, invoice, payment, paymentAgreement } from '../../db/schema.ts';
 
 /**
  * The AvtaleGiro claim's calendar (ADR 024), in one place for the claim run, the import and the
@@ -17,6 +17,13 @@ export const CLAIM_MAX_LEAD_DAYS = 14;
 export const CANCEL_MIN_LEAD_DAYS = 2;
 
 /**
+ * Days after the due date in which the bank's draw may still come in: a due date on a weekend or
+ * a holiday is drawn on the next banking day, and its OCR file arrives the day after. A claim not
+ * drawn by then was not drawn (no cover, stopped by the payer): the invoice is the payer's again.
+ */
+export const DRAW_WAIT_DAYS = 5;
+
+/**
  * True when a claim due on `dueOn` can no longer be withdrawn in time: the next claim run may be
  * tomorrow's (today's may have run), and it withdraws only claims due `CANCEL_MIN_LEAD_DAYS` after
  * its own date. From then on the bank draws, and paying the invoice another way would pay it twice.
@@ -25,14 +32,29 @@ export function drawIsFixed(dueOn: string, today: string): boolean {
   return dueOn < addDays(today, CANCEL_MIN_LEAD_DAYS + 1);
 }
 
-/** The due date of the invoice's claim at the bank, if one is out and not withdrawn (a column for invoice queries). */
-export const liveClaimDueOn = sql<string | null>`(select to_char(c.due_on, 'YYYY-MM-DD') from ${avtaleGiroClaim} c where c.aria_invoice_no = ${invoice.ariaInvoiceNo} and c.cancelled_in is null)`;
+/**
+ * A claim (`c`) the bank may still draw: not withdrawn, on a mandate the bank still has (a row set
+ * aside for giro is still the bank's mandate; a deleted one is not), its draw not reversed, and
+ * not past the days a draw can take.
+ */
+function inPlay(today: string): SQL {
+  return sql`c.cancelled_in is null
+    and c.due_on >= ${addDays(today, -DRAW_WAIT_DAYS)}
+    and exists (select 1 from ${paymentAgreement} pa where pa.method = 'AVTALEGIRO' and pa.provider_agreement_id = c.kid and pa.status in ('ACTIVE', 'REPLACED'))
+    and not exists (select 1 from ${payment} p where p.aria_invoice_no = c.aria_invoice_no and p.method = 'AVTALEGIRO' and p.error_code = 'BANK_REVERSAL')`;
+}
+
+/** The invoice's claim at the bank while it is in play (columns for invoice queries): its due date and the amount the bank draws. */
+export function liveClaimColumns(today: string) {
+  return {
+    claimDueOn: sql<string | null>`(select to_char(c.due_on, 'YYYY-MM-DD') from ${avtaleGiroClaim} c where c.aria_invoice_no = ${invoice.ariaInvoiceNo} and ${inPlay(today)})`,
+    claimOre: sql<number | null>`(select c.amount_ore from ${avtaleGiroClaim} c where c.aria_invoice_no = ${invoice.ariaInvoiceNo} and ${inPlay(today)})`,
+  };
+}
 
 /** The due date the bank will draw the invoice on, when that can no longer be stopped; null otherwise. */
-export async function fixedAvtaleGiroDraw(tx: Tx, ariaInvoiceNo: number, today: string): Promise<string | null> {
-  const [claim] = await tx
-    .select({ dueOn: avtaleGiroClaim.dueOn })
-    .from(avtaleGiroClaim)
-    .where(and(eq(avtaleGiroClaim.ariaInvoiceNo, ariaInvoiceNo), isNull(avtaleGiroClaim.cancelledIn)));
-  return claim && drawIsFixed(claim.dueOn, today) ? claim.dueOn : null;
+export async function fixedAvtaleGiroDraw(db: Db, ariaInvoiceNo: number, today: string): Promise<string | null> {
+  const result = (await db.execute(sql`select to_char(c.due_on, 'YYYY-MM-DD') as due_on from ${avtaleGiroClaim} c where c.aria_invoice_no = ${ariaInvoiceNo} and ${inPlay(today)}`)) as unknown as { rows: { due_on: string }[] };
+  const dueOn = result.rows[0]?.due_on;
+  return dueOn && drawIsFixed(dueOn, today) ? dueOn : null;
 }

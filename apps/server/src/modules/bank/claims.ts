@@ -67,9 +67,11 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
       const at = now();
       await tx.insert(bankFile).values({ id, direction: 'OUT', kind: 'avtalegiro-claims', dataTransmitter: customerUnitId, transmissionNumber, dataRecipient: '00008080', sha256: '', status: 'WRITING', netsDate: date, createdAt: at });
       const paid = (no: SQL) => sql`(select coalesce(sum(p.amount_ore) filter (where p.status = 'CAPTURED'), 0) from ${payment} p where p.aria_invoice_no = ${no})`;
-      // Withdrawn while the bank still lets go: settled another way (credited, paid by card), no
-      // longer on AvtaleGiro, or part-paid in the netbank since (the claim would draw too much; the
-      // rest is claimed again by a later run, while the due date leaves the bank time).
+      // Withdrawn while the bank still lets go: settled another way (credited, paid by card) or no
+      // longer on AvtaleGiro. Part-paid in the netbank since, the claim would draw too much: it is
+      // withdrawn only while tomorrow's run can still claim the rest in time (a cancellation and a
+      // new claim of one KID and due date are never in one file); later, the bank draws the claim
+      // and the excess is an over-payment on the reconciliation list, refunded by a person.
       await tx.execute(sql`
         update ${avtaleGiroClaim} c set cancelled_in = ${id}
         from ${invoice} i, ${subscription} s
@@ -77,7 +79,7 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
           and c.cancelled_in is null and c.due_on >= ${addDays(date, CANCEL_MIN_LEAD_DAYS)}
           and ((i.paid_at is not null and coalesce(i.settled_by, '') <> 'AVTALEGIRO')
             or s.payment_method <> 'AVTALEGIRO'
-            or (i.paid_at is null and c.amount_ore <> i.amount_ore - ${paid(sql`i.aria_invoice_no`)}))`);
+            or (i.paid_at is null and c.due_on >= ${addDays(date, CLAIM_MIN_LEAD_DAYS + 1)} and c.amount_ore <> i.amount_ore - ${paid(sql`i.aria_invoice_no`)}))`);
       // The claims, in batches of invoices so that no statement runs long (a million is 50 of them):
       // what is still open of each unpaid invoice due inside the bank's window, on the mandate's KID,
       // unless a claim is out already or was withdrawn in this very file.

@@ -60,11 +60,11 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
   app.get(
     '/bank-files/avtalegiro-claims',
     { schema: { tags: ['operator'], querystring: z.object({ date: z.iso.date() }), response: { 200: z.string(), ...errors } } },
-    // A GET only reads: the day's file is made by the avtalegiro-claims job (05:30) or `npm run admin -- bank claims --date`.
+    // A GET only reads: today's file is made by the avtalegiro-claims job (05:30) or `npm run admin -- bank claims`.
     async (request, reply) => {
       const file = await bank.claimFile(request.query.date);
       if (!file) {
-        throw new AppError(404, 'BANK_CLAIMS_NOT_WRITTEN', `Ingen AvtaleGiro-trekkfil er laget for ${request.query.date}. Den lages av jobben avtalegiro-claims, eller med npm run admin -- bank claims --date ${request.query.date}.`);
+        throw new AppError(404, 'BANK_CLAIMS_NOT_WRITTEN', `Ingen AvtaleGiro-trekkfil er laget for ${request.query.date}. Dagens fil lages av jobben avtalegiro-claims (05:30), eller med npm run admin -- bank claims.`);
       }
       return reply
         // The text as JSON-era clients read it (UTF-8); the bank's ISO-8859-1 bytes are the archived file (BANK_FILES_DIR/archive/out).

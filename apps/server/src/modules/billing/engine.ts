@@ -12,10 +12,12 @@ import {
   type PaymentPurpose,
   type PaymentRedirect,
   type PaymentStatus,
+  osloToday,
 } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { invoice, payment, paymentAgreement, paymentCallback, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
 import { CallbackSignatureError, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
 
 /**
@@ -270,6 +272,15 @@ export function createPaymentEngine({ db, provider, now, log }: EngineDeps) {
     let state = observed;
     let agreement: ProviderAgreement | null = null;
     let claimed = false;
+    if (state.status === 'AUTHORIZED' && capturePurposes.includes(purpose) && row.ariaInvoiceNo !== null && (await fixedAvtaleGiroDraw(db, row.ariaInvoiceNo, osloToday(now())))) {
+      // Approved, but not captured before the bank's AvtaleGiro draw became certain (a lost
+      // callback, a late return): capturing now would pay the invoice twice. Let it go instead.
+      state = await provider.cancel(reference);
+      if (state.status === 'CANCELLED') {
+        await finish(paymentId, { status: 'CANCELLED', errorCode: billingErrorCodes.invoiceDrawnByAvtaleGiro });
+        return load(paymentId);
+      }
+    }
     if (state.status === 'AUTHORIZED' && capturePurposes.includes(purpose)) {
       const at = now();
       const [claim] = await db

@@ -142,7 +142,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
               ? 'Betal enkelt med Vipps eller kort, uten å logge inn.'
               : mandate
                 ? 'Beløpet trekkes med AvtaleGiro på forfallsdatoen. Vil du heller betale nå, kan du gjøre det her.'
-                : 'AvtaleGiro-avtalen din venter på bekreftelse fra banken. Til den er bekreftet, betaler du fakturaen selv: i nettbanken med KID og kontonummer over, eller med Vipps eller kort her.';
+                : // Not the netbank: a giro payment reaches us days later, maybe after the bank has drawn the invoice too.
+                  'AvtaleGiro-avtalen din venter på bekreftelse fra banken. Blir den bekreftet i tide, trekker banken beløpet på forfallsdatoen. Vil du heller betale nå, kan du betale med Vipps eller kort her, så stopper vi trekket.';
           await mailer.enqueue(tx, {
             to: owner.email,
             idempotencyKey: `invoice-issued:${invoiceNo}`,

@@ -32,7 +32,7 @@ import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { chooseAvtaleGiro } from '../bank/mandates.ts';
-import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimDueOn } from '../bank/claim-window.ts';
+import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimColumns } from '../bank/claim-window.ts';
 import { paidOreColumn, paidSoFar } from './paid-so-far.ts';
 
 type InvoiceRow = typeof invoice.$inferSelect;
@@ -79,12 +79,16 @@ function invoiceStatus(row: Pick<InvoiceRow, 'paidAt' | 'dueOn'>, today: string)
 /** What the bank and the providers have said of an invoice's money, read with it (invoiceMoney). */
 export interface InvoiceMoney {
   paidOre: number;
-  /** The due date of its AvtaleGiro claim at the bank, if one is out. */
+  /** The due date of its AvtaleGiro claim at the bank, while the bank may draw it. */
   claimDueOn: string | null;
+  /** What that claim draws (it may be more than is open, when a part-payment came too late to withdraw it). */
+  claimOre: number | null;
 }
 
-/** The columns of InvoiceMoney, for any query of invoices. */
-export const invoiceMoney = { paidOre: paidOreColumn, claimDueOn: liveClaimDueOn };
+/** The columns of InvoiceMoney as of `today`, for any query of invoices. */
+export function invoiceMoney(today: string) {
+  return { paidOre: paidOreColumn, ...liveClaimColumns(today) };
+}
 
 export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, money: InvoiceMoney): Invoice {
   const status = invoiceStatus(row, today);
@@ -109,6 +113,7 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, 
     paidOre: status === 'PAID' ? Math.max(row.amountOre, money.paidOre) : money.paidOre,
     openOre,
     avtaleGiroDrawOn: status === 'PAID' ? null : money.claimDueOn,
+    avtaleGiroDrawOre: status === 'PAID' ? null : money.claimOre,
   };
 }
 
@@ -119,7 +124,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   /** The invoice with its title, if it belongs to the user (another user's is "not found"). */
   async function ownInvoice(userId: string, ariaInvoiceNo: number): Promise<{ row: InvoiceRow; titleCode: string } & InvoiceMoney> {
     const [found] = await db
-      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney })
+      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney(today()) })
       .from(invoice)
       .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
       .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
@@ -130,7 +135,7 @@ export function createBillingService(deps: BillingServiceDeps) {
 
   async function anyInvoice(ariaInvoiceNo: number) {
     const [found] = await db
-      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney })
+      .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney(today()) })
       .from(invoice)
       .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
       .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
@@ -149,8 +154,10 @@ export function createBillingService(deps: BillingServiceDeps) {
       if (locked.paidAt) throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
       if (locked.amountOre <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
       if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, today())) throw new AppError(409, billingErrorCodes.invoiceDrawnByAvtaleGiro, billingErrorMessages.invoiceDrawnByAvtaleGiro);
-      // A part-payment that came in since the page was read: the amount asked for would be wrong.
-      if ((await paidSoFar(tx, ariaInvoiceNo)) !== locked.amountOre - openOre) throw new AppError(409, billingErrorCodes.invoiceAmountChanged, billingErrorMessages.invoiceAmountChanged);
+      // What is open, under the invoice's lock: a part-payment imported since this request read it changes the amount to ask for.
+      const open = locked.amountOre - (await paidSoFar(tx, ariaInvoiceNo));
+      if (open <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
+      if (open !== openOre) throw new AppError(409, billingErrorCodes.invoiceAmountChanged, billingErrorMessages.invoiceAmountChanged);
       return engine.pendingForInvoice(tx, ariaInvoiceNo);
     };
   }
@@ -275,7 +282,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
       // One query checks ownership and reads the page (the list is the hot path; see docs/performance.md).
       const rows = await db
-        .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney })
+        .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, ...invoiceMoney(today()) })
         .from(invoice)
         .innerJoin(account, and(eq(account.ariaAccountNo, invoice.ariaAccountNo), eq(account.userId, userId)))
         .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
@@ -385,6 +392,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         payable: dto.payable,
         openOre: dto.openOre,
         avtaleGiroDrawOn: dto.avtaleGiroDrawOn,
+        avtaleGiroDrawOre: dto.avtaleGiroDrawOre,
         expiresAt: checked.expiresAt.toISOString(),
       };
     },

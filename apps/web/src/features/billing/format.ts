@@ -61,7 +61,8 @@ export function paidText(invoice: { status: InvoiceStatus; paidAt?: string | nul
 export function openText(invoice: { status: InvoiceStatus; paidOre: number; openOre: number; avtaleGiroDrawOn: string | null }): string[] {
   if (invoice.status === 'PAID') return [];
   const parts: string[] = [];
-  if (invoice.avtaleGiroDrawOn) parts.push(`Trekkes med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)}`);
+  // Past its due date the claim waits for the bank's answer (a draw on a holiday comes the next banking day).
+  if (invoice.avtaleGiroDrawOn) parts.push(invoice.status === 'OVERDUE' ? `Trekk med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)} – venter på svar fra banken` : `Trekkes med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)}`);
   if (invoice.paidOre > 0) parts.push(`Delbetalt ${formatKroner(invoice.paidOre)} – ${formatKroner(invoice.openOre)} gjenstår`);
   return parts;
 }

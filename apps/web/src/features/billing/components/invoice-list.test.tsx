@@ -25,10 +25,11 @@ const base: Invoice = {
   paidOre: 64_900,
   openOre: 0,
   avtaleGiroDrawOn: null,
+  avtaleGiroDrawOre: null,
 };
 
 const invoices: Invoice[] = [
-  { ...base, ariaInvoiceNo: 9007, status: 'UNPAID', paidAt: null, settledBy: null, payable: false, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-09-05', description: 'Papir + digital, september' },
+  { ...base, ariaInvoiceNo: 9007, status: 'UNPAID', paidAt: null, settledBy: null, payable: false, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-09-05', avtaleGiroDrawOre: 64_900, description: 'Papir + digital, september' },
   { ...base, ariaInvoiceNo: 9006, status: 'OVERDUE', paidAt: null, settledBy: null, payable: true, paidOre: 20_000, openOre: 44_900, description: 'Papir + digital, august' },
   { ...base, ariaInvoiceNo: 9005, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, paidOre: 0, openOre: 64_900, description: 'Papir + digital, juli' },
   { ...base, ariaInvoiceNo: 9004, settledBy: 'AVTALEGIRO', paidAt: '2026-06-30T10:00:00.000Z', description: 'Papir + digital, juni' },
@@ -105,6 +106,11 @@ describe('one invoice', () => {
     expect(screen.getByText('Trekkes med AvtaleGiro 5. mars 2026')).toBeDefined();
     expect(screen.getByText('Delbetalt 100 kr – 549 kr gjenstår')).toBeDefined();
     expect(screen.queryByText(/Betalt \d/)).toBeNull();
+  });
+
+  it('after the due date, a claim waits for the bank’s answer', () => {
+    render(<InvoiceDetails invoice={{ ...base, status: 'OVERDUE', paidAt: null, settledBy: null, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-03-05', avtaleGiroDrawOre: 64_900 }} />);
+    expect(screen.getByText('Trekk med AvtaleGiro 5. mars 2026 – venter på svar fra banken')).toBeDefined();
   });
 
   it('says nothing of it while open, nor from a pay-link without the time', () => {

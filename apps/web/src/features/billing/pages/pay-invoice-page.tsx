@@ -144,7 +144,7 @@ export function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             </div>
           </section>
         ) : null}
-        {invoice.status !== 'PAID' && invoice.avtaleGiroDrawOn && !invoice.payable ? <AvtaleGiroDrawNotice drawOn={invoice.avtaleGiroDrawOn} openOre={invoice.openOre} /> : null}
+        {invoice.status !== 'PAID' && invoice.avtaleGiroDrawOn && !invoice.payable ? <AvtaleGiroDrawNotice drawOn={invoice.avtaleGiroDrawOn} drawOre={invoice.avtaleGiroDrawOre ?? invoice.openOre} /> : null}
         {invoice.status !== 'PAID' && !invoice.avtaleGiroDrawOn && !invoice.payable ? (
           <section className={ui.panelAccent} aria-labelledby="kan-ikke-betales">
             <h2 id="kan-ikke-betales" className={ui.panelHeading}>
@@ -165,11 +165,13 @@ export function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             </h2>
             <PayForm ariaInvoiceNo={invoice.ariaInvoiceNo} amountOre={invoice.openOre} source="payInvoice" start={(request) => startInvoicePayment(invoice.ariaInvoiceNo, request)} />
             {invoice.avtaleGiroDrawOn ? (
-              <p className={ui.muted}>Fakturaen er sendt til banken for trekk med AvtaleGiro {formatLongDate(invoice.avtaleGiroDrawOn)}. Betaler du nå, stopper vi trekket.</p>
-            ) : null}
-            <p className={ui.muted}>
-              Vil du heller betale i nettbanken? Bruk KID {invoice.kid} og kontonummer {invoice.bankAccountNumber}.
-            </p>
+              // A netbank payment reaches us a day or more later, maybe too late to stop the draw: only Vipps and card here.
+              <p className={ui.muted}>Fakturaen er sendt til banken for trekk med AvtaleGiro {formatLongDate(invoice.avtaleGiroDrawOn)}. Betaler du nå med Vipps eller kort, stopper vi trekket.</p>
+            ) : (
+              <p className={ui.muted}>
+                Vil du heller betale i nettbanken? Bruk KID {invoice.kid} og kontonummer {invoice.bankAccountNumber}.
+              </p>
+            )}
           </section>
         ) : null}
       </>

@@ -112,7 +112,7 @@ export function PaymentPage() {
             {billingErrorMessages.invoiceAlreadyPaid} Du trenger ikke gjøre noe.
           </p>
         ) : null}
-        {details.status !== 'PAID' && details.avtaleGiroDrawOn && !details.payable ? <AvtaleGiroDrawNotice drawOn={details.avtaleGiroDrawOn} openOre={details.openOre} /> : null}
+        {details.status !== 'PAID' && details.avtaleGiroDrawOn && !details.payable ? <AvtaleGiroDrawNotice drawOn={details.avtaleGiroDrawOn} drawOre={details.avtaleGiroDrawOre ?? details.openOre} /> : null}
         {details.status !== 'PAID' && !details.avtaleGiroDrawOn && !details.payable ? (
           <p className={ui.panelAccent}>{billingErrorMessages.invoiceNotPayable} Kontakt kundeservice på {title.customerCenterPhoneNumber}.</p>
         ) : null}
