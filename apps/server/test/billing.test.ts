@@ -381,6 +381,7 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
       ariaInvoiceNo: null,
       description: 'Digital – første måned for 1 kr',
       returnPath: '/completevippspurchase?paymentId={paymentId}',
+      titleCode: 'ADR',
     });
     expect(await press(browser, flow.redirectUrl, 'approve')).toBe(`/completevippspurchase?paymentId=${flow.paymentId}`);
     expect(settled).toEqual([`${flow.paymentId}:CAPTURED`]);

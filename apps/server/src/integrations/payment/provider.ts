@@ -26,8 +26,10 @@ export interface CreatePaymentInput {
   kind: 'PAYMENT' | 'AGREEMENT';
   amountOre: number;
   description: string;
-  /** Portal path the provider sends the browser back to. */
+  /** Portal path the provider sends the browser back to… */
   returnUrl: string;
+  /** …on this origin (the title's portal): a provider on another host needs the whole URL. */
+  portalOrigin: string;
 }
 
 export interface ProviderAgreement {

@@ -57,6 +57,8 @@ export interface StartFlowInput {
   description: string;
   /** The portal path the provider returns to; `{paymentId}` is filled in. */
   returnPath: string;
+  /** Whose portal the payer comes back to (a provider needs the whole URL). */
+  titleCode: string;
   details?: Record<string, unknown>;
 }
 
@@ -65,6 +67,8 @@ export interface EngineDeps {
   provider: PaymentProvider;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** A title's portal origin (lib/portal-url.ts), for the return URL the provider sends the payer to. */
+  portalOrigin: (titleCode: string) => string;
 }
 
 export function toPaymentDto(row: PaymentRow): Payment {
@@ -91,13 +95,13 @@ function providerUnavailable(): AppError {
 /** Runs inside the transaction that settles a payment (issue 7 orders: activate on CAPTURED). */
 export type SettledListener = (tx: Tx, payment: PaymentRow & { status: PaymentStatus }) => Promise<void>;
 
-export function createPaymentEngine({ db, provider, now, log }: EngineDeps) {
+export function createPaymentEngine({ db, provider, now, log, portalOrigin }: EngineDeps) {
   const listeners = new Map<PaymentPurpose, SettledListener[]>();
   const load = async (id: string) => (await db.select().from(payment).where(eq(payment.id, id)))[0];
   const loadByKey = async (key: string) => (await db.select().from(payment).where(eq(payment.idempotencyKey, key)))[0];
 
   /** Sends a committed PENDING row to the provider (again: the provider is idempotent on the key). */
-  async function openAtProvider(row: PaymentRow, kind: 'PAYMENT' | 'AGREEMENT', description: string): Promise<PaymentRedirect> {
+  async function openAtProvider(row: PaymentRow, kind: 'PAYMENT' | 'AGREEMENT', description: string, titleCode: string): Promise<PaymentRedirect> {
     if (row.redirectUrl) return { paymentId: row.id, redirectUrl: row.redirectUrl };
     let created: { providerReference: string; redirectUrl: string };
     try {
@@ -109,6 +113,7 @@ export function createPaymentEngine({ db, provider, now, log }: EngineDeps) {
         amountOre: row.amountOre,
         description,
         returnUrl: row.returnUrl,
+        portalOrigin: portalOrigin(titleCode),
       });
     } catch (error) {
       // The row stays PENDING without a reference: the same key retries, reconciliation fails it.
@@ -133,7 +138,7 @@ export function createPaymentEngine({ db, provider, now, log }: EngineDeps) {
     if (!same) throw new AppError(409, billingErrorCodes.idempotencyKeyReused, billingErrorMessages.idempotencyKeyReused);
     // Settled already: send the browser to the receipt rather than to the provider again.
     if (existing.status !== 'PENDING') return { paymentId: existing.id, redirectUrl: existing.returnUrl };
-    return openAtProvider(existing, kind, input.description);
+    return openAtProvider(existing, kind, input.description, input.titleCode);
   }
 
   /**
@@ -189,7 +194,7 @@ export function createPaymentEngine({ db, provider, now, log }: EngineDeps) {
         throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
       }
     }
-    return openAtProvider(inserted, kind, input.description);
+    return openAtProvider(inserted, kind, input.description, input.titleCode);
   }
 
   /** Cancels a PENDING payment at the provider; if the provider says it went through after all, settles that. */

@@ -43,7 +43,7 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   const { config, db, catalogue, accounts, sessions, mailer, now } = setup;
   const configured = await createPaymentProvider(config, db, now);
   const { provider } = configured;
-  const engine = createPaymentEngine({ db, provider, now, log: app.log });
+  const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret) });
   const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   app.decorate('billingJobs', jobs);

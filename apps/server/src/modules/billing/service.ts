@@ -183,6 +183,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         returnPath: byLink
           ? `/betaling?token=${encodeURIComponent(scope.paylinkToken)}&paymentId={paymentId}`
           : `/betal-faktura/${row.ariaInvoiceNo}?paymentId={paymentId}`,
+        titleCode,
       },
       invoiceGuard(row.ariaInvoiceNo, openOre),
     );
@@ -428,6 +429,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           ariaInvoiceNo: null,
           description: body.method === 'VIPPS' ? `Vipps-avtale for ${sub.planName}` : `Betalingskort for ${sub.planName}`,
           returnPath: '/endre-betalingsmetode/verify?paymentId={paymentId}',
+          titleCode: sub.titleCode,
         });
         return { result: 'REDIRECT', redirectUrl: started.redirectUrl, paymentId: started.paymentId, paymentMethod: await paymentMethodOf(sub) };
       }
@@ -485,6 +487,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         ariaInvoiceNo: null,
         description: `Betalingskort for ${sub.planName}`,
         returnPath: '/legg-til-betalingskort/verify?paymentId={paymentId}',
+        titleCode: sub.titleCode,
       });
     },
 

@@ -508,6 +508,7 @@ export function createOrderingService(deps: OrderingDeps) {
         ariaInvoiceNo: null,
         description: `${order.planName}${order.offerCode ? ` – ${offerLabels[order.offerCode as OfferCode]}` : ''}`,
         returnPath: `${returnPage}?paymentId={paymentId}&orderId=${encodeURIComponent(order.id)}`,
+        titleCode: order.titleCode,
         details: { orderId: order.id, attempt },
       });
       await db
