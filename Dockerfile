@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 COPY packages/titles/package.json packages/titles/
 COPY packages/domain/package.json packages/domain/
 COPY packages/bank-files/package.json packages/bank-files/
+COPY packages/vipps/package.json packages/vipps/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
@@ -38,6 +39,7 @@ COPY package.json package-lock.json ./
 COPY packages/titles/package.json packages/titles/
 COPY packages/domain/package.json packages/domain/
 COPY packages/bank-files/package.json packages/bank-files/
+COPY packages/vipps/package.json packages/vipps/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/

@@ -11,6 +11,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'titles', root: 'packages/titles', include: ['src/**/*.test.ts'] } },
       { test: { name: 'bank-files', root: 'packages/bank-files', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      { test: { name: 'vipps', root: 'packages/vipps', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'] } },
       {
         test: {

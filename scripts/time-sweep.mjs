@@ -36,9 +36,9 @@ export const sweepDates = [
  * Files that set a fixed clock of their own are date-proof by construction.
  */
 export const datedSuites = {
-  projects: ['domain', 'titles', 'bank-files'],
+  projects: ['domain', 'titles', 'bank-files', 'vipps'],
   // Vitest's file filters apply to every project: each names files of one of them.
-  files: ['packages/domain/src/', 'packages/titles/src/', 'packages/bank-files/'],
+  files: ['packages/domain/src/', 'packages/titles/src/', 'packages/bank-files/', 'packages/vipps/'],
 };
 export const datedServerFiles = {
   project: 'server',
@@ -50,6 +50,7 @@ export const datedServerFiles = {
     'test/ordering.test.ts',
     'test/student.test.ts',
     'test/bank.test.ts',
+    'test/vipps.test.ts',
   ],
 };
 
