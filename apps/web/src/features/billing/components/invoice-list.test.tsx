@@ -109,7 +109,7 @@ describe('one invoice', () => {
   });
 
   it('after the due date, a claim waits for the bank’s answer', () => {
-    render(<InvoiceDetails invoice={{ ...base, status: 'OVERDUE', paidAt: null, settledBy: null, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-03-05', avtaleGiroDrawOre: 64_900 }} />);
+    render(<InvoiceDetails invoice={{ ...base, status: 'OVERDUE', paidAt: null, settledBy: null, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-03-05' }} />);
     expect(screen.getByText('Trekk med AvtaleGiro 5. mars 2026 – venter på svar fra banken')).toBeDefined();
   });
 
