@@ -98,9 +98,22 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Min Side <minside@localhost>'),
-  /** `test` is the built-in provider (fake money, refused in production); a real adapter adds its name here. */
+  /** `test` is the built-in provider (fake money, refused in production); `vipps` is Vipps MobilePay (ePayment for Vipps and card) at VIPPS_BASE_URL. */
   PAYMENT_PROVIDER: z
-    .enum(['test'])
+    .enum(['test', 'vipps'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Vipps MobilePay: https://api.vipps.no (production), https://apitest.vipps.no (the test environment), or a simulator of the same contract. */
+  VIPPS_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://api.vipps.no' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  VIPPS_CLIENT_ID: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
+  VIPPS_CLIENT_SECRET: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
+  VIPPS_SUBSCRIPTION_KEY: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
+  VIPPS_MERCHANT_SERIAL_NUMBER: z
+    .string()
+    .regex(/^\d{4,7}$/, 'must be the 4–7 digit merchant serial number from the Vipps MobilePay portal')
     .optional()
     .or(z.literal('').transform(() => undefined)),
   PAYLINK_SECRET: z
@@ -204,7 +217,9 @@ export interface Config {
    * with its page at /_dev/pay, never in production. Undefined only where loadConfig does not
    * serve (the migration entry) or a test builds an https app: every payment then answers 503.
    */
-  paymentProvider: 'test' | undefined;
+  paymentProvider: 'test' | 'vipps' | undefined;
+  /** Vipps MobilePay's API and the merchant's keys, when PAYMENT_PROVIDER=vipps (from the secret store). */
+  vipps: VippsConfig | undefined;
   /** HMAC key of pay-links; unset generates one and keeps it in `billing_secret`. */
   paylinkSecret: string | undefined;
   /** Student e-mail domains accepted for student verification; `*.test` style entries match a whole ending. */
@@ -217,6 +232,14 @@ export interface Config {
   redisKeyPrefix: string;
   /** Consent vendor, analytics collector and browser RUM (modules/consent/settings.ts); all off when unset. */
   clientSettings: ClientSettings;
+}
+
+export interface VippsConfig {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  subscriptionKey: string;
+  merchantSerialNumber: string;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +255,11 @@ export const noRealPaymentProviderMessage =
   'Invalid configuration: PAYMENT_PROVIDER: production (NODE_ENV=production or an https PUBLIC_URL) needs a real payment provider, and Min Side has no real payment provider yet; ' +
   'the built-in test provider marks invoices paid without moving any money, so it is refused here and production cannot start until a real provider (Vipps MobilePay) is added. ' +
   'For a local trial, set NODE_ENV=development and an http PUBLIC_URL (or none).';
+
+/** What production says while the Vipps MobilePay adapter takes one-off payments only (issue 22). */
+export const vippsNotCompleteMessage =
+  'Invalid configuration: PAYMENT_PROVIDER: vipps takes one-off payments (ePayment, Vipps and card) so far; subscriptions paid by Vipps (Recurring agreements and their charges) are not built yet, so production does not start with it. ' +
+  'Try it with NODE_ENV=development and an http PUBLIC_URL against the test environment (https://apitest.vipps.no) or the simulator.';
 
 /** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */
 export function isProduction(env: { NODE_ENV?: string | undefined; PUBLIC_URL?: string | undefined }): boolean {
@@ -265,6 +293,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (production && e.PAYMENT_PROVIDER === 'test') throw new ConfigError(noRealPaymentProviderMessage);
   if (production && (options.purpose ?? 'serve') === 'serve' && e.PAYMENT_PROVIDER === undefined) throw new ConfigError(noRealPaymentProviderMessage);
   const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'test');
+  const vipps = paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
+  // Until the adapter has Recurring too, a subscription paid by Vipps could not be renewed: not yet a provider to run a newspaper on.
+  if (production && (options.purpose ?? 'serve') === 'serve' && paymentProvider === 'vipps') throw new ConfigError(vippsNotCompleteMessage);
   // Demo users with a published password belong on a developer's machine, not on a public https site.
   const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !production);
   return {
@@ -296,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     paymentProvider,
+    vipps,
     paylinkSecret: e.PAYLINK_SECRET,
     studentEmailDomains: studentDomains(e.STUDENT_EMAIL_DOMAINS, seedDemoData),
     familyMaxMembers: e.FAMILY_MAX_MEMBERS,
@@ -319,6 +351,21 @@ function sftpUrlProblem(value: string): string | undefined {
   if (url.pathname !== '' && url.pathname !== '/') return 'must not name a folder: set BANK_SFTP_INBOX and BANK_SFTP_OUTBOX';
   if (url.search || url.hash) return 'must not have a query or fragment';
   return undefined;
+}
+
+/** Hosts a simulator or a developer's machine answers on: never the provider production pays through. */
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|[^.]+\.localhost|[^/]+\.test)$/i;
+
+function vippsConfig(e: z.infer<typeof envSchema>, production: boolean): VippsConfig {
+  const missing = (['VIPPS_BASE_URL', 'VIPPS_CLIENT_ID', 'VIPPS_CLIENT_SECRET', 'VIPPS_SUBSCRIPTION_KEY', 'VIPPS_MERCHANT_SERIAL_NUMBER'] as const).filter((name) => !e[name]);
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration: ${missing.join(', ')}: required when PAYMENT_PROVIDER=vipps (the keys are in the Vipps MobilePay portal, portal.vippsmobilepay.com, under "For utviklere")`);
+  const baseUrl = (e.VIPPS_BASE_URL as string).replace(/\/+$/, '');
+  const { hostname, protocol } = new URL(baseUrl);
+  // Production pays through Vipps MobilePay itself: never a simulator, never its test environment, never plain http.
+  if (production && (LOCAL_HOST.test(hostname) || protocol !== 'https:' || hostname === 'apitest.vipps.no')) {
+    throw new ConfigError(`Invalid configuration: VIPPS_BASE_URL: production pays through https://api.vipps.no, not ${baseUrl} (a simulator or the test environment moves no money)`);
+  }
+  return { baseUrl, clientId: e.VIPPS_CLIENT_ID as string, clientSecret: e.VIPPS_CLIENT_SECRET as string, subscriptionKey: e.VIPPS_SUBSCRIPTION_KEY as string, merchantSerialNumber: e.VIPPS_MERCHANT_SERIAL_NUMBER as string };
 }
 
 function bankSftpConfig(e: z.infer<typeof envSchema>, production: boolean): BankSftpConfig | undefined {

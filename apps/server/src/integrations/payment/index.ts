@@ -3,6 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { CallbackSignatureError, ProviderUnavailableError, type PaymentProvider } from './provider.ts';
 import { ensureBillingSecret } from './secrets.ts';
 import { createTestProvider, type TestProvider } from './test-provider.ts';
+import { createVippsProvider, VIPPS_CALLBACK_PATH, type VippsProviderOptions } from './vipps-provider.ts';
+import { createVippsClient } from '@minside/vipps';
 
 export type { PaymentProvider } from './provider.ts';
 export { CallbackSignatureError, ProviderUnavailableError } from './provider.ts';
@@ -23,11 +25,27 @@ export interface ConfiguredProvider {
  * payment call fails as unavailable: the payer gets 503 PAYMENT_PROVIDER_UNAVAILABLE and
  * nothing is charged.
  */
-export async function createPaymentProvider(config: Pick<Config, 'paymentProvider'>, db: Db, now: () => Date): Promise<ConfiguredProvider> {
+export async function createPaymentProvider(
+  config: Pick<Config, 'paymentProvider' | 'vipps' | 'publicUrl' | 'port'>,
+  db: Db,
+  now: () => Date,
+  log: VippsProviderOptions['log'],
+): Promise<ConfiguredProvider> {
   switch (config.paymentProvider) {
     case 'test': {
       const provider = createTestProvider({ db, now, webhookSecret: await ensureBillingSecret(db, 'test_provider_webhook') });
       return { provider, registerRoutes: (app) => provider.registerHostedPage(app), connect: (deliver) => provider.setDelivery(deliver) };
+    }
+    case 'vipps': {
+      const vipps = config.vipps;
+      if (!vipps) throw new Error('PAYMENT_PROVIDER=vipps without its configuration (loadConfig requires it)');
+      const client = createVippsClient({ ...vipps, system: { name: 'minside', version: '1.0.0' }, now });
+      const origin = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+      const provider = createVippsProvider({ client, db, now, merchantSerialNumber: vipps.merchantSerialNumber, callbackUrl: `${origin}${VIPPS_CALLBACK_PATH}`, log });
+      // Vipps MobilePay away at start-up must not keep the portal down: callbacks wait for the
+      // registration (refused unsigned, the provider retries) and reconciliation asks meanwhile.
+      await provider.registerWebhook().catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups until it succeeds'));
+      return { provider };
     }
     case undefined:
       return { provider: noProvider };

@@ -27,7 +27,7 @@ declare module 'fastify' {
 }
 
 export interface BillingSetup {
-  config: Pick<Config, 'paymentProvider' | 'paylinkSecret' | 'operatorToken' | 'publicUrl' | 'port'>;
+  config: Pick<Config, 'paymentProvider' | 'vipps' | 'paylinkSecret' | 'operatorToken' | 'publicUrl' | 'port'>;
   db: Db;
   catalogue: Catalogue;
   accounts: AccountService;
@@ -41,7 +41,7 @@ export interface BillingSetup {
 /** Invoices and payments (issue 6): the provider, the engine, the routes and the jobs. */
 export async function registerBilling(app: FastifyInstance, setup: BillingSetup): Promise<void> {
   const { config, db, catalogue, accounts, sessions, mailer, now } = setup;
-  const configured = await createPaymentProvider(config, db, now);
+  const configured = await createPaymentProvider(config, db, now, app.log);
   const { provider } = configured;
   const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret) });
