@@ -58,7 +58,7 @@ function page(title: string, content: string): string {
 <link rel="icon" href="data:,">
 <title>${escapeHtml(title)} – Vipps MobilePay (simulator)</title>
 <style>
-body { font-family: system-ui, sans-serif; background: #f4f1ee; color: #1d1d1b; margin: 0; }
+body { font-family: system-ui, sans-serif; background: #f4f1ee; color: #1d1d1b; margin: 0; padding: 0 1rem; }
 main { max-width: 26rem; margin: 2rem auto; background: #fff; border-radius: 1rem; padding: 1.5rem; }
 h1 { font-size: 1.25rem; margin: 0 0 .25rem; }
 .simulator { color: #ff5b24; font-weight: 600; margin: 0 0 1rem; }
@@ -70,6 +70,11 @@ button { font: inherit; border: 0; border-radius: 2rem; padding: .75rem 1.25rem;
 button[value=approve] { background: #ff5b24; color: #fff; }
 button[value=reject] { background: #e4e0dc; }
 button[value=expire] { background: none; text-decoration: underline; }
+button:focus-visible { outline: 3px solid #1d1d1b; outline-offset: 2px; }
+.card { margin-top: 1rem; padding: .75rem 1rem; border: 1px solid #d8d3ce; border-radius: .75rem; }
+.card p { margin: 0 0 .25rem; }
+.card .number { font-variant-numeric: tabular-nums; letter-spacing: .05em; }
+.muted { color: #555; font-size: .9rem; }
 </style>
 </head>
 <body>
@@ -104,6 +109,8 @@ export interface PaymentLanding {
   amount: Amount;
   paymentDescription: string | undefined;
   state: string;
+  /** WALLET: the Vipps app; CARD: a card form at the provider (here: a test card, no real data). */
+  paymentMethod: 'WALLET' | 'CARD';
 }
 
 export function paymentPage(payment: PaymentLanding): string {
@@ -116,10 +123,21 @@ ${rows([
   ['Beløp', formatAmount(payment.amount)],
   ['Beskrivelse', payment.paymentDescription],
   ['Referanse', payment.reference],
+  ['Betalingsmåte', payment.paymentMethod === 'CARD' ? 'Betalingskort' : 'Vipps'],
   ['Status', PAYMENT_STATE[payment.state] ?? payment.state],
 ])}
+${open && payment.paymentMethod === 'CARD' ? cardForm() : ''}
 ${open ? buttons('reference', payment.reference) : '<p>Betalingen kan ikke lenger endres.</p>'}`,
   );
+}
+
+/** Where the real service shows its card form: in the simulator a test card, nothing to type and nothing kept. */
+function cardForm(): string {
+  return `<div class="card" aria-label="Kort">
+<p>Testkort (Visa)</p>
+<p class="number">4925 0000 0000 0004 · 12/30 · 123</p>
+<p class="muted">Simulatoren tar ikke imot ekte kortnummer: «Godkjenn» betaler med testkortet.</p>
+</div>`;
 }
 
 export function agreementPage(msn: string, agreement: Agreement): string {
