@@ -113,7 +113,7 @@ const envSchema = z.object({
   VIPPS_SUBSCRIPTION_KEY: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
   VIPPS_MERCHANT_SERIAL_NUMBER: z
     .string()
-    .regex(/^\d{4,7}$/, 'must be the 4–7 digit merchant serial number from the Vipps MobilePay portal')
+    .regex(/^\d{4,6}$/, 'must be the 4–6 digit merchant serial number from the Vipps MobilePay portal')
     .optional()
     .or(z.literal('').transform(() => undefined)),
   PAYLINK_SECRET: z
@@ -259,7 +259,7 @@ export const noRealPaymentProviderMessage =
 /** What production says while the Vipps MobilePay adapter takes one-off payments only (issue 22). */
 export const vippsNotCompleteMessage =
   'Invalid configuration: PAYMENT_PROVIDER: vipps takes one-off payments (ePayment, Vipps and card) so far; subscriptions paid by Vipps (Recurring agreements and their charges) are not built yet, so production does not start with it. ' +
-  'Try it with NODE_ENV=development and an http PUBLIC_URL against the test environment (https://apitest.vipps.no) or the simulator.';
+  'Try it outside production: against the simulator (packages/vipps), or against the test environment (https://apitest.vipps.no) with an https PUBLIC_URL the provider can return the payer to and send its webhooks to.';
 
 /** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */
 export function isProduction(env: { NODE_ENV?: string | undefined; PUBLIC_URL?: string | undefined }): boolean {
@@ -353,17 +353,15 @@ function sftpUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** Hosts a simulator or a developer's machine answers on: never the provider production pays through. */
-const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|[^.]+\.localhost|[^/]+\.test)$/i;
-
 function vippsConfig(e: z.infer<typeof envSchema>, production: boolean): VippsConfig {
   const missing = (['VIPPS_BASE_URL', 'VIPPS_CLIENT_ID', 'VIPPS_CLIENT_SECRET', 'VIPPS_SUBSCRIPTION_KEY', 'VIPPS_MERCHANT_SERIAL_NUMBER'] as const).filter((name) => !e[name]);
   if (missing.length > 0) throw new ConfigError(`Invalid configuration: ${missing.join(', ')}: required when PAYMENT_PROVIDER=vipps (the keys are in the Vipps MobilePay portal, portal.vippsmobilepay.com, under "For utviklere")`);
   const baseUrl = (e.VIPPS_BASE_URL as string).replace(/\/+$/, '');
-  const { hostname, protocol } = new URL(baseUrl);
-  // Production pays through Vipps MobilePay itself: never a simulator, never its test environment, never plain http.
-  if (production && (LOCAL_HOST.test(hostname) || protocol !== 'https:' || hostname === 'apitest.vipps.no')) {
-    throw new ConfigError(`Invalid configuration: VIPPS_BASE_URL: production pays through https://api.vipps.no, not ${baseUrl} (a simulator or the test environment moves no money)`);
+  // Production pays through Vipps MobilePay itself: exactly its production origin (a denylist of
+  // simulators and the test environment would let `apitest.vipps.no.`, user info or an internal host through).
+  const parsed = new URL(baseUrl);
+  if (production && (parsed.origin !== 'https://api.vipps.no' || parsed.username !== '' || parsed.password !== '' || parsed.pathname !== '/' || parsed.search !== '')) {
+    throw new ConfigError(`Invalid configuration: VIPPS_BASE_URL: production pays through https://api.vipps.no, not ${parsed.protocol}//${parsed.host}${parsed.pathname} (a simulator or the test environment moves no money)`);
   }
   return { baseUrl, clientId: e.VIPPS_CLIENT_ID as string, clientSecret: e.VIPPS_CLIENT_SECRET as string, subscriptionKey: e.VIPPS_SUBSCRIPTION_KEY as string, merchantSerialNumber: e.VIPPS_MERCHANT_SERIAL_NUMBER as string };
 }

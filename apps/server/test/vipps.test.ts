@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, manualClock, osloToday, systemClock, type Invoice, type Payment } from '@minside/domain';
-import { createVippsClient } from '@minside/vipps';
+import { createVippsClient, signWebhookRequest } from '@minside/vipps';
 import { createVippsSimulator, type VippsSimulator } from '@minside/vipps/simulator';
 import { defaultCatalogue } from '@minside/titles';
 import { ConfigError, loadConfig, vippsNotCompleteMessage } from '../src/config.ts';
@@ -97,7 +97,22 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     const provider = await atProvider(paymentId);
     expect(provider.paymentMethod.type).toBe('WALLET');
     expect(provider.aggregate.capturedAmount.value).toBe(29_900);
-    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/payments/${paymentId}/capture`)).length).toBeGreaterThanOrEqual(1);
+    // Exactly one capture, however many webhooks and look-ups came.
+    const captures = simulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/payments/${paymentId}/capture`));
+    expect(captures).toHaveLength(1);
+
+    // A refund (a complaint credit, say) asked twice with the engine's key is made once.
+    await test.app.paymentProvider.refund(paymentId, 10_000, `refund:${paymentId}:test`);
+    await test.app.paymentProvider.refund(paymentId, 10_000, `refund:${paymentId}:test`);
+    expect((await atProvider(paymentId)).aggregate.refundedAmount.value).toBe(10_000);
+  });
+
+  it('a payment we no longer want is cancelled at the provider, again and again without harm', async () => {
+    const created = await openInvoice();
+    const { paymentId } = await pay(created.ariaInvoiceNo);
+    expect((await test.app.paymentProvider.cancel(paymentId)).status).toBe('CANCELLED');
+    expect((await test.app.paymentProvider.cancel(paymentId)).status).toBe('CANCELLED');
+    expect((await atProvider(paymentId)).state).toBe('TERMINATED');
   });
 
   it('card: the card form at the provider, the same flow', async () => {
@@ -144,16 +159,21 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect((await paymentRow(paymentId))?.status).toBe('CAPTURED');
   });
 
-  it('refuses a webhook not signed with our registration’s secret', async () => {
-    const body = JSON.stringify({ msn: MSN, reference: randomUUID(), pspReference: '1', name: 'AUTHORIZED', amount: { currency: 'NOK', value: 100 }, timestamp: clock().toISOString(), success: true });
-    const forged = await test.app.inject({
-      method: 'POST',
-      url: '/api/payment/callback/vipps',
-      headers: { 'content-type': 'application/json', 'x-ms-date': clock().toUTCString(), 'x-ms-content-sha256': 'AAAA', authorization: 'HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=AAAA' },
-      payload: body,
-    });
+  it('refuses a webhook not signed with our registration’s secret, and captures nothing on it', async () => {
+    const created = await openInvoice();
+    simulator.faults.webhooks.drop = true;
+    const { paymentId } = await pay(created.ariaInvoiceNo);
+    simulator.approve(paymentId);
+    await simulator.flushWebhooks();
+    simulator.faults.webhooks.drop = false;
+    const body = JSON.stringify({ msn: MSN, reference: paymentId, pspReference: '1', name: 'AUTHORIZED', amount: { currency: 'NOK', value: 29_900 }, timestamp: clock().toISOString(), success: true });
+    const registered = new URL(`${PORTAL}/api/payment/callback/vipps`);
+    // Well formed, the right content hash, host and path — only the secret is not ours.
+    const headers = signWebhookRequest({ secret: 'not-the-registration-secret', method: 'POST', pathAndQuery: registered.pathname, host: registered.host, body, date: clock() });
+    const forged = await test.app.inject({ method: 'POST', url: registered.pathname, headers: { ...headers, 'content-type': 'application/json' }, payload: body });
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
+    expect((await paymentRow(paymentId))?.status).toBe('PENDING');
   });
 });
 
@@ -165,9 +185,14 @@ describe('Vipps MobilePay configuration', () => {
   });
 
   it('production refuses a simulator, the test environment and plain http', () => {
-    for (const url of ['http://127.0.0.1:4010', 'https://apitest.vipps.no', 'http://api.vipps.no', 'https://vipps.localhost']) {
+    for (const url of ['http://127.0.0.1:4010', 'https://apitest.vipps.no', 'http://api.vipps.no', 'https://vipps.localhost', 'https://apitest.vipps.no.', 'https://api.vipps.no@evil.example', 'https://10.0.0.5', 'https://api.vipps.no/proxy']) {
       expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no', VIPPS_BASE_URL: url }), url).toThrow(/VIPPS_BASE_URL: production pays through https:\/\/api\.vipps\.no/);
     }
+  });
+
+  it('production takes exactly https://api.vipps.no, and never prints the user info of a bad URL', () => {
+    expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no', VIPPS_BASE_URL: 'https://user:hunter2@api.vipps.no' })).toThrow(/^(?!.*hunter2)/s);
+    expect(() => loadConfig({ ...env, VIPPS_MERCHANT_SERIAL_NUMBER: '1234567' })).toThrow(/VIPPS_MERCHANT_SERIAL_NUMBER/);
   });
 
   it('production does not start with one-off payments only (Recurring is not built yet)', () => {

@@ -44,7 +44,7 @@ export async function createPaymentProvider(
       const provider = createVippsProvider({ client, db, now, merchantSerialNumber: vipps.merchantSerialNumber, callbackUrl: `${origin}${VIPPS_CALLBACK_PATH}`, log });
       // Vipps MobilePay away at start-up must not keep the portal down: callbacks wait for the
       // registration (refused unsigned, the provider retries) and reconciliation asks meanwhile.
-      await provider.registerWebhook().catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups until it succeeds'));
+      await provider.registerWebhook().catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups, and the reconciliation job tries again'));
       return { provider };
     }
     case undefined:

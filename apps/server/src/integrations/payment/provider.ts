@@ -68,7 +68,8 @@ export interface PaymentProvider {
    * at once (it claims the payment first), because some providers refuse a second capture.
    */
   capture(providerReference: string, amountOre: number, idempotencyKey: string): Promise<ProviderTransaction>;
-  refund(providerReference: string, amountOre: number): Promise<ProviderTransaction>;
+  /** `idempotencyKey` is the engine's (`refund:<paymentId>:<why>`): a retry after an unknown outcome is the same refund, never a second one. */
+  refund(providerReference: string, amountOre: number, idempotencyKey: string): Promise<ProviderTransaction>;
   cancel(providerReference: string): Promise<ProviderTransaction>;
   /** Status look-up by reference: the return page and the reconciliation job ask this. */
   lookup(providerReference: string): Promise<ProviderTransaction>;
@@ -78,6 +79,8 @@ export interface PaymentProvider {
    */
   lookupByMerchantReference(merchantReference: string): Promise<ProviderTransaction | null>;
   agreement(agreementId: string): Promise<ProviderAgreement | null>;
+  /** Upkeep the reconciliation job runs first (a webhook registration that failed at start-up is tried again). */
+  maintain?(): Promise<void>;
   /** A recurring charge on a stored agreement, without the payer present. */
   chargeAgreement(input: { agreementId: string; amountOre: number; idempotencyKey: string; merchantReference: string; description: string }): Promise<ProviderTransaction>;
 }

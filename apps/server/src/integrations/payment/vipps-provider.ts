@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
   EPAYMENT_EVENT_TYPES,
@@ -26,6 +26,13 @@ import { CallbackSignatureError, ProviderUnavailableError, type CallbackEvent, t
 
 export const VIPPS_PROVIDER_NAME = 'vipps';
 export const VIPPS_CALLBACK_PATH = '/api/payment/callback/vipps';
+
+/**
+ * How old a signed callback may be. A callback only makes the engine look the payment up, so a
+ * replay moves nothing; the provider retries a failed delivery for days, and whether it signs each
+ * retry anew is not in its documents: a correctly signed late one is still taken.
+ */
+const CALLBACK_MAX_AGE_MS = 8 * 24 * 60 * 60 * 1000;
 
 /** The billing_secret row that keeps our webhook registration (id and secret) per merchant. */
 const registrationName = (msn: string) => `vipps_webhook:${msn}`;
@@ -62,7 +69,7 @@ function fitKey(key: string): string {
  * The payment's state in the engine's words. A captured payment stays AUTHORIZED at Vipps
  * MobilePay; what happened to the money is in the aggregate.
  */
-function statusOf(payment: Pick<GetPaymentResponse, 'state' | 'aggregate'>): ProviderStatus {
+function statusOf(payment: Pick<GetPaymentResponse, 'state' | 'aggregate' | 'amount'>): ProviderStatus {
   const { capturedAmount, refundedAmount, cancelledAmount } = payment.aggregate;
   switch (payment.state) {
     case 'CREATED':
@@ -73,8 +80,10 @@ function statusOf(payment: Pick<GetPaymentResponse, 'state' | 'aggregate'>): Pro
     case 'EXPIRED':
       return 'TIMEOUT';
     case 'AUTHORIZED':
-      if (capturedAmount.value > 0) return refundedAmount.value >= capturedAmount.value ? 'REFUNDED' : 'CAPTURED';
-      return cancelledAmount.value > 0 ? 'CANCELLED' : 'AUTHORIZED';
+      if (capturedAmount.value > 0 && refundedAmount.value >= capturedAmount.value) return 'REFUNDED';
+      // Paid is all of it: a part captured by hand in the merchant portal is not the invoice paid.
+      if (capturedAmount.value >= payment.amount.value) return 'CAPTURED';
+      return cancelledAmount.value > 0 && capturedAmount.value === 0 ? 'CANCELLED' : 'AUTHORIZED';
   }
 }
 
@@ -128,6 +137,10 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
       });
     },
 
+    async maintain() {
+      if (!registration) await this.registerWebhook();
+    },
+
     async createPayment(input) {
       if (input.kind === 'AGREEMENT') return recurringNotBuilt();
       const created = await client.epayment.create(
@@ -146,10 +159,23 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
       return { providerReference: created.reference, redirectUrl: created.redirectUrl };
     },
 
-    async verifyCallback({ method, pathAndQuery, headers, rawBody }): Promise<CallbackEvent> {
+    async verifyCallback({ method, headers, rawBody }): Promise<CallbackEvent> {
+      const check = (known: Registration) => {
+        // Vipps MobilePay signs the URL we registered: its host and path, whatever a proxy made of them on the way in.
+        const registered = new URL(known.url);
+        return verifyWebhookRequest({ secret: known.secret, method, pathAndQuery: `${registered.pathname}${registered.search}`, host: registered.host, headers, body: rawBody, now, maxAgeMs: CALLBACK_MAX_AGE_MS });
+      };
       registration ??= await storedRegistration();
       if (!registration) throw new CallbackSignatureError('no Vipps MobilePay webhook is registered');
-      const verified = verifyWebhookRequest({ secret: registration.secret, method, pathAndQuery, headers, body: rawBody, now });
+      let verified = check(registration);
+      if (!verified.ok && verified.reason === 'BAD_SIGNATURE') {
+        // Another instance may have registered anew since this one read the secret.
+        const latest = await storedRegistration();
+        if (latest && latest.secret !== registration.secret) {
+          registration = latest;
+          verified = check(latest);
+        }
+      }
       if (!verified.ok) throw new CallbackSignatureError(`Vipps MobilePay webhook refused: ${verified.reason}`);
       let event: EpaymentWebhookEvent;
       try {
@@ -170,16 +196,21 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
       return transactionOf(await client.epayment.capture(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey) }));
     },
 
-    async refund(providerReference, amountOre) {
-      // A refund is keyed by what was refunded before it: a retry of this one is the same, a later one another.
-      const before = await client.epayment.get(providerReference);
-      const key = fitKey(`refund:${providerReference}:${before.aggregate.refundedAmount.value}:${amountOre}`);
-      return transactionOf(await client.epayment.refund(providerReference, nok(amountOre), { idempotencyKey: key }));
+    async refund(providerReference, amountOre, idempotencyKey) {
+      try {
+        return transactionOf(await client.epayment.refund(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey) }));
+      } catch (error) {
+        // Refused (nothing left to refund, say): what the payment says now is the answer.
+        if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference));
+        throw error;
+      }
     },
 
     async cancel(providerReference) {
       try {
-        return transactionOf(await client.epayment.cancel(providerReference, { idempotencyKey: fitKey(`cancel:${providerReference}`) }));
+        // A cancel moves no money, so each attempt has its own key: one refused earlier (the payer
+        // was approving just then) must not be answered from the provider's memory of that refusal.
+        return transactionOf(await client.epayment.cancel(providerReference, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`) }));
       } catch (error) {
         // Too late to cancel (captured, or already ended): the payment's own state is the answer.
         if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference));

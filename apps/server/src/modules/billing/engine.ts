@@ -285,6 +285,11 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         await finish(paymentId, { status: 'CANCELLED', errorCode: billingErrorCodes.invoiceDrawnByAvtaleGiro });
         return load(paymentId);
       }
+      // Still approved and not cancellable right now: never captured here; the next look-up tries again.
+      if (state.status === 'AUTHORIZED') {
+        log.error({ paymentId, ariaInvoiceNo: row.ariaInvoiceNo }, 'an approved payment of an invoice the bank draws could not be cancelled; it is left uncaptured and tried again');
+        return row;
+      }
     }
     if (state.status === 'AUTHORIZED' && capturePurposes.includes(purpose)) {
       const at = now();
@@ -357,7 +362,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       // Paid twice (two tabs, two methods): the invoice keeps the first; this money goes back.
       let refunded = false;
       try {
-        refunded = (await provider.refund(reference, row.amountOre)).status === 'REFUNDED';
+        refunded = (await provider.refund(reference, row.amountOre, `refund:${paymentId}:duplicate`)).status === 'REFUNDED';
       } catch (error) {
         log.error({ err: error, paymentId }, 'refund of a duplicate payment failed; an operator must refund it');
       }
@@ -392,7 +397,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
     /** Gives a CAPTURED payment back (issue 7: an order paid but impossible to fulfil). `reason` is kept as its error code. */
     async refund(row: PaymentRow, reason: string): Promise<PaymentRow | undefined> {
       if (row.status !== 'CAPTURED' || !row.providerReference) return row;
-      const refunded = await provider.refund(row.providerReference, row.amountOre);
+      const refunded = await provider.refund(row.providerReference, row.amountOre, `refund:${row.id}:${reason}`);
       if (refunded.status === 'REFUNDED') {
         await db.update(payment).set({ status: 'REFUNDED', errorCode: reason, updatedAt: now() }).where(and(eq(payment.id, row.id), eq(payment.status, 'CAPTURED')));
       }

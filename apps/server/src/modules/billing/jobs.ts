@@ -336,6 +336,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
     },
 
     async runReconciliation(): Promise<{ examined: number; settled: number }> {
+      // The provider's own upkeep first (Vipps MobilePay: its webhook registration, if start-up could not make it); look-ups go on without it.
+      await provider.maintain?.().catch((error: unknown) => log.error({ err: error }, 'payment provider upkeep failed; tried again on the next reconciliation'));
       return engine.reconcile();
     },
   };
