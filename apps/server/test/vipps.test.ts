@@ -56,9 +56,9 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
   });
 
   /** A fresh open invoice of digital's subscription (paid by card in the seed, so nothing else draws it). */
-  const openInvoice = async (amountOre = 29_900) =>
+  const openInvoice = async (amountOre = 29_900, dueOn = addDays(today, 20)) =>
     test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre, description: 'Digital, Vipps-test', periodFrom: addDays(today, 30), periodTo: addDays(today, 59), dueOn: addDays(today, 20) }),
+      insertInvoice(tx, adr.bank, { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre, description: 'Digital, Vipps-test', periodFrom: addDays(dueOn, 10), periodTo: addDays(dueOn, 39), dueOn }),
     );
   const pay = async (ariaInvoiceNo: number, method: 'VIPPS' | 'SWEDBANK-PPG' = 'VIPPS') => {
     const browser = await signIn(test, PORTAL, 'digital@minside.test');
@@ -157,6 +157,41 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     simulator.approve(paymentId);
     await simulator.flushWebhooks();
     expect((await paymentRow(paymentId))?.status).toBe('CAPTURED');
+  });
+
+  // Last of the flows: it makes digital's subscription a Vipps one and moves the clock.
+  it('Vipps for the subscription: an agreement the payer approves, then a renewal invoice charged on it when due', async () => {
+    const browser = await signIn(test, PORTAL, 'digital@minside.test');
+    const chosen = await browser.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: 40_000_002, titleCode: 'ADR', method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(chosen.status, chosen.body).toBe(200);
+    const { redirectUrl, paymentId } = chosen.json<{ redirectUrl: string; paymentId: string }>();
+    expect(redirectUrl.startsWith(simulator.url)).toBe(true);
+    const [flow] = await test.database.rows<{ provider_reference: string }>(sql`select provider_reference from payment where id = ${paymentId}`);
+    const agreementId = flow?.provider_reference ?? '';
+    expect(agreementId).toMatch(/^agr_/);
+    simulator.approveAgreement(agreementId);
+    // Back on the portal, the return page asks the provider: the agreement is the subscription's way to pay.
+    expect((await browser.request('GET', `${PORTAL}/api/payment/${paymentId}`)).json<Payment>()).toMatchObject({ status: 'CAPTURED' });
+    expect((await browser.request('GET', `${PORTAL}/api/subscription/40000002/ADR/paymentMethod`)).json()).toMatchObject({ method: 'VIPPS' });
+
+    // A renewal invoice due today: the renewal job makes a charge on the agreement, due the provider's lead time ahead.
+    const renewal = await openInvoice(29_900, today);
+    await test.app.billingJobs.runRenewals();
+    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(sql`select id, status, provider_reference from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`);
+    expect(charge).toMatchObject({ status: 'PENDING', provider_reference: `charge:${agreementId}:${charge?.id}` });
+    // Nothing is paid before the provider has drawn it, however often reconciliation asks…
+    clock.set(new Date(clock().getTime() + 60 * 60 * 1000 * 2));
+    await test.app.billingJobs.runReconciliation();
+    expect((await invoiceOf(renewal.ariaInvoiceNo))?.status).not.toBe('PAID');
+    expect((await paymentRow(charge?.id ?? ''))?.status).toBe('PENDING');
+    // …and when it has, the invoice is paid by it, once.
+    clock.set(new Date(clock().getTime() + 3 * 24 * 60 * 60 * 1000));
+    await simulator.processCharges();
+    await test.app.billingJobs.runReconciliation();
+    expect((await paymentRow(charge?.id ?? ''))?.status).toBe('CAPTURED');
+    expect(await invoiceOf(renewal.ariaInvoiceNo)).toMatchObject({ status: 'PAID', settledBy: 'VIPPS' });
+    await test.app.billingJobs.runRenewals();
+    expect(await test.database.rows(sql`select 1 from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`)).toHaveLength(1);
   });
 
   it('refuses a webhook not signed with our registration’s secret, and captures nothing on it', async () => {

@@ -16,6 +16,15 @@ export interface ProviderTransaction {
   agreementId: string | null;
 }
 
+/** What a recurring agreement is for (Vipps MobilePay Recurring shows it to the payer): the plan, its price and period. */
+export interface AgreementTerms {
+  productName: string;
+  priceOre: number;
+  intervalMonths: number;
+  /** The portal page where the subscriber manages the agreement. */
+  agreementPath: string;
+}
+
 export interface CreatePaymentInput {
   /** Our payment id: the provider sends it back in callbacks. */
   merchantReference: string;
@@ -30,6 +39,8 @@ export interface CreatePaymentInput {
   returnUrl: string;
   /** …on this origin (the title's portal): a provider on another host needs the whole URL. */
   portalOrigin: string;
+  /** AGREEMENT flows: what the agreement is for. */
+  agreementTerms?: AgreementTerms;
 }
 
 export interface ProviderAgreement {

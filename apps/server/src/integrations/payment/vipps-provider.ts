@@ -1,17 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { addDays, osloToday } from '@minside/domain';
 import {
   EPAYMENT_EVENT_TYPES,
   EpaymentWebhookEvent,
   VippsApiError,
   verifyWebhookRequest,
+  type AgreementStatus,
   type Amount,
+  type ChargeStatus,
   type GetPaymentResponse,
   type ModificationResponse,
   type VippsClient,
 } from '@minside/vipps';
 import type { Db } from '../../db/client.ts';
-import { billingSecret } from '../../db/schema.ts';
+import { billingSecret, payment, paymentAgreement } from '../../db/schema.ts';
 import { CallbackSignatureError, ProviderUnavailableError, type CallbackEvent, type PaymentProvider, type ProviderStatus, type ProviderTransaction } from './provider.ts';
 
 /**
@@ -20,8 +23,12 @@ import { CallbackSignatureError, ProviderUnavailableError, type CallbackEvent, t
  * signed with the secret of our registration, and look-ups as the truth. It talks to whatever
  * VIPPS_BASE_URL names — the provider, its test environment or the simulator — the same way.
  *
- * Not yet: Recurring (a subscription paid by Vipps: the agreement and its charges). Those calls
- * fail as unavailable, and production does not start with this provider until they exist.
+ * Recurring: choosing Vipps for a running subscription makes an agreement (the plan's price as
+ * the suggested maximum of a VARIABLE price, its period, its name); each renewal invoice is a
+ * charge on it, due the provider's lead time ahead, with our payment id as its id. Both are
+ * settled from look-ups (the Recurring webhook payloads are not in the published documents).
+ * Not yet: an agreement stopped in the Vipps app falling back to giro, and stored cards (Vipps
+ * MobilePay keeps none for us): production does not start with this provider until then.
  */
 
 export const VIPPS_PROVIDER_NAME = 'vipps';
@@ -60,9 +67,14 @@ export type VippsProvider = PaymentProvider & {
 
 const nok = (ore: number): Amount => ({ currency: 'NOK', value: ore });
 
-/** Idempotency keys are at most 50 characters at Vipps MobilePay: a long key is hashed to fit, the same each time. */
-function fitKey(key: string): string {
-  return key.length <= 50 ? key : `h-${createHash('sha256').update(key).digest('base64url').slice(0, 43)}`;
+/**
+ * Idempotency keys as Vipps MobilePay takes them — at most 50 characters for ePayment; 40, and
+ * none of `# ? / \`, for Recurring: a key that does not fit is hashed, the same each time.
+ */
+function fitKey(key: string, api: 'epayment' | 'recurring' = 'epayment'): string {
+  const max = api === 'recurring' ? 40 : 50;
+  if (key.length <= max && !(api === 'recurring' && /[#?/\\]/.test(key))) return key;
+  return `h-${createHash('sha256').update(key).digest('base64url').slice(0, max - 2)}`;
 }
 
 /**
@@ -93,6 +105,36 @@ const transactionOf = (payment: GetPaymentResponse | ModificationResponse): Prov
   agreementId: null,
 });
 
+/** An agreement's reference is its id (`agr_…`); a charge's is `charge:<agreementId>:<chargeId>`. */
+const chargeReference = (agreementId: string, chargeId: string) => `charge:${agreementId}:${chargeId}`;
+function parseChargeReference(reference: string): { agreementId: string; chargeId: string } | null {
+  const match = /^charge:([^:]+):(.+)$/.exec(reference);
+  return match ? { agreementId: match[1] as string, chargeId: match[2] as string } : null;
+}
+const isAgreementReference = (reference: string) => reference.startsWith('agr_');
+
+const agreementStatuses: Record<AgreementStatus, ProviderStatus> = { PENDING: 'CREATED', ACTIVE: 'AUTHORIZED', STOPPED: 'CANCELLED', EXPIRED: 'TIMEOUT' };
+/**
+ * A charge is paid when CHARGED, refunded when all of it went back. Until then it is AUTHORIZED in
+ * the engine's words — the payer agreed, the provider draws on the due date — never CREATED, which
+ * the engine gives up (cancels) after an hour: a charge waits days for its due date.
+ */
+const chargeStatuses: Record<ChargeStatus, ProviderStatus> = {
+  PENDING: 'AUTHORIZED',
+  DUE: 'AUTHORIZED',
+  PROCESSING: 'AUTHORIZED',
+  RESERVED: 'AUTHORIZED',
+  CHARGED: 'CAPTURED',
+  PARTIALLY_CAPTURED: 'CAPTURED',
+  PARTIALLY_REFUNDED: 'CAPTURED',
+  REFUNDED: 'REFUNDED',
+  FAILED: 'FAILED',
+  CANCELLED: 'CANCELLED',
+};
+
+/** Days ahead a charge is due: Vipps MobilePay takes charges at least this far ahead (2 in production, 1 in its test environment). */
+export const CHARGE_LEAD_DAYS = 2;
+
 export function createVippsProvider({ client, db, now, merchantSerialNumber, callbackUrl, log }: VippsProviderOptions): VippsProvider {
   let registration: Registration | undefined;
 
@@ -106,9 +148,33 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     }
   }
 
-  const recurringNotBuilt = async (): Promise<never> => {
-    throw new ProviderUnavailableError('Vipps MobilePay Recurring (agreements and charges) is not built yet (issue 22)');
-  };
+  async function agreementTransaction(agreementId: string): Promise<ProviderTransaction> {
+    const agreement = await client.recurring.getAgreement(agreementId);
+    return { providerReference: agreementId, status: agreementStatuses[agreement.status], agreementId: agreement.status === 'ACTIVE' ? agreementId : null };
+  }
+
+  async function chargeTransaction(agreementId: string, chargeId: string): Promise<ProviderTransaction> {
+    const charge = await client.recurring.getCharge(agreementId, chargeId);
+    return { providerReference: chargeReference(agreementId, chargeId), status: chargeStatuses[charge.status], agreementId };
+  }
+
+  async function lookup(providerReference: string): Promise<ProviderTransaction> {
+    const charge = parseChargeReference(providerReference);
+    if (charge) return chargeTransaction(charge.agreementId, charge.chargeId);
+    if (isAgreementReference(providerReference)) return agreementTransaction(providerReference);
+    return transactionOf(await client.epayment.get(providerReference));
+  }
+
+  /** The Vipps agreements of the subscription a payment of ours is for, newest first: where a charge of it would be. */
+  async function agreementsOfPayment(paymentId: string): Promise<string[]> {
+    const rows = await db
+      .select({ agreementId: paymentAgreement.providerAgreementId })
+      .from(payment)
+      .innerJoin(paymentAgreement, eq(paymentAgreement.subscriptionId, payment.subscriptionId))
+      .where(and(eq(payment.id, paymentId), eq(paymentAgreement.method, 'VIPPS'), eq(paymentAgreement.provider, VIPPS_PROVIDER_NAME)))
+      .orderBy(desc(paymentAgreement.createdAt));
+    return rows.map((row) => row.agreementId).filter((id): id is string => id !== null);
+  }
 
   return {
     name: VIPPS_PROVIDER_NAME,
@@ -142,7 +208,24 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     },
 
     async createPayment(input) {
-      if (input.kind === 'AGREEMENT') return recurringNotBuilt();
+      if (input.kind === 'AGREEMENT') {
+        // Vipps MobilePay keeps no card for us to charge later: a stored card needs another provider.
+        if (input.method !== 'VIPPS' || !input.agreementTerms) throw new ProviderUnavailableError('Vipps MobilePay stores no cards: only a Vipps agreement');
+        const terms = input.agreementTerms;
+        const draft = await client.recurring.createAgreement(
+          {
+            // VARIABLE: each renewal invoice is charged at its own amount (a discount, a new price), up to the maximum the payer accepts.
+            pricing: { type: 'VARIABLE', suggestedMaxAmount: Math.min(2_000_000, Math.max(100, terms.priceOre * 2)), currency: 'NOK' },
+            interval: terms.intervalMonths % 12 === 0 ? { unit: 'YEAR', count: terms.intervalMonths / 12 } : { unit: 'MONTH', count: terms.intervalMonths },
+            merchantRedirectUrl: `${input.portalOrigin}${input.returnUrl}`,
+            merchantAgreementUrl: `${input.portalOrigin}${terms.agreementPath}`,
+            productName: terms.productName.slice(0, 45),
+            externalId: input.merchantReference,
+          },
+          { idempotencyKey: fitKey(input.idempotencyKey, 'recurring') },
+        );
+        return { providerReference: draft.agreementId, redirectUrl: draft.vippsConfirmationUrl };
+      }
       const created = await client.epayment.create(
         {
           amount: nok(input.amountOre),
@@ -193,6 +276,8 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     },
 
     async capture(providerReference, amountOre, idempotencyKey) {
+      // Charges are DIRECT_CAPTURE: captured by the provider when they are charged.
+      if (parseChargeReference(providerReference) || isAgreementReference(providerReference)) return lookup(providerReference);
       return transactionOf(await client.epayment.capture(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey) }));
     },
 
@@ -207,6 +292,19 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     },
 
     async cancel(providerReference) {
+      const charge = parseChargeReference(providerReference);
+      if (charge) {
+        await client.recurring.cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring') }).catch((error: unknown) => {
+          if (!(error instanceof VippsApiError && error.status >= 400 && error.status < 500)) throw error;
+        });
+        return chargeTransaction(charge.agreementId, charge.chargeId);
+      }
+      if (isAgreementReference(providerReference)) {
+        const current = await client.recurring.getAgreement(providerReference);
+        // A pending agreement nobody accepted is stopped; an active one is the subscription's way to pay and is stopped only by choosing another.
+        if (current.status === 'PENDING') await client.recurring.updateAgreement(providerReference, { status: 'STOPPED' }, { idempotencyKey: fitKey(`stop:${providerReference}`, 'recurring') });
+        return agreementTransaction(providerReference);
+      }
       try {
         // A cancel moves no money, so each attempt has its own key: one refused earlier (the payer
         // was approving just then) must not be answered from the provider's memory of that refusal.
@@ -218,20 +316,41 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
       }
     },
 
-    async lookup(providerReference) {
-      return transactionOf(await client.epayment.get(providerReference));
-    },
+    lookup,
 
     async lookupByMerchantReference(merchantReference) {
+      const notFound = (error: unknown) => error instanceof VippsApiError && error.status === 404;
       try {
         return transactionOf(await client.epayment.get(merchantReference));
       } catch (error) {
-        if (error instanceof VippsApiError && error.status === 404) return null;
-        throw error;
+        if (!notFound(error)) throw error;
       }
+      // Not an ePayment: a renewal charge whose answer was lost has our payment id as its charge id.
+      for (const agreementId of await agreementsOfPayment(merchantReference)) {
+        try {
+          return await chargeTransaction(agreementId, merchantReference);
+        } catch (error) {
+          if (!notFound(error)) throw error;
+        }
+      }
+      return null;
     },
 
-    agreement: recurringNotBuilt,
-    chargeAgreement: recurringNotBuilt,
+    async agreement(agreementId) {
+      const agreement = await client.recurring.getAgreement(agreementId);
+      if (agreement.status !== 'ACTIVE') return null;
+      return { agreementId, method: 'VIPPS', card: null, phoneNumber: null };
+    },
+
+    async chargeAgreement(input) {
+      const due = addDays(osloToday(now()), CHARGE_LEAD_DAYS);
+      const created = await client.recurring.createCharge(
+        input.agreementId,
+        // Our payment id as the charge's id: a charge whose answer is lost is found again by it.
+        { amount: input.amountOre, transactionType: 'DIRECT_CAPTURE', description: input.description.slice(0, 45), due, retryDays: 5, orderId: input.merchantReference },
+        { idempotencyKey: fitKey(input.idempotencyKey, 'recurring') },
+      );
+      return chargeTransaction(input.agreementId, created.chargeId);
+    },
   };
 }

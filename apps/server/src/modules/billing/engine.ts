@@ -18,7 +18,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { invoice, payment, paymentAgreement, paymentCallback, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
-import { CallbackSignatureError, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
+import { CallbackSignatureError, type AgreementTerms, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
 
 /**
  * The payment engine: every charge and provider flow goes through here. The rules:
@@ -59,6 +59,8 @@ export interface StartFlowInput {
   returnPath: string;
   /** Whose portal the payer comes back to (a provider needs the whole URL). */
   titleCode: string;
+  /** Agreement flows: the plan, price and period the provider shows the payer. */
+  agreementTerms?: AgreementTerms;
   details?: Record<string, unknown>;
 }
 
@@ -101,7 +103,8 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
   const loadByKey = async (key: string) => (await db.select().from(payment).where(eq(payment.idempotencyKey, key)))[0];
 
   /** Sends a committed PENDING row to the provider (again: the provider is idempotent on the key). */
-  async function openAtProvider(row: PaymentRow, kind: 'PAYMENT' | 'AGREEMENT', description: string, titleCode: string): Promise<PaymentRedirect> {
+  async function openAtProvider(row: PaymentRow, kind: 'PAYMENT' | 'AGREEMENT', input: Pick<StartFlowInput, 'description' | 'titleCode' | 'agreementTerms'>): Promise<PaymentRedirect> {
+    const { description, titleCode, agreementTerms } = input;
     if (row.redirectUrl) return { paymentId: row.id, redirectUrl: row.redirectUrl };
     let created: { providerReference: string; redirectUrl: string };
     try {
@@ -114,6 +117,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         description,
         returnUrl: row.returnUrl,
         portalOrigin: portalOrigin(titleCode),
+        ...(agreementTerms ? { agreementTerms } : {}),
       });
     } catch (error) {
       // The row stays PENDING without a reference: the same key retries, reconciliation fails it.
@@ -138,7 +142,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
     if (!same) throw new AppError(409, billingErrorCodes.idempotencyKeyReused, billingErrorMessages.idempotencyKeyReused);
     // Settled already: send the browser to the receipt rather than to the provider again.
     if (existing.status !== 'PENDING') return { paymentId: existing.id, redirectUrl: existing.returnUrl };
-    return openAtProvider(existing, kind, input.description, input.titleCode);
+    return openAtProvider(existing, kind, input);
   }
 
   /**
@@ -194,7 +198,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
       }
     }
-    return openAtProvider(inserted, kind, input.description, input.titleCode);
+    return openAtProvider(inserted, kind, input);
   }
 
   /** Cancels a PENDING payment at the provider; if the provider says it went through after all, settles that. */

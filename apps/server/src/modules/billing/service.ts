@@ -2,6 +2,8 @@ import { and, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import {
   billingErrorCodes,
   billingErrorMessages,
+  billingPeriodMonths,
+  type BillingPeriod,
   formatNorwegianAccountNumber,
   osloToday,
   paymentProviderLabels,
@@ -430,6 +432,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           description: body.method === 'VIPPS' ? `Vipps-avtale for ${sub.planName}` : `Betalingskort for ${sub.planName}`,
           returnPath: '/endre-betalingsmetode/verify?paymentId={paymentId}',
           titleCode: sub.titleCode,
+          agreementTerms: { productName: sub.planName, priceOre: sub.priceOre, intervalMonths: billingPeriodMonths[sub.billingPeriod as BillingPeriod] ?? 1, agreementPath: '/endre-betalingsmetode' },
         });
         return { result: 'REDIRECT', redirectUrl: started.redirectUrl, paymentId: started.paymentId, paymentMethod: await paymentMethodOf(sub) };
       }
