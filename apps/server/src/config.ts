@@ -256,9 +256,9 @@ export const noRealPaymentProviderMessage =
   'the built-in test provider marks invoices paid without moving any money, so it is refused here and production cannot start until a real provider (Vipps MobilePay) is added. ' +
   'For a local trial, set NODE_ENV=development and an http PUBLIC_URL (or none).';
 
-/** What production says while the Vipps MobilePay adapter takes one-off payments only (issue 22). */
+/** What production says while the portal offers stored cards that Vipps MobilePay cannot charge (issue 22). */
 export const vippsNotCompleteMessage =
-  'Invalid configuration: PAYMENT_PROVIDER: vipps takes one-off payments (ePayment, Vipps and card) so far; subscriptions paid by Vipps (Recurring agreements and their charges) are not built yet, so production does not start with it. ' +
+  'Invalid configuration: PAYMENT_PROVIDER: vipps takes one-off payments (Vipps and card) and subscriptions paid by Vipps (Recurring), but Vipps MobilePay keeps no card for later charges, and the portal still offers a stored card for subscriptions; until it stops offering that with this provider, production does not start with it. ' +
   'Try it outside production: against the simulator (packages/vipps), or against the test environment (https://apitest.vipps.no) with an https PUBLIC_URL the provider can return the payer to and send its webhooks to.';
 
 /** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */
@@ -294,7 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (production && (options.purpose ?? 'serve') === 'serve' && e.PAYMENT_PROVIDER === undefined) throw new ConfigError(noRealPaymentProviderMessage);
   const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'test');
   const vipps = paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
-  // Until the adapter has Recurring too, a subscription paid by Vipps could not be renewed: not yet a provider to run a newspaper on.
+  // A subscription on a stored card could not be renewed through it (Vipps MobilePay keeps no cards): not yet a provider to run a newspaper on alone.
   if (production && (options.purpose ?? 'serve') === 'serve' && paymentProvider === 'vipps') throw new ConfigError(vippsNotCompleteMessage);
   // Demo users with a published password belong on a developer's machine, not on a public https site.
   const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !production);

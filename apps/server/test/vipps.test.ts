@@ -192,6 +192,31 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect(await invoiceOf(renewal.ariaInvoiceNo)).toMatchObject({ status: 'PAID', settledBy: 'VIPPS' });
     await test.app.billingJobs.runRenewals();
     expect(await test.database.rows(sql`select 1 from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`)).toHaveLength(1);
+
+    // A charge the provider fails (no money behind the card in the app): the owner hears at once, with a pay-link.
+    const refused = await openInvoice(29_900, osloToday(clock()));
+    simulator.faults.failCharges = true;
+    await test.app.billingJobs.runRenewals();
+    // The provider tries on the due date and on each of the charge's retry days (5), then gives up.
+    clock.set(new Date(clock().getTime() + 3 * 24 * 60 * 60 * 1000));
+    await simulator.processCharges();
+    clock.set(new Date(clock().getTime() + 6 * 24 * 60 * 60 * 1000));
+    await simulator.processCharges();
+    simulator.faults.failCharges = false;
+    await test.app.billingJobs.runReconciliation();
+    const [failed] = await test.database.rows<{ status: string }>(sql`select status from payment where aria_invoice_no = ${refused.ariaInvoiceNo} and purpose = 'RENEWAL'`);
+    expect(failed?.status).toBe('FAILED');
+    const mails = await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'digital@minside.test'`);
+    expect(mails.find((mail) => mail.subject.includes(`faktura ${refused.ariaInvoiceNo}`) && mail.subject.includes('gikk ikke gjennom'))?.text).toContain('fra Vipps-avtalen');
+
+    // Stopped in the Vipps app: the subscription is back on giro, and its owner is told once.
+    simulator.faults.webhooks.duplicate = true;
+    simulator.stopAgreement(agreementId);
+    await simulator.flushWebhooks();
+    simulator.faults.webhooks.duplicate = false;
+    expect((await (await signIn(test, PORTAL, 'digital@minside.test')).request('GET', `${PORTAL}/api/subscription/40000002/ADR/paymentMethod`)).json()).toMatchObject({ method: 'INVOICE' });
+    const stopped = await test.database.rows<{ subject: string }>(sql`select subject from mail_outbox where to_address = 'digital@minside.test' and subject like '%Vipps-avtalen er stoppet%'`);
+    expect(stopped).toHaveLength(1);
   });
 
   it('refuses a webhook not signed with our registration’s secret, and captures nothing on it', async () => {
@@ -230,7 +255,7 @@ describe('Vipps MobilePay configuration', () => {
     expect(() => loadConfig({ ...env, VIPPS_MERCHANT_SERIAL_NUMBER: '1234567' })).toThrow(/VIPPS_MERCHANT_SERIAL_NUMBER/);
   });
 
-  it('production does not start with one-off payments only (Recurring is not built yet)', () => {
+  it('production does not start while the portal still offers stored cards Vipps MobilePay cannot charge', () => {
     expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(vippsNotCompleteMessage);
   });

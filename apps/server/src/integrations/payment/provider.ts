@@ -57,6 +57,8 @@ export interface CallbackEvent {
   providerReference: string;
   merchantReference: string;
   status: ProviderStatus;
+  /** Set for an event about a stored agreement itself (accepted, stopped in the provider's app): no payment of ours is named. */
+  agreementId?: string;
 }
 
 export interface CallbackRequest {

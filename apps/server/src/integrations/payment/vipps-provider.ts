@@ -4,6 +4,10 @@ import { addDays, osloToday } from '@minside/domain';
 import {
   EPAYMENT_EVENT_TYPES,
   EpaymentWebhookEvent,
+  RECURRING_AGREEMENT_EVENT_TYPES,
+  RECURRING_CHARGE_EVENT_TYPES,
+  RecurringAgreementWebhookEvent,
+  RecurringChargeWebhookEvent,
   VippsApiError,
   verifyWebhookRequest,
   type AgreementStatus,
@@ -40,6 +44,9 @@ export const VIPPS_CALLBACK_PATH = '/api/payment/callback/vipps';
  * retry anew is not in its documents: a correctly signed late one is still taken.
  */
 const CALLBACK_MAX_AGE_MS = 8 * 24 * 60 * 60 * 1000;
+
+/** What we are told of: every ePayment event, and agreements and charges of Recurring. */
+const WEBHOOK_EVENTS = [...EPAYMENT_EVENT_TYPES, ...RECURRING_AGREEMENT_EVENT_TYPES, ...RECURRING_CHARGE_EVENT_TYPES];
 
 /** The billing_secret row that keeps our webhook registration (id and secret) per merchant. */
 const registrationName = (msn: string) => `vipps_webhook:${msn}`;
@@ -186,13 +193,14 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
         // In the transaction: PGlite is one connection, and the transaction holds it.
         const stored = await storedRegistration(tx);
         const existing = (await client.webhooks.list()).webhooks;
-        if (stored && stored.url === callbackUrl && existing.some((hook) => hook.id === stored.id)) {
+        const ours = stored && stored.url === callbackUrl ? existing.find((hook) => hook.id === stored.id) : undefined;
+        if (stored && ours && WEBHOOK_EVENTS.every((event) => ours.events.includes(event))) {
           registration = stored;
           return;
         }
         // Ours from before whose secret we no longer have (or for another URL): replaced, so no callback is signed with a secret we cannot check.
         for (const hook of existing) if (hook.url === callbackUrl || hook.id === stored?.id) await client.webhooks.delete(hook.id);
-        const created = await client.webhooks.register({ url: callbackUrl, events: [...EPAYMENT_EVENT_TYPES] });
+        const created = await client.webhooks.register({ url: callbackUrl, events: [...WEBHOOK_EVENTS] });
         const next: Registration = { id: created.id, url: callbackUrl, secret: created.secret };
         await tx
           .insert(billingSecret)
@@ -260,12 +268,27 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
         }
       }
       if (!verified.ok) throw new CallbackSignatureError(`Vipps MobilePay webhook refused: ${verified.reason}`);
-      let event: EpaymentWebhookEvent;
+      let body: unknown;
       try {
-        event = EpaymentWebhookEvent.parse(JSON.parse(rawBody));
+        body = JSON.parse(rawBody);
       } catch {
         throw new CallbackSignatureError('malformed Vipps MobilePay webhook body');
       }
+      // Recurring: the payload is not in the published documents, so only its ids are read; the agreement or charge is looked up.
+      const agreementEvent = RecurringAgreementWebhookEvent.safeParse(body);
+      if (agreementEvent.success) {
+        const { agreementId, eventType, occurred } = agreementEvent.data;
+        return { eventId: `${agreementId}:${eventType}:${occurred}`, providerReference: agreementId, merchantReference: '', status: 'CREATED', agreementId };
+      }
+      const chargeEvent = RecurringChargeWebhookEvent.safeParse(body);
+      if (chargeEvent.success) {
+        const { agreementId, chargeId, eventType, occurred } = chargeEvent.data;
+        // Our payment id is the charge's id (chargeAgreement's orderId).
+        return { eventId: `${chargeId}:${eventType}:${occurred}`, providerReference: chargeReference(agreementId, chargeId), merchantReference: chargeId, status: 'CREATED' };
+      }
+      const parsed = EpaymentWebhookEvent.safeParse(body);
+      if (!parsed.success) throw new CallbackSignatureError('malformed Vipps MobilePay webhook body');
+      const event = parsed.data;
       // The event says "look": the engine asks for the payment's state, whatever the event's name.
       return {
         eventId: `${event.reference}:${event.name}:${event.pspReference}`,

@@ -97,8 +97,36 @@ function providerUnavailable(): AppError {
 /** Runs inside the transaction that settles a payment (issue 7 orders: activate on CAPTURED). */
 export type SettledListener = (tx: Tx, payment: PaymentRow & { status: PaymentStatus }) => Promise<void>;
 
+/** Runs inside the transaction that marks a stored agreement ended at the provider (stopped in its app, expired). */
+export type AgreementEndedListener = (tx: Tx, agreement: typeof paymentAgreement.$inferSelect) => Promise<void>;
+
 export function createPaymentEngine({ db, provider, now, log, portalOrigin }: EngineDeps) {
   const listeners = new Map<PaymentPurpose, SettledListener[]>();
+  const agreementEndedListeners: AgreementEndedListener[] = [];
+
+  /**
+   * The provider says a stored agreement changed: asked again, one that is no longer usable is
+   * marked STOPPED on every subscription using it, and the listeners (the billing jobs: back to
+   * giro, with a notice) run in the same transaction. Idempotent: a replay finds nothing ACTIVE.
+   */
+  async function agreementChanged(agreementId: string): Promise<void> {
+    if (await provider.agreement(agreementId)) return;
+    const rows = await db
+      .select()
+      .from(paymentAgreement)
+      .where(and(eq(paymentAgreement.provider, provider.name), eq(paymentAgreement.providerAgreementId, agreementId), eq(paymentAgreement.status, 'ACTIVE')));
+    for (const row of rows) {
+      await db.transaction(async (tx) => {
+        const [ended] = await tx
+          .update(paymentAgreement)
+          .set({ status: 'STOPPED', updatedAt: now() })
+          .where(and(eq(paymentAgreement.id, row.id), eq(paymentAgreement.status, 'ACTIVE')))
+          .returning();
+        if (!ended) return;
+        for (const listener of agreementEndedListeners) await listener(tx, ended);
+      });
+    }
+  }
   const load = async (id: string) => (await db.select().from(payment).where(eq(payment.id, id)))[0];
   const loadByKey = async (key: string) => (await db.select().from(payment).where(eq(payment.idempotencyKey, key)))[0];
 
@@ -392,6 +420,11 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
     onSettled(purpose: PaymentPurpose, listener: SettledListener): void {
       listeners.set(purpose, [...(listeners.get(purpose) ?? []), listener]);
     },
+    /** Told, in the ending transaction, when a stored agreement stopped at the provider (the jobs move the subscription to giro). */
+    onAgreementEnded(listener: AgreementEndedListener): void {
+      agreementEndedListeners.push(listener);
+    },
+    agreementChanged,
     start,
     apply,
     cancel,
@@ -416,6 +449,15 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       } catch (error) {
         if (error instanceof CallbackSignatureError) throw new AppError(401, billingErrorCodes.invalidSignature, billingErrorMessages.invalidSignature);
         throw error;
+      }
+      if (event.agreementId && !event.merchantReference) {
+        try {
+          await agreementChanged(event.agreementId);
+        } catch (error) {
+          log.error({ err: error, agreementId: event.agreementId }, 'provider agreement callback could not be processed; the provider will retry it');
+          throw providerUnavailable();
+        }
+        return { duplicate: false };
       }
       const row = await load(event.merchantReference);
       if (!row || row.provider !== provider.name || (row.providerReference !== null && row.providerReference !== event.providerReference)) {

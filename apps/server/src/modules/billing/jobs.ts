@@ -2,7 +2,7 @@ import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
-import { addDays, addMonths, formatLongDate, instStatusCodes, isPaying, osloToday, type BillingPeriod } from '@minside/domain';
+import { addDays, addMonths, formatLongDate, instStatusCodes, isPaying, osloToday, paymentProviderLabels, type BillingPeriod } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
@@ -263,6 +263,38 @@ export function createBillingJobs(deps: BillingJobDeps) {
     }
     return { charged };
   }
+
+  /**
+   * A Vipps agreement stopped in the Vipps app (or expired at the provider): the subscription goes
+   * back to giro — its invoices come with KID and a pay-link — and the owner is told, once.
+   */
+  engine.onAgreementEnded(async (tx, ended) => {
+    if (ended.method !== 'VIPPS') return;
+    const [moved] = await tx
+      .update(subscription)
+      .set({ paymentMethod: 'INVOICE' })
+      .where(and(eq(subscription.id, ended.subscriptionId), eq(subscription.paymentMethod, 'VIPPS')))
+      .returning({ ariaAccountNo: subscription.ariaAccountNo, planName: subscription.planName, titleCode: subscription.titleCode });
+    if (!moved) return;
+    await engine.logMethodChange(tx, ended.subscriptionId, null, paymentProviderLabels.BANKGIRO);
+    const title = catalogue.findByTitleCode(moved.titleCode);
+    const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, moved.ariaAccountNo));
+    if (!title || !owner) return;
+    await mailer.enqueue(tx, {
+      to: owner.email,
+      idempotencyKey: `vipps-agreement-ended:${ended.id}`,
+      ...titleMail(title, {
+        subject: `${title.name}: Vipps-avtalen er stoppet`,
+        heading: 'Vipps-avtalen er stoppet',
+        paragraphs: [
+          `Hei ${owner.givenName}!`,
+          `Vipps-avtalen for ${moved.planName} er stoppet i Vipps. Fakturaene kommer derfor som vanlig giro fra nå av: du betaler dem i nettbanken med KID og kontonummer, eller med Vipps eller kort fra lenken i e-posten.`,
+          'Vil du betale fast med Vipps igjen, kan du velge det på Min side.',
+        ],
+        action: { label: 'Velg betalingsmåte', url: `${portalOrigin(moved.titleCode)}/endre-betalingsmetode` },
+      }),
+    });
+  });
 
   /**
    * A renewal charge the provider refused (expired card, stopped agreement): the owner is told at
