@@ -265,9 +265,11 @@ describe('Kubernetes manifests: they fit the server', () => {
     expect(configData['SEED_DEMO_DATA']).toBe('off');
   });
 
-  it('names no test payment provider: production refuses fake money (issue 20), and no real provider exists yet', () => {
+  it('pays through Vipps MobilePay’s production API, never the test provider (fake money, issue 20): its keys from the Secret', () => {
     expect(configData['NODE_ENV']).toBe('production');
-    expect(configData['PAYMENT_PROVIDER']).toBe('');
+    expect(configData['PAYMENT_PROVIDER']).toBe('vipps');
+    expect(configData['VIPPS_BASE_URL']).toBe('https://api.vipps.no');
+    expect(Object.keys(secretData)).toEqual(expect.arrayContaining(['VIPPS_CLIENT_ID', 'VIPPS_CLIENT_SECRET', 'VIPPS_SUBSCRIPTION_KEY', 'VIPPS_MERCHANT_SERIAL_NUMBER']));
     // The migration Job reads its configuration for migrating only (bin/migrate.ts), which needs no provider.
     expect(read('apps/server/src/bin/migrate.ts')).toMatch(/loadConfig\(process\.env, \{ purpose: 'migrate' \}\)/);
     expect((jobContainer.env ?? []).map((e) => e.name)).not.toContain('PAYMENT_PROVIDER');

@@ -60,14 +60,14 @@ describe('loadConfig in production', () => {
     }
     expect(message).toMatch(/^Invalid configuration: PAYMENT_PROVIDER: /);
     expect(message).not.toContain('\n');
-    // Plainly: the test provider is fake money, no real provider exists yet, and what to set for a trial.
+    // Plainly: the test provider is fake money, what production sets instead, and what to set for a trial.
     expect(message).toContain('without moving any money');
-    expect(message).toContain('no real payment provider yet');
+    expect(message).toContain('set PAYMENT_PROVIDER=vipps');
     expect(message).toContain('NODE_ENV=development');
   });
 
-  it.each(productionEnvs)('refuses to start with %s and no payment provider, since no real one exists yet', (_name, env) => {
-    expect(() => loadConfig(env)).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: .*no real payment provider yet/);
+  it.each(productionEnvs)('refuses to start with %s and no payment provider, saying which to set', (_name, env) => {
+    expect(() => loadConfig(env)).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: .*set PAYMENT_PROVIDER=vipps with VIPPS_BASE_URL=https:\/\/api\.vipps\.no/);
   });
 
   it('lets the migration entry read its configuration in production: migrations move no money', () => {

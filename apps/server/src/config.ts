@@ -247,19 +247,13 @@ export class ConfigError extends Error {
 }
 
 /**
- * The one line a production process stops with while it would run the test payment provider.
- * No real provider exists yet (a Vipps MobilePay adapter is planned), so production cannot start
- * until it does; the line says so, and what a local trial sets instead.
+ * The one line a production process stops with while it would run the test payment provider, or
+ * none: production takes money through Vipps MobilePay only; the line says what to set.
  */
 export const noRealPaymentProviderMessage =
-  'Invalid configuration: PAYMENT_PROVIDER: production (NODE_ENV=production or an https PUBLIC_URL) needs a real payment provider, and Min Side has no real payment provider yet; ' +
-  'the built-in test provider marks invoices paid without moving any money, so it is refused here and production cannot start until a real provider (Vipps MobilePay) is added. ' +
+  'Invalid configuration: PAYMENT_PROVIDER: production (NODE_ENV=production or an https PUBLIC_URL) takes money through a real payment provider: set PAYMENT_PROVIDER=vipps with VIPPS_BASE_URL=https://api.vipps.no and the merchant\'s VIPPS_CLIENT_ID, VIPPS_CLIENT_SECRET, VIPPS_SUBSCRIPTION_KEY and VIPPS_MERCHANT_SERIAL_NUMBER. ' +
+  'The built-in test provider marks invoices paid without moving any money, so it is refused here. ' +
   'For a local trial, set NODE_ENV=development and an http PUBLIC_URL (or none).';
-
-/** What production says while the portal offers stored cards that Vipps MobilePay cannot charge (issue 22). */
-export const vippsNotCompleteMessage =
-  'Invalid configuration: PAYMENT_PROVIDER: vipps takes one-off payments (Vipps and card) and subscriptions paid by Vipps (Recurring), but Vipps MobilePay keeps no card for later charges, and the portal still offers a stored card for subscriptions; until it stops offering that with this provider, production does not start with it. ' +
-  'Try it outside production: against the simulator (packages/vipps), or against the test environment (https://apitest.vipps.no) with an https PUBLIC_URL the provider can return the payer to and send its webhooks to.';
 
 /** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */
 export function isProduction(env: { NODE_ENV?: string | undefined; PUBLIC_URL?: string | undefined }): boolean {
@@ -289,13 +283,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   const production = isProduction(e);
   const bankSftp = bankSftpConfig(e, production);
   // The test provider approves whatever its buttons say: never in production, whatever the
-  // purpose. A serving process in production needs a real provider, and there is none yet.
+  // purpose. A serving process in production needs the real provider (Vipps MobilePay).
   if (production && e.PAYMENT_PROVIDER === 'test') throw new ConfigError(noRealPaymentProviderMessage);
   if (production && (options.purpose ?? 'serve') === 'serve' && e.PAYMENT_PROVIDER === undefined) throw new ConfigError(noRealPaymentProviderMessage);
   const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'test');
   const vipps = paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
-  // A subscription on a stored card could not be renewed through it (Vipps MobilePay keeps no cards): not yet a provider to run a newspaper on alone.
-  if (production && (options.purpose ?? 'serve') === 'serve' && paymentProvider === 'vipps') throw new ConfigError(vippsNotCompleteMessage);
   // Demo users with a published password belong on a developer's machine, not on a public https site.
   const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !production);
   return {

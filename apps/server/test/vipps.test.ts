@@ -5,7 +5,7 @@ import { addDays, manualClock, osloToday, systemClock, type Invoice, type Paymen
 import { createVippsClient, signWebhookRequest } from '@minside/vipps';
 import { createVippsSimulator, type VippsSimulator } from '@minside/vipps/simulator';
 import { defaultCatalogue } from '@minside/titles';
-import { ConfigError, loadConfig, vippsNotCompleteMessage } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { signIn } from './support.ts';
@@ -159,6 +159,21 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect((await paymentRow(paymentId))?.status).toBe('CAPTURED');
   });
 
+  it('offers no stored card for a subscription: Vipps MobilePay keeps none', async () => {
+    const browser = await signIn(test, PORTAL, 'digital@minside.test');
+    const details = await browser.request('GET', `${PORTAL}/api/subscription/40000002/ADR/paymentMethod`);
+    expect(details.json<{ choices: string[] }>().choices).toEqual(['VIPPS', 'AVTALEGIRO', 'BANKGIRO']);
+    for (const [path, json] of [
+      ['/api/subscription/paymentMethod', { ariaAccountNo: 40_000_002, titleCode: 'ADR', method: 'SWEDBANK-PPG', idempotencyKey: randomUUID() }],
+      ['/api/subscription/card', { ariaAccountNo: 40_000_002, titleCode: 'ADR', idempotencyKey: randomUUID() }],
+    ] as const) {
+      const refused = await browser.request('PUT', `${PORTAL}${path}`, { json });
+      expect(refused.status, path).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'PAYMENT_METHOD_NOT_OFFERED', message: 'Betalingskort kan ikke lagres for abonnementet her. Velg Vipps, AvtaleGiro eller giro.' });
+    }
+    expect(await test.database.rows(sql`select 1 from payment where subscription_id = 'demo-digital-adr' and purpose in ('CARD_CHANGE', 'PAYMENT_METHOD_CHANGE')`)).toEqual([]);
+  });
+
   // Last of the flows: it makes digital's subscription a Vipps one and moves the clock.
   it('Vipps for the subscription: an agreement the payer approves, then a renewal invoice charged on it when due', async () => {
     const browser = await signIn(test, PORTAL, 'digital@minside.test');
@@ -255,8 +270,10 @@ describe('Vipps MobilePay configuration', () => {
     expect(() => loadConfig({ ...env, VIPPS_MERCHANT_SERIAL_NUMBER: '1234567' })).toThrow(/VIPPS_MERCHANT_SERIAL_NUMBER/);
   });
 
-  it('production does not start while the portal still offers stored cards Vipps MobilePay cannot charge', () => {
-    expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(vippsNotCompleteMessage);
+  it('production starts with the real provider and the merchant’s keys, and only then', () => {
+    const config = loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' });
+    expect(config).toMatchObject({ production: true, paymentProvider: 'vipps', vipps: { baseUrl: 'https://api.vipps.no', merchantSerialNumber: '123456' } });
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(/set PAYMENT_PROVIDER=vipps/);
   });
 });

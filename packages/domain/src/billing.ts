@@ -235,6 +235,8 @@ export const paymentMethodDetailsSchema = z.object({
     .nullable(),
   /** False for shared members, business employees and non-paying subscriptions: nothing to change. */
   changeable: z.boolean(),
+  /** The methods it can switch to with the payment provider the portal runs (a stored card needs one that keeps cards). */
+  choices: z.array(z.enum(['SWEDBANK-PPG', 'VIPPS', 'AVTALEGIRO', 'BANKGIRO'])),
 });
 export type PaymentMethodDetails = z.infer<typeof paymentMethodDetailsSchema>;
 
@@ -364,6 +366,7 @@ export const billingErrorCodes = {
   invoiceAmountChanged: 'INVOICE_AMOUNT_CHANGED',
   cardNotFound: 'CARD_NOT_FOUND',
   paymentMethodNotChangeable: 'PAYMENT_METHOD_NOT_CHANGEABLE',
+  paymentMethodNotOffered: 'PAYMENT_METHOD_NOT_OFFERED',
   idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
   paymentProviderUnavailable: 'PAYMENT_PROVIDER_UNAVAILABLE',
   invalidSignature: 'INVALID_SIGNATURE',
@@ -381,6 +384,7 @@ export const billingErrorMessages = {
   invoiceAmountChanged: 'Det har kommet inn en delbetaling på fakturaen. Last siden på nytt for å se hva som gjenstår.',
   cardNotFound: 'Finner ikke kortdetaljer',
   paymentMethodNotChangeable: 'Betalingsmetoden for dette abonnementet kan ikke endres her.',
+  paymentMethodNotOffered: 'Betalingskort kan ikke lagres for abonnementet her. Velg Vipps, AvtaleGiro eller giro.',
   idempotencyKeyReused: 'Forespørselen er allerede brukt til noe annet. Last siden på nytt og prøv igjen.',
   paymentProviderUnavailable: 'Betalingstjenesten svarer ikke akkurat nå. Prøv igjen om litt.',
   invalidSignature: 'Ugyldig signatur.',

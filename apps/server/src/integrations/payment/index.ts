@@ -59,6 +59,7 @@ const unavailable = async (): Promise<never> => {
 /** No provider configured: every call fails before anything could be charged. */
 const noProvider: PaymentProvider = {
   name: 'none',
+  storesCards: false,
   createPayment: unavailable,
   // No provider signs callbacks: every one is refused as unsigned (401).
   verifyCallback: async () => {

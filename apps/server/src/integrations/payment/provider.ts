@@ -72,6 +72,8 @@ export interface CallbackRequest {
 export interface PaymentProvider {
   /** Configuration name, stored with each payment (`test`, …). */
   readonly name: string;
+  /** Whether it keeps a card to charge later (a subscription paid by card); Vipps MobilePay does not. */
+  readonly storesCards: boolean;
   createPayment(input: CreatePaymentInput): Promise<{ providerReference: string; redirectUrl: string }>;
   /** Throws CallbackSignatureError unless the request is signed by the provider and fresh. */
   verifyCallback(request: CallbackRequest): Promise<CallbackEvent>;

@@ -101,6 +101,7 @@ export function createTestProvider(options: TestProviderOptions): TestProvider {
 
   const provider: TestProvider = {
     name: TEST_PROVIDER_NAME,
+    storesCards: true,
 
     setDelivery(next) {
       deliver = next;

@@ -185,6 +185,8 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
 
   return {
     name: VIPPS_PROVIDER_NAME,
+    // Recurring is the Vipps app: a card is a way to pay an invoice here, never one kept for later.
+    storesCards: false,
 
     async registerWebhook() {
       await db.transaction(async (tx) => {

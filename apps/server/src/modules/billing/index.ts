@@ -44,7 +44,7 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   const configured = await createPaymentProvider(config, db, now, app.log);
   const { provider } = configured;
   const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
-  const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret) });
+  const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards });
   const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   app.decorate('billingJobs', jobs);
   app.decorate('billing', billing);

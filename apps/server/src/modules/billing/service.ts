@@ -3,6 +3,7 @@ import {
   billingErrorCodes,
   billingErrorMessages,
   billingPeriodMonths,
+  changeablePaymentMethods,
   type BillingPeriod,
   formatNorwegianAccountNumber,
   osloToday,
@@ -52,6 +53,8 @@ export interface BillingServiceDeps {
   catalogue: Catalogue;
   now: () => Date;
   paylinkSecret: string;
+  /** Whether the payment provider keeps cards (PaymentProvider.storesCards): without, no subscription is put on a stored card. */
+  providerStoresCards: boolean;
 }
 
 const methodLabels: Record<PaymentMethod, string> = {
@@ -120,7 +123,7 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, 
 }
 
 export function createBillingService(deps: BillingServiceDeps) {
-  const { db, engine, accounts, catalogue, now, paylinkSecret } = deps;
+  const { db, engine, accounts, catalogue, now, paylinkSecret, providerStoresCards } = deps;
   const today = () => osloToday(now());
 
   /** The invoice with its title, if it belongs to the user (another user's is "not found"). */
@@ -244,7 +247,12 @@ export function createBillingService(deps: BillingServiceDeps) {
           }
         : null,
       changeable: changeable(sub),
+      choices: changeablePaymentMethods.filter((choice) => choice !== 'SWEDBANK-PPG' || providerStoresCards),
     };
+  }
+
+  function requireOffered(method: string): void {
+    if (method === 'SWEDBANK-PPG' && !providerStoresCards) throw new AppError(409, billingErrorCodes.paymentMethodNotOffered, billingErrorMessages.paymentMethodNotOffered);
   }
 
   function toDiscountDto(row: typeof subscriptionDiscount.$inferSelect, code: typeof discountCode.$inferSelect): Discount {
@@ -419,6 +427,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     async changePaymentMethod(userId: string, body: ChangePaymentMethodBody): Promise<ChangePaymentMethodResponse> {
       const sub = await ownSubscription(userId, body.ariaAccountNo, body.titleCode);
       requireChangeable(sub);
+      requireOffered(body.method);
       if (body.method === 'SWEDBANK-PPG' || body.method === 'VIPPS') {
         const started = await engine.start({
           idempotencyKey: `user:${userId}:${body.idempotencyKey}`,
@@ -479,6 +488,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     async changeCard(userId: string, body: ChangeCardBody): Promise<PaymentRedirect> {
       const sub = await ownSubscription(userId, body.ariaAccountNo, body.titleCode);
       requireChangeable(sub);
+      requireOffered('SWEDBANK-PPG');
       return engine.start({
         idempotencyKey: `user:${userId}:${body.idempotencyKey}`,
         purpose: 'CARD_CHANGE',

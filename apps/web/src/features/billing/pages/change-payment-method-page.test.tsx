@@ -21,6 +21,7 @@ const card: PaymentMethodDetails = {
   vippsAgreement: null,
   avtaleGiro: null,
   changeable: true,
+  choices: ['SWEDBANK-PPG', 'VIPPS', 'AVTALEGIRO', 'BANKGIRO'],
 };
 
 const avtaleGiro = (status: 'PENDING' | 'ACTIVE'): PaymentMethodDetails => ({
@@ -82,6 +83,15 @@ afterEach(() => {
   cleanup();
   act(() => sessionStore.setState(initialSessionState));
   vi.unstubAllGlobals();
+});
+
+describe('the methods offered', () => {
+  it('are the ones the portal’s payment provider can take: no stored card where it keeps none', async () => {
+    renderPage({ ...card, method: 'VIPPS', providerCode: 'VIPPS', label: 'Vipps', card: null, choices: ['VIPPS', 'AVTALEGIRO', 'BANKGIRO'] });
+    expect(await screen.findByRole('radio', { name: /AvtaleGiro/ })).toBeDefined();
+    expect(screen.queryByRole('radio', { name: /Betalingskort/ })).toBeNull();
+    expect(screen.getAllByRole('radio')).toHaveLength(3);
+  });
 });
 
 describe('choosing AvtaleGiro', () => {

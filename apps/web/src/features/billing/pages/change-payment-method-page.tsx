@@ -128,7 +128,7 @@ export function ChangePaymentMethodPage() {
         ) : null}
         {details ? (
           <CurrentMethod details={details}>
-            {details.method === 'CARD' && details.changeable ? (
+            {details.method === 'CARD' && details.changeable && details.choices.includes('SWEDBANK-PPG') ? (
               <Link className={`${button.button} ${button.secondary} ${button.small}`} to={pathTo('addPaymentCard')}>
                 Bytt betalingskort
               </Link>
@@ -145,7 +145,7 @@ export function ChangePaymentMethodPage() {
               <legend id="ny-metode" className={form.legend}>
                 Velg ny betalingsmetode
               </legend>
-              {changeablePaymentMethods.map((method) => {
+              {details.choices.map((method) => {
                 const id = `metode-${method}`;
                 const isCurrent = method === currentProvider;
                 return (
