@@ -159,6 +159,25 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect((await paymentRow(paymentId))?.status).toBe('CAPTURED');
   });
 
+  it('buying a subscription with Vipps: the order is paid through the provider and fulfilled once', async () => {
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    const created = await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } });
+    expect(created.status, created.body).toBe(201);
+    const { orderId } = created.json<{ orderId: string }>();
+    const started = await ny.request('POST', `${PORTAL}/api/order/${orderId}/payment`, { json: { method: 'VIPPS' } });
+    expect(started.status, started.body).toBe(200);
+    const { paymentId, redirectUrl } = started.json<{ paymentId: string; redirectUrl: string }>();
+    expect(redirectUrl.startsWith(simulator.url)).toBe(true);
+    simulator.faults.webhooks.duplicate = true;
+    simulator.approve(paymentId);
+    await simulator.flushWebhooks();
+    simulator.faults.webhooks.duplicate = false;
+    const view = await ny.request('GET', `${PORTAL}/api/order/${orderId}`);
+    expect(view.json()).toMatchObject({ order: { state: 'fulfilled', lastPaymentStatus: 'CAPTURED' } });
+    expect((await atProvider(paymentId)).aggregate.capturedAmount.value).toBe(100);
+    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/payments/${paymentId}/capture`))).toHaveLength(1);
+  });
+
   it('offers no stored card for a subscription: Vipps MobilePay keeps none', async () => {
     const browser = await signIn(test, PORTAL, 'digital@minside.test');
     const details = await browser.request('GET', `${PORTAL}/api/subscription/40000002/ADR/paymentMethod`);
