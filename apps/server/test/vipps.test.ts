@@ -5,7 +5,7 @@ import { addDays, manualClock, osloToday, systemClock, type Invoice, type Paymen
 import { createVippsClient, signWebhookRequest } from '@minside/vipps';
 import { createVippsSimulator, type VippsSimulator } from '@minside/vipps/simulator';
 import { defaultCatalogue } from '@minside/titles';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig, vippsNotReadyMessage } from '../src/config.ts';
 import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { signIn } from './support.ts';
@@ -213,6 +213,10 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     await test.app.billingJobs.runRenewals();
     const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(sql`select id, status, provider_reference from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`);
     expect(charge).toMatchObject({ status: 'PENDING', provider_reference: `charge:${agreementId}:${charge?.id}` });
+    // While the provider has the charge, paying the invoice another way would pay it twice: refused.
+    const meanwhile = await browser.request('POST', `${PORTAL}/api/invoice/${renewal.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(meanwhile.status, meanwhile.body).toBe(409);
+    expect(meanwhile.json()).toMatchObject({ code: 'INVOICE_BEING_CHARGED' });
     // Nothing is paid before the provider has drawn it, however often reconciliation asks…
     clock.set(new Date(clock().getTime() + 60 * 60 * 1000 * 2));
     await test.app.billingJobs.runReconciliation();
@@ -289,10 +293,11 @@ describe('Vipps MobilePay configuration', () => {
     expect(() => loadConfig({ ...env, VIPPS_MERCHANT_SERIAL_NUMBER: '1234567' })).toThrow(/VIPPS_MERCHANT_SERIAL_NUMBER/);
   });
 
-  it('production starts with the real provider and the merchant’s keys, and only then', () => {
-    const config = loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' });
-    expect(config).toMatchObject({ production: true, paymentProvider: 'vipps', vipps: { baseUrl: 'https://api.vipps.no', merchantSerialNumber: '123456' } });
-    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(ConfigError);
+  it('production is told what is still missing before it may run on Vipps MobilePay, and is refused without it', () => {
+    const production = { ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' };
+    expect(() => loadConfig(production)).toThrow(vippsNotReadyMessage);
+    // The migration Job moves no money: it reads the same configuration.
+    expect(loadConfig(production, { purpose: 'migrate' })).toMatchObject({ production: true, paymentProvider: 'vipps', vipps: { baseUrl: 'https://api.vipps.no' } });
     expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(/set PAYMENT_PROVIDER=vipps/);
   });
 });

@@ -307,6 +307,15 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     },
 
     async refund(providerReference, amountOre, idempotencyKey) {
+      const charge = parseChargeReference(providerReference);
+      if (charge) {
+        await client.recurring
+          .refundCharge(charge.agreementId, charge.chargeId, { amount: amountOre, description: 'Tilbakebetaling' }, { idempotencyKey: fitKey(idempotencyKey, 'recurring') })
+          .catch((error: unknown) => {
+            if (!(error instanceof VippsApiError && error.status >= 400 && error.status < 500)) throw error;
+          });
+        return chargeTransaction(charge.agreementId, charge.chargeId);
+      }
       try {
         return transactionOf(await client.epayment.refund(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey) }));
       } catch (error) {

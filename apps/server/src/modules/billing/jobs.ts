@@ -231,7 +231,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
       const [agreement] = await db
         .select()
         .from(paymentAgreement)
-        .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.status, 'ACTIVE'), eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method)));
+        // Only an agreement this provider made: another provider's card or agreement id means nothing to it.
+        .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.status, 'ACTIVE'), eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method), eq(paymentAgreement.provider, provider.name)));
       // Without an active agreement the invoice waits like a giro (its e-mail has a pay-link).
       if (!agreement) continue;
       try {

@@ -159,6 +159,8 @@ export function createBillingService(deps: BillingServiceDeps) {
       if (locked.paidAt) throw new AppError(409, billingErrorCodes.invoiceAlreadyPaid, billingErrorMessages.invoiceAlreadyPaid);
       if (locked.amountOre <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
       if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, today())) throw new AppError(409, billingErrorCodes.invoiceDrawnByAvtaleGiro, billingErrorMessages.invoiceDrawnByAvtaleGiro);
+      // A renewal charge on the stored card or Vipps agreement is under way (a Vipps charge waits days for its due date): paying now would pay twice.
+      if ((await engine.openForInvoice(tx, ariaInvoiceNo)).some((open) => open.purpose === 'RENEWAL')) throw new AppError(409, billingErrorCodes.invoiceBeingCharged, billingErrorMessages.invoiceBeingCharged);
       // What is open, under the invoice's lock: a part-payment imported since this request read it changes the amount to ask for.
       const open = locked.amountOre - (await paidSoFar(tx, ariaInvoiceNo));
       if (open <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
