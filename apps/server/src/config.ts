@@ -260,7 +260,7 @@ export const noRealPaymentProviderMessage =
  * (issue 22, ADR 025 "Not yet"): the one line names what is missing.
  */
 export const vippsNotReadyMessage =
-  'Invalid configuration: PAYMENT_PROVIDER: vipps is not yet safe for production: choosing giro or AvtaleGiro does not yet stop the Vipps agreement at Vipps (its charges would go on), and a subscription bought with Vipps gets no agreement to renew it by (issue 22). ' +
+  'Invalid configuration: PAYMENT_PROVIDER: vipps is not yet safe for production: a subscription bought with Vipps gets no agreement to renew it by, and an agreement stopped in the Vipps app is only noticed by its webhook (issue 22). ' +
   'Try it outside production: against the simulator (packages/vipps), or against the test environment (https://apitest.vipps.no) with an https PUBLIC_URL the provider can reach.';
 
 /** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */

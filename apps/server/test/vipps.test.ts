@@ -257,6 +257,25 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect(stopped).toHaveLength(1);
   });
 
+  it('choosing giro after Vipps stops the agreement at Vipps too: no charge can follow', async () => {
+    const browser = await signIn(test, PORTAL, 'digital@minside.test');
+    const chosen = await browser.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: 40_000_002, titleCode: 'ADR', method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(chosen.status, chosen.body).toBe(200);
+    const { paymentId } = chosen.json<{ paymentId: string }>();
+    const [flow] = await test.database.rows<{ provider_reference: string }>(sql`select provider_reference from payment where id = ${paymentId}`);
+    const agreementId = flow?.provider_reference ?? '';
+    simulator.approveAgreement(agreementId);
+    expect((await browser.request('GET', `${PORTAL}/api/payment/${paymentId}`)).json<Payment>()).toMatchObject({ status: 'CAPTURED' });
+    const provider = createVippsClient({ baseUrl: simulator.url, ...credentials, merchantSerialNumber: MSN, system: { name: 'minside-test', version: '1' }, now: clock });
+    expect((await provider.recurring.getAgreement(agreementId)).status).toBe('ACTIVE');
+
+    const giro = await browser.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: 40_000_002, titleCode: 'ADR', method: 'BANKGIRO', idempotencyKey: randomUUID() } });
+    expect(giro.json()).toMatchObject({ result: 'CHANGED', paymentMethod: { method: 'INVOICE' } });
+    expect((await provider.recurring.getAgreement(agreementId)).status).toBe('STOPPED');
+    const [stored] = await test.database.rows<{ status: string }>(sql`select status from payment_agreement where provider_agreement_id = ${agreementId}`);
+    expect(stored?.status).toBe('STOPPED');
+  });
+
   it('refuses a webhook not signed with our registration’s secret, and captures nothing on it', async () => {
     const created = await openInvoice();
     simulator.faults.webhooks.drop = true;

@@ -94,6 +94,8 @@ export interface PaymentProvider {
    */
   lookupByMerchantReference(merchantReference: string): Promise<ProviderTransaction | null>;
   agreement(agreementId: string): Promise<ProviderAgreement | null>;
+  /** Stops a stored agreement at the provider (the subscription chose another way to pay); absent where the provider keeps none to stop. */
+  stopAgreement?(agreementId: string): Promise<void>;
   /** Upkeep the reconciliation job runs first (a webhook registration that failed at start-up is tried again). */
   maintain?(): Promise<void>;
   /** A recurring charge on a stored agreement, without the payer present. */

@@ -172,6 +172,13 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     return transactionOf(await client.epayment.get(providerReference));
   }
 
+  /** Stops an agreement (PENDING or ACTIVE) at the provider; one already stopped or expired is left as it is. Its open charges end with it. */
+  async function stop(agreementId: string): Promise<void> {
+    const current = await client.recurring.getAgreement(agreementId);
+    if (current.status !== 'PENDING' && current.status !== 'ACTIVE') return;
+    await client.recurring.updateAgreement(agreementId, { status: 'STOPPED' }, { idempotencyKey: fitKey(`stop:${agreementId}`, 'recurring') });
+  }
+
   /** The Vipps agreements of the subscription a payment of ours is for, newest first: where a charge of it would be. */
   async function agreementsOfPayment(paymentId: string): Promise<string[]> {
     const rows = await db
@@ -212,6 +219,8 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
         log.info({ webhookId: created.id, url: callbackUrl }, 'Vipps MobilePay webhook registered');
       });
     },
+
+    stopAgreement: stop,
 
     async maintain() {
       if (!registration) await this.registerWebhook();
@@ -334,9 +343,8 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
         return chargeTransaction(charge.agreementId, charge.chargeId);
       }
       if (isAgreementReference(providerReference)) {
-        const current = await client.recurring.getAgreement(providerReference);
-        // A pending agreement nobody accepted is stopped; an active one is the subscription's way to pay and is stopped only by choosing another.
-        if (current.status === 'PENDING') await client.recurring.updateAgreement(providerReference, { status: 'STOPPED' }, { idempotencyKey: fitKey(`stop:${providerReference}`, 'recurring') });
+        // A flow we no longer want: its agreement is stopped, pending or already approved (a stored one is stopped by stopAgreement).
+        await stop(providerReference);
         return agreementTransaction(providerReference);
       }
       try {

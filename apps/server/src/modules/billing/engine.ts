@@ -105,6 +105,28 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
   const agreementEndedListeners: AgreementEndedListener[] = [];
 
   /**
+   * Stored agreements set aside for another way to pay (REPLACED) that the provider still holds —
+   * a Vipps agreement the payer sees in the app, whose charges would go on — are stopped there and
+   * marked STOPPED. Best effort after the change is committed; reconciliation sweeps again.
+   */
+  async function stopReplacedAgreements(subscriptionId?: string): Promise<void> {
+    if (!provider.stopAgreement) return;
+    const rows = await db
+      .select()
+      .from(paymentAgreement)
+      .where(and(eq(paymentAgreement.provider, provider.name), eq(paymentAgreement.method, 'VIPPS'), eq(paymentAgreement.status, 'REPLACED'), subscriptionId ? eq(paymentAgreement.subscriptionId, subscriptionId) : undefined));
+    for (const row of rows) {
+      if (!row.providerAgreementId) continue;
+      try {
+        await provider.stopAgreement(row.providerAgreementId);
+        await db.update(paymentAgreement).set({ status: 'STOPPED', updatedAt: now() }).where(and(eq(paymentAgreement.id, row.id), eq(paymentAgreement.status, 'REPLACED')));
+      } catch (error) {
+        log.warn({ err: error, agreementId: row.providerAgreementId }, 'could not stop a replaced agreement at the provider; reconciliation tries again');
+      }
+    }
+  }
+
+  /**
    * The provider says a stored agreement changed: asked again, one that is no longer usable is
    * marked STOPPED on every subscription using it, and the listeners (the billing jobs: back to
    * giro, with a notice) run in the same transaction. Idempotent: a replay finds nothing ACTIVE.
@@ -390,6 +412,8 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       }
       if (agreement) await storeAgreement(tx, locked, agreement);
     });
+    // A new card or Vipps agreement replaced an older one: the older one is stopped at the provider.
+    if (agreement && row.subscriptionId) await stopReplacedAgreements(row.subscriptionId);
     if (duplicate) {
       // Paid twice (two tabs, two methods): the invoice keeps the first; this money goes back.
       let refunded = false;
@@ -425,6 +449,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       agreementEndedListeners.push(listener);
     },
     agreementChanged,
+    stopReplacedAgreements,
     start,
     apply,
     cancel,
@@ -498,6 +523,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
      * (TIMEOUT). Returns how many changed.
      */
     async reconcile(): Promise<{ examined: number; settled: number }> {
+      await stopReplacedAgreements();
       const at = now().getTime();
       const stale = await db
         .select()

@@ -464,6 +464,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           }
         });
         await engine.cancelAtProvider(superseded);
+        await engine.stopReplacedAgreements(sub.id);
         const current = await paymentMethodOf(sub);
         return { result: current.avtaleGiro?.status === 'ACTIVE' ? 'CHANGED' : 'PENDING_BANK_CONFIRMATION', redirectUrl: null, paymentId: null, paymentMethod: current };
       }
@@ -483,6 +484,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         }
       });
       await engine.cancelAtProvider(superseded);
+      await engine.stopReplacedAgreements(sub.id);
       return { result: 'CHANGED', redirectUrl: null, paymentId: null, paymentMethod: await paymentMethodOf(sub) };
     },
 
