@@ -330,29 +330,22 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
     };
     agreements.set(key(agreement.msn, agreement.id), agreement);
     if (body.initialCharge !== undefined && initialChargeId !== undefined) {
-      const charge: ChargeRecord = {
-        msn: request.msn,
-        id: initialChargeId,
-        agreementId: id,
-        amount: body.initialCharge.amount,
-        description: body.initialCharge.description,
-        due: osloDate(now()),
-        retryDays: 0,
-        type: 'INITIAL',
-        transactionType: body.initialCharge.transactionType,
-        // Not said for the response; an absent externalId is given the chargeId (as for charges).
-        externalId: body.initialCharge.externalId ?? initialChargeId,
-        status: 'PENDING',
-        transactionId: null,
-        failureReason: undefined,
-        failureDescription: undefined,
-        captured: 0,
-        refunded: 0,
-        cancelled: 0,
-        history: [],
-      };
-      history(charge, 'CREATE', charge.amount, request.idempotencyKey ?? '');
-      charges.set(key(charge.msn, charge.id), charge);
+      openCharge(
+        {
+          msn: request.msn,
+          id: initialChargeId,
+          agreementId: id,
+          amount: body.initialCharge.amount,
+          description: body.initialCharge.description,
+          due: osloDate(now()),
+          retryDays: 0,
+          type: 'INITIAL',
+          transactionType: body.initialCharge.transactionType,
+          // Not said for the response; an absent externalId is given the chargeId (as for charges).
+          externalId: body.initialCharge.externalId ?? initialChargeId,
+        },
+        request.idempotencyKey,
+      );
     }
     const answer: DraftAgreementResponse = {
       agreementId: id,
@@ -408,31 +401,32 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
       ]);
     }
     const id = newChargeId(request.msn, body.orderId);
-    const charge: ChargeRecord = {
-      msn: request.msn,
-      id,
-      agreementId: agreement.id,
-      amount: body.amount,
-      description: body.description,
-      due: body.due,
-      retryDays: body.retryDays,
-      type: 'RECURRING',
-      transactionType: body.transactionType,
-      // `externalId` is required in the answer but optional in the request; NOT FOUND what the
-      // API answers without one, the simulator gives the chargeId.
-      externalId: body.externalId ?? id,
-      status: 'PENDING',
-      transactionId: null,
-      failureReason: undefined,
-      failureDescription: undefined,
-      captured: 0,
-      refunded: 0,
-      cancelled: 0,
-      history: [],
-    };
-    history(charge, 'CREATE', charge.amount, request.idempotencyKey ?? '');
-    charges.set(key(charge.msn, charge.id), charge);
+    openCharge(
+      {
+        msn: request.msn,
+        id,
+        agreementId: agreement.id,
+        amount: body.amount,
+        description: body.description,
+        due: body.due,
+        retryDays: body.retryDays,
+        type: 'RECURRING',
+        transactionType: body.transactionType,
+        // `externalId` is required in the answer but optional in the request; NOT FOUND what the
+        // API answers without one, the simulator gives the chargeId.
+        externalId: body.externalId ?? id,
+      },
+      request.idempotencyKey,
+    );
     return { status: 201, body: { chargeId: id } };
+  }
+
+  /** A charge as it is created (either kind): PENDING, nothing moved yet, its CREATE in the history. */
+  function openCharge(fields: Omit<ChargeRecord, 'status' | 'transactionId' | 'failureReason' | 'failureDescription' | 'captured' | 'refunded' | 'cancelled' | 'history'>, idempotencyKey: string | undefined): ChargeRecord {
+    const charge: ChargeRecord = { ...fields, status: 'PENDING', transactionId: null, failureReason: undefined, failureDescription: undefined, captured: 0, refunded: 0, cancelled: 0, history: [] };
+    history(charge, 'CREATE', charge.amount, idempotencyKey ?? '');
+    charges.set(key(charge.msn, charge.id), charge);
+    return charge;
   }
 
   function patch(request: RecurringRequest): Answer {
