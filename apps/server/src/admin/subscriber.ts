@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { effectiveStatusCode, instStatusName, osloToday } from '@minside/domain';
 import { account, appUser, invoice } from '../db/schema.ts';
-import { liveClaimColumns } from '../modules/bank/claim-window.ts';
+import { liveClaimColumn } from '../modules/bank/claim-window.ts';
 import { toInvoiceDto } from '../modules/billing/service.ts';
 import { collectUserData } from '../modules/privacy/collect.ts';
 import { AdminInputError, type AdminContext } from './args.ts';
@@ -33,7 +33,7 @@ export async function subscriberHistory(context: AdminContext, who: string) {
   const firstTitle = data.accounts[0]?.firstTitleCode ?? '';
   // An AvtaleGiro claim at the bank is not part of the subscriber's own record, but the customer centre must see it (never "pay it now" while the bank draws it).
   const invoiceNos = data.invoices.map((row) => row.ariaInvoiceNo);
-  const claimRows = invoiceNos.length ? await db.select({ no: invoice.ariaInvoiceNo, ...liveClaimColumns(today) }).from(invoice).where(inArray(invoice.ariaInvoiceNo, invoiceNos)) : [];
+  const claimRows = invoiceNos.length ? await db.select({ no: invoice.ariaInvoiceNo, claim: liveClaimColumn(today) }).from(invoice).where(inArray(invoice.ariaInvoiceNo, invoiceNos)) : [];
   const claims = new Map(claimRows.map((row) => [row.no, row]));
   const paidOf = new Map<number, number>();
   for (const row of data.payments) {
@@ -53,7 +53,7 @@ export async function subscriberHistory(context: AdminContext, who: string) {
         { ...row, paidAt: row.paidAt ? new Date(row.paidAt) : null, createdAt: new Date(row.createdAt ?? 0) },
         (row.subscriptionId && titleOf.get(row.subscriptionId)) || firstTitle,
         today,
-        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, claimDueOn: claims.get(row.ariaInvoiceNo)?.claimDueOn ?? null, claimOre: claims.get(row.ariaInvoiceNo)?.claimOre ?? null },
+        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, claim: claims.get(row.ariaInvoiceNo)?.claim ?? null },
       ),
     ),
   };

@@ -44,12 +44,9 @@ function inPlay(today: string): SQL {
     and not exists (select 1 from ${payment} p where p.aria_invoice_no = c.aria_invoice_no and p.method = 'AVTALEGIRO' and p.error_code = 'BANK_REVERSAL')`;
 }
 
-/** The invoice's claim at the bank while it is in play (columns for invoice queries): its due date and the amount the bank draws. */
-export function liveClaimColumns(today: string) {
-  return {
-    claimDueOn: sql<string | null>`(select to_char(c.due_on, 'YYYY-MM-DD') from ${avtaleGiroClaim} c where c.aria_invoice_no = ${invoice.ariaInvoiceNo} and ${inPlay(today)})`,
-    claimOre: sql<number | null>`(select c.amount_ore from ${avtaleGiroClaim} c where c.aria_invoice_no = ${invoice.ariaInvoiceNo} and ${inPlay(today)})`,
-  };
+/** The invoice's claim at the bank while it is in play, as a column for invoice queries: its due date and the amount the bank draws, in one look-up. */
+export function liveClaimColumn(today: string) {
+  return sql<{ dueOn: string; ore: number } | null>`(select json_build_object('dueOn', to_char(c.due_on, 'YYYY-MM-DD'), 'ore', c.amount_ore) from ${avtaleGiroClaim} c where c.aria_invoice_no = ${invoice.ariaInvoiceNo} and ${inPlay(today)})`;
 }
 
 /** The due date the bank will draw the invoice on, when that can no longer be stopped; null otherwise. */

@@ -35,7 +35,7 @@ import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { chooseAvtaleGiro } from '../bank/mandates.ts';
-import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimColumns } from '../bank/claim-window.ts';
+import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimColumn } from '../bank/claim-window.ts';
 import { paidOreColumn, paidSoFar } from './paid-so-far.ts';
 
 type InvoiceRow = typeof invoice.$inferSelect;
@@ -84,22 +84,23 @@ function invoiceStatus(row: Pick<InvoiceRow, 'paidAt' | 'dueOn'>, today: string)
 /** What the bank and the providers have said of an invoice's money, read with it (invoiceMoney). */
 export interface InvoiceMoney {
   paidOre: number;
-  /** The due date of its AvtaleGiro claim at the bank, while the bank may draw it. */
-  claimDueOn: string | null;
-  /** What that claim draws (it may be more than is open, when a part-payment came too late to withdraw it). */
-  claimOre: number | null;
+  /**
+   * Its AvtaleGiro claim at the bank while the bank may draw it: the due date, and what it draws
+   * (more than is open when a part-payment came too late to withdraw it).
+   */
+  claim: { dueOn: string; ore: number } | null;
 }
 
 /** The columns of InvoiceMoney as of `today`, for any query of invoices. */
 export function invoiceMoney(today: string) {
-  return { paidOre: paidOreColumn, ...liveClaimColumns(today) };
+  return { paidOre: paidOreColumn, claim: liveClaimColumn(today) };
 }
 
 export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, money: InvoiceMoney): Invoice {
   const status = invoiceStatus(row, today);
   const openOre = status === 'PAID' ? 0 : Math.max(0, row.amountOre - money.paidOre);
   // Once the bank's draw can no longer be withdrawn, paying another way would pay twice.
-  const drawnByBank = money.claimDueOn !== null && status !== 'PAID' && drawIsFixed(money.claimDueOn, today);
+  const drawnByBank = money.claim !== null && status !== 'PAID' && drawIsFixed(money.claim.dueOn, today);
   return {
     ariaInvoiceNo: row.ariaInvoiceNo,
     ariaAccountNo: row.ariaAccountNo,
@@ -117,8 +118,8 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, 
     payable: status !== 'PAID' && openOre > 0 && !drawnByBank,
     paidOre: status === 'PAID' ? Math.max(row.amountOre, money.paidOre) : money.paidOre,
     openOre,
-    avtaleGiroDrawOn: status === 'PAID' ? null : money.claimDueOn,
-    avtaleGiroDrawOre: status === 'PAID' ? null : money.claimOre,
+    avtaleGiroDrawOn: status === 'PAID' ? null : (money.claim?.dueOn ?? null),
+    avtaleGiroDrawOre: status === 'PAID' ? null : (money.claim?.ore ?? null),
   };
 }
 
