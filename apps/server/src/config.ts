@@ -255,14 +255,6 @@ export const noRealPaymentProviderMessage =
   'The built-in test provider marks invoices paid without moving any money, so it is refused here. ' +
   'For a local trial, set NODE_ENV=development and an http PUBLIC_URL (or none).';
 
-/**
- * What production says while the Vipps MobilePay adapter is not yet safe to run a newspaper on
- * (issue 22, ADR 025 "Not yet"): the one line names what is missing.
- */
-export const vippsNotReadyMessage =
-  'Invalid configuration: PAYMENT_PROVIDER: vipps is not yet safe for production: a subscription bought with Vipps gets no agreement to renew it by, and an agreement stopped in the Vipps app is only noticed by its webhook (issue 22). ' +
-  'Try it outside production: against the simulator (packages/vipps), or against the test environment (https://apitest.vipps.no) with an https PUBLIC_URL the provider can reach.';
-
 /** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */
 export function isProduction(env: { NODE_ENV?: string | undefined; PUBLIC_URL?: string | undefined }): boolean {
   return env.NODE_ENV === 'production' || (env.PUBLIC_URL?.startsWith('https://') ?? false);
@@ -296,7 +288,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (production && (options.purpose ?? 'serve') === 'serve' && e.PAYMENT_PROVIDER === undefined) throw new ConfigError(noRealPaymentProviderMessage);
   const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'test');
   const vipps = paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
-  if (production && (options.purpose ?? 'serve') === 'serve' && paymentProvider === 'vipps') throw new ConfigError(vippsNotReadyMessage);
   // Demo users with a published password belong on a developer's machine, not on a public https site.
   const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !production);
   return {

@@ -5,7 +5,7 @@ import { addDays, manualClock, osloToday, systemClock, type Invoice, type Paymen
 import { createVippsClient, signWebhookRequest } from '@minside/vipps';
 import { createVippsSimulator, type VippsSimulator } from '@minside/vipps/simulator';
 import { defaultCatalogue } from '@minside/titles';
-import { loadConfig, vippsNotReadyMessage } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { signIn } from './support.ts';
@@ -159,23 +159,106 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect((await paymentRow(paymentId))?.status).toBe('CAPTURED');
   });
 
-  it('buying a subscription with Vipps: the order is paid through the provider and fulfilled once', async () => {
-    const ny = await signIn(test, PORTAL, 'ny@minside.test');
-    const created = await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } });
+  /** A sign-in, an order for Digital (the 1 kr month) and its payment started with `method`. */
+  const buy = async (email: string, method: 'VIPPS' | 'SWEDBANK-PPG') => {
+    const buyer = await signIn(test, PORTAL, email);
+    const created = await buyer.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } });
     expect(created.status, created.body).toBe(201);
     const { orderId } = created.json<{ orderId: string }>();
-    const started = await ny.request('POST', `${PORTAL}/api/order/${orderId}/payment`, { json: { method: 'VIPPS' } });
+    const started = await buyer.request('POST', `${PORTAL}/api/order/${orderId}/payment`, { json: { method } });
     expect(started.status, started.body).toBe(200);
-    const { paymentId, redirectUrl } = started.json<{ paymentId: string; redirectUrl: string }>();
+    return { buyer, orderId, ...started.json<{ paymentId: string; redirectUrl: string }>() };
+  };
+  const recurring = () => createVippsClient({ baseUrl: simulator.url, ...credentials, merchantSerialNumber: MSN, system: { name: 'minside-test', version: '1' }, now: clock }).recurring;
+  /** The subscription an order made. */
+  const subscriptionOf = async (orderId: string) =>
+    (await test.database.rows<{ id: string; payment_method: string; aria_account_no: number }>(sql`select s.id, s.payment_method, s.aria_account_no from subscription s join subscription_order o on o.subscription_id = s.id where o.id = ${orderId}`))[0];
+  const mailsTo = (email: string) => test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${email} order by created_at`);
+
+  it('buying a subscription with Vipps: an agreement whose first charge is the order, fulfilled once, and the next period charged on it', async () => {
+    const { buyer, orderId, paymentId, redirectUrl } = await buy('ny@minside.test', 'VIPPS');
     expect(redirectUrl.startsWith(simulator.url)).toBe(true);
+    const [flow] = await test.database.rows<{ provider_reference: string }>(sql`select provider_reference from payment where id = ${paymentId}`);
+    const [, agreementId = ''] = /^charge:(agr_[^:]+):/.exec(flow?.provider_reference ?? '') ?? [];
+    // What the payer is asked to approve: the plan, monthly, and 1 kr now (the first charge is our payment id).
+    const draft = await recurring().getAgreement(agreementId);
+    expect(draft).toMatchObject({ status: 'PENDING', productName: 'Digital', interval: { unit: 'MONTH', count: 1 } });
+    expect(await recurring().getCharge(agreementId, paymentId)).toMatchObject({ status: 'PENDING', amount: 100 });
+    // Not approved yet: the return page waits, and reconciliation does not give up early.
+    expect((await buyer.request('GET', `${PORTAL}/api/order/${orderId}`)).json()).toMatchObject({ order: { state: 'awaiting_payment' } });
+
     simulator.faults.webhooks.duplicate = true;
-    simulator.approve(paymentId);
+    simulator.approveAgreement(agreementId);
     await simulator.flushWebhooks();
     simulator.faults.webhooks.duplicate = false;
-    const view = await ny.request('GET', `${PORTAL}/api/order/${orderId}`);
-    expect(view.json()).toMatchObject({ order: { state: 'fulfilled', lastPaymentStatus: 'CAPTURED' } });
-    expect((await atProvider(paymentId)).aggregate.capturedAmount.value).toBe(100);
-    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/payments/${paymentId}/capture`))).toHaveLength(1);
+    expect((await buyer.request('GET', `${PORTAL}/api/order/${orderId}`)).json()).toMatchObject({ order: { state: 'fulfilled', lastPaymentStatus: 'CAPTURED' } });
+    expect(await recurring().getCharge(agreementId, paymentId)).toMatchObject({ status: 'CHARGED', amount: 100 });
+    // The agreement is the new subscription's way to pay, and the receipt says so.
+    const bought = await subscriptionOf(orderId);
+    expect(bought?.payment_method).toBe('VIPPS');
+    expect(await test.database.rows(sql`select status, provider from payment_agreement where subscription_id = ${bought?.id ?? ''} and provider_agreement_id = ${agreementId}`)).toEqual([{ status: 'ACTIVE', provider: 'vipps' }]);
+    const receipt = (await mailsTo('ny@minside.test')).find((mail) => mail.subject.startsWith('Kvittering'));
+    expect(receipt?.text).toContain('trukket med Vipps-avtalen du godkjente');
+
+    // The next period's invoice is charged on that agreement, without the payer.
+    const next = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(today, 2), periodTo: addDays(today, 31), dueOn: today }),
+    );
+    await test.app.billingJobs.runRenewals();
+    const [charge] = await test.database.rows<{ id: string; provider_reference: string }>(sql`select id, provider_reference from payment where aria_invoice_no = ${next.ariaInvoiceNo} and purpose = 'RENEWAL'`);
+    expect(charge?.provider_reference).toBe(`charge:${agreementId}:${charge?.id}`);
+    expect(await recurring().getCharge(agreementId, charge?.id ?? '')).toMatchObject({ amount: 29_900, status: 'PENDING' });
+
+    // Stopped in the Vipps app, and every webhook about it lost: the renewal job asks before the
+    // next charge, so the subscription goes to giro, nothing more is charged, and the owner is told
+    // and gets each open invoice with KID and pay-link.
+    simulator.faults.webhooks.drop = true;
+    simulator.stopAgreement(agreementId);
+    await simulator.flushWebhooks();
+    const later = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, måneden etter', periodFrom: addDays(today, 32), periodTo: addDays(today, 61), dueOn: today }),
+    );
+    await test.app.billingJobs.runRenewals();
+    clock.set(new Date(clock().getTime() + 15 * 60 * 1000));
+    await test.app.billingJobs.runReconciliation();
+    simulator.faults.webhooks.drop = false;
+    expect((await subscriptionOf(orderId))?.payment_method).toBe('INVOICE');
+    expect(await test.database.rows(sql`select 1 from payment where aria_invoice_no = ${later.ariaInvoiceNo}`)).toEqual([]);
+    expect((await paymentRow(charge?.id ?? ''))?.status).toBe('CANCELLED');
+    const mails = (await mailsTo('ny@minside.test')).map((mail) => mail.subject);
+    expect(mails.filter((subject) => subject.includes('Vipps-avtalen er stoppet'))).toHaveLength(1);
+    for (const no of [next.ariaInvoiceNo, later.ariaInvoiceNo]) expect(mails.filter((subject) => subject.endsWith(`ny faktura ${no}`))).toHaveLength(1);
+  });
+
+  it('an order whose agreement the payer never answers is given up after an hour: nothing charged, the agreement ended at Vipps', async () => {
+    const { orderId, paymentId } = await buy('utlopt@minside.test', 'VIPPS');
+    const [flow] = await test.database.rows<{ provider_reference: string }>(sql`select provider_reference from payment where id = ${paymentId}`);
+    const [, agreementId = ''] = /^charge:(agr_[^:]+):/.exec(flow?.provider_reference ?? '') ?? [];
+    // Looked up while waiting: a charge of an agreement not yet approved is not "approved" (nothing to capture).
+    clock.set(new Date(clock().getTime() + 15 * 60 * 1000));
+    simulator.faults.webhooks.drop = true;
+    await test.app.billingJobs.runReconciliation();
+    clock.set(new Date(clock().getTime() + 50 * 60 * 1000));
+    await test.app.billingJobs.runReconciliation();
+    simulator.faults.webhooks.drop = false;
+    expect((await paymentRow(paymentId))?.status).toBe('TIMEOUT');
+    // An hour on, the buyer signs in again (the session has timed out too).
+    const buyer = await signIn(test, PORTAL, 'utlopt@minside.test');
+    expect((await buyer.request('GET', `${PORTAL}/api/order/${orderId}`)).json()).toMatchObject({ order: { state: 'timed_out' } });
+    expect(['STOPPED', 'EXPIRED']).toContain((await recurring().getAgreement(agreementId)).status);
+    expect(await recurring().getCharge(agreementId, paymentId)).toMatchObject({ status: 'CANCELLED' });
+    expect(await subscriptionOf(orderId)).toBeUndefined();
+  });
+
+  it('buying with a card: paid at the provider\'s card form once; Vipps MobilePay keeps no card, so the next periods come as giro invoices by e-mail', async () => {
+    const { buyer, orderId, paymentId } = await buy('utlopt@minside.test', 'SWEDBANK-PPG');
+    expect((await atProvider(paymentId)).paymentMethod.type).toBe('CARD');
+    simulator.approve(paymentId);
+    await simulator.flushWebhooks();
+    expect((await buyer.request('GET', `${PORTAL}/api/order/${orderId}`)).json()).toMatchObject({ order: { state: 'fulfilled' } });
+    const bought = await subscriptionOf(orderId);
+    expect(bought?.payment_method).toBe('INVOICE');
+    expect((await mailsTo('utlopt@minside.test')).find((mail) => mail.subject.startsWith('Kvittering'))?.text).toContain('på faktura med KID');
   });
 
   it('offers no stored card for a subscription: Vipps MobilePay keeps none', async () => {
@@ -255,6 +338,8 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect((await (await signIn(test, PORTAL, 'digital@minside.test')).request('GET', `${PORTAL}/api/subscription/40000002/ADR/paymentMethod`)).json()).toMatchObject({ method: 'INVOICE' });
     const stopped = await test.database.rows<{ subject: string }>(sql`select subject from mail_outbox where to_address = 'digital@minside.test' and subject like '%Vipps-avtalen er stoppet%'`);
     expect(stopped).toHaveLength(1);
+    // The invoice the agreement could not pay is the owner's now: its e-mail with KID and pay-link, once.
+    expect((await mailsTo('digital@minside.test')).filter((mail) => mail.subject.endsWith(`ny faktura ${refused.ariaInvoiceNo}`))).toHaveLength(1);
   });
 
   it('choosing giro after Vipps stops the agreement at Vipps too: no charge can follow', async () => {
@@ -312,9 +397,12 @@ describe('Vipps MobilePay configuration', () => {
     expect(() => loadConfig({ ...env, VIPPS_MERCHANT_SERIAL_NUMBER: '1234567' })).toThrow(/VIPPS_MERCHANT_SERIAL_NUMBER/);
   });
 
-  it('production is told what is still missing before it may run on Vipps MobilePay, and is refused without it', () => {
+  it('production runs on Vipps MobilePay with the merchant\'s keys, and is refused without them', () => {
     const production = { ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' };
-    expect(() => loadConfig(production)).toThrow(vippsNotReadyMessage);
+    expect(loadConfig(production)).toMatchObject({ production: true, paymentProvider: 'vipps', vipps: { baseUrl: 'https://api.vipps.no', merchantSerialNumber: '123456' } });
+    for (const key of ['VIPPS_CLIENT_ID', 'VIPPS_CLIENT_SECRET', 'VIPPS_SUBSCRIPTION_KEY', 'VIPPS_MERCHANT_SERIAL_NUMBER'] as const) {
+      expect(() => loadConfig({ ...production, [key]: '' }), key).toThrow(new RegExp(`${key}: required when PAYMENT_PROVIDER=vipps`));
+    }
     // The migration Job moves no money: it reads the same configuration.
     expect(loadConfig(production, { purpose: 'migrate' })).toMatchObject({ production: true, paymentProvider: 'vipps', vipps: { baseUrl: 'https://api.vipps.no' } });
     expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' })).toThrow(/set PAYMENT_PROVIDER=vipps/);

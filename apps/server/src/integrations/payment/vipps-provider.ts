@@ -19,7 +19,7 @@ import {
 } from '@minside/vipps';
 import type { Db } from '../../db/client.ts';
 import { billingSecret, payment, paymentAgreement } from '../../db/schema.ts';
-import { CallbackSignatureError, ProviderUnavailableError, type CallbackEvent, type PaymentProvider, type ProviderStatus, type ProviderTransaction } from './provider.ts';
+import { CallbackSignatureError, ProviderUnavailableError, type AgreementTerms, type CallbackEvent, type PaymentProvider, type ProviderStatus, type ProviderTransaction } from './provider.ts';
 
 /**
  * Vipps MobilePay behind the PaymentProvider seam (issue 22, ADR 025): the ePayment API for "Betal
@@ -28,11 +28,11 @@ import { CallbackSignatureError, ProviderUnavailableError, type CallbackEvent, t
  * VIPPS_BASE_URL names — the provider, its test environment or the simulator — the same way.
  *
  * Recurring: choosing Vipps for a running subscription makes an agreement (the plan's price as
- * the suggested maximum of a VARIABLE price, its period, its name); each renewal invoice is a
- * charge on it, due the provider's lead time ahead, with our payment id as its id. Both are
- * settled from look-ups (the Recurring webhook payloads are not in the published documents).
- * Not yet: an agreement stopped in the Vipps app falling back to giro, and stored cards (Vipps
- * MobilePay keeps none for us): production does not start with this provider until then.
+ * the suggested maximum of a VARIABLE price, its period, its name), and buying one with Vipps
+ * makes it with the order as its first charge; each renewal invoice is a charge on it, due the
+ * provider's lead time ahead, with our payment id as its id. All are settled from look-ups (the
+ * Recurring webhook payloads are not in the published documents). Vipps MobilePay keeps no card
+ * for us: a card pays once.
  */
 
 export const VIPPS_PROVIDER_NAME = 'vipps';
@@ -139,6 +139,19 @@ const chargeStatuses: Record<ChargeStatus, ProviderStatus> = {
   CANCELLED: 'CANCELLED',
 };
 
+/** An agreement for a plan: what the payer sees in the Vipps app, and where the portal manages it. */
+function agreementDraft(terms: AgreementTerms, portalOrigin: string, returnUrl: string, externalId: string) {
+  return {
+    // VARIABLE: each renewal invoice is charged at its own amount (a discount, a new price), up to the maximum the payer accepts.
+    pricing: { type: 'VARIABLE' as const, suggestedMaxAmount: Math.min(2_000_000, Math.max(100, terms.priceOre * 2)), currency: 'NOK' as const },
+    interval: terms.intervalMonths % 12 === 0 ? { unit: 'YEAR' as const, count: terms.intervalMonths / 12 } : { unit: 'MONTH' as const, count: terms.intervalMonths },
+    merchantRedirectUrl: `${portalOrigin}${returnUrl}`,
+    merchantAgreementUrl: `${portalOrigin}${terms.agreementPath}`,
+    productName: terms.productName.slice(0, 45),
+    externalId,
+  };
+}
+
 /** Days ahead a charge is due: Vipps MobilePay takes charges at least this far ahead (2 in production, 1 in its test environment). */
 export const CHARGE_LEAD_DAYS = 2;
 
@@ -162,7 +175,18 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
 
   async function chargeTransaction(agreementId: string, chargeId: string): Promise<ProviderTransaction> {
     const charge = await client.recurring.getCharge(agreementId, chargeId);
-    return { providerReference: chargeReference(agreementId, chargeId), status: chargeStatuses[charge.status], agreementId };
+    const providerReference = chargeReference(agreementId, chargeId);
+    let status = chargeStatuses[charge.status];
+    if (status === 'AUTHORIZED' || status === 'CANCELLED') {
+      // A charge is only as agreed as its agreement: an order's first charge waits while the payer
+      // has not answered (PENDING: not yet approved, given up after an hour like any checkout), and
+      // ends with an agreement the payer declined (STOPPED) or never answered (EXPIRED).
+      const agreement = await client.recurring.getAgreement(agreementId);
+      if (agreement.status === 'PENDING') status = 'CREATED';
+      else if (agreement.status === 'EXPIRED' && status === 'CANCELLED') status = 'TIMEOUT';
+      else if (agreement.status !== 'ACTIVE' && status === 'AUTHORIZED') status = 'CANCELLED';
+    }
+    return { providerReference, status, agreementId };
   }
 
   async function lookup(providerReference: string): Promise<ProviderTransaction> {
@@ -230,20 +254,22 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
       if (input.kind === 'AGREEMENT') {
         // Vipps MobilePay keeps no card for us to charge later: a stored card needs another provider.
         if (input.method !== 'VIPPS' || !input.agreementTerms) throw new ProviderUnavailableError('Vipps MobilePay stores no cards: only a Vipps agreement');
-        const terms = input.agreementTerms;
+        const draft = await client.recurring.createAgreement(agreementDraft(input.agreementTerms, input.portalOrigin, input.returnUrl, input.merchantReference), {
+          idempotencyKey: fitKey(input.idempotencyKey, 'recurring'),
+        });
+        return { providerReference: draft.agreementId, redirectUrl: draft.vippsConfirmationUrl };
+      }
+      if (input.method === 'VIPPS' && input.agreementTerms) {
+        // A subscription bought with Vipps: an agreement whose first charge is the order's amount, so
+        // the renewals that follow are charged on it (Recurring's initialCharge, captured when approved).
         const draft = await client.recurring.createAgreement(
           {
-            // VARIABLE: each renewal invoice is charged at its own amount (a discount, a new price), up to the maximum the payer accepts.
-            pricing: { type: 'VARIABLE', suggestedMaxAmount: Math.min(2_000_000, Math.max(100, terms.priceOre * 2)), currency: 'NOK' },
-            interval: terms.intervalMonths % 12 === 0 ? { unit: 'YEAR', count: terms.intervalMonths / 12 } : { unit: 'MONTH', count: terms.intervalMonths },
-            merchantRedirectUrl: `${input.portalOrigin}${input.returnUrl}`,
-            merchantAgreementUrl: `${input.portalOrigin}${terms.agreementPath}`,
-            productName: terms.productName.slice(0, 45),
-            externalId: input.merchantReference,
+            ...agreementDraft(input.agreementTerms, input.portalOrigin, input.returnUrl, input.merchantReference),
+            initialCharge: { amount: input.amountOre, description: input.description.slice(0, 45), transactionType: 'DIRECT_CAPTURE', orderId: input.merchantReference },
           },
           { idempotencyKey: fitKey(input.idempotencyKey, 'recurring') },
         );
-        return { providerReference: draft.agreementId, redirectUrl: draft.vippsConfirmationUrl };
+        return { providerReference: chargeReference(draft.agreementId, draft.chargeId ?? input.merchantReference), redirectUrl: draft.vippsConfirmationUrl };
       }
       const created = await client.epayment.create(
         {
@@ -337,6 +363,12 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     async cancel(providerReference) {
       const charge = parseChargeReference(providerReference);
       if (charge) {
+        // An order's first charge before the payer approved its agreement: the agreement is what is
+        // waiting, and stopping it ends the charge too.
+        if ((await client.recurring.getAgreement(charge.agreementId)).status === 'PENDING') {
+          await stop(charge.agreementId);
+          return chargeTransaction(charge.agreementId, charge.chargeId);
+        }
         await client.recurring.cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring') }).catch((error: unknown) => {
           if (!(error instanceof VippsApiError && error.status >= 400 && error.status < 500)) throw error;
         });

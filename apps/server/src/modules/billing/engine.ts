@@ -130,9 +130,10 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
    * The provider says a stored agreement changed: asked again, one that is no longer usable is
    * marked STOPPED on every subscription using it, and the listeners (the billing jobs: back to
    * giro, with a notice) run in the same transaction. Idempotent: a replay finds nothing ACTIVE.
+   * Answers whether the provider still has it as usable.
    */
-  async function agreementChanged(agreementId: string): Promise<void> {
-    if (await provider.agreement(agreementId)) return;
+  async function agreementChanged(agreementId: string): Promise<boolean> {
+    if (await provider.agreement(agreementId)) return true;
     const rows = await db
       .select()
       .from(paymentAgreement)
@@ -148,6 +149,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         for (const listener of agreementEndedListeners) await listener(tx, ended);
       });
     }
+    return false;
   }
   const load = async (id: string) => (await db.select().from(payment).where(eq(payment.id, id)))[0];
   const loadByKey = async (key: string) => (await db.select().from(payment).where(eq(payment.idempotencyKey, key)))[0];
@@ -364,6 +366,12 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       agreement = state.agreementId ? await provider.agreement(state.agreementId) : null;
     }
 
+    // A subscription bought with a Vipps agreement (its first charge is the order): the agreement becomes the new subscription's way to pay.
+    let orderAgreement: ProviderAgreement | null = null;
+    if (state.status === 'CAPTURED' && purpose === 'ORDER' && state.agreementId) {
+      orderAgreement = await provider.agreement(state.agreementId);
+    }
+
     let outcome: { status: PaymentStatus; errorCode: string | null } | null;
     switch (state.status) {
       case 'CAPTURED':
@@ -395,6 +403,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
     const settled = outcome;
 
     let duplicate = false;
+    let storedFor: string | null = null;
     await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for('update');
       if (!locked || locked.status !== 'PENDING') return;
@@ -411,9 +420,27 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         else await tx.update(invoice).set({ paidAt: at, settledBy: locked.method }).where(eq(invoice.ariaInvoiceNo, locked.ariaInvoiceNo));
       }
       if (agreement) await storeAgreement(tx, locked, agreement);
+      if (orderAgreement) {
+        // The order's listener made the subscription (or found the buyer had one already: then nothing is kept).
+        const [fulfilled] = await tx.select({ subscriptionId: payment.subscriptionId }).from(payment).where(eq(payment.id, paymentId));
+        if (fulfilled?.subscriptionId) {
+          await storeAgreement(tx, { ...locked, subscriptionId: fulfilled.subscriptionId }, orderAgreement);
+          storedFor = fulfilled.subscriptionId;
+        }
+      }
     });
     // A new card or Vipps agreement replaced an older one: the older one is stopped at the provider.
     if (agreement && row.subscriptionId) await stopReplacedAgreements(row.subscriptionId);
+    if (storedFor) await stopReplacedAgreements(storedFor);
+    if (purpose === 'RENEWAL' && row.method === 'VIPPS' && (settled.status === 'FAILED' || settled.status === 'CANCELLED') && state.agreementId) {
+      // A refused Vipps charge may mean the agreement was stopped in the app and its webhook lost: asked now, not at the next invoice.
+      // (A card's failed charge says nothing of the card: it may work again at the next attempt.)
+      await agreementChanged(state.agreementId).catch((error: unknown) => log.warn({ err: error, agreementId: state.agreementId }, 'could not ask the provider about an agreement after a refused charge'));
+    }
+    if (orderAgreement && !storedFor && provider.stopAgreement) {
+      // Paid, but no subscription came of it (the order is refunded by its repair job): no agreement may go on charging.
+      await provider.stopAgreement(orderAgreement.agreementId).catch((error: unknown) => log.error({ err: error, paymentId }, 'could not stop the agreement of an order that was not fulfilled; stop it in the Vipps MobilePay portal'));
+    }
     if (duplicate) {
       // Paid twice (two tabs, two methods): the invoice keeps the first; this money goes back.
       let refunded = false;

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { and, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { addDays, addMonths, formatLongDate, instStatusCodes, isPaying, osloToday, paymentProviderLabels, type BillingPeriod } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
@@ -70,6 +70,62 @@ export function createBillingJobs(deps: BillingJobDeps) {
     return { amountOre, planName: found.name, months: periodMonths[found.billingPeriod as BillingPeriod] ?? 1 };
   }
 
+  /** The subscription's ACTIVE stored agreement for its method that this provider can charge (a card, a Vipps agreement), if any. */
+  async function chargeableAgreement(executor: Db | Tx, subscriptionId: string, method: string) {
+    const [agreement] = await executor
+      .select()
+      .from(paymentAgreement)
+      // Only an agreement this provider made: another provider's card or agreement id means nothing to it.
+      .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.status, 'ACTIVE'), eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method), eq(paymentAgreement.provider, provider.name)));
+    return agreement;
+  }
+
+  /**
+   * The invoice e-mail (KID, account, a pay-link) to the owner, once per invoice, whenever the
+   * payer has to act or should know: giro and AvtaleGiro always; a card or Vipps subscription
+   * when nothing stored can be charged (an order paid by a card the provider keeps no copy of,
+   * an agreement stopped in the Vipps app). A charged invoice needs no e-mail: it is paid.
+   */
+  async function mailInvoiceToPay(tx: Tx, row: typeof subscription.$inferSelect, invoiceNo: number): Promise<void> {
+    const title = catalogue.findByTitleCode(row.titleCode);
+    const [issued] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, invoiceNo));
+    if (!title || !issued || issued.paidAt || issued.amountOre <= 0) return;
+    let howToPay: string;
+    if (row.paymentMethod === 'INVOICE') howToPay = 'Betal enkelt med Vipps eller kort, uten å logge inn.';
+    else if (row.paymentMethod === 'AVTALEGIRO') {
+      // AvtaleGiro draws only on a mandate the bank has confirmed; until then the invoice is the payer's to pay.
+      const [mandate] = await tx.select({ id: paymentAgreement.id }).from(paymentAgreement).where(and(eq(paymentAgreement.subscriptionId, row.id), eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.status, 'ACTIVE')));
+      howToPay = mandate
+        ? 'Beløpet trekkes med AvtaleGiro på forfallsdatoen. Vil du heller betale nå, kan du gjøre det her.'
+        : // Not the netbank: a giro payment reaches us days later, maybe after the bank has drawn the invoice too.
+          'AvtaleGiro-avtalen din venter på bekreftelse fra banken. Blir den bekreftet i tide, trekker banken beløpet på forfallsdatoen. Vil du heller betale nå, kan du betale med Vipps eller kort her, så stopper vi trekket.';
+    } else if (row.paymentMethod === 'CARD' || row.paymentMethod === 'VIPPS') {
+      if (await chargeableAgreement(tx, row.id, row.paymentMethod)) return;
+      howToPay =
+        row.paymentMethod === 'VIPPS'
+          ? 'Du har ingen aktiv Vipps-avtale vi kan trekke denne fakturaen fra. Betal den i nettbanken med KID og kontonummer, eller med Vipps eller kort her, uten å logge inn.'
+          : 'Vi har ikke et betalingskort vi kan trekke denne fakturaen fra. Betal den i nettbanken med KID og kontonummer, eller med Vipps eller kort her, uten å logge inn.';
+    } else return;
+    const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, row.ariaAccountNo));
+    if (!owner) return;
+    const link = billing.paylinkPath(invoiceNo);
+    await mailer.enqueue(tx, {
+      to: owner.email,
+      idempotencyKey: `invoice-issued:${invoiceNo}`,
+      ...titleMail(title, {
+        subject: `${title.name}: ny faktura ${invoiceNo}`,
+        heading: `Faktura ${invoiceNo}`,
+        paragraphs: [
+          `Hei ${owner.givenName}!`,
+          `Her er fakturaen for ${issued.description}.`,
+          `Beløp: ${formatKronerForPdf(issued.amountOre)}. Forfallsdato: ${formatNorwegianDate(issued.dueOn)}. KID: ${issued.kid}. Kontonummer: ${issued.bankAccountNumber}.`,
+          howToPay,
+        ],
+        action: { label: 'Betal fakturaen', url: `${portalOrigin(row.titleCode)}${link.path}` },
+      }),
+    });
+  }
+
   /** Issues the invoice for the period starting at `periodFrom`, once. Returns its number, or null if it existed. */
   async function issueFor(subscriptionId: string, periodFrom: string, today: string): Promise<number | null> {
     const [row] = await db.select().from(subscription).where(eq(subscription.id, subscriptionId));
@@ -112,7 +168,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
           .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
       }
       const dueOn = [addDays(periodFrom, -DUE_DAYS_BEFORE_PERIOD), today].sort().at(-1) as string;
-      const { ariaInvoiceNo: invoiceNo, kid, bankAccountNumber } = await insertInvoice(tx, title.bank, {
+      const { ariaInvoiceNo: invoiceNo } = await insertInvoice(tx, title.bank, {
         ariaAccountNo: row.ariaAccountNo,
         subscriptionId,
         amountOre,
@@ -129,38 +185,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
       }
       await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: invoiceNo }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
 
-      if (amountOre > 0 && (row.paymentMethod === 'INVOICE' || row.paymentMethod === 'AVTALEGIRO')) {
-        const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, row.ariaAccountNo));
-        if (owner) {
-          const link = billing.paylinkPath(invoiceNo);
-          // AvtaleGiro draws only on a mandate the bank has confirmed; until then the invoice is the payer's to pay.
-          const [mandate] = row.paymentMethod === 'AVTALEGIRO'
-            ? await tx.select({ id: paymentAgreement.id }).from(paymentAgreement).where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.status, 'ACTIVE')))
-            : [];
-          const howToPay =
-            row.paymentMethod === 'INVOICE'
-              ? 'Betal enkelt med Vipps eller kort, uten å logge inn.'
-              : mandate
-                ? 'Beløpet trekkes med AvtaleGiro på forfallsdatoen. Vil du heller betale nå, kan du gjøre det her.'
-                : // Not the netbank: a giro payment reaches us days later, maybe after the bank has drawn the invoice too.
-                  'AvtaleGiro-avtalen din venter på bekreftelse fra banken. Blir den bekreftet i tide, trekker banken beløpet på forfallsdatoen. Vil du heller betale nå, kan du betale med Vipps eller kort her, så stopper vi trekket.';
-          await mailer.enqueue(tx, {
-            to: owner.email,
-            idempotencyKey: `invoice-issued:${invoiceNo}`,
-            ...titleMail(title, {
-              subject: `${title.name}: ny faktura ${invoiceNo}`,
-              heading: `Faktura ${invoiceNo}`,
-              paragraphs: [
-                `Hei ${owner.givenName}!`,
-                `Her er fakturaen for ${price.planName} for perioden ${formatNorwegianDate(periodFrom)} – ${formatNorwegianDate(periodTo)}.`,
-                `Beløp: ${formatKronerForPdf(amountOre)}. Forfallsdato: ${formatNorwegianDate(dueOn)}. KID: ${kid}. Kontonummer: ${bankAccountNumber}.`,
-                howToPay,
-              ],
-              action: { label: 'Betal fakturaen', url: `${portalOrigin(row.titleCode)}${link.path}` },
-            }),
-          });
-        }
-      }
+      if (amountOre > 0) await mailInvoiceToPay(tx, row, invoiceNo);
       return invoiceNo;
     });
   }
@@ -228,15 +253,13 @@ export function createBillingJobs(deps: BillingJobDeps) {
     let charged = 0;
     for (const { invoice: row, method } of due) {
       const subscriptionId = row.subscriptionId as string;
-      const [agreement] = await db
-        .select()
-        .from(paymentAgreement)
-        // Only an agreement this provider made: another provider's card or agreement id means nothing to it.
-        .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.status, 'ACTIVE'), eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method), eq(paymentAgreement.provider, provider.name)));
+      const agreement = await chargeableAgreement(db, subscriptionId, method);
       // Without an active agreement the invoice waits like a giro (its e-mail has a pay-link).
-      if (!agreement) continue;
+      if (!agreement?.providerAgreementId) continue;
       try {
-        if (!agreement.providerAgreementId) continue;
+        // A Vipps agreement can be stopped in the app without our hearing of it (a lost webhook):
+        // asked before each charge, a stopped one moves the subscription to giro and mails the invoice.
+        if (agreement.method === 'VIPPS' && !(await engine.agreementChanged(agreement.providerAgreementId))) continue;
         // The row and its key first: a second run (or instance) finds it and does not charge again.
         const claim = await claimRenewalCharge(row, agreement.method, today);
         if (!claim) continue;
@@ -278,6 +301,10 @@ export function createBillingJobs(deps: BillingJobDeps) {
       .returning({ ariaAccountNo: subscription.ariaAccountNo, planName: subscription.planName, titleCode: subscription.titleCode });
     if (!moved) return;
     await engine.logMethodChange(tx, ended.subscriptionId, null, paymentProviderLabels.BANKGIRO);
+    // Its open invoices are the owner's to pay now: each gets its e-mail with KID and pay-link (once).
+    const [onGiro] = await tx.select().from(subscription).where(eq(subscription.id, ended.subscriptionId));
+    const open = await tx.select({ no: invoice.ariaInvoiceNo }).from(invoice).where(and(eq(invoice.subscriptionId, ended.subscriptionId), isNull(invoice.paidAt), gt(invoice.amountOre, 0)));
+    if (onGiro) for (const { no } of open) await mailInvoiceToPay(tx, onGiro, no);
     const title = catalogue.findByTitleCode(moved.titleCode);
     const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, moved.ariaAccountNo));
     if (!title || !owner) return;

@@ -51,6 +51,7 @@ export async function registerOrdering(app: FastifyInstance, setup: OrderingSetu
     winbackSecret: await ensureBillingSecret(db, 'winback_hmac'),
     identityProviderName: config.identityProviderName,
     log: app.log,
+    providerStoresCards: app.paymentProvider.storesCards,
   });
   app.paymentEngine.onSettled('ORDER', (tx, row) => ordering.onSettled(tx, row));
   app.decorate('ordering', ordering);

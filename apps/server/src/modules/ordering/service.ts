@@ -70,6 +70,8 @@ export interface OrderingDeps {
   winbackSecret: string;
   identityProviderName: string;
   log: FastifyBaseLogger;
+  /** Whether the payment provider keeps a card for later periods (Vipps MobilePay does not: a card order goes on giro). */
+  providerStoresCards: boolean;
 }
 
 function orderError(status: number, code: string, message: string): AppError {
@@ -115,7 +117,7 @@ export function toOrderDto(row: OrderRow): Order {
  * the provider and us can leave (docs/decisions/014-ordering-and-connect.md).
  */
 export function createOrderingService(deps: OrderingDeps) {
-  const { db, engine, catalogue, titles, accounts, mailer, now, calendarOf, cutoffTime, winbackSecret, identityProviderName, log } = deps;
+  const { db, engine, catalogue, titles, accounts, mailer, now, calendarOf, cutoffTime, winbackSecret, identityProviderName, log, providerStoresCards } = deps;
   const today = () => osloToday(now());
 
   function paperStartOf(titleCode: string): string {
@@ -223,6 +225,8 @@ export function createOrderingService(deps: OrderingDeps) {
     const { periodEnd, lastDay } = firstPeriodOf(day, order);
     const paperStartsOn = order.planProductType === 'COMBO' ? [order.paperStartsOn ?? day, paperStartOf(order.titleCode)].sort()[1] ?? null : null;
     const method = (order.paymentMethod ?? paid.method) as InvoicePaymentMethod;
+    // A card the provider does not keep pays this once; the next periods come as giro invoices.
+    const subscriptionMethod = method === 'SWEDBANK-PPG' && !providerStoresCards ? 'INVOICE' : subscriptionMethodOfProvider[method];
     const { row, previous } = await grantSubscription(tx, {
       userId: order.userId,
       titleCode: order.titleCode,
@@ -236,7 +240,7 @@ export function createOrderingService(deps: OrderingDeps) {
         instStatusCode: order.offerCode === 'INTRO_1KR' ? instStatusCodes.TRIAL : instStatusCodes.ACTIVE,
         billingPeriod: plan.billingPeriod,
         priceOre: order.priceLaterOre,
-        paymentMethod: subscriptionMethodOfProvider[method],
+        paymentMethod: subscriptionMethod,
         features: plan.features,
         startedOn: day,
         currentPeriodEnd: periodEnd,
@@ -283,7 +287,7 @@ export function createOrderingService(deps: OrderingDeps) {
       const lines = [
         `Takk for bestillingen! Du har nå ${plan.name} (${billingPeriodLabels[plan.billingPeriod].toLowerCase()}).`,
         `Betalt nå: ${formatKroner(order.amountNowOre)} for perioden ${formatLongDate(day)} – ${formatLongDate(lastDay)}.`,
-        `Deretter: ${formatKroner(order.priceLaterOre)} per periode fra ${formatLongDate(periodEnd)}.`,
+        `Deretter: ${formatKroner(order.priceLaterOre)} per periode fra ${formatLongDate(periodEnd)}, ${subscriptionMethod === 'VIPPS' ? 'trukket med Vipps-avtalen du godkjente' : subscriptionMethod === 'INVOICE' ? 'på faktura med KID som du får på e-post før hver periode' : 'trukket fra betalingskortet'}.`,
         ...(paperStartsOn ? [`Papiravisen kommer fra ${formatLongDate(paperStartsOn)}.`] : []),
       ];
       await mailer.enqueue(tx, { to: buyer.email, ...titleMail(title, { heading: `Kvittering for ${plan.name}`, paragraphs: lines }), idempotencyKey: `order:${order.id}:receipt` });
@@ -509,6 +513,8 @@ export function createOrderingService(deps: OrderingDeps) {
         description: `${order.planName}${order.offerCode ? ` – ${offerLabels[order.offerCode as OfferCode]}` : ''}`,
         returnPath: `${returnPage}?paymentId={paymentId}&orderId=${encodeURIComponent(order.id)}`,
         titleCode: order.titleCode,
+        // With Vipps the purchase is an agreement too, so the periods that follow are charged on it (a provider that keeps none ignores this).
+        ...(method === 'VIPPS' ? { agreementTerms: { productName: order.planName, priceOre: order.priceLaterOre, intervalMonths: order.laterPeriodMonths, agreementPath: '/endre-betalingsmetode' } } : {}),
         details: { orderId: order.id, attempt },
       });
       await db
