@@ -180,3 +180,31 @@ describe('an AvtaleGiro the bank has confirmed', () => {
     expect(screen.queryByRole('heading', { name: 'Slik bekrefter du AvtaleGiro i nettbanken' })).toBeNull();
   });
 });
+
+describe('a Vipps agreement', () => {
+  const vipps: PaymentMethodDetails = { ...card, method: 'VIPPS', providerCode: 'VIPPS', label: 'Vipps', card: null, vippsAgreement: { agreementId: 'agr_1', phoneNumber: null }, choices: ['VIPPS', 'AVTALEGIRO', 'BANKGIRO'] };
+  const giro: PaymentMethodDetails = { ...card, method: 'INVOICE', providerCode: 'BANKGIRO', label: 'Giro / eFaktura', card: null, choices: ['VIPPS', 'AVTALEGIRO', 'BANKGIRO'] };
+
+  it('is stopped from the page after one more question, which moves the subscription to giro', async () => {
+    const calls = renderPage(vipps, { result: 'CHANGED', redirectUrl: null, paymentId: null, paymentMethod: giro });
+    fireEvent.click(await screen.findByRole('button', { name: 'Stopp Vipps-avtalen' }));
+    expect(within(currentMethod()).getByText('Fast betaling med Vipps')).toBeDefined();
+    const question = screen.getByRole('region', { name: 'Stoppe Vipps-avtalen?' });
+    expect(question.textContent).toContain('Fakturaene kommer som giro med KID på e-post');
+    // Keeping it changes nothing.
+    fireEvent.click(within(question).getByRole('button', { name: 'Behold avtalen' }));
+    expect(screen.queryByRole('region', { name: 'Stoppe Vipps-avtalen?' })).toBeNull();
+    expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Stopp Vipps-avtalen' }));
+    fireEvent.click(within(screen.getByRole('region', { name: 'Stoppe Vipps-avtalen?' })).getByRole('button', { name: 'Ja, stopp avtalen' }));
+    expect(await screen.findByText('Vipps-avtalen er stoppet, også i Vipps. Fakturaene kommer nå som giro med KID på e-post.')).toBeDefined();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({ ariaAccountNo: 4242, titleCode: 'ADR', method: 'BANKGIRO' });
+  });
+
+  it('has no stop button where the subscriber cannot change the method', async () => {
+    renderPage({ ...vipps, changeable: false });
+    await screen.findByText('Fast betaling med Vipps');
+    expect(screen.queryByRole('button', { name: 'Stopp Vipps-avtalen' })).toBeNull();
+  });
+});

@@ -62,6 +62,9 @@ export function ChangePaymentMethodPage() {
   const [focusSteps, setFocusSteps] = useState(false);
   const stepsHeading = useRef<HTMLHeadingElement>(null);
   const attempts = useRef(createAttemptKeys());
+  /** "Stopp Vipps-avtalen" asks once more before it moves the subscription to giro. */
+  const [confirmStop, setConfirmStop] = useState(false);
+  const stoppingVipps = useRef(false);
 
   const mutation = useMutation({
     mutationFn: (method: ChangeablePaymentMethod) =>
@@ -78,7 +81,8 @@ export function ChangePaymentMethodPage() {
       }
       attempts.current.reset();
       setChoice(null);
-      setDone(doneMessage(response));
+      setConfirmStop(false);
+      setDone(stoppingVipps.current && response.result === 'CHANGED' ? 'Vipps-avtalen er stoppet, også i Vipps. Fakturaene kommer nå som giro med KID på e-post.' : doneMessage(response));
       await methodChanged(response.paymentMethod);
       if (response.result === 'PENDING_BANK_CONFIRMATION') setFocusSteps(true);
     },
@@ -96,9 +100,18 @@ export function ChangePaymentMethodPage() {
     setFocusSteps(false);
   }, [focusSteps, pendingAvtaleGiro]);
 
+  function stopVippsAgreement() {
+    if (busy) return;
+    setDone(null);
+    stoppingVipps.current = true;
+    // Giro is what is left when nothing is drawn automatically; the server stops the agreement at Vipps too.
+    mutation.mutate('BANKGIRO');
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
+    stoppingVipps.current = false;
     setDone(null);
     if (!choice) {
       setChoiceError('Betalingsmetode er påkrevd');
@@ -133,7 +146,29 @@ export function ChangePaymentMethodPage() {
                 Bytt betalingskort
               </Link>
             ) : null}
+            {details.method === 'VIPPS' && details.vippsAgreement && details.changeable && !confirmStop ? (
+              <button type="button" className={`${button.button} ${button.secondary} ${button.small}`} onClick={() => setConfirmStop(true)} disabled={busy}>
+                Stopp Vipps-avtalen
+              </button>
+            ) : null}
           </CurrentMethod>
+        ) : null}
+        {confirmStop && details?.method === 'VIPPS' ? (
+          <section className={ui.panelAccent} aria-labelledby="stopp-vipps">
+            <h2 id="stopp-vipps" className={styles.noteHeading}>
+              Stoppe Vipps-avtalen?
+            </h2>
+            <p className={ui.text}>Vi trekker ikke mer med Vipps, og avtalen stoppes i Vipps-appen. Fakturaene kommer som giro med KID på e-post, og du kan betale dem i nettbanken eller med Vipps eller kort.</p>
+            <ErrorAlert error={stoppingVipps.current ? mutation.error : null} />
+            <div className={ui.actions}>
+              <button type="button" className={`${button.button} ${button.primary}`} onClick={stopVippsAgreement} disabled={busy}>
+                {busy ? 'Stopper avtalen …' : 'Ja, stopp avtalen'}
+              </button>
+              <button type="button" className={`${button.button} ${button.secondary}`} onClick={() => setConfirmStop(false)} disabled={busy}>
+                Behold avtalen
+              </button>
+            </div>
+          </section>
         ) : null}
         {pendingAvtaleGiro ? <AvtaleGiroInstructions agreement={pendingAvtaleGiro} headingRef={stepsHeading} /> : null}
         {details && !details.changeable ? (
@@ -193,7 +228,7 @@ export function ChangePaymentMethodPage() {
                 </p>
               ) : null}
             </fieldset>
-            <ErrorAlert error={mutation.error} />
+            <ErrorAlert error={stoppingVipps.current ? null : mutation.error} />
             <div className={ui.actions}>
               <button type="submit" className={`${button.button} ${button.primary}`} disabled={busy}>
                 {busy ? (choice === 'VIPPS' ? 'Sender deg til Vipps …' : choice === 'SWEDBANK-PPG' ? 'Sender deg til betalingstjenesten …' : 'Lagrer …') : choice ? submitLabels[choice] : 'Lagre betalingsmetode'}
