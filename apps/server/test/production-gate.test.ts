@@ -58,7 +58,7 @@ describe('an app built for production', () => {
     const app = await build({ publicUrl: 'https://minside.adressa.no', paymentProvider: undefined });
     try {
       await expect(
-        app.paymentProvider.createPayment({ merchantReference: 'p', idempotencyKey: 'k', method: 'VIPPS', kind: 'PAYMENT', amountOre: 100, description: 'x', returnUrl: '/', portalOrigin: 'https://minside.adressa.no' }),
+        app.paymentProvider.createPayment({ merchantReference: 'p', idempotencyKey: 'k', method: 'VIPPS', kind: 'PAYMENT', amountOre: 100, description: 'x', returnUrl: '/', portalOrigin: 'https://minside.adressa.no', titleCode: 'ADR' }),
       ).rejects.toMatchObject({ name: 'ProviderUnavailableError' });
     } finally {
       await app.close();

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, manualClock, osloToday, systemClock, type Invoice, type Payment } from '@minside/domain';
 import { createVippsClient, signWebhookRequest } from '@minside/vipps';
 import { createVippsSimulator, type VippsSimulator } from '@minside/vipps/simulator';
-import { defaultCatalogue } from '@minside/titles';
+import { createCatalogue, defaultCatalogue, defaultCatalogueDocument } from '@minside/titles';
+import { createVippsProvider } from '../src/integrations/payment/vipps-provider.ts';
 import { loadConfig } from '../src/config.ts';
 import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
@@ -376,6 +377,70 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
     expect((await paymentRow(paymentId))?.status).toBe('PENDING');
+  });
+});
+
+describe.each(testDatabases)('a title with its own Vipps MobilePay sales unit ($name)', ({ name }) => {
+  // Adresseavisen has its own merchant serial number; every other title uses the group's.
+  const OWN_MSN = '654321';
+  const document = structuredClone(defaultCatalogueDocument) as { titles: Array<Record<string, unknown>> };
+  const entry = document.titles.find((title) => title['titleCode'] === 'ADR');
+  if (entry) entry['vippsMerchantSerialNumber'] = OWN_MSN;
+  const catalogue = createCatalogue(document);
+  let simulator: VippsSimulator;
+  let test: TestApp;
+  const clock = manualClock(systemClock());
+
+  beforeAll(async () => {
+    simulator = createVippsSimulator({
+      now: clock,
+      credentials: { ...credentials, merchantSerialNumbers: [MSN, OWN_MSN] },
+      deliver: async (url, init) => {
+        const target = new URL(String(url));
+        const answer = await test.app.inject({ method: 'POST', url: `${target.pathname}${target.search}`, headers: Object.fromEntries(new Headers(init?.headers).entries()), payload: String(init?.body ?? '') });
+        return new Response(answer.body, { status: answer.statusCode });
+      },
+    });
+    const baseUrl = await simulator.listen();
+    test = await buildTestApp(name, { seed: true, now: clock, catalogue, config: { paymentProvider: 'vipps', vipps: { baseUrl, ...credentials, merchantSerialNumber: MSN }, publicUrl: PORTAL } });
+  });
+  afterAll(async () => {
+    await test?.close();
+    await simulator?.close();
+  });
+
+  const merchantOf = (request: { headers: Record<string, string | string[] | undefined> }) => request.headers['merchant-serial-number'];
+
+  it('registers a webhook for each sales unit, and pays the title\'s invoice through its own, from create to capture', async () => {
+    const registrations = simulator.requests.filter((request) => request.method === 'POST' && request.path === '/webhooks/v1/webhooks');
+    expect(registrations.map(merchantOf).sort()).toEqual([MSN, OWN_MSN].sort());
+
+    const created = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre: 19_900, description: 'Digital, egen Vipps', periodFrom: addDays(osloToday(clock()), 30), periodTo: addDays(osloToday(clock()), 59), dueOn: addDays(osloToday(clock()), 20) }),
+    );
+    const browser = await signIn(test, PORTAL, 'digital@minside.test');
+    const started = await browser.request('POST', `${PORTAL}/api/invoice/${created.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(started.status, started.body).toBe(200);
+    const { paymentId } = started.json<{ paymentId: string }>();
+    // Approved in the app; the webhook is signed with the secret of that sales unit's registration.
+    simulator.approve(paymentId);
+    await simulator.flushWebhooks();
+    expect((await test.database.rows<{ status: string }>(sql`select status from payment where id = ${paymentId}`))[0]?.status).toBe('CAPTURED');
+    const calls = simulator.requests.filter((request) => request.path.startsWith('/epayment/') && request.path.includes(paymentId) || (request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === paymentId));
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(calls.map(merchantOf))).toEqual(new Set([OWN_MSN]));
+
+    // Another instance (or this one after a restart) asks at the same sales unit: it is remembered in the database.
+    const fresh = createVippsProvider({
+      client: createVippsClient({ baseUrl: simulator.url, ...credentials, merchantSerialNumber: MSN, system: { name: 'minside-test', version: '1' }, now: clock }),
+      db: test.database.db,
+      now: clock,
+      merchantSerialNumber: MSN,
+      titleMerchants: new Map([['ADR', OWN_MSN]]),
+      callbackUrl: `${PORTAL}/api/payment/callback/vipps`,
+      log: { info: () => {}, error: () => {} },
+    });
+    expect(await fresh.lookup(paymentId)).toMatchObject({ status: 'CAPTURED' });
   });
 });
 

@@ -38,6 +38,7 @@ const titleKeys = new Set([
   'pausedIssueCreditOre',
   'complaintRemedies',
   'bank',
+  'vippsMerchantSerialNumber',
 ]);
 
 const bankKeys = new Set(['creditorAccount', 'ocrAgreementId', 'avtaleGiroAccount', 'kidLength', 'kidCheckDigit']);
@@ -118,6 +119,12 @@ class EntryReader {
     }
     if (value === null) return null;
     return this.string(field, undefined, 'a non-empty string or null');
+  }
+
+  /** Absent or null: null; otherwise a string as `string` reads it. */
+  optionalNullableString(field: string, pattern: RegExp, expected: string): string | null {
+    const value = this.raw[field];
+    return value === undefined || value === null ? null : this.string(field, pattern, expected);
   }
 
   positiveInteger(field: string): number {
@@ -345,6 +352,7 @@ function readTitle(raw: unknown, index: number, problems: Problems): Publication
     pausedIssueCreditOre: read.nonNegativeInteger('pausedIssueCreditOre', 0),
     complaintRemedies: read.remedies(),
     bank: read.bank(),
+    vippsMerchantSerialNumber: read.optionalNullableString('vippsMerchantSerialNumber', /^\d{4,6}$/, 'the 4–6 digit merchant serial number of the title\'s own Vipps MobilePay sales unit'),
   };
 }
 

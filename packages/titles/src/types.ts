@@ -51,6 +51,11 @@ export interface PublicationConfig {
   complaintRemedies: ComplaintRemedyName[];
   /** How the title is paid through the bank (Nets OCR Giro and AvtaleGiro), as agreed with it. */
   bank: TitleBankSetup;
+  /**
+   * The title's own Vipps MobilePay sales unit (merchant serial number), where it has one; null: the
+   * group's, VIPPS_MERCHANT_SERIAL_NUMBER. Titles may share one.
+   */
+  vippsMerchantSerialNumber: string | null;
 }
 
 /** The check digit the bank validates KIDs with: MOD10 (Luhn) or MOD11 (weights 2–7, `-` when 10). */

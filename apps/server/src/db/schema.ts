@@ -814,6 +814,18 @@ export const billingSecret = pgTable('billing_secret', {
 });
 
 /**
+ * Which Vipps MobilePay sales unit (merchant serial number) a payment or agreement was made with
+ * (integrations/payment/vipps-provider.ts): every later call about it must name the same one.
+ * Only references of a title with its own sales unit are written; the rest use VIPPS_MERCHANT_SERIAL_NUMBER.
+ */
+export const vippsMerchantReference = pgTable('vipps_merchant_reference', {
+  /** An ePayment reference (our payment id) or a Recurring agreement id. */
+  reference: text('reference').primaryKey(),
+  merchantSerialNumber: text('merchant_serial_number').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * The embedded test payment provider's own books (integrations/payment/test-provider.ts): a
  * separate system in spirit, like the identity provider's tables. Our tables never join it.
  */

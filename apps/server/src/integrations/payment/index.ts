@@ -30,6 +30,8 @@ export async function createPaymentProvider(
   db: Db,
   now: () => Date,
   log: VippsProviderOptions['log'],
+  /** Titles with their own Vipps MobilePay sales unit (the catalogue's `vippsMerchantSerialNumber`). */
+  titleMerchants: ReadonlyMap<string, string> = new Map(),
 ): Promise<ConfiguredProvider> {
   switch (config.paymentProvider) {
     case 'test': {
@@ -41,7 +43,7 @@ export async function createPaymentProvider(
       if (!vipps) throw new Error('PAYMENT_PROVIDER=vipps without its configuration (loadConfig requires it)');
       const client = createVippsClient({ ...vipps, system: { name: 'minside', version: '1.0.0' }, now });
       const origin = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
-      const provider = createVippsProvider({ client, db, now, merchantSerialNumber: vipps.merchantSerialNumber, callbackUrl: `${origin}${VIPPS_CALLBACK_PATH}`, log });
+      const provider = createVippsProvider({ client, db, now, merchantSerialNumber: vipps.merchantSerialNumber, titleMerchants, callbackUrl: `${origin}${VIPPS_CALLBACK_PATH}`, log });
       // Vipps MobilePay away at start-up must not keep the portal down: callbacks wait for the
       // registration (refused unsigned, the provider retries) and reconciliation asks meanwhile.
       await provider.registerWebhook().catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups, and the reconciliation job tries again'));

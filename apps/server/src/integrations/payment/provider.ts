@@ -39,6 +39,8 @@ export interface CreatePaymentInput {
   returnUrl: string;
   /** …on this origin (the title's portal): a provider on another host needs the whole URL. */
   portalOrigin: string;
+  /** Whose payment it is: a title may have its own merchant at the provider (a Vipps MobilePay sales unit). */
+  titleCode: string;
   /** AGREEMENT flows: what the agreement is for. */
   agreementTerms?: AgreementTerms;
 }

@@ -18,7 +18,7 @@ import {
   type VippsClient,
 } from '@minside/vipps';
 import type { Db } from '../../db/client.ts';
-import { billingSecret, payment, paymentAgreement } from '../../db/schema.ts';
+import { billingSecret, payment, paymentAgreement, vippsMerchantReference } from '../../db/schema.ts';
 import { CallbackSignatureError, ProviderUnavailableError, type AgreementTerms, type CallbackEvent, type PaymentProvider, type ProviderStatus, type ProviderTransaction } from './provider.ts';
 
 /**
@@ -61,14 +61,17 @@ export interface VippsProviderOptions {
   client: VippsClient;
   db: Db;
   now: () => Date;
+  /** The group's sales unit (VIPPS_MERCHANT_SERIAL_NUMBER): every title without its own. */
   merchantSerialNumber: string;
+  /** Titles with their own sales unit (the catalogue's `vippsMerchantSerialNumber`), by title code. */
+  titleMerchants?: ReadonlyMap<string, string>;
   /** Where Vipps MobilePay sends the webhooks: PUBLIC_URL + VIPPS_CALLBACK_PATH. */
   callbackUrl: string;
   log: { info(details: object, message: string): void; error(details: object, message: string): void };
 }
 
 export type VippsProvider = PaymentProvider & {
-  /** Registers our webhook with the Webhooks API once per merchant (or finds the registration we made before). */
+  /** Registers our webhook with the Webhooks API once per sales unit (or finds the registration we made before). */
   registerWebhook(): Promise<void>;
 };
 
@@ -155,11 +158,36 @@ function agreementDraft(terms: AgreementTerms, portalOrigin: string, returnUrl: 
 /** Days ahead a charge is due: Vipps MobilePay takes charges at least this far ahead (2 in production, 1 in its test environment). */
 export const CHARGE_LEAD_DAYS = 2;
 
-export function createVippsProvider({ client, db, now, merchantSerialNumber, callbackUrl, log }: VippsProviderOptions): VippsProvider {
-  let registration: Registration | undefined;
+export function createVippsProvider({ client, db, now, merchantSerialNumber, titleMerchants = new Map(), callbackUrl, log }: VippsProviderOptions): VippsProvider {
+  /** Every sales unit we take payments for: each has its own webhook registration and secret. */
+  const merchants = [...new Set([merchantSerialNumber, ...titleMerchants.values()])];
+  const registrations = new Map<string, Registration>();
+  /** Which sales unit a reference belongs to, once asked (a reference never moves). */
+  const knownMerchants = new Map<string, string>();
 
-  async function storedRegistration(executor: Db = db): Promise<Registration | undefined> {
-    const [row] = await executor.select({ value: billingSecret.value }).from(billingSecret).where(eq(billingSecret.name, registrationName(merchantSerialNumber)));
+  const merchantOfTitle = (titleCode: string) => titleMerchants.get(titleCode) ?? merchantSerialNumber;
+
+  /** Remembers the sales unit of a title's own payment or agreement (the group's is the default, not written). */
+  async function remember(reference: string, msn: string): Promise<void> {
+    knownMerchants.set(reference, msn);
+    if (msn === merchantSerialNumber) return;
+    await db.insert(vippsMerchantReference).values({ reference, merchantSerialNumber: msn }).onConflictDoNothing();
+  }
+
+  /** The sales unit a payment, agreement or charge (by its agreement) was made with. */
+  async function merchantOf(reference: string): Promise<string> {
+    const key = parseChargeReference(reference)?.agreementId ?? reference;
+    const known = knownMerchants.get(key);
+    if (known) return known;
+    const [row] = merchants.length === 1 ? [] : await db.select({ msn: vippsMerchantReference.merchantSerialNumber }).from(vippsMerchantReference).where(eq(vippsMerchantReference.reference, key));
+    const msn = row?.msn ?? merchantSerialNumber;
+    if (knownMerchants.size > 10_000) knownMerchants.clear();
+    knownMerchants.set(key, msn);
+    return msn;
+  }
+
+  async function storedRegistration(msn: string, executor: Db = db): Promise<Registration | undefined> {
+    const [row] = await executor.select({ value: billingSecret.value }).from(billingSecret).where(eq(billingSecret.name, registrationName(msn)));
     if (!row) return undefined;
     try {
       return JSON.parse(row.value) as Registration;
@@ -169,19 +197,20 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
   }
 
   async function agreementTransaction(agreementId: string): Promise<ProviderTransaction> {
-    const agreement = await client.recurring.getAgreement(agreementId);
+    const agreement = await client.recurring.getAgreement(agreementId, { msn: await merchantOf(agreementId) });
     return { providerReference: agreementId, status: agreementStatuses[agreement.status], agreementId: agreement.status === 'ACTIVE' ? agreementId : null };
   }
 
   async function chargeTransaction(agreementId: string, chargeId: string): Promise<ProviderTransaction> {
-    const charge = await client.recurring.getCharge(agreementId, chargeId);
+    const msn = await merchantOf(agreementId);
+    const charge = await client.recurring.getCharge(agreementId, chargeId, { msn });
     const providerReference = chargeReference(agreementId, chargeId);
     let status = chargeStatuses[charge.status];
     if (status === 'AUTHORIZED' || status === 'CANCELLED') {
       // A charge is only as agreed as its agreement: an order's first charge waits while the payer
       // has not answered (PENDING: not yet approved, given up after an hour like any checkout), and
       // ends with an agreement the payer declined (STOPPED) or never answered (EXPIRED).
-      const agreement = await client.recurring.getAgreement(agreementId);
+      const agreement = await client.recurring.getAgreement(agreementId, { msn });
       if (agreement.status === 'PENDING') status = 'CREATED';
       else if (agreement.status === 'EXPIRED' && status === 'CANCELLED') status = 'TIMEOUT';
       else if (agreement.status !== 'ACTIVE' && status === 'AUTHORIZED') status = 'CANCELLED';
@@ -193,14 +222,41 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     const charge = parseChargeReference(providerReference);
     if (charge) return chargeTransaction(charge.agreementId, charge.chargeId);
     if (isAgreementReference(providerReference)) return agreementTransaction(providerReference);
-    return transactionOf(await client.epayment.get(providerReference));
+    return transactionOf(await client.epayment.get(providerReference, { msn: await merchantOf(providerReference) }));
   }
 
   /** Stops an agreement (PENDING or ACTIVE) at the provider; one already stopped or expired is left as it is. Its open charges end with it. */
   async function stop(agreementId: string): Promise<void> {
-    const current = await client.recurring.getAgreement(agreementId);
+    const msn = await merchantOf(agreementId);
+    const current = await client.recurring.getAgreement(agreementId, { msn });
     if (current.status !== 'PENDING' && current.status !== 'ACTIVE') return;
-    await client.recurring.updateAgreement(agreementId, { status: 'STOPPED' }, { idempotencyKey: fitKey(`stop:${agreementId}`, 'recurring') });
+    await client.recurring.updateAgreement(agreementId, { status: 'STOPPED' }, { idempotencyKey: fitKey(`stop:${agreementId}`, 'recurring'), msn });
+  }
+
+  /** Registers our webhook for one sales unit, or finds the registration made before. */
+  async function registerFor(msn: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      // One instance registers; the others wait and find its registration.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${registrationName(msn)}))`);
+      // In the transaction: PGlite is one connection, and the transaction holds it.
+      const stored = await storedRegistration(msn, tx);
+      const existing = (await client.webhooks.list({ msn })).webhooks;
+      const ours = stored && stored.url === callbackUrl ? existing.find((hook) => hook.id === stored.id) : undefined;
+      if (stored && ours && WEBHOOK_EVENTS.every((event) => ours.events.includes(event))) {
+        registrations.set(msn, stored);
+        return;
+      }
+      // Ours from before whose secret we no longer have (or for another URL): replaced, so no callback is signed with a secret we cannot check.
+      for (const hook of existing) if (hook.url === callbackUrl || hook.id === stored?.id) await client.webhooks.delete(hook.id, { msn });
+      const created = await client.webhooks.register({ url: callbackUrl, events: [...WEBHOOK_EVENTS] }, { msn });
+      const next: Registration = { id: created.id, url: callbackUrl, secret: created.secret };
+      await tx
+        .insert(billingSecret)
+        .values({ name: registrationName(msn), value: JSON.stringify(next) })
+        .onConflictDoUpdate({ target: billingSecret.name, set: { value: JSON.stringify(next) } });
+      registrations.set(msn, next);
+      log.info({ webhookId: created.id, url: callbackUrl, merchantSerialNumber: msn }, 'Vipps MobilePay webhook registered');
+    });
   }
 
   /** The Vipps agreements of the subscription a payment of ours is for, newest first: where a charge of it would be. */
@@ -220,43 +276,28 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     storesCards: false,
 
     async registerWebhook() {
-      await db.transaction(async (tx) => {
-        // One instance registers; the others wait and find its registration.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${registrationName(merchantSerialNumber)}))`);
-        // In the transaction: PGlite is one connection, and the transaction holds it.
-        const stored = await storedRegistration(tx);
-        const existing = (await client.webhooks.list()).webhooks;
-        const ours = stored && stored.url === callbackUrl ? existing.find((hook) => hook.id === stored.id) : undefined;
-        if (stored && ours && WEBHOOK_EVENTS.every((event) => ours.events.includes(event))) {
-          registration = stored;
-          return;
-        }
-        // Ours from before whose secret we no longer have (or for another URL): replaced, so no callback is signed with a secret we cannot check.
-        for (const hook of existing) if (hook.url === callbackUrl || hook.id === stored?.id) await client.webhooks.delete(hook.id);
-        const created = await client.webhooks.register({ url: callbackUrl, events: [...WEBHOOK_EVENTS] });
-        const next: Registration = { id: created.id, url: callbackUrl, secret: created.secret };
-        await tx
-          .insert(billingSecret)
-          .values({ name: registrationName(merchantSerialNumber), value: JSON.stringify(next) })
-          .onConflictDoUpdate({ target: billingSecret.name, set: { value: JSON.stringify(next) } });
-        registration = next;
-        log.info({ webhookId: created.id, url: callbackUrl }, 'Vipps MobilePay webhook registered');
-      });
+      // Each sales unit on its own: one that fails (keys not yet valid for it) does not keep the others from theirs.
+      const failures: unknown[] = [];
+      for (const msn of merchants) await registerFor(msn).catch((error: unknown) => failures.push(error));
+      if (failures.length > 0) throw failures[0];
     },
 
     stopAgreement: stop,
 
     async maintain() {
-      if (!registration) await this.registerWebhook();
+      for (const msn of merchants) if (!registrations.has(msn)) await registerFor(msn);
     },
 
     async createPayment(input) {
+      const msn = merchantOfTitle(input.titleCode);
       if (input.kind === 'AGREEMENT') {
         // Vipps MobilePay keeps no card for us to charge later: a stored card needs another provider.
         if (input.method !== 'VIPPS' || !input.agreementTerms) throw new ProviderUnavailableError('Vipps MobilePay stores no cards: only a Vipps agreement');
         const draft = await client.recurring.createAgreement(agreementDraft(input.agreementTerms, input.portalOrigin, input.returnUrl, input.merchantReference), {
           idempotencyKey: fitKey(input.idempotencyKey, 'recurring'),
+          msn,
         });
+        await remember(draft.agreementId, msn);
         return { providerReference: draft.agreementId, redirectUrl: draft.vippsConfirmationUrl };
       }
       if (input.method === 'VIPPS' && input.agreementTerms) {
@@ -267,10 +308,13 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
             ...agreementDraft(input.agreementTerms, input.portalOrigin, input.returnUrl, input.merchantReference),
             initialCharge: { amount: input.amountOre, description: input.description.slice(0, 45), transactionType: 'DIRECT_CAPTURE', orderId: input.merchantReference },
           },
-          { idempotencyKey: fitKey(input.idempotencyKey, 'recurring') },
+          { idempotencyKey: fitKey(input.idempotencyKey, 'recurring'), msn },
         );
+        await remember(draft.agreementId, msn);
         return { providerReference: chargeReference(draft.agreementId, draft.chargeId ?? input.merchantReference), redirectUrl: draft.vippsConfirmationUrl };
       }
+      // Before the call: a payment whose answer is lost is still looked up at its own sales unit.
+      await remember(input.merchantReference, msn);
       const created = await client.epayment.create(
         {
           amount: nok(input.amountOre),
@@ -281,7 +325,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
           userFlow: 'WEB_REDIRECT',
           paymentDescription: input.description.slice(0, 100),
         },
-        { idempotencyKey: fitKey(input.idempotencyKey) },
+        { idempotencyKey: fitKey(input.idempotencyKey), msn },
       );
       if (!created.redirectUrl) throw new ProviderUnavailableError('Vipps MobilePay answered a WEB_REDIRECT payment without a redirectUrl');
       return { providerReference: created.reference, redirectUrl: created.redirectUrl };
@@ -293,16 +337,30 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
         const registered = new URL(known.url);
         return verifyWebhookRequest({ secret: known.secret, method, pathAndQuery: `${registered.pathname}${registered.search}`, host: registered.host, headers, body: rawBody, now, maxAgeMs: CALLBACK_MAX_AGE_MS });
       };
-      registration ??= await storedRegistration();
-      if (!registration) throw new CallbackSignatureError('no Vipps MobilePay webhook is registered');
-      let verified = check(registration);
-      if (!verified.ok && verified.reason === 'BAD_SIGNATURE') {
-        // Another instance may have registered anew since this one read the secret.
-        const latest = await storedRegistration();
-        if (latest && latest.secret !== registration.secret) {
-          registration = latest;
-          verified = check(latest);
+      // Each sales unit has its own registration and secret: the callback is ours if one of them signed it.
+      const checkAll = () => {
+        let answer: ReturnType<typeof check> | undefined;
+        for (const known of registrations.values()) {
+          const result = check(known);
+          if (result.ok) return result;
+          // A reason other than the signature (stale, a wrong content hash) says more than "not this secret".
+          if (!answer || (!answer.ok && answer.reason === 'BAD_SIGNATURE')) answer = result;
         }
+        return answer;
+      };
+      const reload = async () => {
+        for (const msn of merchants) {
+          const stored = await storedRegistration(msn);
+          if (stored) registrations.set(msn, stored);
+        }
+      };
+      if (registrations.size < merchants.length) await reload();
+      let verified = checkAll();
+      if (!verified) throw new CallbackSignatureError('no Vipps MobilePay webhook is registered');
+      if (!verified.ok && verified.reason === 'BAD_SIGNATURE') {
+        // Another instance may have registered anew since this one read the secrets.
+        await reload();
+        verified = checkAll() ?? verified;
       }
       if (!verified.ok) throw new CallbackSignatureError(`Vipps MobilePay webhook refused: ${verified.reason}`);
       let body: unknown;
@@ -338,38 +396,40 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     async capture(providerReference, amountOre, idempotencyKey) {
       // Charges are DIRECT_CAPTURE: captured by the provider when they are charged.
       if (parseChargeReference(providerReference) || isAgreementReference(providerReference)) return lookup(providerReference);
-      return transactionOf(await client.epayment.capture(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey) }));
+      return transactionOf(await client.epayment.capture(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey), msn: await merchantOf(providerReference) }));
     },
 
     async refund(providerReference, amountOre, idempotencyKey) {
+      const msn = await merchantOf(providerReference);
       const charge = parseChargeReference(providerReference);
       if (charge) {
         await client.recurring
-          .refundCharge(charge.agreementId, charge.chargeId, { amount: amountOre, description: 'Tilbakebetaling' }, { idempotencyKey: fitKey(idempotencyKey, 'recurring') })
+          .refundCharge(charge.agreementId, charge.chargeId, { amount: amountOre, description: 'Tilbakebetaling' }, { idempotencyKey: fitKey(idempotencyKey, 'recurring'), msn })
           .catch((error: unknown) => {
             if (!(error instanceof VippsApiError && error.status >= 400 && error.status < 500)) throw error;
           });
         return chargeTransaction(charge.agreementId, charge.chargeId);
       }
       try {
-        return transactionOf(await client.epayment.refund(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey) }));
+        return transactionOf(await client.epayment.refund(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey), msn }));
       } catch (error) {
         // Refused (nothing left to refund, say): what the payment says now is the answer.
-        if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference));
+        if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference, { msn }));
         throw error;
       }
     },
 
     async cancel(providerReference) {
+      const msn = await merchantOf(providerReference);
       const charge = parseChargeReference(providerReference);
       if (charge) {
         // An order's first charge before the payer approved its agreement: the agreement is what is
         // waiting, and stopping it ends the charge too.
-        if ((await client.recurring.getAgreement(charge.agreementId)).status === 'PENDING') {
+        if ((await client.recurring.getAgreement(charge.agreementId, { msn })).status === 'PENDING') {
           await stop(charge.agreementId);
           return chargeTransaction(charge.agreementId, charge.chargeId);
         }
-        await client.recurring.cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring') }).catch((error: unknown) => {
+        await client.recurring.cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring'), msn }).catch((error: unknown) => {
           if (!(error instanceof VippsApiError && error.status >= 400 && error.status < 500)) throw error;
         });
         return chargeTransaction(charge.agreementId, charge.chargeId);
@@ -382,10 +442,10 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
       try {
         // A cancel moves no money, so each attempt has its own key: one refused earlier (the payer
         // was approving just then) must not be answered from the provider's memory of that refusal.
-        return transactionOf(await client.epayment.cancel(providerReference, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`) }));
+        return transactionOf(await client.epayment.cancel(providerReference, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`), msn }));
       } catch (error) {
         // Too late to cancel (captured, or already ended): the payment's own state is the answer.
-        if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference));
+        if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference, { msn }));
         throw error;
       }
     },
@@ -395,7 +455,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     async lookupByMerchantReference(merchantReference) {
       const notFound = (error: unknown) => error instanceof VippsApiError && error.status === 404;
       try {
-        return transactionOf(await client.epayment.get(merchantReference));
+        return transactionOf(await client.epayment.get(merchantReference, { msn: await merchantOf(merchantReference) }));
       } catch (error) {
         if (!notFound(error)) throw error;
       }
@@ -411,7 +471,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
     },
 
     async agreement(agreementId) {
-      const agreement = await client.recurring.getAgreement(agreementId);
+      const agreement = await client.recurring.getAgreement(agreementId, { msn: await merchantOf(agreementId) });
       if (agreement.status !== 'ACTIVE') return null;
       return { agreementId, method: 'VIPPS', card: null, phoneNumber: null };
     },
@@ -422,7 +482,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, cal
         input.agreementId,
         // Our payment id as the charge's id: a charge whose answer is lost is found again by it.
         { amount: input.amountOre, transactionType: 'DIRECT_CAPTURE', description: input.description.slice(0, 45), due, retryDays: 5, orderId: input.merchantReference },
-        { idempotencyKey: fitKey(input.idempotencyKey, 'recurring') },
+        { idempotencyKey: fitKey(input.idempotencyKey, 'recurring'), msn: await merchantOf(input.agreementId) },
       );
       return chargeTransaction(input.agreementId, created.chargeId);
     },

@@ -169,6 +169,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         description,
         returnUrl: row.returnUrl,
         portalOrigin: portalOrigin(titleCode),
+        titleCode,
         ...(agreementTerms ? { agreementTerms } : {}),
       });
     } catch (error) {

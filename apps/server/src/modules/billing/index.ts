@@ -41,7 +41,8 @@ export interface BillingSetup {
 /** Invoices and payments (issue 6): the provider, the engine, the routes and the jobs. */
 export async function registerBilling(app: FastifyInstance, setup: BillingSetup): Promise<void> {
   const { config, db, catalogue, accounts, sessions, mailer, now } = setup;
-  const configured = await createPaymentProvider(config, db, now, app.log);
+  const titleMerchants = new Map(catalogue.all().flatMap((title) => (title.vippsMerchantSerialNumber ? [[title.titleCode, title.vippsMerchantSerialNumber] as const] : [])));
+  const configured = await createPaymentProvider(config, db, now, app.log, titleMerchants);
   const { provider } = configured;
   const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards });
