@@ -362,6 +362,18 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect(stored?.status).toBe('STOPPED');
   });
 
+  it('acknowledges a signed webhook about a payment that is not ours (another shop on the merchant), and changes nothing', async () => {
+    const [stored] = await test.database.rows<{ value: string }>(sql`select value from billing_secret where name = ${`vipps_webhook:${MSN}`}`);
+    const { secret } = JSON.parse(stored?.value ?? '{}') as { secret: string };
+    const body = JSON.stringify({ msn: MSN, reference: 'nettbutikk-ordre-4711', pspReference: '9', name: 'AUTHORIZED', amount: { currency: 'NOK', value: 50_000 }, timestamp: clock().toISOString(), success: true });
+    const registered = new URL(`${PORTAL}/api/payment/callback/vipps`);
+    const headers = signWebhookRequest({ secret, method: 'POST', pathAndQuery: registered.pathname, host: registered.host, body, date: clock() });
+    const before = await test.database.rows(sql`select id, status from payment order by id`);
+    const answer = await test.app.inject({ method: 'POST', url: registered.pathname, headers: { ...headers, 'content-type': 'application/json' }, payload: body });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(await test.database.rows(sql`select id, status from payment order by id`)).toEqual(before);
+  });
+
   it('refuses a webhook not signed with our registration’s secret, and captures nothing on it', async () => {
     const created = await openInvoice();
     simulator.faults.webhooks.drop = true;

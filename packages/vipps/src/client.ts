@@ -166,13 +166,14 @@ export function createVippsClient(config: VippsClientConfig): VippsClient {
   }
 
   /**
-   * Sends until there is an answer worth returning: retries safe requests on no answer or 5xx.
-   * Answers 2xx/4xx are returned; a 5xx or no answer after the retries throws.
+   * Sends until there is an answer worth returning: retries safe requests on no answer, 5xx or
+   * 429 (a rate limit: nothing was done, try later). Answers 2xx/4xx are returned; a 5xx, 429 or
+   * no answer after the retries throws VippsUnavailableError.
    */
   async function exchange(operation: Operation, url: string, init: RequestInit, retryable: boolean): Promise<Extract<Attempt, { kind: 'answer' }>> {
     for (let retry = 0; ; retry += 1) {
       const result = await attempt(url, init);
-      const failed = result.kind === 'no-answer' || result.status >= 500;
+      const failed = result.kind === 'no-answer' || result.status >= 500 || result.status === 429;
       if (!failed) return result;
       if (!retryable || retry >= MAX_RETRIES) {
         if (result.kind === 'no-answer') throw new VippsUnavailableError(operation.id, result.detail, { cause: result.cause });

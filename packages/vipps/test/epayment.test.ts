@@ -286,6 +286,23 @@ describe('idempotency', () => {
     expect((await client.epayment.events(request.reference)).map((event) => event.name)).toEqual(['CREATED']);
   });
 
+  it('a rate limit (429) is waited out with the same Idempotency-Key: one payment; still limited after the retries, the outcome is unknown', async () => {
+    const request = payment();
+    const key = unique('key');
+    const asked = rig.sim.requests.length;
+    rig.sim.faults.next('rate-limited', { method: 'POST', pathPrefix: '/epayment/v1/payments' });
+    await client.epayment.create(request, { idempotencyKey: key });
+    const creates = rig.sim.requests.slice(asked).filter((entry) => entry.method === 'POST' && entry.path === '/epayment/v1/payments');
+    expect(creates.map((entry) => [entry.headers['idempotency-key'], entry.response?.status])).toEqual([
+      [key, 429],
+      [key, 201],
+    ]);
+    rig.sim.faults.next('rate-limited', { count: 3, method: 'GET' });
+    const error = await client.epayment.get(request.reference).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(VippsUnavailableError);
+    expect(error).toMatchObject({ operation: 'getPayment', status: 429 });
+  });
+
   it('5xx after the retries is VippsUnavailableError; without a key (force approve) there is no retry', async () => {
     const request = payment();
     await client.epayment.create(request, { idempotencyKey: unique('key') });

@@ -46,7 +46,7 @@ export interface VippsSimulatorOptions {
   webhookRetryDelaysMs?: readonly number[];
 }
 
-export type FaultKind = 'timeout' | 'server-error' | 'expired-token';
+export type FaultKind = 'timeout' | 'server-error' | 'expired-token' | 'rate-limited';
 
 export interface FaultOptions {
   /** How many matching requests get the fault; default 1. */
@@ -524,6 +524,11 @@ export function createVippsSimulator(options: VippsSimulatorOptions): VippsSimul
       const known = token === undefined ? undefined : issued.get(token);
       if (known !== undefined) known.revoked = true;
       send(response, entry, problem(match?.operation.api, new Refusal(401, 'not-authorized', 'Unauthorized', 'Authorization: the access token has expired.'), url.pathname));
+      return;
+    }
+    if (fault?.kind === 'rate-limited') {
+      // Refused before any work, as the APIs' rate limits answer (vipps-developers "rate limiting": 429).
+      send(response, entry, problem(match?.operation.api, new Refusal(429, 'too-many-requests', 'Too Many Requests', 'Rate limit exceeded; try again later.'), url.pathname));
       return;
     }
     const answer = match === null ? problem(undefined, new Refusal(404, 'not-found', 'Not Found', 'Resource not found'), url.pathname) : processApi(match, method, url, headers, raw);

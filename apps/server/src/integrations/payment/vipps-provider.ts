@@ -155,6 +155,13 @@ function agreementDraft(terms: AgreementTerms, portalOrigin: string, returnUrl: 
   };
 }
 
+/**
+ * The provider said no to this request (nothing left to refund, too late to cancel): its current
+ * state is the answer. Not 409 (the same key is still being worked on) or 429 (a rate limit): the
+ * outcome is not known yet, so the caller tries again later.
+ */
+const refused = (error: unknown) => error instanceof VippsApiError && error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429;
+
 /** Days ahead a charge is due: Vipps MobilePay takes charges at least this far ahead (2 in production, 1 in its test environment). */
 export const CHARGE_LEAD_DAYS = 2;
 
@@ -406,7 +413,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
         await client.recurring
           .refundCharge(charge.agreementId, charge.chargeId, { amount: amountOre, description: 'Tilbakebetaling' }, { idempotencyKey: fitKey(idempotencyKey, 'recurring'), msn })
           .catch((error: unknown) => {
-            if (!(error instanceof VippsApiError && error.status >= 400 && error.status < 500)) throw error;
+            if (!refused(error)) throw error;
           });
         return chargeTransaction(charge.agreementId, charge.chargeId);
       }
@@ -414,7 +421,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
         return transactionOf(await client.epayment.refund(providerReference, nok(amountOre), { idempotencyKey: fitKey(idempotencyKey), msn }));
       } catch (error) {
         // Refused (nothing left to refund, say): what the payment says now is the answer.
-        if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference, { msn }));
+        if (refused(error)) return transactionOf(await client.epayment.get(providerReference, { msn }));
         throw error;
       }
     },
@@ -430,7 +437,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
           return chargeTransaction(charge.agreementId, charge.chargeId);
         }
         await client.recurring.cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring'), msn }).catch((error: unknown) => {
-          if (!(error instanceof VippsApiError && error.status >= 400 && error.status < 500)) throw error;
+          if (!refused(error)) throw error;
         });
         return chargeTransaction(charge.agreementId, charge.chargeId);
       }
@@ -445,7 +452,7 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
         return transactionOf(await client.epayment.cancel(providerReference, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`), msn }));
       } catch (error) {
         // Too late to cancel (captured, or already ended): the payment's own state is the answer.
-        if (error instanceof VippsApiError && error.status >= 400 && error.status < 500) return transactionOf(await client.epayment.get(providerReference, { msn }));
+        if (refused(error)) return transactionOf(await client.epayment.get(providerReference, { msn }));
         throw error;
       }
     },

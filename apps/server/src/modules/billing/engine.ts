@@ -514,7 +514,10 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       }
       const row = await load(event.merchantReference);
       if (!row || row.provider !== provider.name || (row.providerReference !== null && row.providerReference !== event.providerReference)) {
-        throw new AppError(404, 'UNKNOWN_PAYMENT', 'Ukjent betaling.');
+        // Signed by the provider, but not about a payment of ours (another shop on the same merchant,
+        // a payment made in its portal): acknowledged, so it is not sent again for days, and nothing moves.
+        log.warn({ eventId: event.eventId, merchantReference: event.merchantReference }, 'provider callback about a payment we do not know; acknowledged and ignored');
+        return { duplicate: false };
       }
       const [recorded] = await db
         .insert(paymentCallback)
