@@ -59,7 +59,8 @@ export default defineConfig({
       stderr: 'pipe',
       // consent.spec.ts intercepts the (third-party) collector; CONSENT_PROMPT=off keeps the first-visit dialog off the other journeys.
       // JOBS=off: the journeys read seeded invoices and orders that a scheduled run (renewals at start-up) would change; specs run jobs through the operator API.
-      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '', OPERATOR_TOKEN: operatorToken, ANALYTICS_COLLECTOR_URL: 'https://collector.analytics.test/v1/events', CONSENT_PROMPT: 'off', JOBS: 'off' },
+      // PAYMENT_PROVIDER=test: the journeys pay on the test provider's /_dev/pay, not on `npm start`'s embedded Vipps MobilePay simulator (ADR 025).
+      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '', OPERATOR_TOKEN: operatorToken, ANALYTICS_COLLECTOR_URL: 'https://collector.analytics.test/v1/events', CONSENT_PROMPT: 'off', JOBS: 'off', PAYMENT_PROVIDER: 'test' },
     },
     {
       command: 'node apps/server/dist/main.js',
@@ -69,7 +70,7 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on', JOBS: 'off' },
+      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on', JOBS: 'off', PAYMENT_PROVIDER: 'test' },
     },
   ],
 });

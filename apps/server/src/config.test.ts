@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { loadConfig, testConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('has embedded defaults', () => {
@@ -36,9 +36,38 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });
 
-  it('uses the test payment provider by default off production', () => {
-    expect(loadConfig({})).toMatchObject({ paymentProvider: 'test', production: false });
-    expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'http://localhost:3000' })).toMatchObject({ paymentProvider: 'test', production: false });
+  // ADR 025 "Development default": `npm start` pays through the real Vipps MobilePay adapter, against the simulator in its own process.
+  it('pays through Vipps MobilePay against the embedded simulator by default off production', () => {
+    expect(loadConfig({})).toMatchObject({ paymentProvider: 'vipps', vipps: { embeddedSimulator: true, port: undefined }, production: false });
+    expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'http://localhost:3000' })).toMatchObject({ paymentProvider: 'vipps', vipps: { embeddedSimulator: true }, production: false });
+    expect(loadConfig({ VIPPS_SIMULATOR_PORT: '4010' }).vipps).toEqual({ embeddedSimulator: true, port: 4010 });
+    expect(loadConfig({ VIPPS_SIMULATOR_PORT: '' }).vipps).toEqual({ embeddedSimulator: true, port: undefined });
+  });
+
+  it.each(['eighty', '0', '70000', '40.5'])('fails fast naming VIPPS_SIMULATOR_PORT when it is %s', (value) => {
+    expect(() => loadConfig({ VIPPS_SIMULATOR_PORT: value })).toThrow(/^Invalid configuration: VIPPS_SIMULATOR_PORT: /);
+  });
+
+  it('keeps the test provider and an explicit Vipps MobilePay as they were', () => {
+    expect(loadConfig({ PAYMENT_PROVIDER: 'test' })).toMatchObject({ paymentProvider: 'test', vipps: undefined });
+    const keys = { VIPPS_CLIENT_ID: 'id', VIPPS_CLIENT_SECRET: 'secret', VIPPS_SUBSCRIPTION_KEY: 'key', VIPPS_MERCHANT_SERIAL_NUMBER: '123456' };
+    expect(loadConfig({ PAYMENT_PROVIDER: 'vipps', VIPPS_BASE_URL: 'https://apitest.vipps.no/', VIPPS_SIMULATOR_PORT: '4010', ...keys }).vipps).toEqual({
+      baseUrl: 'https://apitest.vipps.no',
+      clientId: 'id',
+      clientSecret: 'secret',
+      subscriptionKey: 'key',
+      merchantSerialNumber: '123456',
+    });
+    // PAYMENT_PROVIDER=vipps still needs every key: a forgotten secret is never a silent simulator.
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'vipps' })).toThrow(/VIPPS_BASE_URL, VIPPS_CLIENT_ID, VIPPS_CLIENT_SECRET, VIPPS_SUBSCRIPTION_KEY, VIPPS_MERCHANT_SERIAL_NUMBER: required when PAYMENT_PROVIDER=vipps/);
+  });
+
+  it('refuses a VIPPS_BASE_URL without PAYMENT_PROVIDER rather than pay the simulator instead', () => {
+    expect(() => loadConfig({ VIPPS_BASE_URL: 'https://apitest.vipps.no' })).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: VIPPS_BASE_URL is set but PAYMENT_PROVIDER is not: set PAYMENT_PROVIDER=vipps/);
+  });
+
+  it("gives tests the test provider whatever npm start's default is", () => {
+    expect(testConfig()).toMatchObject({ paymentProvider: 'test', vipps: undefined });
   });
 });
 
@@ -68,6 +97,15 @@ describe('loadConfig in production', () => {
 
   it.each(productionEnvs)('refuses to start with %s and no payment provider, saying which to set', (_name, env) => {
     expect(() => loadConfig(env)).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: .*set PAYMENT_PROVIDER=vipps with VIPPS_BASE_URL=https:\/\/api\.vipps\.no/);
+  });
+
+  it.each(productionEnvs)('never embeds the Vipps MobilePay simulator with %s, whatever else is set', (_name, env) => {
+    expect(() => loadConfig({ ...env, VIPPS_SIMULATOR_PORT: '4010' })).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: .*set PAYMENT_PROVIDER=vipps with VIPPS_BASE_URL=https:\/\/api\.vipps\.no/);
+    // Nor without keys, nor at any other URL than Vipps MobilePay's own.
+    expect(() => loadConfig({ ...env, PAYMENT_PROVIDER: 'vipps' })).toThrow(/VIPPS_BASE_URL, .*: required when PAYMENT_PROVIDER=vipps/);
+    const keys = { VIPPS_CLIENT_ID: 'id', VIPPS_CLIENT_SECRET: 'secret', VIPPS_SUBSCRIPTION_KEY: 'key', VIPPS_MERCHANT_SERIAL_NUMBER: '123456' };
+    expect(() => loadConfig({ ...env, PAYMENT_PROVIDER: 'vipps', VIPPS_BASE_URL: 'http://127.0.0.1:4010', ...keys }, { purpose: 'migrate' })).toThrow(/VIPPS_BASE_URL: production pays through https:\/\/api\.vipps\.no/);
+    expect(loadConfig({ ...env, VIPPS_SIMULATOR_PORT: '4010' }, { purpose: 'migrate' })).toMatchObject({ paymentProvider: undefined, vipps: undefined });
   });
 
   it('lets the migration entry read its configuration in production: migrations move no money', () => {

@@ -98,7 +98,11 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Min Side <minside@localhost>'),
-  /** `test` is the built-in provider (fake money, refused in production); `vipps` is Vipps MobilePay (ePayment for Vipps and card) at VIPPS_BASE_URL. */
+  /**
+   * `test` is the built-in provider (fake money, /_dev/pay, refused in production); `vipps` is Vipps
+   * MobilePay (ePayment for Vipps and card) at VIPPS_BASE_URL. Unset outside production: the Vipps
+   * MobilePay simulator embedded in the process (ADR 025 "Development default").
+   */
   PAYMENT_PROVIDER: z
     .enum(['test', 'vipps'])
     .optional()
@@ -116,6 +120,8 @@ const envSchema = z.object({
     .regex(/^\d{4,6}$/, 'must be the 4–6 digit merchant serial number from the Vipps MobilePay portal')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** The embedded Vipps MobilePay simulator's port on 127.0.0.1 (PAYMENT_PROVIDER unset, outside production); unset: a free one. */
+  VIPPS_SIMULATOR_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(65_535).optional()),
   PAYLINK_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters')
@@ -218,8 +224,12 @@ export interface Config {
    * serve (the migration entry) or a test builds an https app: every payment then answers 503.
    */
   paymentProvider: 'test' | 'vipps' | undefined;
-  /** Vipps MobilePay's API and the merchant's keys, when PAYMENT_PROVIDER=vipps (from the secret store). */
-  vipps: VippsConfig | undefined;
+  /**
+   * With `vipps`: Vipps MobilePay's API and the merchant's keys (PAYMENT_PROVIDER=vipps, from the
+   * secret store), or, outside production with PAYMENT_PROVIDER unset, the simulator embedded in
+   * the process (`npm start`'s default).
+   */
+  vipps: VippsConfig | EmbeddedVippsSimulatorConfig | undefined;
   /** HMAC key of pay-links; unset generates one and keeps it in `billing_secret`. */
   paylinkSecret: string | undefined;
   /** Student e-mail domains accepted for student verification; `*.test` style entries match a whole ending. */
@@ -240,6 +250,17 @@ export interface VippsConfig {
   clientSecret: string;
   subscriptionKey: string;
   merchantSerialNumber: string;
+}
+
+/**
+ * The Vipps MobilePay simulator (packages/vipps) started in this process on 127.0.0.1, with keys
+ * made up at each start (integrations/payment/embedded-vipps-simulator.ts). Development only:
+ * loadConfig never makes it in production, and the payment provider refuses it with an https PUBLIC_URL.
+ */
+export interface EmbeddedVippsSimulatorConfig {
+  embeddedSimulator: true;
+  /** VIPPS_SIMULATOR_PORT; undefined takes a free port. */
+  port: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -286,8 +307,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   // purpose. A serving process in production needs the real provider (Vipps MobilePay).
   if (production && e.PAYMENT_PROVIDER === 'test') throw new ConfigError(noRealPaymentProviderMessage);
   if (production && (options.purpose ?? 'serve') === 'serve' && e.PAYMENT_PROVIDER === undefined) throw new ConfigError(noRealPaymentProviderMessage);
-  const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'test');
-  const vipps = paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
+  // Outside production, unset means Vipps MobilePay's adapter against the simulator in this process
+  // (ADR 025 "Development default"); production has refused an unset provider above.
+  const embeddedVipps = !production && e.PAYMENT_PROVIDER === undefined;
+  if (embeddedVipps && e.VIPPS_BASE_URL) {
+    throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: VIPPS_BASE_URL is set but PAYMENT_PROVIDER is not: set PAYMENT_PROVIDER=vipps to pay through it, or unset VIPPS_BASE_URL for the embedded Vipps MobilePay simulator');
+  }
+  const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'vipps');
+  const vipps: Config['vipps'] = embeddedVipps ? { embeddedSimulator: true, port: e.VIPPS_SIMULATOR_PORT } : paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
   // Demo users with a published password belong on a developer's machine, not on a public https site.
   const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !production);
   return {
@@ -391,7 +418,8 @@ function studentDomains(value: string | undefined, demo: boolean): string[] {
 /** A config for tests and tools: defaults, then the given overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Bank files a test writes (claims, archived uploads) go to the temporary folder, not the repository's ./data.
-  return { ...loadConfig({}), logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ...overrides };
+  // The test provider, not `npm start`'s embedded Vipps MobilePay simulator: tests choose Vipps themselves (test/vipps.test.ts).
+  return { ...loadConfig({}), paymentProvider: 'test', vipps: undefined, logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ...overrides };
 }
 
 /** Where the embedded identity provider lives: /idp under PUBLIC_URL, or under localhost:PORT. */

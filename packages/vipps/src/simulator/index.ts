@@ -6,4 +6,5 @@
  */
 export { createVippsSimulator } from './simulator.ts';
 export type { FaultKind, FaultOptions, SimulatorRequest, VippsSimulator, VippsSimulatorOptions } from './simulator.ts';
+export type { RestoredAgreement } from './recurring.ts';
 export type { WebhookDelivery, WebhookKnobs } from './webhooks.ts';

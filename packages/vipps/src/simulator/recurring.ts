@@ -12,6 +12,7 @@
  * last and then FAILED. Captures, cancels and refunds as the guide's state table.
  */
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type {
   Agreement,
   AgreementStatus,
@@ -30,7 +31,7 @@ import type {
   TimePeriod,
   TransactionType,
 } from '../contract/recurring.ts';
-import { AgreementStatus as AgreementStatusSchema, ChargeStatus as ChargeStatusSchema } from '../contract/recurring.ts';
+import { AgreementStatus as AgreementStatusSchema, ChargeStatus as ChargeStatusSchema, DraftAgreementRequest as DraftAgreementRequestSchema } from '../contract/recurring.ts';
 import { Refusal, addDays, addYears, osloDate, randomAlphanumeric, randomDigits, urlProblem } from './support.ts';
 import type { Answer, Emit } from './support.ts';
 
@@ -75,6 +76,17 @@ export interface ChargeRecord {
   cancelled: number;
   readonly history: ChargeEvent[];
 }
+
+/** The terms a restored agreement keeps: those of its draft, checked as a draft is. */
+const RestoredTerms = DraftAgreementRequestSchema.pick({ pricing: true, interval: true, productName: true, productDescription: true, merchantRedirectUrl: true, merchantAgreementUrl: true, externalId: true });
+
+/** An ACTIVE agreement to seed (`VippsSimulator.restoreAgreement`): its id and the terms it was drafted with. */
+export type RestoredAgreement = z.input<typeof RestoredTerms> & {
+  /** The id the merchant stored (`agr_…`). */
+  agreementId: string;
+  /** When the payer approved it; default now. */
+  start?: Date;
+};
 
 export interface RecurringAreaOptions {
   now: () => Date;
@@ -617,13 +629,52 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
     }
   }
 
+  /**
+   * An ACTIVE agreement as an earlier run of the simulator had it (its state is in memory only):
+   * the same id and terms, no webhook, no charge. Only an id the simulator has not seen.
+   */
+  function restore(input: RestoredAgreement & { msn: string }): void {
+    if (!/^agr_[A-Za-z0-9]{1,64}$/.test(input.agreementId)) throw new TypeError(`restoreAgreement: agreementId must be an agr_… id, not ${JSON.stringify(input.agreementId)}`);
+    if (agreements.has(key(input.msn, input.agreementId))) throw new TypeError(`restoreAgreement: agreement ${input.agreementId} already exists for merchant ${input.msn}`);
+    const terms = RestoredTerms.safeParse(input);
+    if (!terms.success) {
+      const problems = terms.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+      throw new TypeError(`restoreAgreement: ${problems.join('; ')}`);
+    }
+    for (const [field, allowCustomScheme] of [['merchantRedirectUrl', true], ['merchantAgreementUrl', false]] as const) {
+      const problem = urlProblem(terms.data[field], allowCustomScheme);
+      if (problem !== null) throw new TypeError(`restoreAgreement: ${field}: ${problem}`);
+    }
+    const startMs = (input.start ?? now()).getTime();
+    agreements.set(key(input.msn, input.agreementId), {
+      msn: input.msn,
+      id: input.agreementId,
+      uuid: randomUUID(),
+      status: 'ACTIVE',
+      pricing: terms.data.pricing,
+      interval: terms.data.interval,
+      productName: terms.data.productName,
+      productDescription: terms.data.productDescription,
+      merchantRedirectUrl: terms.data.merchantRedirectUrl,
+      merchantAgreementUrl: terms.data.merchantAgreementUrl,
+      externalId: terms.data.externalId,
+      campaign: undefined,
+      initialChargeId: undefined,
+      createdAtMs: startMs,
+      // Never swept: only a PENDING agreement expires.
+      expiresAtMs: startMs,
+      startMs,
+      stopMs: undefined,
+    });
+  }
+
   function agreementForLanding(agreementId: string): { msn: string; agreement: Agreement } | undefined {
     sweep();
     const agreement = byAgreementId(agreementId);
     return agreement === undefined ? undefined : { msn: agreement.msn, agreement: agreementView(agreement) };
   }
 
-  return { handlers, sweep, userActions, processCharges, agreementForLanding };
+  return { handlers, sweep, userActions, processCharges, agreementForLanding, restore };
 }
 
 export type RecurringArea = ReturnType<typeof createRecurringArea>;

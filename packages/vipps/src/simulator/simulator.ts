@@ -17,7 +17,7 @@ import type { EpaymentRequest } from './epayment.ts';
 import { LANDING_CSP, LANDING_PATH, agreementPage, messagePage, paymentPage } from './landing.ts';
 import type { LandingAction } from './landing.ts';
 import { createRecurringArea } from './recurring.ts';
-import type { RecurringRequest } from './recurring.ts';
+import type { RecurringRequest, RestoredAgreement } from './recurring.ts';
 import { Refusal, canonicalJson, traceId } from './support.ts';
 import type { Answer } from './support.ts';
 import { createWebhooksArea } from './webhooks.ts';
@@ -28,6 +28,8 @@ export interface VippsSimulatorOptions {
   credentials: { clientId: string; clientSecret: string; subscriptionKey: string; merchantSerialNumbers: string[] };
   /** Where browsers reach the simulator (the landing page links); defaults to its listen URL. */
   publicUrl?: string;
+  /** The name the landing page shows for a merchant serial number, as the real one shows the sales unit's name; default the number. */
+  merchantNames?: Readonly<Record<string, string>>;
   /** How webhooks are sent; default globalThis.fetch. */
   deliver?: typeof fetch;
   /** Recurring charges must be due at least this many days ahead (2 in production, 1 in test); default 1. */
@@ -87,6 +89,12 @@ export interface VippsSimulator {
   rejectAgreement(agreementId: string): void;
   /** The user stops an ACTIVE agreement in the Vipps app. */
   stopAgreement(agreementId: string): void;
+  /**
+   * Seeds an ACTIVE agreement an earlier run approved (the simulator keeps its state in memory):
+   * the same id and terms, for the first merchant unless `merchantSerialNumber` names another; no
+   * webhook, no charge. Throws on an id it already has.
+   */
+  restoreAgreement(agreement: RestoredAgreement & { merchantSerialNumber?: string }): void;
   /** Runs the charges due by now (the clock): CHARGED, or FAILED when failCharges says so. */
   processCharges(): Promise<void>;
   faults: {
@@ -576,12 +584,12 @@ export function createVippsSimulator(options: VippsSimulatorOptions): VippsSimul
       if (reference !== null) {
         const payment = epayment.byReference(reference);
         if (payment === undefined) return html(response, 404, messagePage('Fant ikke betalingen', `Ingen betaling med referanse ${reference}.`));
-        return html(response, 200, paymentPage(payment));
+        return html(response, 200, paymentPage(payment, options.merchantNames?.[payment.msn]));
       }
       if (agreementId !== null) {
         const found = recurring.agreementForLanding(agreementId);
         if (found === undefined) return html(response, 404, messagePage('Fant ikke avtalen', `Ingen avtale med id ${agreementId}.`));
-        return html(response, 200, agreementPage(found.msn, found.agreement));
+        return html(response, 200, agreementPage(found.msn, found.agreement, options.merchantNames?.[found.msn]));
       }
       return html(response, 400, messagePage('Mangler betaling', 'Lenken mangler reference eller agreementId.'));
     }
@@ -663,6 +671,11 @@ export function createVippsSimulator(options: VippsSimulatorOptions): VippsSimul
     approveAgreement: (agreementId) => void recurring.userActions.approve(agreementId),
     rejectAgreement: (agreementId) => void recurring.userActions.reject(agreementId),
     stopAgreement: (agreementId) => void recurring.userActions.stop(agreementId),
+    restoreAgreement({ merchantSerialNumber, ...agreement }) {
+      const msn = merchantSerialNumber ?? merchants[0] ?? '';
+      if (!merchants.includes(msn)) throw new TypeError(`restoreAgreement: merchant ${msn} is not one of the simulator's`);
+      recurring.restore({ ...agreement, msn });
+    },
     async processCharges() {
       recurring.processCharges();
     },

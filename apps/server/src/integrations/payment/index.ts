@@ -1,5 +1,6 @@
-import type { Config } from '../../config.ts';
+import { ConfigError, type Config, type VippsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { startEmbeddedVippsSimulator, type EmbeddedVippsSimulator } from './embedded-vipps-simulator.ts';
 import { CallbackSignatureError, ProviderUnavailableError, type PaymentProvider } from './provider.ts';
 import { ensureBillingSecret } from './secrets.ts';
 import { createTestProvider, type TestProvider } from './test-provider.ts';
@@ -9,21 +10,25 @@ import { createVippsClient } from '@minside/vipps';
 export type { PaymentProvider } from './provider.ts';
 export { CallbackSignatureError, ProviderUnavailableError } from './provider.ts';
 
+/** Posts a provider's callback to the app in-process (app.inject) and says how it was answered. */
+export type InProcessDelivery = (path: string, body: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
+
 export interface ConfiguredProvider {
   provider: PaymentProvider;
   /** Routes the provider itself serves in this process (the test provider's hosted page), if any. */
   registerRoutes?: TestProvider['registerHostedPage'];
-  /** Where the provider's callbacks are delivered in-process (the test provider only). */
-  connect?: TestProvider['setDelivery'];
+  /** Where the callbacks of a provider in this process (the test provider, the embedded Vipps MobilePay simulator) are delivered. */
+  connect?: (deliver: InProcessDelivery) => void;
+  /** Stops what the provider runs in this process (the embedded simulator), when the app closes. */
+  close?: () => Promise<void>;
 }
 
 /**
- * The payment provider PAYMENT_PROVIDER names. Only the embedded test provider ships today;
- * a real adapter (Vipps ePayment/Recurring, Swedbank Pay) implements
- * PaymentProvider and is added here, with its keys in configuration. Without one (an app
- * built for https in a test; loadConfig never serves production without a provider) every
- * payment call fails as unavailable: the payer gets 503 PAYMENT_PROVIDER_UNAVAILABLE and
- * nothing is charged.
+ * The payment provider PAYMENT_PROVIDER names: the test provider (/_dev/pay), or Vipps MobilePay's
+ * adapter at VIPPS_BASE_URL or, unset outside production, against the simulator embedded in this
+ * process (ADR 025 "Development default"). Without one (an app built for https in a test;
+ * loadConfig never serves production without a provider) every payment call fails as
+ * unavailable: the payer gets 503 PAYMENT_PROVIDER_UNAVAILABLE and nothing is charged.
  */
 export async function createPaymentProvider(
   config: Pick<Config, 'paymentProvider' | 'vipps' | 'publicUrl' | 'port'>,
@@ -36,18 +41,34 @@ export async function createPaymentProvider(
   switch (config.paymentProvider) {
     case 'test': {
       const provider = createTestProvider({ db, now, webhookSecret: await ensureBillingSecret(db, 'test_provider_webhook') });
-      return { provider, registerRoutes: (app) => provider.registerHostedPage(app), connect: (deliver) => provider.setDelivery(deliver) };
+      return {
+        provider,
+        registerRoutes: (app) => provider.registerHostedPage(app),
+        connect: (deliver) =>
+          provider.setDelivery(async (path, body, headers) => {
+            await deliver(path, body, headers);
+          }),
+      };
     }
     case 'vipps': {
-      const vipps = config.vipps;
-      if (!vipps) throw new Error('PAYMENT_PROVIDER=vipps without its configuration (loadConfig requires it)');
-      const client = createVippsClient({ ...vipps, system: { name: 'minside', version: '1.0.0' }, now });
+      if (!config.vipps) throw new Error('PAYMENT_PROVIDER=vipps without its configuration (loadConfig requires it)');
       const origin = (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+      let vipps: VippsConfig;
+      let embedded: EmbeddedVippsSimulator | undefined;
+      if ('embeddedSimulator' in config.vipps) {
+        // As buildApp refuses the test provider: a configuration made in code cannot take the simulator to production either.
+        if (origin.startsWith('https://')) throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: the embedded Vipps MobilePay simulator moves no money; production (an https PUBLIC_URL) pays through https://api.vipps.no');
+        embedded = await startEmbeddedVippsSimulator({ config: config.vipps, titleMerchants: titleMerchants.values(), db, now, portalOrigin: origin, log });
+        vipps = embedded.account;
+      } else {
+        vipps = config.vipps;
+      }
+      const client = createVippsClient({ ...vipps, system: { name: 'minside', version: '1.0.0' }, now });
       const provider = createVippsProvider({ client, db, now, merchantSerialNumber: vipps.merchantSerialNumber, titleMerchants, callbackUrl: `${origin}${VIPPS_CALLBACK_PATH}`, log });
       // Vipps MobilePay away at start-up must not keep the portal down: callbacks wait for the
       // registration (refused unsigned, the provider retries) and reconciliation asks meanwhile.
       await provider.registerWebhook().catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups, and the reconciliation job tries again'));
-      return { provider };
+      return embedded ? { provider, connect: embedded.connect, close: embedded.close } : { provider };
     }
     case undefined:
       return { provider: noProvider };

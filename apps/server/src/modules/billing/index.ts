@@ -56,6 +56,8 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   // An in-process provider delivers its callbacks the way a real one does: an HTTP POST to the webhook.
   configured.connect?.(async (path, body, headers) => {
     const response = await app.inject({ method: 'POST', url: path, payload: body, headers });
-    if (response.statusCode >= 400) app.log.warn({ statusCode: response.statusCode, body: response.body }, 'test provider callback was refused');
+    if (response.statusCode >= 400) app.log.warn({ statusCode: response.statusCode, body: response.body }, `${provider.name} provider callback was refused`);
+    return { statusCode: response.statusCode };
   });
+  if (configured.close) app.addHook('onClose', configured.close);
 }
