@@ -85,3 +85,37 @@ export function netbankPayment(kid: string, amount: number, netsDate: string, mo
     ...more,
   };
 }
+
+/** What the payer can answer on Vipps MobilePay's landing page: Godkjenn, Avvis, La utløpe. */
+export type VippsAnswer = 'approve' | 'reject' | 'expire';
+
+/**
+ * The payer on Vipps MobilePay's landing page (the simulator embedded in the test app, npm
+ * start's default): opens the page the portal sent the browser to and presses Godkjenn, Avvis or
+ * La utløpe as a browser does (GET the page, POST its form), then the simulator's webhooks are
+ * delivered. `lostWebhooks`: every webhook of that moment is lost (the return page and
+ * reconciliation must settle it). Answers the portal path and query the payer is sent back to.
+ */
+export async function answerAtVipps(test: TestApp, redirectUrl: string, action: VippsAnswer, options: { lostWebhooks?: boolean } = {}): Promise<string> {
+  const simulator = test.app.vippsSimulator;
+  if (!simulator) throw new Error('answerAtVipps: the test app does not pay through the embedded Vipps MobilePay simulator');
+  const page = new URL(redirectUrl);
+  expect(page.origin, 'the portal sends the payer to Vipps MobilePay').toBe(new URL(simulator.url).origin);
+  const landing = await fetch(page);
+  expect(landing.status, await landing.clone().text()).toBe(200);
+  const form = new URLSearchParams({ action });
+  for (const name of ['reference', 'agreementId']) {
+    const value = page.searchParams.get(name);
+    if (value !== null) form.set(name, value);
+  }
+  simulator.faults.webhooks.drop = options.lostWebhooks ?? false;
+  try {
+    const answered = await fetch(new URL('/simulator/landing', page), { method: 'POST', body: form, redirect: 'manual' });
+    expect(answered.status, await answered.clone().text()).toBe(303);
+    await simulator.flushWebhooks();
+    const back = new URL(answered.headers.get('location') ?? '');
+    return `${back.pathname}${back.search}`;
+  } finally {
+    simulator.faults.webhooks.drop = false;
+  }
+}

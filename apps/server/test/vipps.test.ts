@@ -351,6 +351,10 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     const [flow] = await test.database.rows<{ provider_reference: string }>(sql`select provider_reference from payment where id = ${paymentId}`);
     const agreementId = flow?.provider_reference ?? '';
     simulator.approveAgreement(agreementId);
+    // The payer closes the tab after approving: the agreement's webhook alone stores it.
+    await simulator.flushWebhooks();
+    expect(await test.database.rows(sql`select status from payment where id = ${paymentId}`)).toEqual([{ status: 'CAPTURED' }]);
+    expect(await test.database.rows(sql`select status from payment_agreement where provider_agreement_id = ${agreementId}`)).toEqual([{ status: 'ACTIVE' }]);
     expect((await browser.request('GET', `${PORTAL}/api/payment/${paymentId}`)).json<Payment>()).toMatchObject({ status: 'CAPTURED' });
     const provider = createVippsClient({ baseUrl: simulator.url, ...credentials, merchantSerialNumber: MSN, system: { name: 'minside-test', version: '1' }, now: clock });
     expect((await provider.recurring.getAgreement(agreementId)).status).toBe('ACTIVE');
@@ -360,6 +364,17 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect((await provider.recurring.getAgreement(agreementId)).status).toBe('STOPPED');
     const [stored] = await test.database.rows<{ status: string }>(sql`select status from payment_agreement where provider_agreement_id = ${agreementId}`);
     expect(stored?.status).toBe('STOPPED');
+  });
+
+  it('a payment the provider has never heard of (a simulator restarted) is not left pending: after an hour it is failed, nothing charged', async () => {
+    const created = await openInvoice();
+    const id = randomUUID();
+    const startedAt = new Date(clock().getTime() - 2 * 60 * 60 * 1000);
+    await test.database.rows(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, user_id, aria_account_no, subscription_id, aria_invoice_no, provider, provider_reference, return_url, details, created_at, updated_at)
+      values (${id}, ${`test:${id}`}, 'INVOICE', 'VIPPS', 29900, 'PENDING', null, 40000002, 'demo-digital-adr', ${created.ariaInvoiceNo}, 'vipps', ${id}, '/fakturaoversikt', '{}'::jsonb, ${startedAt}, ${startedAt})`);
+    await test.app.billingJobs.runReconciliation();
+    expect(await test.database.rows(sql`select status, error_code from payment where id = ${id}`)).toEqual([{ status: 'FAILED', error_code: 'NOT_FOUND_AT_PROVIDER' }]);
+    expect(await invoiceOf(created.ariaInvoiceNo)).toMatchObject({ status: 'UNPAID', payable: true });
   });
 
   it('acknowledges a signed webhook about a payment that is not ours (another shop on the merchant), and changes nothing', async () => {

@@ -75,5 +75,20 @@ describe('the landing page', () => {
     expect(offered).toContain('<h1>Digital</h1>');
     expect(offered).toMatch(/Inntil 598,00\skr hver måned/);
     expect(offered).toContain('value="approve">Godkjenn</button>');
+    expect(offered).not.toContain('Trekkes nå');
+
+    // Bought with Vipps: the first charge is approved with the agreement, and the page says what is drawn now.
+    const bought = await client.recurring.createAgreement(
+      {
+        pricing: { type: 'VARIABLE', suggestedMaxAmount: 59_800, currency: 'NOK' },
+        interval: { unit: 'MONTH', count: 1 },
+        merchantRedirectUrl: shopUrl,
+        merchantAgreementUrl: shopUrl,
+        productName: 'Digital',
+        initialCharge: { amount: 100, description: 'Digital – Første måned for 1 kr', transactionType: 'DIRECT_CAPTURE' },
+      },
+      { idempotencyKey: unique('k') },
+    );
+    expect((await landing(bought.vippsConfirmationUrl)).html).toMatch(/<dt>Trekkes nå<\/dt><dd>1,00\skr – Digital – Første måned for 1 kr<\/dd>/);
   });
 });

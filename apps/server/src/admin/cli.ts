@@ -27,7 +27,11 @@ async function run(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   const command = name ? adminCommands[name] : undefined;
   if (!command) throw new AdminInputError(`${name ? `Unknown command ${name}.\n` : ''}${adminUsage()}`);
-  const config = { ...loadConfig(), webDist: undefined, logLevel: 'warn', jobs: false };
+  const loaded = loadConfig();
+  // The operator's commands move no money; a Vipps MobilePay simulator of their own would know none of
+  // the server's payments and would replace its webhook registration: none is started (payment calls answer 503).
+  const embedded = loaded.vipps !== undefined && 'embeddedSimulator' in loaded.vipps;
+  const config = { ...loaded, ...(embedded ? { paymentProvider: undefined, vipps: undefined } : {}), webDist: undefined, logLevel: 'warn', jobs: false };
   const database = await createDatabase(databaseOptionsFrom(config));
   try {
     await migrate(database);

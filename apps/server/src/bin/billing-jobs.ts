@@ -18,6 +18,12 @@ async function run(): Promise<void> {
   const [job] = positionals;
   if (job !== 'renewals' && job !== 'reconcile' && job !== 'paylink') throw new ConfigError(usage);
   const config = { ...loadConfig(), webDist: undefined, logLevel: 'warn' };
+  if (config.vipps && 'embeddedSimulator' in config.vipps && job !== 'paylink') {
+    // A simulator of its own would know none of the server's payments, and its webhook registration would replace the server's.
+    throw new ConfigError(
+      "The Vipps MobilePay simulator lives inside the running server (npm start), which runs these jobs on its own schedule. Run them against Vipps MobilePay's test environment (PAYMENT_PROVIDER=vipps with VIPPS_BASE_URL=https://apitest.vipps.no and test keys), or with PAYMENT_PROVIDER=test.",
+    );
+  }
   const database = await createDatabase(databaseOptionsFrom(config));
   try {
     await migrate(database);

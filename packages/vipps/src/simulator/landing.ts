@@ -196,7 +196,7 @@ function cardForm(): string {
 </div>`;
 }
 
-export function agreementPage(msn: string, agreement: Agreement, merchantName?: string): string {
+export function agreementPage(msn: string, agreement: Agreement, merchantName?: string, initialCharge?: { amount: number; description: string }): string {
   const price =
     agreement.pricing.type === 'LEGACY'
       ? `${formatAmount({ currency: agreement.pricing.currency, value: agreement.pricing.amount })} ${intervalText(agreement.interval)}`
@@ -210,6 +210,7 @@ export function agreementPage(msn: string, agreement: Agreement, merchantName?: 
 ${status(AGREEMENT_STATUS[agreement.status] ?? { text: agreement.status, tone: 'ended' })}
 ${rows([
   ['Beskrivelse', agreement.productDescription ?? undefined],
+  ['Trekkes nå', initialCharge ? `${formatAmount({ currency: agreement.pricing.currency, value: initialCharge.amount })} – ${initialCharge.description}` : undefined],
   ['Betalingsmåte', 'Vipps (fast betaling)'],
   ['Avtale', agreement.id, 'reference'],
 ])}

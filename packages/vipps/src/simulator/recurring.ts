@@ -668,10 +668,13 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
     });
   }
 
-  function agreementForLanding(agreementId: string): { msn: string; agreement: Agreement } | undefined {
+  /** An agreement as the payer is asked to approve it, with its first charge when it has one (the app shows both). */
+  function agreementForLanding(agreementId: string): { msn: string; agreement: Agreement; initialCharge?: { amount: number; description: string } } | undefined {
     sweep();
     const agreement = byAgreementId(agreementId);
-    return agreement === undefined ? undefined : { msn: agreement.msn, agreement: agreementView(agreement) };
+    if (agreement === undefined) return undefined;
+    const initial = agreement.initialChargeId === undefined ? undefined : charges.get(key(agreement.msn, agreement.initialChargeId));
+    return { msn: agreement.msn, agreement: agreementView(agreement), ...(initial ? { initialCharge: { amount: initial.amount, description: initial.description } } : {}) };
   }
 
   return { handlers, sweep, userActions, processCharges, agreementForLanding, restore };

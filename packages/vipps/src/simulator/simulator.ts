@@ -589,7 +589,7 @@ export function createVippsSimulator(options: VippsSimulatorOptions): VippsSimul
       if (agreementId !== null) {
         const found = recurring.agreementForLanding(agreementId);
         if (found === undefined) return html(response, 404, messagePage('Fant ikke avtalen', `Ingen avtale med id ${agreementId}.`));
-        return html(response, 200, agreementPage(found.msn, found.agreement, options.merchantNames?.[found.msn]));
+        return html(response, 200, agreementPage(found.msn, found.agreement, options.merchantNames?.[found.msn], found.initialCharge));
       }
       return html(response, 400, messagePage('Mangler betaling', 'Lenken mangler reference eller agreementId.'));
     }

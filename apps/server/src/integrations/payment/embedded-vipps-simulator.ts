@@ -6,7 +6,7 @@ import { ConfigError, type EmbeddedVippsSimulatorConfig, type VippsConfig } from
 import type { Db } from '../../db/client.ts';
 import { paymentAgreement, subscription, vippsMerchantReference } from '../../db/schema.ts';
 import type { InProcessDelivery } from './index.ts';
-import { VIPPS_PROVIDER_NAME } from './vipps-provider.ts';
+import { agreementDraft, VIPPS_PROVIDER_NAME } from './vipps-provider.ts';
 
 /**
  * `npm start`'s Vipps MobilePay (ADR 025 "Development default"): the simulator of the published
@@ -25,6 +25,8 @@ const CHARGE_INTERVAL_MS = 60_000;
 export interface EmbeddedVippsSimulator {
   /** What the adapter is configured with: the simulator's URL and the keys it was made with. */
   account: VippsConfig;
+  /** The simulator itself: the server tests answer for the payer with it (approve, reject, stop in the app) and turn its fault knobs. */
+  simulator: VippsSimulator;
   /** Sends the simulator's webhooks through the app once it is built. */
   connect(deliver: InProcessDelivery): void;
   close(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startEmbeddedVippsSimulator({ config, titleMerchants, db, 
   log.info({ url, merchantSerialNumbers: merchants, restoredAgreements: restored }, `Vipps MobilePay simulator (development only, no money moves) at ${url}`);
   return {
     account: { baseUrl: url, ...credentials, merchantSerialNumber: EMBEDDED_MERCHANT_SERIAL_NUMBER },
+    simulator,
     connect(deliver) {
       delivery = deliver;
     },
@@ -111,17 +114,9 @@ async function restoreAgreements(simulator: VippsSimulator, db: Db, portalOrigin
   for (const row of rows) {
     if (row.agreementId === null || done.has(row.agreementId)) continue;
     const months = billingPeriodMonths[row.billingPeriod as BillingPeriod] ?? 1;
+    const { externalId: _draftOnly, ...terms } = agreementDraft({ productName: row.planName, priceOre: row.priceOre, intervalMonths: months, agreementPath: '/endre-betalingsmetode' }, portalOrigin, '/endre-betalingsmetode', row.agreementId);
     try {
-      simulator.restoreAgreement({
-        agreementId: row.agreementId,
-        merchantSerialNumber: row.merchantSerialNumber ?? EMBEDDED_MERCHANT_SERIAL_NUMBER,
-        start: row.start,
-        pricing: { type: 'VARIABLE', suggestedMaxAmount: Math.min(2_000_000, Math.max(100, row.priceOre * 2)), currency: 'NOK' },
-        interval: months % 12 === 0 ? { unit: 'YEAR', count: months / 12 } : { unit: 'MONTH', count: months },
-        productName: row.planName.slice(0, 45),
-        merchantRedirectUrl: `${portalOrigin}/endre-betalingsmetode`,
-        merchantAgreementUrl: `${portalOrigin}/endre-betalingsmetode`,
-      });
+      simulator.restoreAgreement({ agreementId: row.agreementId, merchantSerialNumber: row.merchantSerialNumber ?? EMBEDDED_MERCHANT_SERIAL_NUMBER, start: row.start, ...terms });
       done.add(row.agreementId);
     } catch (error) {
       // One agreement the simulator will not take (an id of another form) must not keep the portal down.

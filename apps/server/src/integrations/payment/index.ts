@@ -6,6 +6,7 @@ import { ensureBillingSecret } from './secrets.ts';
 import { createTestProvider, type TestProvider } from './test-provider.ts';
 import { createVippsProvider, VIPPS_CALLBACK_PATH, type VippsProviderOptions } from './vipps-provider.ts';
 import { createVippsClient } from '@minside/vipps';
+import type { VippsSimulator } from '@minside/vipps/simulator';
 
 export type { PaymentProvider } from './provider.ts';
 export { CallbackSignatureError, ProviderUnavailableError } from './provider.ts';
@@ -21,6 +22,8 @@ export interface ConfiguredProvider {
   connect?: (deliver: InProcessDelivery) => void;
   /** Stops what the provider runs in this process (the embedded simulator), when the app closes. */
   close?: () => Promise<void>;
+  /** The Vipps MobilePay simulator embedded in this process (development and tests only). */
+  simulator?: VippsSimulator;
 }
 
 /**
@@ -68,7 +71,7 @@ export async function createPaymentProvider(
       // Vipps MobilePay away at start-up must not keep the portal down: callbacks wait for the
       // registration (refused unsigned, the provider retries) and reconciliation asks meanwhile.
       await provider.registerWebhook().catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups, and the reconciliation job tries again'));
-      return embedded ? { provider, connect: embedded.connect, close: embedded.close } : { provider };
+      return embedded ? { provider, connect: embedded.connect, close: embedded.close, simulator: embedded.simulator } : { provider };
     }
     case undefined:
       return { provider: noProvider };

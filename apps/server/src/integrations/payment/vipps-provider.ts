@@ -142,8 +142,8 @@ const chargeStatuses: Record<ChargeStatus, ProviderStatus> = {
   CANCELLED: 'CANCELLED',
 };
 
-/** An agreement for a plan: what the payer sees in the Vipps app, and where the portal manages it. */
-function agreementDraft(terms: AgreementTerms, portalOrigin: string, returnUrl: string, externalId: string) {
+/** An agreement for a plan: what the payer sees in the Vipps app, and where the portal manages it (the embedded simulator restores agreements with it too). */
+export function agreementDraft(terms: AgreementTerms, portalOrigin: string, returnUrl: string, externalId: string) {
   return {
     // VARIABLE: each renewal invoice is charged at its own amount (a discount, a new price), up to the maximum the payer accepts.
     pricing: { type: 'VARIABLE' as const, suggestedMaxAmount: Math.min(2_000_000, Math.max(100, terms.priceOre * 2)), currency: 'NOK' as const },

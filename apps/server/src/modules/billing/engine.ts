@@ -505,6 +505,9 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       }
       if (event.agreementId && !event.merchantReference) {
         try {
+          // A flow waiting for this agreement (the payer approved it and closed the tab): settled now, not at the next reconciliation.
+          const waiting = await db.select().from(payment).where(and(eq(payment.status, 'PENDING'), eq(payment.provider, provider.name), eq(payment.providerReference, event.agreementId)));
+          for (const row of waiting) await apply(row.id, await provider.lookup(event.agreementId));
           await agreementChanged(event.agreementId);
         } catch (error) {
           log.error({ err: error, agreementId: event.agreementId }, 'provider agreement callback could not be processed; the provider will retry it');
@@ -564,8 +567,18 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       for (const row of stale) {
         try {
           let observed;
-          if (row.providerReference) observed = await provider.lookup(row.providerReference);
-          else {
+          if (row.providerReference) {
+            try {
+              observed = await provider.lookup(row.providerReference);
+            } catch (error) {
+              // Never heard of at the provider (a simulator restarted, a payment it deleted): once it is
+              // old, and asking by our own id finds nothing either, nothing was charged.
+              if (at - row.createdAt.getTime() < PENDING_MAX_MS || (await provider.lookupByMerchantReference(row.id)) !== null) throw error;
+              await finish(row.id, { status: 'FAILED', errorCode: 'NOT_FOUND_AT_PROVIDER' });
+              settled += 1;
+              continue;
+            }
+          } else {
             // The create or charge call got no answer: only the provider knows whether it went through.
             const found = await provider.lookupByMerchantReference(row.id);
             if (!found) {

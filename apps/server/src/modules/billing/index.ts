@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { createPaymentProvider } from '../../integrations/payment/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
+import type { VippsSimulator } from '@minside/vipps/simulator';
 import { ensureBillingSecret } from '../../integrations/payment/secrets.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { AccountService } from '../subscription/service.ts';
@@ -23,6 +24,8 @@ declare module 'fastify' {
     paymentEngine: PaymentEngine;
     /** The configured payment provider (tests wrap it to play a provider that errors or times out). */
     paymentProvider: PaymentProvider;
+    /** The Vipps MobilePay simulator embedded in this process, when it is the provider (development and tests; never production). */
+    vippsSimulator: VippsSimulator | undefined;
   }
 }
 
@@ -51,6 +54,7 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   app.decorate('billing', billing);
   app.decorate('paymentEngine', engine);
   app.decorate('paymentProvider', provider);
+  app.decorate('vippsSimulator', configured.simulator);
   await app.register(billingRoutes, { billing, engine, sessions, providerName: provider.name, operatorToken: config.operatorToken });
   if (configured.registerRoutes) await configured.registerRoutes(app);
   // An in-process provider delivers its callbacks the way a real one does: an HTTP POST to the webhook.
