@@ -66,8 +66,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ VIPPS_BASE_URL: 'https://apitest.vipps.no' })).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: VIPPS_BASE_URL is set but PAYMENT_PROVIDER is not: set PAYMENT_PROVIDER=vipps/);
   });
 
-  it("gives tests the test provider whatever npm start's default is", () => {
-    expect(testConfig()).toMatchObject({ paymentProvider: 'test', vipps: undefined });
+  // Issue 22: the server tests pay as `npm start` does, through the real adapter against the embedded simulator.
+  it("gives tests npm start's default: Vipps MobilePay against the embedded simulator, never the test provider unless asked", () => {
+    expect(testConfig()).toMatchObject({ paymentProvider: 'vipps', vipps: { embeddedSimulator: true, port: undefined }, production: false });
+    // The same simulator, except that due charges wait for the test's clock instead of a wall-clock minute.
+    expect(testConfig().vipps).toEqual({ ...loadConfig({}).vipps, chargesEveryMs: 0 });
+    expect(testConfig({ paymentProvider: 'test', vipps: undefined })).toMatchObject({ paymentProvider: 'test', vipps: undefined });
   });
 });
 

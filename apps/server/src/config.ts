@@ -261,6 +261,8 @@ export interface EmbeddedVippsSimulatorConfig {
   embeddedSimulator: true;
   /** VIPPS_SIMULATOR_PORT; undefined takes a free port. */
   port: number | undefined;
+  /** How often it takes the Recurring charges that are due (Vipps MobilePay does on the due day); default a minute, 0 never (tests call processCharges when their clock says so). */
+  chargesEveryMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -418,8 +420,9 @@ function studentDomains(value: string | undefined, demo: boolean): string[] {
 /** A config for tests and tools: defaults, then the given overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Bank files a test writes (claims, archived uploads) go to the temporary folder, not the repository's ./data.
-  // The test provider, not `npm start`'s embedded Vipps MobilePay simulator: tests choose Vipps themselves (test/vipps.test.ts).
-  return { ...loadConfig({}), paymentProvider: 'test', vipps: undefined, logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ...overrides };
+  // As `npm start`: the real Vipps MobilePay adapter against the simulator embedded in the app (tests answer for the payer with
+  // app.vippsSimulator); due charges are taken when a test says so, never by the wall clock in the middle of one.
+  return { ...loadConfig({}), vipps: { embeddedSimulator: true, port: undefined, chargesEveryMs: 0 }, logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ...overrides };
 }
 
 /** Where the embedded identity provider lives: /idp under PUBLIC_URL, or under localhost:PORT. */

@@ -9,7 +9,7 @@ import { bankFileText, parseBankFile, writeAvtaleGiroMandates, writeOcrGiro, typ
 import { defaultCatalogue } from '@minside/titles';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
-import { netbankPayment as paidInNetbank, signIn as signInAs } from './support.ts';
+import { answerAtVipps, netbankPayment as paidInNetbank, signIn as signInAs } from './support.ts';
 
 // Issue 21: the bank's files are the only word that moves money. An OCR Giro file settles the
 // invoice its KID names, once; a file that breaks the layout is refused whole and changes nothing;
@@ -335,18 +335,23 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect((await test.app.bank.claims(day)).claims).toBeGreaterThanOrEqual(1);
     expect(await shown()).toMatchObject({ avtaleGiroDrawOn: due, avtaleGiroDrawOre: 64_900, payable: true });
 
-    // Paid with Vipps while the claim could still be withdrawn, approved, but the callback is lost and the payer never comes back.
+    // Paid with Vipps while the claim could still be withdrawn, approved at Vipps MobilePay, but every webhook is lost and the payer never comes back.
     const browser = await signInAs(test, PORTAL, 'papir@minside.test');
     const started = await browser.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
     expect(started.status, started.body).toBe(200);
     const { paymentId, redirectUrl } = started.json<{ paymentId: string; redirectUrl: string }>();
-    expect((await browser.request('POST', `${PORTAL}${redirectUrl}`, { form: { action: 'approve', lostCallback: 'on' } })).status).toBe(303);
+    expect(await answerAtVipps(test, redirectUrl, 'approve', { lostWebhooks: true })).toBe(`/betal-faktura/${no}?paymentId=${paymentId}`);
+    expect(await test.app.paymentProvider.lookup(paymentId)).toMatchObject({ status: 'AUTHORIZED' });
     // Reconciliation finds the approval only when the bank's draw is certain: capturing it would pay twice, so it is cancelled.
     clockAt(addDays(due, -2));
     await test.app.billingJobs.runReconciliation();
+    await test.app.vippsSimulator?.flushWebhooks();
     const [payment] = await test.database.rows<{ status: string; error_code: string | null }>(sql`select status, error_code from payment where id = ${paymentId}`);
     expect(payment).toEqual({ status: 'CANCELLED', error_code: 'INVOICE_DRAWN_BY_AVTALEGIRO' });
     expect(await shown()).toMatchObject({ status: 'UNPAID', payable: false, avtaleGiroDrawOn: due });
+    // At Vipps MobilePay the reservation is let go: nothing was captured, and nothing can be now.
+    expect(await test.app.paymentProvider.lookup(paymentId)).toMatchObject({ status: 'CANCELLED' });
+    expect(test.app.vippsSimulator?.requests.filter((request) => request.method === 'POST' && request.path === `/epayment/v1/payments/${paymentId}/capture`)).toEqual([]);
 
     // The bank never draws it (no cover): after its due date the invoice waits for the bank's answer…
     clockAt(addDays(due, 2));

@@ -1,17 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, isValidKid, osloToday, systemClock } from '@minside/domain';
+import { createVippsClient } from '@minside/vipps';
+import type { VippsSimulator } from '@minside/vipps/simulator';
 import { defaultCatalogue } from '@minside/titles';
+import { EMBEDDED_MERCHANT_SERIAL_NUMBER } from '../src/integrations/payment/embedded-vipps-simulator.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
 
 // Issue 6 renewals: the next period's invoice is issued before the period ends, exactly once
-// per period however often (and however concurrently) the job runs; stored cards and Vipps
-// agreements are charged on the due date, AvtaleGiro waits for the bank, giro waits with a pay-link
-// e-mail; discounts apply to the next invoices.
+// per period however often (and however concurrently) the job runs; a Vipps agreement is charged
+// when the invoice falls due (Vipps MobilePay, the simulator embedded in the test app, takes the
+// charge on its due date), AvtaleGiro waits for the bank, giro waits with a pay-link e-mail, and so
+// does a card Vipps MobilePay does not keep; discounts apply to the next invoices. A stored card
+// is charged in the last describe, with a provider that keeps cards.
 
 const DAY = 24 * 60 * 60 * 1000;
 const subscriptions = { papir: 'demo-papir-adr', digital: 'demo-digital-adr', ung: 'demo-ung-adr', varden: 'demo-varden-var' } as const;
+/** ung@'s Vipps agreement (seed-billing.ts), restored into the embedded simulator at start. */
+const UNG_AGREEMENT = 'agr_DemoUng1';
 
 interface InvoiceRow {
   aria_invoice_no: number;
@@ -44,6 +51,28 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
     (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to}`)).find((row) => row.subject.includes(`faktura ${ariaInvoiceNo}`))?.text ?? '';
   const renewalPayments = (subscriptionId: string) =>
     test.database.rows<{ status: string; method: string; aria_invoice_no: number }>(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`);
+  const vipps = (): VippsSimulator => {
+    const simulator = test.app.vippsSimulator;
+    if (!simulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
+    return simulator;
+  };
+  /**
+   * Vipps MobilePay's own view, asked as any client of its published API asks: with the keys the
+   * app fetched its access token with (the embedded simulator makes them up at each start).
+   */
+  const atVipps = () => {
+    const token = vipps().requests.find((request) => request.path.toLowerCase() === '/accesstoken/get');
+    if (!token) throw new Error('the app has not fetched a Vipps MobilePay access token');
+    return createVippsClient({
+      baseUrl: vipps().url,
+      clientId: token.headers['client_id'] ?? '',
+      clientSecret: token.headers['client_secret'] ?? '',
+      subscriptionKey: token.headers['ocp-apim-subscription-key'] ?? '',
+      merchantSerialNumber: EMBEDDED_MERCHANT_SERIAL_NUMBER,
+      system: { name: 'minside-test', version: '1' },
+      now,
+    });
+  };
 
   it('applies a discount code to the next renewal invoice', async () => {
     const browser = new TestBrowser(() => injectTransport(test.app));
@@ -84,23 +113,45 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
     expect(await periodEnd(subscriptions.ung)).toBe(addMonths(addDays(seededToday, 5), 1));
   });
 
-  it('charges the stored card on the due date, once; AvtaleGiro is never paid without the bank; giro waits with a pay-link e-mail', async () => {
+  it('charges ung’s Vipps agreement when due, once; a card Vipps MobilePay does not keep waits with a pay-link e-mail; AvtaleGiro is never paid without the bank', async () => {
+    const ungPeriod = addDays(seededToday, 5);
+    offsetDays = 18; // digital's due date (2 days before the period) and past papir's (12 − 2) and ung's (5 − 2)
+    await test.app.billingJobs.runRenewals();
+    await test.app.billingJobs.runRenewals();
+    // ung's discounted invoice: a charge on the Vipps agreement was made when it fell due (the
+    // previous test's runs, at day 7), due the provider's lead time ahead; nothing is paid before
+    // Vipps MobilePay has taken it…
+    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(sql`select id, status, provider_reference from payment where subscription_id = ${subscriptions.ung} and purpose = 'RENEWAL'`);
+    const ungInvoice = (await invoicesOf(subscriptions.ung)).find((row) => row.period_from === ungPeriod);
+    expect(charge).toMatchObject({ status: 'PENDING', provider_reference: `charge:${UNG_AGREEMENT}:${charge?.id}` });
+    expect(ungInvoice).toMatchObject({ amount_ore: 7_920, paid_at: null });
+    // …which it does on the charge's due date (its webhook tells us): the invoice is paid by it at the
+    // discounted amount, once, however often the jobs run after.
+    await vipps().processCharges();
+    await vipps().flushWebhooks();
+    const paid = (await invoicesOf(subscriptions.ung)).find((row) => row.period_from === ungPeriod);
+    expect(paid).toMatchObject({ settled_by: 'VIPPS' });
+    expect(paid?.paid_at).not.toBeNull();
+    await test.app.billingJobs.runRenewals();
+    await test.app.billingJobs.runReconciliation();
+    expect(await renewalPayments(subscriptions.ung)).toEqual([{ status: 'CAPTURED', method: 'VIPPS', aria_invoice_no: ungInvoice?.aria_invoice_no }]);
+    expect(await atVipps().recurring.getCharge(UNG_AGREEMENT, charge?.id ?? '')).toMatchObject({ status: 'CHARGED', amount: 7_920 });
+
+    // digital's card is kept by another provider (the seed's test provider); Vipps MobilePay keeps
+    // none to charge: the invoice waits like a giro, and its e-mail said so, with a pay-link.
     const end = addDays(seededToday, 20);
-    offsetDays = 18; // digital's due date (2 days before the period) and past papir's (12 − 2)
-    await test.app.billingJobs.runRenewals();
-    await test.app.billingJobs.runRenewals();
     const digital = (await invoicesOf(subscriptions.digital)).find((row) => row.period_from === end);
-    expect(digital).toMatchObject({ settled_by: 'SWEDBANK-PPG' });
-    expect(digital?.paid_at).not.toBeNull();
-    expect(await renewalPayments(subscriptions.digital)).toEqual([{ status: 'CAPTURED', method: 'SWEDBANK-PPG', aria_invoice_no: digital?.aria_invoice_no }]);
+    expect(digital).toMatchObject({ settled_by: null, paid_at: null });
+    expect(await renewalPayments(subscriptions.digital)).toEqual([]);
+    const digitalMail = await mailAbout('digital@minside.test', digital?.aria_invoice_no);
+    expect(digitalMail).toContain('Vi har ikke et betalingskort vi kan trekke denne fakturaen fra.');
+    expect(digitalMail).toContain(`KID: ${digital?.kid}`);
+    expect(digitalMail).toMatch(/\/betaling\?token=\S+/);
 
     const papirUnpaid = (await invoicesOf(subscriptions.papir)).find((row) => row.period_from === addDays(seededToday, 12));
     // Past its due date and still unpaid: only the bank's OCR file can say the draw happened (issue 21, test/bank.test.ts).
     expect(papirUnpaid).toMatchObject({ settled_by: null, paid_at: null });
     expect(await renewalPayments(subscriptions.papir)).toEqual([]);
-
-    // ung's discounted invoice was charged on the Vipps agreement.
-    expect((await renewalPayments(subscriptions.ung)).map((row) => `${row.method}:${row.status}`)).toEqual(['VIPPS:CAPTURED']);
   });
 
   it('leaves a giro invoice waiting and mails a working pay-link', async () => {
@@ -145,5 +196,31 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
     expect(pending).toContain('AvtaleGiro-avtalen din venter på bekreftelse fra banken.');
     expect(pending).not.toContain('trekkes med AvtaleGiro');
     await test.database.rows(sql`update payment_agreement set status = 'ACTIVE' where subscription_id = ${subscriptions.papir} and method = 'AVTALEGIRO'`);
+  });
+});
+
+describe.each(testDatabases)('billing renewals, charging a stored card ($name)', ({ name }) => {
+  // The test provider stands in for a card-storing provider (Vipps MobilePay keeps none).
+  let test: TestApp;
+  let offsetDays = 0;
+  const now = () => new Date(systemClock().getTime() + offsetDays * DAY);
+  const seededToday = osloToday(systemClock());
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now, config: { paymentProvider: 'test', vipps: undefined } });
+  });
+  afterAll(() => test.close());
+
+  it('charges the stored card on the due date, once', async () => {
+    const end = addDays(seededToday, 20);
+    offsetDays = 18; // digital's due date: 2 days before the period; the invoice is issued and collected in one run
+    await Promise.all([test.app.billingJobs.runRenewals(), test.app.billingJobs.runRenewals()]);
+    await test.app.billingJobs.runRenewals();
+    const [digital] = await test.database.rows<{ aria_invoice_no: number; due_on: string; paid_at: Date | null; settled_by: string | null }>(
+      sql`select aria_invoice_no::int as aria_invoice_no, due_on::text as due_on, paid_at, settled_by from invoice where subscription_id = ${subscriptions.digital} and period_from = ${end}`,
+    );
+    expect(digital).toMatchObject({ due_on: addDays(end, -2), settled_by: 'SWEDBANK-PPG' });
+    expect(digital?.paid_at).not.toBeNull();
+    const payments = await test.database.rows(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptions.digital} and purpose = 'RENEWAL'`);
+    expect(payments).toEqual([{ status: 'CAPTURED', method: 'SWEDBANK-PPG', aria_invoice_no: digital?.aria_invoice_no }]);
   });
 });

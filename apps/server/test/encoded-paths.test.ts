@@ -33,7 +33,7 @@ const FOREIGN_ORIGIN = 'https://evil.example';
 
 /** Routes that never parse their body as JSON, with what they answer instead of the 400, and why. */
 const rawBodyRoutes: Record<string, { status: number; code: string; reason: string }> = {
-  'POST /api/payment/callback/test': { status: 401, code: 'INVALID_SIGNATURE', reason: "the provider's webhook keeps the exact bytes for its signature, and an unsigned body is refused first" },
+  'POST /api/payment/callback/vipps': { status: 401, code: 'INVALID_SIGNATURE', reason: "the provider's webhook keeps the exact bytes for its signature, and an unsigned body is refused first" },
 };
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

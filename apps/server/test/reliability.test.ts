@@ -9,21 +9,22 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, errorMessages, orderResponseSchema, orderSchema, paymentRedirectSchema, systemClock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
+import { signWebhookRequest } from '@minside/vipps';
+import type { SimulatorRequest, VippsSimulator } from '@minside/vipps/simulator';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemoData } from '../src/db/seed.ts';
-import type { PaymentProvider } from '../src/integrations/payment/provider.ts';
 import { login, TestBrowser, type BrowserResponse } from './browser.ts';
 import { buildTestApp, createScratchDatabase, DEMO_PASSWORD, testDatabases, type ScratchDatabase, type TestApp } from './helper.ts';
 import { freePort, httpRequest, processTransport, startDatabaseProxy, type DatabaseProxy, type HttpAnswer, type HttpRequestError } from './reliability-support.ts';
-import { expectRefused, signIn } from './support.ts';
+import { answerAtVipps, expectRefused, signIn } from './support.ts';
 
 // Issue 10 item 4: what the portal does when the things it depends on fail.
 // 1. The database goes away mid-run (PostgreSQL through a TCP proxy we cut or stall; PGlite closed).
 // 2. SIGTERM while requests are in flight (the real server process).
-// 3. The payment provider answers 500 or times out.
+// 3. The payment provider (Vipps MobilePay, the simulator embedded in the app) answers 500 or times out.
 // PGlite is embedded: it cannot go away while the process lives, so for it only the 503 answer
 // is shown (a closed database: the last test of section 3, on both databases); "comes back by
 // itself" is a PostgreSQL property, shown through the proxy.
@@ -43,6 +44,34 @@ async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
 function expectAnsweredOrUnavailable(response: BrowserResponse, ok: number[]): void {
   if (response.status === 503) expect(response.json()).toEqual(unavailable);
   else expect(ok, `${response.status} ${response.body}`).toContain(response.status);
+}
+
+/** The Vipps MobilePay simulator embedded in a test app (testConfig's provider, as `npm start`'s). */
+function vippsOf(test: TestApp): VippsSimulator {
+  if (!test.app.vippsSimulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
+  return test.app.vippsSimulator;
+}
+
+/** The capture requests Vipps MobilePay received for one payment (ePayment). */
+function captureRequests(test: TestApp, paymentId: string): SimulatorRequest[] {
+  return vippsOf(test).requests.filter((request) => request.method === 'POST' && request.path === `/epayment/v1/payments/${paymentId}/capture`);
+}
+
+/** The simulator's `name` event about a payment, one that was lost on the way (the drop knob). */
+function lostWebhook(simulator: VippsSimulator, reference: string, name: string): unknown {
+  const lost = simulator.webhookDeliveries.find((delivery) => delivery.outcome === 'dropped' && (delivery.body as { reference?: string; name?: string }).reference === reference && (delivery.body as { name?: string }).name === name);
+  if (!lost) throw new Error(`no lost ${name} webhook about ${reference}`);
+  return lost.body;
+}
+
+/** A webhook body sent again as Vipps MobilePay retries it: signed anew with our registration's secret. */
+async function sendWebhookAgain(test: TestApp, body: unknown, date: Date) {
+  const [stored] = await test.database.rows<{ value: string }>(sql`select value from billing_secret where name = 'vipps_webhook:123456'`);
+  const { secret, url } = JSON.parse(stored?.value ?? '{}') as { secret: string; url: string };
+  const registered = new URL(url);
+  const payload = JSON.stringify(body);
+  const headers = signWebhookRequest({ secret, method: 'POST', pathAndQuery: registered.pathname, host: registered.host, body: payload, date });
+  return test.app.inject({ method: 'POST', url: registered.pathname, headers: { ...headers, 'content-type': 'application/json' }, payload });
 }
 
 // --- 1. The database goes away (PostgreSQL) ----------------------------------------------------
@@ -142,16 +171,11 @@ describe.skipIf(!postgresUrl)('PostgreSQL goes away and comes back (TCP proxy)',
     const ny = await signIn(test, PORTAL, 'ny@minside.test');
     const created = orderSchema.parse((await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } })).json());
     const flow = paymentRedirectSchema.parse((await ny.request('POST', `${PORTAL}/api/order/${created.orderId}/payment`, { json: { method: 'SWEDBANK-PPG' } })).json());
-    // The payer approves at the provider; its callback is lost, so the return page settles.
-    expect((await ny.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve', lostCallback: 'on' } })).status).toBe(303);
+    // The payer approves at Vipps MobilePay; its webhooks (the capture's too) are lost, so the return page settles.
+    expect(await answerAtVipps(test, flow.redirectUrl, 'approve', { lostWebhooks: true })).toBe(`/completepurchase?paymentId=${flow.paymentId}&orderId=${created.orderId}`);
+    vippsOf(test).faults.webhooks.drop = true;
+    const captures = () => captureRequests(test, flow.paymentId).length;
 
-    const provider = test.app.paymentProvider;
-    const capture = provider.capture;
-    let captures = 0;
-    provider.capture = async (...args) => {
-      captures += 1;
-      return capture.apply(provider, args);
-    };
     // The database goes away after the order has written its subscription and invoice in the settling transaction.
     let armed = true;
     test.app.paymentEngine.onSettled('ORDER', async () => {
@@ -172,15 +196,18 @@ describe.skipIf(!postgresUrl)('PostgreSQL goes away and comes back (TCP proxy)',
         )[0];
       // All or nothing: the money is captured at the provider, but nothing of the settlement was kept.
       expect(await state()).toEqual({ order_state: 'awaiting_payment', payment_status: 'PENDING', subscriptions: 0, invoices: 0 });
+      expect(await test.app.paymentProvider.lookup(flow.paymentId)).toMatchObject({ status: 'CAPTURED' });
+      expect(captures()).toBe(1);
 
       // The buyer's next look (or the repair job) settles it from the provider: once, without a second capture.
       const done = orderResponseSchema.parse((await ny.request('GET', `${PORTAL}/api/order/${created.orderId}`)).json());
       expect(done.order).toMatchObject({ state: 'fulfilled', lastPaymentStatus: 'CAPTURED' });
       expect(await state()).toEqual({ order_state: 'fulfilled', payment_status: 'CAPTURED', subscriptions: 1, invoices: 1 });
       expect(await test.app.ordering.repair()).toEqual({ resolved: 0, fulfilled: 0, refunded: 0, timedOut: 0 });
-      expect(captures).toBe(1);
+      expect(captures()).toBe(1);
     } finally {
-      provider.capture = capture;
+      armed = false;
+      vippsOf(test).faults.webhooks.drop = false;
     }
   });
 
@@ -387,45 +414,23 @@ describe.each(testDatabases)('SIGTERM while requests are in flight ($name)', ({ 
 
 // --- 3. The payment provider answers 500 or times out (both databases) ---------------------------
 
-type ProviderMethod = 'createPayment' | 'capture' | 'lookup';
-/** How the third party misbehaves: refuses (a 500), or does the work and the answer is lost (a timeout). */
-type Fault = 'fails' | 'answerLost';
-
 describe.each(testDatabases)('the payment provider fails ($name)', ({ name }) => {
   let test: TestApp;
+  let simulator: VippsSimulator;
   let offsetMs = 0;
   const now = () => new Date(systemClock().getTime() + offsetMs);
-  const faults = new Map<ProviderMethod, Fault>();
-  const calls = { createPayment: 0, capture: 0, lookup: 0 };
-  let restoreProvider = () => {};
 
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true, now });
-    // The provider is a third party: its behaviour is played at the PaymentProvider seam, around the real test provider.
-    const provider = test.app.paymentProvider;
-    const originals = { createPayment: provider.createPayment, capture: provider.capture, lookup: provider.lookup };
-    const faulty =
-      <K extends ProviderMethod>(method: K) =>
-      async (...args: Parameters<PaymentProvider[K]>): Promise<Awaited<ReturnType<PaymentProvider[K]>>> => {
-        calls[method] += 1;
-        const fault = faults.get(method);
-        if (fault === 'fails') throw new Error(`provider answered 500 to ${method}`);
-        const answer = await (originals[method] as (...a: Parameters<PaymentProvider[K]>) => Promise<Awaited<ReturnType<PaymentProvider[K]>>>).apply(provider, args);
-        if (fault === 'answerLost') throw Object.assign(new Error(`provider did not answer ${method} in time`), { code: 'ETIMEDOUT' });
-        return answer;
-      };
-    provider.createPayment = faulty('createPayment');
-    provider.capture = faulty('capture');
-    provider.lookup = faulty('lookup');
-    restoreProvider = () => Object.assign(provider, originals);
+    // Vipps MobilePay is a third party: it misbehaves at its HTTP boundary, through the embedded
+    // simulator's fault knobs — a 5xx after doing the work, or the work done and no answer at all.
+    simulator = vippsOf(test);
   });
   afterEach(() => {
-    faults.clear();
     offsetMs = 0;
-    for (const key of Object.keys(calls) as ProviderMethod[]) calls[key] = 0;
+    simulator.faults.webhooks.drop = false;
   });
   afterAll(async () => {
-    restoreProvider();
     await test?.close();
   });
 
@@ -440,91 +445,131 @@ describe.each(testDatabases)('the payment provider fails ($name)', ({ name }) =>
     );
   const invoiceState = async (no: number) => {
     const [invoice] = await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${no}`);
-    const payments = await test.database.rows<{ status: string }>(sql`select status from payment where aria_invoice_no = ${no} order by created_at`);
-    const atProvider = await test.database.rows<{ status: string }>(sql`
-      select t.status from test_provider_transaction t join payment p on p.id = t.merchant_reference where p.aria_invoice_no = ${no}`);
-    return { paid: invoice?.paid, payments: payments.map((row) => row.status), atProvider: atProvider.map((row) => row.status) };
+    const payments = await test.database.rows<{ id: string; status: string }>(sql`select id, status from payment where aria_invoice_no = ${no} order by created_at`);
+    // Vipps MobilePay's side, asked by our payment id as reconciliation asks: the state of each payment it holds.
+    const atProvider: string[] = [];
+    for (const row of payments) {
+      const found = await test.app.paymentProvider.lookupByMerchantReference(row.id);
+      if (found) atProvider.push(found.status);
+    }
+    return { paid: invoice?.paid, payments: payments.map((row) => row.status), atProvider };
   };
   const providerMessage = /^Betalingstjenesten svarer ikke akkurat nå/;
+  /** The create requests Vipps MobilePay received for one payment, and how each was answered (undefined: never). */
+  const creates = (paymentId: string) =>
+    simulator.requests.filter((request) => request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === paymentId);
+  const answeredWith = (requests: ReadonlyArray<SimulatorRequest>) => requests.map((request) => request.response?.status);
+  const keysOf = (requests: ReadonlyArray<SimulatorRequest>) => new Set(requests.map((request) => request.headers['idempotency-key']));
 
   it('invoice: a 500 on starting the payment answers 503 in Norwegian; the same click later continues the one payment', async () => {
     const digital = await signIn(test, PORTAL, 'digital@minside.test');
     const no = await newInvoice();
     const key = randomUUID();
     const start = () => digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: key } });
-    faults.set('createPayment', 'fails');
+    // Vipps MobilePay answers 500 to the create and to both of the client's retries, having made the payment all the same.
+    simulator.faults.next('server-error', { method: 'POST', pathPrefix: '/epayment/v1/payments', count: 3 });
     expectRefused(await start(), 503, 'PAYMENT_PROVIDER_UNAVAILABLE', providerMessage);
-    expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: [] });
+    // Ours waits, unpaid; theirs waits for a payer who was never sent to it.
+    expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: ['CREATED'] });
 
-    faults.clear();
     const flow = paymentRedirectSchema.parse((await start()).json());
-    expect((await digital.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
+    // The same click continues the one payment: every create carried the same Idempotency-Key, and the last one got the answer.
+    expect(answeredWith(creates(flow.paymentId))).toEqual([500, 500, 500, 201]);
+    expect(keysOf(creates(flow.paymentId)).size).toBe(1);
+    await answerAtVipps(test, flow.redirectUrl, 'approve');
     expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
-    expect(calls.capture).toBe(1);
+    expect(captureRequests(test, flow.paymentId)).toHaveLength(1);
   });
 
-  it('invoice: a start whose answer is lost is one transaction at the provider when the payer tries again', async () => {
+  it('invoice: a start whose answer is lost is one transaction at the provider when the payer tries again', { timeout: 60_000 }, async () => {
     const digital = await signIn(test, PORTAL, 'digital@minside.test');
     const no = await newInvoice();
     const key = randomUUID();
     const start = () => digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'SWEDBANK-PPG', idempotencyKey: key } });
-    faults.set('createPayment', 'answerLost');
+    // Vipps MobilePay makes the payment but its answer never comes (the client gives up after its timeout); the retries are answered 500.
+    simulator.faults.next('timeout', { method: 'POST', pathPrefix: '/epayment/v1/payments' });
+    simulator.faults.next('server-error', { method: 'POST', pathPrefix: '/epayment/v1/payments', count: 2 });
     expectRefused(await start(), 503, 'PAYMENT_PROVIDER_UNAVAILABLE', providerMessage);
-    faults.clear();
     const flow = paymentRedirectSchema.parse((await start()).json());
+    expect(answeredWith(creates(flow.paymentId))).toEqual([undefined, 500, 500, 201]);
+    expect(keysOf(creates(flow.paymentId)).size).toBe(1);
     expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: ['CREATED'] });
-    expect((await digital.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
+    await answerAtVipps(test, flow.redirectUrl, 'approve');
     expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
   });
 
-  it('invoice: a capture whose answer is lost, then a provider that does not answer, leave the invoice unpaid and the payer on "pending"; reconciliation settles it without a second capture', async () => {
+  it('invoice: a capture whose answer is lost, then a provider that does not answer, leave the invoice unpaid and the payer on "pending"; reconciliation settles it without a second capture', { timeout: 60_000 }, async () => {
     const digital = await signIn(test, PORTAL, 'digital@minside.test');
     const no = await newInvoice();
     const flow = paymentRedirectSchema.parse((await digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } })).json());
-    faults.set('capture', 'answerLost');
-    // The provider's callback is refused (it will retry), and then the provider stops answering altogether:
-    // the payer's return page shows "pending", not an error.
-    expect((await digital.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
-    faults.set('lookup', 'fails');
+    const capturePath = `/epayment/v1/payments/${flow.paymentId}/capture`;
+    // Vipps MobilePay captures, but its answer never comes; the client's retries are answered 500.
+    simulator.faults.next('timeout', { method: 'POST', pathPrefix: capturePath });
+    simulator.faults.next('server-error', { method: 'POST', pathPrefix: capturePath, count: 2 });
+    // The payer approves; every webhook about it is lost until reconciliation.
+    await answerAtVipps(test, flow.redirectUrl, 'approve', { lostWebhooks: true });
+    simulator.faults.webhooks.drop = true;
+    // Back on the portal, the return page's capture gets no answer: the payer sees "pending", not an error.
+    const back = await digital.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`);
+    expect(back.status, back.body).toBe(200);
+    expect(back.json()).toMatchObject({ status: 'PENDING' });
+    expect(answeredWith(captureRequests(test, flow.paymentId))).toEqual([undefined, 500, 500]);
+
+    // Then the provider stops answering altogether (each look-up and its two retries answered 500):
+    // the return page still shows "pending", and the provider's webhook is refused (503), so it is sent again.
+    simulator.faults.next('server-error', { method: 'GET', pathPrefix: `/epayment/v1/payments/${flow.paymentId}`, count: 6 });
     const view = await digital.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`);
     expect(view.status, view.body).toBe(200);
     expect(view.json()).toMatchObject({ status: 'PENDING' });
+    const authorized = lostWebhook(simulator, flow.paymentId, 'AUTHORIZED');
+    const refused = await sendWebhookAgain(test, authorized, now());
+    expect(refused.statusCode, refused.body).toBe(503);
+    expect(refused.json()).toMatchObject({ code: 'PAYMENT_PROVIDER_UNAVAILABLE' });
+    simulator.faults.webhooks.drop = false;
     // Money taken at the provider, not yet in our books: the invoice is not paid until we know.
     expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: ['CAPTURED'] });
-    const capturesSoFar = calls.capture;
+    const capturesSoFar = captureRequests(test, flow.paymentId).length;
 
-    faults.clear();
     offsetMs = 11 * 60_000;
     await test.app.billingJobs.runReconciliation();
     expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
-    // Settled from the provider's own status: not one capture more.
-    expect(calls.capture).toBe(capturesSoFar);
+    // Settled from the provider's own status: not one capture more, and the webhook sent again changes nothing.
+    expect((await sendWebhookAgain(test, authorized, now())).statusCode).toBe(200);
+    expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
+    expect(captureRequests(test, flow.paymentId)).toHaveLength(capturesSoFar);
   });
 
   it('order: the provider failing at payment and at the return page gives 503 / "waiting", never 500; the repair job fulfils it once', async () => {
     const ny = await signIn(test, PORTAL, 'ny@minside.test');
     const created = orderSchema.parse((await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } })).json());
     const pay = () => ny.request('POST', `${PORTAL}/api/order/${created.orderId}/payment`, { json: { method: 'SWEDBANK-PPG' } });
-    faults.set('createPayment', 'fails');
+    simulator.faults.next('server-error', { method: 'POST', pathPrefix: '/epayment/v1/payments', count: 3 });
     expectRefused(await pay(), 503, 'PAYMENT_PROVIDER_UNAVAILABLE', providerMessage);
-    faults.clear();
     const flow = paymentRedirectSchema.parse((await pay()).json());
     const payments = await test.database.rows(sql`select 1 from payment where details->>'orderId' = ${created.orderId}`);
     expect(payments).toHaveLength(1);
+    expect(keysOf(creates(flow.paymentId)).size).toBe(1);
 
-    faults.set('lookup', 'fails');
-    expect((await ny.request('POST', `${PORTAL}${flow.redirectUrl}`, { form: { action: 'approve' } })).status).toBe(303);
+    // The payer approves; its webhook is lost, and Vipps MobilePay answers no look-up (a look-up and its two retries, twice).
+    await answerAtVipps(test, flow.redirectUrl, 'approve', { lostWebhooks: true });
+    simulator.faults.next('server-error', { method: 'GET', pathPrefix: `/epayment/v1/payments/${flow.paymentId}`, count: 6 });
+    // The webhook sent again meanwhile is refused 503 (never 500): the provider sends it again later.
+    const refused = await sendWebhookAgain(test, lostWebhook(simulator, flow.paymentId, 'AUTHORIZED'), now());
+    expect(refused.statusCode, refused.body).toBe(503);
     const waiting = await ny.request('GET', `${PORTAL}/api/order/${created.orderId}`);
     expect(waiting.status, waiting.body).toBe(200);
     expect(orderResponseSchema.parse(waiting.json()).order.state).toBe('awaiting_payment');
     const subscriptions = () => test.database.rows(sql`select 1 from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny' and s.title_code = 'ADR'`);
     expect(await subscriptions()).toHaveLength(0);
+    expect(captureRequests(test, flow.paymentId)).toEqual([]);
 
-    faults.clear();
     expect(await test.app.ordering.repair()).toMatchObject({ resolved: 1 });
+    // The capture's webhook that follows changes nothing.
+    await simulator.flushWebhooks();
     expect(orderResponseSchema.parse((await ny.request('GET', `${PORTAL}/api/order/${created.orderId}`)).json()).order).toMatchObject({ state: 'fulfilled', lastPaymentStatus: 'CAPTURED' });
     expect(await subscriptions()).toHaveLength(1);
-    expect(calls.capture).toBe(1);
+    expect(captureRequests(test, flow.paymentId)).toHaveLength(1);
+    expect(await test.app.paymentProvider.lookup(flow.paymentId)).toMatchObject({ status: 'CAPTURED' });
   });
 
   // Last: it closes the shared database.

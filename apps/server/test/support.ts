@@ -108,6 +108,8 @@ export async function answerAtVipps(test: TestApp, redirectUrl: string, action: 
     const value = page.searchParams.get(name);
     if (value !== null) form.set(name, value);
   }
+  // What was sent before the payer answered (the payment's "created") is delivered first: only the answer's webhooks are lost.
+  await simulator.flushWebhooks();
   simulator.faults.webhooks.drop = options.lostWebhooks ?? false;
   try {
     const answered = await fetch(new URL('/simulator/landing', page), { method: 'POST', body: form, redirect: 'manual' });

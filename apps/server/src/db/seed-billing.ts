@@ -6,8 +6,9 @@ import { discountCode, paymentAgreement, testProviderTransaction } from './schem
 
 /**
  * Demo billing data (issue 6): stored payment agreements that match the demo subscriptions'
- * payment methods, the embedded test provider's side of the stored cards and Vipps
- * agreements (so renewals can charge them), and discount codes for `addDiscount`.
+ * payment methods — ung@'s Vipps MobilePay agreement, and cards the test provider keeps (its side
+ * of them too, so a test on it can charge them; Vipps MobilePay keeps no cards) — and discount
+ * codes for `addDiscount`.
  * Like the rest of the seed it only adds what is missing.
  */
 export async function seedBilling(tx: Tx, today: string, subscriptionId: (persona: string, titleCode: string) => string): Promise<void> {
@@ -17,7 +18,6 @@ export async function seedBilling(tx: Tx, today: string, subscriptionId: (person
     { persona: 'digital', method: 'SWEDBANK-PPG', card: card('4242', 'Visa', 12, 2030) },
     { persona: 'familie', method: 'SWEDBANK-PPG', card: card('4444', 'Mastercard', 6, 2029) },
     { persona: 'student', method: 'SWEDBANK-PPG', card: card('4242', 'Visa', 3, 2029) },
-    { persona: 'ung', method: 'VIPPS', card: null },
   ] as const;
 
   await tx
@@ -49,15 +49,32 @@ export async function seedBilling(tx: Tx, today: string, subscriptionId: (person
         status: 'ACTIVE',
         provider: 'test',
         providerAgreementId: `tp_demo_${entry.persona}`,
-        cardBrand: entry.card?.brand ?? null,
-        cardLast4: entry.card?.last4 ?? null,
-        cardExpiryMonth: entry.card?.expiryMonth ?? null,
-        cardExpiryYear: entry.card?.expiryYear ?? null,
-        phoneNumber: entry.method === 'VIPPS' ? '+47 ••• •• 789' : null,
+        cardBrand: entry.card.brand,
+        cardLast4: entry.card.last4,
+        cardExpiryMonth: entry.card.expiryMonth,
+        cardExpiryYear: entry.card.expiryYear,
+        phoneNumber: null,
         bankAccountNumber: null,
         createdAt: at,
         updatedAt: at,
       })),
+      {
+        // ung@ pays with a Vipps MobilePay agreement; the embedded simulator makes it again at start (npm start, tests).
+        id: 'demo-agreement-ung',
+        subscriptionId: subscriptionId('ung', 'ADR'),
+        method: 'VIPPS',
+        status: 'ACTIVE',
+        provider: 'vipps',
+        providerAgreementId: 'agr_DemoUng1',
+        cardBrand: null,
+        cardLast4: null,
+        cardExpiryMonth: null,
+        cardExpiryYear: null,
+        phoneNumber: '+47 ••• •• 789',
+        bankAccountNumber: null,
+        createdAt: at,
+        updatedAt: at,
+      },
       {
         id: 'demo-agreement-papir',
         subscriptionId: subscriptionId('papir', 'ADR'),

@@ -72,8 +72,9 @@ export async function startEmbeddedVippsSimulator({ config, titleMerchants, db, 
     throw error;
   });
   // Vipps MobilePay takes a charge on its due day by itself; the simulator does when it is told to.
-  const charges = setInterval(() => void simulator.processCharges(), CHARGE_INTERVAL_MS);
-  charges.unref();
+  const everyMs = config.chargesEveryMs ?? CHARGE_INTERVAL_MS;
+  const charges = everyMs > 0 ? setInterval(() => void simulator.processCharges(), everyMs) : undefined;
+  charges?.unref();
   log.info({ url, merchantSerialNumbers: merchants, restoredAgreements: restored }, `Vipps MobilePay simulator (development only, no money moves) at ${url}`);
   return {
     account: { baseUrl: url, ...credentials, merchantSerialNumber: EMBEDDED_MERCHANT_SERIAL_NUMBER },

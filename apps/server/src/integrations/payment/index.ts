@@ -34,7 +34,7 @@ export interface ConfiguredProvider {
  * unavailable: the payer gets 503 PAYMENT_PROVIDER_UNAVAILABLE and nothing is charged.
  */
 export async function createPaymentProvider(
-  config: Pick<Config, 'paymentProvider' | 'vipps' | 'publicUrl' | 'port'>,
+  config: Pick<Config, 'paymentProvider' | 'vipps' | 'publicUrl' | 'port' | 'production'>,
   db: Db,
   now: () => Date,
   log: VippsProviderOptions['log'],
@@ -60,7 +60,7 @@ export async function createPaymentProvider(
       let embedded: EmbeddedVippsSimulator | undefined;
       if ('embeddedSimulator' in config.vipps) {
         // As buildApp refuses the test provider: a configuration made in code cannot take the simulator to production either.
-        if (origin.startsWith('https://')) throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: the embedded Vipps MobilePay simulator moves no money; production (an https PUBLIC_URL) pays through https://api.vipps.no');
+        if (config.production || origin.startsWith('https://')) throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: the embedded Vipps MobilePay simulator moves no money; production (NODE_ENV=production or an https PUBLIC_URL) pays through https://api.vipps.no');
         embedded = await startEmbeddedVippsSimulator({ config: config.vipps, titleMerchants: titleMerchants.values(), db, now, portalOrigin: origin, log });
         vipps = embedded.account;
       } else {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import {
   billingErrorCodes,
   billingErrorMessages,
@@ -40,6 +40,8 @@ export const CAPTURE_LEASE_MS = 2 * 60 * 1000;
 export const DUPLICATE_REFUND_FAILED = 'DUPLICATE_PAYMENT_REFUND_FAILED';
 /** A card / Vipps agreement flow overtaken by a newer payment-method choice. */
 export const SUPERSEDED = 'SUPERSEDED';
+/** How long after giving up an agreement flow reconciliation still checks that the provider let it go (a payer has minutes to approve). */
+export const ABANDONED_FLOW_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const capturePurposes: PaymentPurpose[] = ['INVOICE', 'RENEWAL', 'ORDER'];
 const agreementPurposes: PaymentPurpose[] = ['CARD_CHANGE', 'PAYMENT_METHOD_CHANGE'];
@@ -122,6 +124,37 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         await db.update(paymentAgreement).set({ status: 'STOPPED', updatedAt: now() }).where(and(eq(paymentAgreement.id, row.id), eq(paymentAgreement.status, 'REPLACED')));
       } catch (error) {
         log.warn({ err: error, agreementId: row.providerAgreementId }, 'could not stop a replaced agreement at the provider; reconciliation tries again');
+      }
+    }
+  }
+
+  /**
+   * Agreement flows we gave up (a newer choice superseded them) whose stop at the provider did not
+   * get through, and which the payer then approved anyway: stopped there now, so the app shows no
+   * agreement the portal will never charge. Asked on the agreement's webhook, and by reconciliation
+   * for a day after the flow ended. Best effort; the provider's stop is idempotent.
+   */
+  async function stopAbandonedFlows(agreementId?: string): Promise<void> {
+    const since = new Date(now().getTime() - ABANDONED_FLOW_WINDOW_MS);
+    const rows = await db
+      .select({ id: payment.id, providerReference: payment.providerReference })
+      .from(payment)
+      .where(
+        and(
+          eq(payment.provider, provider.name),
+          inArray(payment.purpose, agreementPurposes),
+          eq(payment.status, 'CANCELLED'),
+          eq(payment.errorCode, SUPERSEDED),
+          gt(payment.settledAt, since),
+          agreementId ? eq(payment.providerReference, agreementId) : isNotNull(payment.providerReference),
+        ),
+      );
+    for (const row of rows) {
+      if (!row.providerReference) continue;
+      try {
+        await provider.cancel(row.providerReference);
+      } catch (error) {
+        log.warn({ err: error, paymentId: row.id }, 'could not stop an abandoned agreement flow at the provider; reconciliation tries again');
       }
     }
   }
@@ -508,6 +541,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
           // A flow waiting for this agreement (the payer approved it and closed the tab): settled now, not at the next reconciliation.
           const waiting = await db.select().from(payment).where(and(eq(payment.status, 'PENDING'), eq(payment.provider, provider.name), eq(payment.providerReference, event.agreementId)));
           for (const row of waiting) await apply(row.id, await provider.lookup(event.agreementId));
+          await stopAbandonedFlows(event.agreementId);
           await agreementChanged(event.agreementId);
         } catch (error) {
           log.error({ err: error, agreementId: event.agreementId }, 'provider agreement callback could not be processed; the provider will retry it');
@@ -558,6 +592,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
      */
     async reconcile(): Promise<{ examined: number; settled: number }> {
       await stopReplacedAgreements();
+      await stopAbandonedFlows();
       const at = now().getTime();
       const stale = await db
         .select()

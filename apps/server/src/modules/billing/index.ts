@@ -30,7 +30,7 @@ declare module 'fastify' {
 }
 
 export interface BillingSetup {
-  config: Pick<Config, 'paymentProvider' | 'vipps' | 'paylinkSecret' | 'operatorToken' | 'publicUrl' | 'port'>;
+  config: Pick<Config, 'paymentProvider' | 'vipps' | 'paylinkSecret' | 'operatorToken' | 'publicUrl' | 'port' | 'production'>;
   db: Db;
   catalogue: Catalogue;
   accounts: AccountService;
