@@ -205,10 +205,21 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     const next = await test.database.db.transaction((tx) =>
       insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(today, 2), periodTo: addDays(today, 31), dueOn: today }),
     );
+    // One due in the provider's lead time is charged now, to be drawn on its due date; one due later waits.
+    const soon = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 19_900, description: 'Digital, tillegg', periodFrom: addDays(today, 4), periodTo: addDays(today, 33), dueOn: addDays(today, 2) }),
+    );
+    const notYet = await test.database.db.transaction((tx) =>
+      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 9_900, description: 'Digital, senere', periodFrom: addDays(today, 5), periodTo: addDays(today, 34), dueOn: addDays(today, 3) }),
+    );
     await test.app.billingJobs.runRenewals();
     const [charge] = await test.database.rows<{ id: string; provider_reference: string }>(sql`select id, provider_reference from payment where aria_invoice_no = ${next.ariaInvoiceNo} and purpose = 'RENEWAL'`);
     expect(charge?.provider_reference).toBe(`charge:${agreementId}:${charge?.id}`);
-    expect(await recurring().getCharge(agreementId, charge?.id ?? '')).toMatchObject({ amount: 29_900, status: 'PENDING' });
+    // Due today: drawn as soon as Vipps MobilePay takes it (its lead time on).
+    expect(await recurring().getCharge(agreementId, charge?.id ?? '')).toMatchObject({ amount: 29_900, status: 'PENDING', due: expect.stringMatching(new RegExp(`^${addDays(today, 2)}`)) });
+    const [early] = await test.database.rows<{ id: string }>(sql`select id from payment where aria_invoice_no = ${soon.ariaInvoiceNo} and purpose = 'RENEWAL'`);
+    expect(await recurring().getCharge(agreementId, early?.id ?? '')).toMatchObject({ amount: 19_900, status: 'PENDING', due: expect.stringMatching(new RegExp(`^${addDays(today, 2)}`)) });
+    expect(await test.database.rows(sql`select 1 from payment where aria_invoice_no = ${notYet.ariaInvoiceNo}`)).toEqual([]);
 
     // Stopped in the Vipps app, and every webhook about it lost: the renewal job asks before the
     // next charge, so the subscription goes to giro, nothing more is charged, and the owner is told

@@ -100,8 +100,13 @@ export interface PaymentProvider {
   stopAgreement?(agreementId: string): Promise<void>;
   /** Upkeep the reconciliation job runs first (a webhook registration that failed at start-up is tried again). */
   maintain?(): Promise<void>;
-  /** A recurring charge on a stored agreement, without the payer present. */
-  chargeAgreement(input: { agreementId: string; amountOre: number; idempotencyKey: string; merchantReference: string; description: string }): Promise<ProviderTransaction>;
+  /**
+   * Days before an invoice's due date its recurring charge must be made (Vipps MobilePay draws a
+   * charge on its own due date, at least this far ahead); absent: charged at once, on the due date.
+   */
+  readonly chargeLeadDays?: number;
+  /** A recurring charge on a stored agreement, without the payer present, drawn on `dueOn` (or as soon after as the provider allows). */
+  chargeAgreement(input: { agreementId: string; amountOre: number; idempotencyKey: string; merchantReference: string; description: string; dueOn: string }): Promise<ProviderTransaction>;
 }
 
 export class CallbackSignatureError extends Error {

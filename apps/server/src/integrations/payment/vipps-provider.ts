@@ -483,8 +483,11 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
       return { agreementId, method: 'VIPPS', card: null, phoneNumber: null };
     },
 
+    chargeLeadDays: CHARGE_LEAD_DAYS,
+
     async chargeAgreement(input) {
-      const due = addDays(osloToday(now()), CHARGE_LEAD_DAYS);
+      // Drawn on the invoice's due date, or as soon as Vipps MobilePay takes it (a late run, a retry).
+      const due = [input.dueOn, addDays(osloToday(now()), CHARGE_LEAD_DAYS)].sort().at(-1) as string;
       const created = await client.recurring.createCharge(
         input.agreementId,
         // Our payment id as the charge's id: a charge whose answer is lost is found again by it.

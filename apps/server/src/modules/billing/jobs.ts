@@ -249,7 +249,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
       .from(invoice)
       .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
       // AvtaleGiro is not collected here: the bank draws on the claim file's due date and its OCR file is the only proof (modules/bank).
-      .where(and(isNull(invoice.paidAt), lte(invoice.dueOn, today), gt(invoice.amountOre, 0), inArray(subscription.paymentMethod, ['CARD', 'VIPPS'])));
+      // A provider that draws on a date of its own (Vipps MobilePay) is given the charge its lead time before the due date.
+      .where(and(isNull(invoice.paidAt), lte(invoice.dueOn, addDays(today, provider.chargeLeadDays ?? 0)), gt(invoice.amountOre, 0), inArray(subscription.paymentMethod, ['CARD', 'VIPPS'])));
     let charged = 0;
     for (const { invoice: row, method } of due) {
       const subscriptionId = row.subscriptionId as string;
@@ -271,6 +272,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
             idempotencyKey: claim.key,
             merchantReference: claim.id,
             description: `Faktura ${row.ariaInvoiceNo}`,
+            dueOn: row.dueOn,
           });
         } catch (error) {
           // No answer is not "failed": the provider may have charged. The row stays PENDING and
