@@ -235,7 +235,10 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     await test.app.billingJobs.runReconciliation();
     simulator.faults.webhooks.drop = false;
     expect((await subscriptionOf(orderId))?.payment_method).toBe('INVOICE');
-    expect(await test.database.rows(sql`select 1 from payment where aria_invoice_no = ${later.ariaInvoiceNo}`)).toEqual([]);
+    // Nothing was sent to Vipps for it: its claim was let go when the agreement turned out stopped.
+    const claims = await test.database.rows<{ id: string; status: string; error_code: string }>(sql`select id, status, error_code from payment where aria_invoice_no = ${later.ariaInvoiceNo}`);
+    expect(claims.map(({ status, error_code }) => ({ status, error_code }))).toEqual([{ status: 'CANCELLED', error_code: 'AGREEMENT_ENDED' }]);
+    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/agreements/${agreementId}/charges`) && (request.body as { orderId?: string }).orderId === claims[0]?.id)).toEqual([]);
     expect((await paymentRow(charge?.id ?? ''))?.status).toBe('CANCELLED');
     const mails = (await mailsTo('ny@minside.test')).map((mail) => mail.subject);
     expect(mails.filter((subject) => subject.includes('Vipps-avtalen er stoppet'))).toHaveLength(1);

@@ -113,6 +113,11 @@ export class CallbackSignatureError extends Error {
   override name = 'CallbackSignatureError';
 }
 
+/** The provider says it has no transaction by this reference (not "could not answer"): nothing was charged under it. */
+export class ProviderNotFoundError extends Error {
+  override name = 'ProviderNotFoundError';
+}
+
 /** The provider could not be reached or refused the request: nothing was charged. */
 export class ProviderUnavailableError extends Error {
   override name = 'ProviderUnavailableError';

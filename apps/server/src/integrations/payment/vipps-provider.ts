@@ -19,7 +19,7 @@ import {
 } from '@minside/vipps';
 import type { Db } from '../../db/client.ts';
 import { billingSecret, payment, paymentAgreement, vippsMerchantReference } from '../../db/schema.ts';
-import { CallbackSignatureError, ProviderUnavailableError, type AgreementTerms, type CallbackEvent, type PaymentProvider, type ProviderStatus, type ProviderTransaction } from './provider.ts';
+import { CallbackSignatureError, ProviderNotFoundError, ProviderUnavailableError, type AgreementTerms, type CallbackEvent, type PaymentProvider, type ProviderStatus, type ProviderTransaction } from './provider.ts';
 
 /**
  * Vipps MobilePay behind the PaymentProvider seam (issue 22, ADR 025): the ePayment API for "Betal
@@ -213,7 +213,8 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
     const charge = await client.recurring.getCharge(agreementId, chargeId, { msn });
     const providerReference = chargeReference(agreementId, chargeId);
     let status = chargeStatuses[charge.status];
-    if (status === 'AUTHORIZED' || status === 'CANCELLED') {
+    // Only an order's first charge hangs on its agreement; a renewal charge is what Vipps says of the charge itself.
+    if (charge.type === 'INITIAL' && (status === 'AUTHORIZED' || status === 'CANCELLED')) {
       // A charge is only as agreed as its agreement: an order's first charge waits while the payer
       // has not answered (PENDING: not yet approved, given up after an hour like any checkout), and
       // ends with an agreement the payer declined (STOPPED) or never answered (EXPIRED).
@@ -226,17 +227,25 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
   }
 
   async function lookup(providerReference: string): Promise<ProviderTransaction> {
-    const charge = parseChargeReference(providerReference);
-    if (charge) return chargeTransaction(charge.agreementId, charge.chargeId);
-    if (isAgreementReference(providerReference)) return agreementTransaction(providerReference);
-    return transactionOf(await client.epayment.get(providerReference, { msn: await merchantOf(providerReference) }));
+    try {
+      const charge = parseChargeReference(providerReference);
+      if (charge) return await chargeTransaction(charge.agreementId, charge.chargeId);
+      if (isAgreementReference(providerReference)) return await agreementTransaction(providerReference);
+      return transactionOf(await client.epayment.get(providerReference, { msn: await merchantOf(providerReference) }));
+    } catch (error) {
+      if (error instanceof VippsApiError && error.status === 404) throw new ProviderNotFoundError(`Vipps MobilePay has no ${providerReference}`);
+      throw error;
+    }
   }
 
-  /** Stops an agreement (PENDING or ACTIVE) at the provider; one already stopped or expired is left as it is. Its open charges end with it. */
-  async function stop(agreementId: string): Promise<void> {
+  /**
+   * Stops an agreement (PENDING or ACTIVE; with `onlyPending` only one the payer has not approved)
+   * at the provider; one already stopped or expired is left as it is. Its open charges end with it.
+   */
+  async function stop(agreementId: string, onlyPending = false): Promise<void> {
     const msn = await merchantOf(agreementId);
     const current = await client.recurring.getAgreement(agreementId, { msn });
-    if (current.status !== 'PENDING' && current.status !== 'ACTIVE') return;
+    if (current.status !== 'PENDING' && (onlyPending || current.status !== 'ACTIVE')) return;
     await client.recurring.updateAgreement(agreementId, { status: 'STOPPED' }, { idempotencyKey: fitKey(`stop:${agreementId}`, 'recurring'), msn });
   }
 
@@ -292,7 +301,10 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
     stopAgreement: stop,
 
     async maintain() {
-      for (const msn of merchants) if (!registrations.has(msn)) await registerFor(msn);
+      // Each sales unit on its own: one that cannot register yet does not hold up the others.
+      const failures: unknown[] = [];
+      for (const msn of merchants) if (!registrations.has(msn)) await registerFor(msn).catch((error: unknown) => failures.push(error));
+      if (failures.length > 0) throw failures[0];
     },
 
     async createPayment(input) {
@@ -433,7 +445,8 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
         // An order's first charge before the payer approved its agreement: the agreement is what is
         // waiting, and stopping it ends the charge too.
         if ((await client.recurring.getAgreement(charge.agreementId, { msn })).status === 'PENDING') {
-          await stop(charge.agreementId);
+          // Approved a moment ago after all: left alone, and the charge's state below says so.
+          await stop(charge.agreementId, true);
           return chargeTransaction(charge.agreementId, charge.chargeId);
         }
         await client.recurring.cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring'), msn }).catch((error: unknown) => {

@@ -18,7 +18,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { invoice, payment, paymentAgreement, paymentCallback, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
-import { CallbackSignatureError, type AgreementTerms, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
+import { CallbackSignatureError, ProviderNotFoundError, type AgreementTerms, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
 
 /**
  * The payment engine: every charge and provider flow goes through here. The rules:
@@ -34,6 +34,8 @@ export type PaymentRow = typeof payment.$inferSelect;
 /** After this long a PENDING payment is looked up by the reconciliation job; after MAX it is given up. */
 export const RECONCILE_AFTER_MS = 10 * 60 * 1000;
 export const PENDING_MAX_MS = 60 * 60 * 1000;
+/** How often reconciliation asks about a renewal charge the provider holds until its due date. */
+export const CHARGE_LOOKUP_INTERVAL_MS = 6 * 60 * 60 * 1000;
 /** How long one settler may talk to the provider about a capture before another may try (a crashed one lets go by itself). */
 export const CAPTURE_LEASE_MS = 2 * 60 * 1000;
 /** A second capture of a paid invoice whose refund did not go through: an operator must refund it. */
@@ -41,7 +43,7 @@ export const DUPLICATE_REFUND_FAILED = 'DUPLICATE_PAYMENT_REFUND_FAILED';
 /** A card / Vipps agreement flow overtaken by a newer payment-method choice. */
 export const SUPERSEDED = 'SUPERSEDED';
 /** How long after giving up an agreement flow reconciliation still checks that the provider let it go (a payer has minutes to approve). */
-export const ABANDONED_FLOW_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const ABANDONED_FLOW_WINDOW_MS = 6 * 60 * 60 * 1000;
 
 const capturePurposes: PaymentPurpose[] = ['INVOICE', 'RENEWAL', 'ORDER'];
 const agreementPurposes: PaymentPurpose[] = ['CARD_CHANGE', 'PAYMENT_METHOD_CHANGE'];
@@ -132,7 +134,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
    * Agreement flows we gave up (a newer choice superseded them) whose stop at the provider did not
    * get through, and which the payer then approved anyway: stopped there now, so the app shows no
    * agreement the portal will never charge. Asked on the agreement's webhook, and by reconciliation
-   * for a day after the flow ended. Best effort; the provider's stop is idempotent.
+   * for some hours after the flow was made (a payer has minutes to approve). Best effort; the provider's stop is idempotent.
    */
   async function stopAbandonedFlows(agreementId?: string): Promise<void> {
     const since = new Date(now().getTime() - ABANDONED_FLOW_WINDOW_MS);
@@ -143,9 +145,10 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         and(
           eq(payment.provider, provider.name),
           inArray(payment.purpose, agreementPurposes),
+          // (status, created_at) is payment_pending_idx: a flow is approvable for minutes after it was made.
           eq(payment.status, 'CANCELLED'),
+          gt(payment.createdAt, since),
           eq(payment.errorCode, SUPERSEDED),
-          gt(payment.settledAt, since),
           agreementId ? eq(payment.providerReference, agreementId) : isNotNull(payment.providerReference),
         ),
       );
@@ -170,7 +173,8 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
     const rows = await db
       .select()
       .from(paymentAgreement)
-      .where(and(eq(paymentAgreement.provider, provider.name), eq(paymentAgreement.providerAgreementId, agreementId), eq(paymentAgreement.status, 'ACTIVE')));
+      // The method first: payment_agreement_reference_idx is (method, provider_agreement_id).
+      .where(and(inArray(paymentAgreement.method, ['VIPPS', 'SWEDBANK-PPG']), eq(paymentAgreement.providerAgreementId, agreementId), eq(paymentAgreement.provider, provider.name), eq(paymentAgreement.status, 'ACTIVE')));
     for (const row of rows) {
       await db.transaction(async (tx) => {
         const [ended] = await tx
@@ -181,6 +185,18 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         if (!ended) return;
         for (const listener of agreementEndedListeners) await listener(tx, ended);
       });
+      // Its charges still waiting at the provider ended with it: settled now, not at the next look-up hours later.
+      const waiting = await db
+        .select()
+        .from(payment)
+        .where(and(eq(payment.subscriptionId, row.subscriptionId), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL'), eq(payment.provider, provider.name), isNotNull(payment.providerReference)));
+      for (const charge of waiting) {
+        try {
+          await apply(charge.id, await provider.lookup(charge.providerReference as string));
+        } catch (error) {
+          log.warn({ err: error, paymentId: charge.id }, 'could not settle a charge of an ended agreement; reconciliation asks again');
+        }
+      }
     }
     return false;
   }
@@ -438,9 +454,11 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
 
     let duplicate = false;
     let storedFor: string | null = null;
+    let settledHere = false;
     await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for('update');
       if (!locked || locked.status !== 'PENDING') return;
+      settledHere = true;
       const at = now();
       await tx
         .update(payment)
@@ -471,7 +489,8 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       // (A card's failed charge says nothing of the card: it may work again at the next attempt.)
       await agreementChanged(state.agreementId).catch((error: unknown) => log.warn({ err: error, agreementId: state.agreementId }, 'could not ask the provider about an agreement after a refused charge'));
     }
-    if (orderAgreement && !storedFor && provider.stopAgreement) {
+    // Only the settler that made the decision: another (webhook and return page at once) found the row settled and must leave the agreement be.
+    if (orderAgreement && settledHere && !storedFor && provider.stopAgreement) {
       // Paid, but no subscription came of it (the order is refunded by its repair job): no agreement may go on charging.
       await provider.stopAgreement(orderAgreement.agreementId).catch((error: unknown) => log.error({ err: error, paymentId }, 'could not stop the agreement of an order that was not fulfilled; stop it in the Vipps MobilePay portal'));
     }
@@ -511,6 +530,8 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
     },
     agreementChanged,
     stopReplacedAgreements,
+    /** Ends a PENDING payment that was never sent to the provider (a renewal charge claimed for an agreement that turned out stopped). No listener runs. */
+    giveUp: (paymentId: string, errorCode: string) => finish(paymentId, { status: 'CANCELLED', errorCode }),
     start,
     apply,
     cancel,
@@ -597,7 +618,14 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       const stale = await db
         .select()
         .from(payment)
-        .where(and(eq(payment.status, 'PENDING'), lt(payment.createdAt, new Date(at - RECONCILE_AFTER_MS))));
+        .where(
+          and(
+            eq(payment.status, 'PENDING'),
+            lt(payment.createdAt, new Date(at - RECONCILE_AFTER_MS)),
+            // A renewal charge the provider has (it waits days for its due date, and its webhook settles it) is asked about now and then, not every run.
+            or(ne(payment.purpose, 'RENEWAL'), isNull(payment.providerReference), lt(payment.updatedAt, new Date(at - CHARGE_LOOKUP_INTERVAL_MS))),
+          ),
+        );
       let settled = 0;
       for (const row of stale) {
         try {
@@ -606,9 +634,9 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
             try {
               observed = await provider.lookup(row.providerReference);
             } catch (error) {
-              // Never heard of at the provider (a simulator restarted, a payment it deleted): once it is
-              // old, and asking by our own id finds nothing either, nothing was charged.
-              if (at - row.createdAt.getTime() < PENDING_MAX_MS || (await provider.lookupByMerchantReference(row.id)) !== null) throw error;
+              // Never heard of at the provider (a simulator restarted, a payment it deleted) — its own
+              // "no such thing", not an error that says nothing: once it is old, nothing was charged.
+              if (!(error instanceof ProviderNotFoundError) || at - row.createdAt.getTime() < PENDING_MAX_MS) throw error;
               await finish(row.id, { status: 'FAILED', errorCode: 'NOT_FOUND_AT_PROVIDER' });
               settled += 1;
               continue;
@@ -630,6 +658,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
             after = await apply(row.id, cancelled.status === 'CANCELLED' ? { ...cancelled, status: 'TIMEOUT' } : cancelled);
           }
           if (after && after.status !== 'PENDING') settled += 1;
+          else if (row.purpose === 'RENEWAL') await db.update(payment).set({ updatedAt: now() }).where(and(eq(payment.id, row.id), eq(payment.status, 'PENDING')));
         } catch (error) {
           log.error({ err: error, paymentId: row.id }, 'reconciliation of a payment failed');
         }

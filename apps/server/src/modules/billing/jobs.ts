@@ -245,25 +245,33 @@ export function createBillingJobs(deps: BillingJobDeps) {
 
   async function collect(today: string): Promise<{ charged: number }> {
     const due = await db
-      .select({ invoice, method: subscription.paymentMethod })
+      .select({ invoice, method: subscription.paymentMethod, subscription })
       .from(invoice)
       .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
       // AvtaleGiro is not collected here: the bank draws on the claim file's due date and its OCR file is the only proof (modules/bank).
       // A provider that draws on a date of its own (Vipps MobilePay) is given the charge its lead time before the due date.
       .where(and(isNull(invoice.paidAt), lte(invoice.dueOn, addDays(today, provider.chargeLeadDays ?? 0)), gt(invoice.amountOre, 0), inArray(subscription.paymentMethod, ['CARD', 'VIPPS'])));
     let charged = 0;
-    for (const { invoice: row, method } of due) {
+    for (const { invoice: row, method, subscription: owner } of due) {
       const subscriptionId = row.subscriptionId as string;
+      // The charge of a card or Vipps subscription is made its lead time before the due date; a card at once, on the due date.
+      if (method !== 'VIPPS' && row.dueOn > today) continue;
       const agreement = await chargeableAgreement(db, subscriptionId, method);
-      // Without an active agreement the invoice waits like a giro (its e-mail has a pay-link).
-      if (!agreement?.providerAgreementId) continue;
+      if (!agreement?.providerAgreementId) {
+        // Nothing this provider can charge (a card from an earlier provider): the invoice waits like a giro, with its e-mail (once).
+        if (row.dueOn <= today) await db.transaction((tx) => mailInvoiceToPay(tx, owner, row.ariaInvoiceNo)).catch((error: unknown) => log.error({ err: error, ariaInvoiceNo: row.ariaInvoiceNo }, 'could not mail an invoice nothing can charge'));
+        continue;
+      }
       try {
-        // A Vipps agreement can be stopped in the app without our hearing of it (a lost webhook):
-        // asked before each charge, a stopped one moves the subscription to giro and mails the invoice.
-        if (agreement.method === 'VIPPS' && !(await engine.agreementChanged(agreement.providerAgreementId))) continue;
         // The row and its key first: a second run (or instance) finds it and does not charge again.
         const claim = await claimRenewalCharge(row, agreement.method, today);
         if (!claim) continue;
+        // A Vipps agreement can be stopped in the app without our hearing of it (a lost webhook): asked
+        // before each charge, a stopped one moves the subscription to giro and mails the invoice, and the claim is let go.
+        if (agreement.method === 'VIPPS' && !(await engine.agreementChanged(agreement.providerAgreementId))) {
+          await engine.giveUp(claim.id, 'AGREEMENT_ENDED');
+          continue;
+        }
         let result;
         try {
           result = await provider.chargeAgreement({
@@ -331,7 +339,10 @@ export function createBillingJobs(deps: BillingJobDeps) {
    * once, with a pay-link, in the settling transaction. One e-mail per invoice; the job retries.
    */
   engine.onSettled('RENEWAL', async (tx, settled) => {
-    if (settled.status === 'CAPTURED' || settled.status === 'PENDING' || settled.ariaInvoiceNo === null || settled.subscriptionId === null) return;
+    // Refused by the provider (no money behind the card, the charge ran out of retries). A charge that
+    // was cancelled — its agreement stopped, the invoice paid another way — is no failed payment, and
+    // promising to "try again in a few days" would be untrue.
+    if ((settled.status !== 'FAILED' && settled.status !== 'TIMEOUT') || settled.ariaInvoiceNo === null || settled.subscriptionId === null) return;
     const [found] = await tx
       .select({ invoice, titleCode: subscription.titleCode, email: appUser.email, givenName: appUser.givenName })
       .from(invoice)
