@@ -59,8 +59,8 @@ export default defineConfig({
       stderr: 'pipe',
       // consent.spec.ts intercepts the (third-party) collector; CONSENT_PROMPT=off keeps the first-visit dialog off the other journeys.
       // JOBS=off: the journeys read seeded invoices and orders that a scheduled run (renewals at start-up) would change; specs run jobs through the operator API.
-      // PAYMENT_PROVIDER=test: the journeys pay on the test provider's /_dev/pay, not on `npm start`'s embedded Vipps MobilePay simulator (ADR 025).
-      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '', OPERATOR_TOKEN: operatorToken, ANALYTICS_COLLECTOR_URL: 'https://collector.analytics.test/v1/events', CONSENT_PROMPT: 'off', JOBS: 'off', PAYMENT_PROVIDER: 'test' },
+      // PAYMENT_PROVIDER and VIPPS_BASE_URL empty (whatever the shell says): the journeys pay as `npm start` does, through the real Vipps MobilePay adapter against the simulator embedded in the server (ADR 025), on its landing page.
+      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '', OPERATOR_TOKEN: operatorToken, ANALYTICS_COLLECTOR_URL: 'https://collector.analytics.test/v1/events', CONSENT_PROMPT: 'off', JOBS: 'off', PAYMENT_PROVIDER: '', VIPPS_BASE_URL: '' },
     },
     {
       command: 'node apps/server/dist/main.js',
@@ -70,7 +70,7 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on', JOBS: 'off', PAYMENT_PROVIDER: 'test' },
+      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on', JOBS: 'off', PAYMENT_PROVIDER: '', VIPPS_BASE_URL: '' },
     },
   ],
 });

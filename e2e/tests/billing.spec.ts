@@ -2,12 +2,15 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '../fixtures.ts';
 import { adresseavisen, apiCall, operatorCall, signInAtProvider, varden } from './support.ts';
 
-// Issue 6 "Invoices and payments", through the real UI, API and the embedded test payment
-// provider (/_dev/pay/{id} with Godkjenn / Avbryt / Feil / Tidsavbrudd). The specs share one
-// seeded server, so each journey that changes something uses a persona no other spec changes
-// that way: papir's one unpaid invoice is paid only here (cancelled, failed, then approved,
-// in one test so the order is fixed); ung (Vipps) switches to card; student tries a card
-// the provider cannot find, which changes nothing; varden adds the only discount.
+// Issue 6 "Invoices and payments" and issue 22 "Vipps MobilePay", through the real UI and API.
+// The server pays as `npm start` does: the real Vipps MobilePay adapter against the simulator
+// embedded in the server, whose landing page (Godkjenn / Avvis / La utløpe) stands in for the
+// Vipps app and the card form. The specs share one seeded server, so each journey that changes
+// something uses a persona no other spec changes that way: papir's one unpaid invoice is paid
+// only here (the attempts that leave it unpaid first, in one test so the order is fixed);
+// student (a card kept by the old test provider) switches to a Vipps agreement; ung stops the
+// seeded Vipps agreement; varden adds the only discount. admin@'s unpaid invoice is paid by card,
+// with the keyboard alone, in keyboard.spec.ts.
 
 interface InvoiceBody {
   ariaInvoiceNo: number;
@@ -46,11 +49,34 @@ async function invoicesOf(page: Page): Promise<InvoiceBody[]> {
   return (response.body as { invoices: InvoiceBody[] }).invoices;
 }
 
-/** At the test provider's hosted page: press one of its buttons, and land back on the portal. */
-async function atProvider(page: Page, button: 'Godkjenn' | 'Avbryt' | 'Feil' | 'Tidsavbrudd', returnPath: RegExp): Promise<void> {
-  await expect(page).toHaveURL(/\/_dev\/pay\//);
+type LandingButton = 'Godkjenn' | 'Avvis' | 'La utløpe';
+
+/**
+ * On the Vipps MobilePay simulator's landing page (what the payer sees instead of the Vipps app
+ * or the card form): press one of its buttons, and land back on the portal at `returnPath`.
+ */
+async function atVippsMobilePay(page: Page, button: LandingButton, returnPath: RegExp): Promise<void> {
+  await expect(page).toHaveURL(/\/simulator\/landing\?(reference|agreementId)=/);
+  await expect(page.getByText('Dette er en simulator')).toBeVisible();
   await page.getByRole('button', { name: button, exact: true }).click();
   await expect(page).toHaveURL(returnPath);
+}
+
+/**
+ * Clicks `submit` and holds the browser on the portal when it is sent to the landing page (a
+ * 204 answer ends a navigation without leaving the page): what the page shows and keeps while it
+ * sends the payer away can then be read. Returns the landing page's address, to go on with.
+ */
+async function heldOnTheWayToVipps(page: Page, submit: () => Promise<void>): Promise<string> {
+  let landing: string | undefined;
+  await page.route('**/simulator/landing?**', (route) => {
+    landing = route.request().url();
+    return route.fulfill({ status: 204 });
+  });
+  await submit();
+  await expect.poll(() => landing).toBeDefined();
+  await page.unroute('**/simulator/landing?**');
+  return landing ?? '';
 }
 
 /** The first-visit consent dialog (privacy area) may cover the page: decline and go on. */
@@ -68,12 +94,14 @@ test.beforeEach(async ({ page }) => {
 
 const paymentKeys = (page: Page) => page.evaluate((key) => window.sessionStorage.getItem(key), PAYMENT_KEYS);
 
-test('papir: the unpaid invoice has a valid KID; a pay-link, Feil and Avbryt leave it unpaid; Godkjenn pays it', async ({ page, browser }) => {
+test('papir: the unpaid invoice has a valid KID; Avvis by pay-link, La utløpe and Avvis at the card form leave it unpaid; Godkjenn in Vipps pays it', async ({ page, browser }) => {
   test.setTimeout(120_000);
   await signIn(page, 'papir@minside.test', '/fakturaoversikt');
   const unpaid = (await invoicesOf(page)).find((invoice) => invoice.status !== 'PAID');
   if (!unpaid) throw new Error('papir has no unpaid invoice: has another spec paid it?');
   const no = String(unpaid.ariaInvoiceNo);
+  const returned = new RegExp(`/betal-faktura/${no}\\?paymentId=`);
+  const amountAtVipps = /^Betal 649,00\skr$/;
 
   // Listed, newest first, with the KID a bank accepts (MOD10), the amount in whole kroner.
   const rows = page.getByRole('table').getByRole('row');
@@ -87,7 +115,7 @@ test('papir: the unpaid invoice has a valid KID; a pay-link, Feil and Avbryt lea
   await expect(row.getByRole('link', { name: `PDF av faktura ${no} (åpnes i ny fane)` })).toHaveAttribute('href', new RegExp(`/api/invoice/\\d+/${no}/pdf$`));
   await expect(page.getByRole('heading', { name: 'Du har 1 faktura som ikke er betalt' })).toBeVisible();
 
-  // A pay-link (as the customer centre sends by SMS) opens without signing in; Avbryt there changes nothing.
+  // A pay-link (as the customer centre sends by SMS) opens without signing in; Avvis in Vipps there changes nothing.
   const link = await operatorCall('/api/operator/paylink', { ariaInvoiceNo: unpaid.ariaInvoiceNo });
   expect(link.status).toBe(200);
   const anonymous = await browser.newContext();
@@ -98,52 +126,62 @@ test('papir: the unpaid invoice has a valid KID; a pay-link, Feil and Avbryt lea
   await expect(payer.getByRole('region', { name: /Komplett/ })).toContainText(unpaid.kid);
   await expect(payer.getByRole('button', { name: 'Logg inn' }).or(payer.getByRole('link', { name: 'Logg inn' })).first()).toBeVisible();
   await payer.getByRole('button', { name: 'Betal 649 kr med Vipps' }).click();
-  await atProvider(payer, 'Avbryt', /\/betaling\?token=.+&paymentId=/);
+  // In Vipps: the amount and what it is for, as the merchant sent them.
+  await expect(payer.getByRole('heading', { level: 1, name: amountAtVipps })).toBeVisible();
+  await expect(payer.getByText(`Faktura ${no} – Adresseavisen`)).toBeVisible();
+  await atVippsMobilePay(payer, 'Avvis', /\/betaling\?token=.+&paymentId=/);
   await expect(payer.getByRole('heading', { name: 'Betalingen ble avbrutt' })).toBeFocused();
   await expect(payer.getByText('Betalingen ble avbrutt. Fakturaen er ikke betalt.')).toBeVisible();
   await expect(payer.getByRole('button', { name: 'Prøv igjen' })).toBeVisible();
   expect(await paymentKeys(payer)).toBeNull();
 
-  // Signed in: Betal → card → Feil at the provider: a clear message, and a retry.
+  // Signed in: Betal → Vipps → La utløpe (never answered in the app): a clear message, and a retry.
   await row.getByRole('link', { name: `Betal faktura ${no}` }).click();
   await expect(page).toHaveURL(adresseavisen(`/betal-faktura/${no}`));
   await expect(page.getByRole('region', { name: /Komplett/ })).toContainText('Ikke betalt');
+  await expect(page.getByRole('radio', { name: /Vipps/ })).toBeChecked();
+  await page.getByRole('button', { name: 'Betal 649 kr med Vipps' }).click();
+  await atVippsMobilePay(page, 'La utløpe', returned);
+  await expect(page.getByRole('heading', { name: 'Betalingen gikk ikke gjennom' })).toBeFocused();
+  await expect(page.getByText('Betalingen tok for lang tid og ble avbrutt. Prøv igjen.')).toBeVisible();
+  await expect(page.getByRole('region', { name: /Komplett/ })).toContainText('Ikke betalt');
+  expect(await paymentKeys(page)).toBeNull();
+
+  // Card: the page says it is sending the payer on, and keeps the SPEC §3 temporary keys in
+  // sessionStorage meanwhile, nothing of a card; the card form is the provider's.
+  await page.getByRole('button', { name: 'Prøv igjen' }).click();
+  await expect(page).toHaveURL(adresseavisen(`/betal-faktura/${no}`));
   await page.getByRole('radio', { name: /Betalingskort/ }).check();
-  await page.getByRole('button', { name: 'Betal 649 kr med kort' }).click();
-  await expect(page).toHaveURL(/\/_dev\/pay\//);
-  // During the flow the SPEC §3 temporary keys are in sessionStorage, and nothing of a card.
+  const cardForm = await heldOnTheWayToVipps(page, () => page.getByRole('button', { name: 'Betal 649 kr med kort' }).click());
+  await expect(page.getByRole('button', { name: 'Sender deg til betalingstjenesten …' })).toBeDisabled();
   const kept = JSON.parse((await paymentKeys(page)) ?? '{}') as Record<string, unknown>;
   expect(kept).toMatchObject({ paymentMethodId: 'SWEDBANK-PPG', invoiceDueAmount: unpaid.amountOre, invoiceNo: no, source: 'payInvoice' });
   expect(Object.keys(kept).sort()).toEqual(['agreementId', 'invoiceDueAmount', 'invoiceNo', 'paymentMethodId', 'source']);
-  await atProvider(page, 'Feil', new RegExp(`/betal-faktura/${no}\\?paymentId=`));
-  await expect(page.getByRole('heading', { name: 'Betalingen gikk ikke gjennom' })).toBeVisible();
-  await expect(page.getByText('Betalingen feilet. Prøv igjen, eller velg en annen betalingsmåte.')).toBeVisible();
-  expect(await paymentKeys(page)).toBeNull();
-
-  // Vipps → Avbryt: still unpaid, said plainly, with a retry.
-  await page.getByRole('button', { name: 'Prøv igjen' }).click();
-  await expect(page).toHaveURL(adresseavisen(`/betal-faktura/${no}`));
-  await page.getByRole('button', { name: 'Betal 649 kr med Vipps' }).click();
-  await atProvider(page, 'Avbryt', new RegExp(`/betal-faktura/${no}\\?paymentId=`));
+  await page.goto(cardForm);
+  await expect(page.getByRole('heading', { level: 1, name: amountAtVipps })).toBeVisible();
+  await expect(page.getByText('Testkort (Visa)')).toBeVisible();
+  // Avvis at the card form: cancelled, still unpaid, said plainly, with a retry.
+  await atVippsMobilePay(page, 'Avvis', returned);
   await expect(page.getByRole('heading', { name: 'Betalingen ble avbrutt' })).toBeFocused();
   await expect(page.getByText('Betalingen ble avbrutt. Fakturaen er ikke betalt.')).toBeVisible();
   await expect(page.getByRole('region', { name: /Komplett/ })).toContainText('Ikke betalt');
+  expect(await paymentKeys(page)).toBeNull();
   expect((await invoicesOf(page)).find((invoice) => invoice.ariaInvoiceNo === unpaid.ariaInvoiceNo)?.status).not.toBe('PAID');
 
-  // Retry with card → Godkjenn: a receipt, then Betalt in the overview.
+  // Retry with Vipps → Godkjenn: a receipt, then Betalt in the overview.
   await page.getByRole('button', { name: 'Prøv igjen' }).click();
-  await page.getByRole('radio', { name: /Betalingskort/ }).check();
-  await page.getByRole('button', { name: 'Betal 649 kr med kort' }).click();
-  await atProvider(page, 'Godkjenn', new RegExp(`/betal-faktura/${no}\\?paymentId=`));
+  await page.getByRole('radio', { name: /Vipps/ }).check();
+  await page.getByRole('button', { name: 'Betal 649 kr med Vipps' }).click();
+  await atVippsMobilePay(page, 'Godkjenn', returned);
   const receipt = page.getByRole('region', { name: 'Kvittering' });
   await expect(receipt).toContainText('Betalingen er gjennomført. Takk!');
   await expect(receipt).toContainText('649 kr');
-  await expect(receipt).toContainText('Betalingskort');
+  await expect(receipt.getByRole('definition').filter({ hasText: /^Vipps$/ })).toBeVisible();
   await expect(receipt).toContainText(unpaid.kid);
   expect(await paymentKeys(page)).toBeNull();
   await receipt.getByRole('link', { name: 'Til fakturaoversikten' }).click();
   const paidRow = page.getByRole('table').getByRole('row').filter({ hasText: `Fakturanr. ${no}` });
-  await expect(paidRow).toContainText('Betalt');
+  await expect(paidRow).toContainText(/Betalt .* med Vipps/);
   await expect(paidRow).not.toContainText('Ikke betalt');
   await expect(paidRow.getByRole('link', { name: /Betal faktura/ })).toHaveCount(0);
   await expect(page.getByText('Alle fakturaene dine er betalt.')).toBeVisible();
@@ -173,30 +211,96 @@ test('another subscriber’s invoice cannot be paid; a bad pay-link is explained
   await expect(page.getByRole('heading', { name: 'Betalingslenken er ugyldig.' })).toBeVisible();
 });
 
-test('ung switches from Vipps to card at the provider; the home page shows the new method', async ({ page }) => {
+test('student on a stored card: no card can be stored any more; Avvis in Vipps changes nothing; Godkjenn makes the Vipps agreement the method', async ({ page }) => {
+  test.setTimeout(90_000);
+  // An old bookmark to the card page: the card cannot be stored, and the page says where to go instead.
+  await signIn(page, 'student@minside.test', '/legg-til-betalingskort');
+  const current = page.getByRole('region', { name: 'Nåværende betalingsmetode' });
+  await expect(current).toContainText('Betalingskort');
+  await expect(current).toContainText('Visa **** **** **** 4242');
+  // The card the earlier provider kept is not drawn any more, and the page says what happens instead.
+  await expect(current).toContainText('Vi kan ikke lenger trekke fra dette kortet. Fakturaene kommer på e-post');
+  await expect(page.getByRole('heading', { name: 'Betalingskort kan ikke lagres her' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Legg til betalingskort' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Velg betalingsmetode' }).click();
+
+  // Vipps, AvtaleGiro or giro: no card to choose, none to replace.
+  await expect(page).toHaveURL(adresseavisen('/endre-betalingsmetode'));
+  const choices = page.getByRole('group', { name: 'Velg ny betalingsmetode' }).getByRole('radio');
+  await expect(choices).toHaveCount(3);
+  await expect(page.getByRole('radio', { name: /^Vipps/ })).toBeEnabled();
+  await expect(page.getByRole('radio', { name: /^AvtaleGiro/ })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /^Giro \/ eFaktura/ })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Betalingskort/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Bytt betalingskort' })).toHaveCount(0);
+
+  // Vipps: the agreement is shown in Vipps with the plan and its price; Avvis there changes nothing.
+  await page.getByRole('radio', { name: /^Vipps/ }).check();
+  await page.getByRole('button', { name: 'Gå videre til Vipps' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Student digital' })).toBeVisible();
+  await expect(page.getByText(/^Inntil 198,00\skr hver måned$/)).toBeVisible();
+  await expect(page.getByText('Vipps (fast betaling)')).toBeVisible();
+  // A change of method charges nothing now: the agreement has no first charge.
+  await expect(page.getByRole('term').filter({ hasText: 'Trekkes nå' })).toHaveCount(0);
+  await atVippsMobilePay(page, 'Avvis', /\/endre-betalingsmetode\/verify\?paymentId=/);
+  await expect(page.getByRole('heading', { name: 'Endringen ble avbrutt' })).toBeFocused();
+  await expect(page.getByRole('alert')).toHaveText('Endringen ble avbrutt. Betalingsmetoden er ikke endret.');
+  expect(await paymentKeys(page)).toBeNull();
+  await page.getByRole('link', { name: 'Prøv igjen' }).click();
+  await expect(page).toHaveURL(adresseavisen('/endre-betalingsmetode'));
+  await expect(current).toContainText('Betalingskort');
+
+  // Again, and Godkjenn: the change is confirmed, and the home page shows Vipps.
+  await page.getByRole('radio', { name: /^Vipps/ }).check();
+  await page.getByRole('button', { name: 'Gå videre til Vipps' }).click();
+  await atVippsMobilePay(page, 'Godkjenn', /\/endre-betalingsmetode\/verify\?paymentId=/);
+  await expect(page.getByRole('heading', { name: 'Betalingsmetoden er endret' })).toBeFocused();
+  expect(await paymentKeys(page)).toBeNull();
+  await page.getByRole('link', { name: 'Til Min Side' }).click();
+  await expect(page).toHaveURL(adresseavisen('/'));
+  const summary = page.getByRole('region', { name: 'Student digital' });
+  await expect(summary).toContainText('BetalingsmåteVipps');
+  // Also what the server says, after a fresh load.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Student digital' })).toContainText('BetalingsmåteVipps');
+  await page.goto(adresseavisen('/endre-betalingsmetode'));
+  await expect(current).toContainText('Fast betaling med Vipps');
+  await expect(current).not.toContainText('Betalingskort');
+  await expect(page.getByRole('radio', { name: /Vipps \(den du har nå\)/ })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Stopp Vipps-avtalen' })).toBeVisible();
+});
+
+test('ung stops the Vipps agreement: asked once more, kept the first time; stopped, it is giro from then on', async ({ page }) => {
   await signIn(page, 'ung@minside.test', '/endre-betalingsmetode');
   const current = page.getByRole('region', { name: 'Nåværende betalingsmetode' });
   await expect(current).toContainText('Vipps');
+  await expect(current).toContainText('Fast betaling med Vipps fra +47 ••• •• 789');
   await expect(page.getByRole('radio', { name: /Vipps \(den du har nå\)/ })).toBeDisabled();
+  await expect(page.getByRole('radio', { name: /Betalingskort/ })).toHaveCount(0);
 
-  await page.getByRole('radio', { name: /Betalingskort/ }).check();
-  await page.getByRole('button', { name: 'Gå videre og legg inn kort' }).click();
-  await expect(page.getByRole('heading', { name: 'Lagre betalingskort' })).toBeVisible();
-  expect(JSON.parse((await paymentKeys(page)) ?? '{}')).toMatchObject({ paymentMethodId: 'SWEDBANK-PPG', source: 'changePaymentMethod' });
-  await atProvider(page, 'Godkjenn', /\/endre-betalingsmetode\/verify\?paymentId=/);
-  await expect(page.getByRole('heading', { name: 'Betalingsmetoden er endret' })).toBeVisible();
-  expect(await paymentKeys(page)).toBeNull();
+  // The first time ung changes their mind: nothing is stopped.
+  const confirm = page.getByRole('region', { name: 'Stoppe Vipps-avtalen?' });
+  await page.getByRole('button', { name: 'Stopp Vipps-avtalen' }).click();
+  await expect(confirm).toContainText('avtalen stoppes i Vipps-appen');
+  await confirm.getByRole('button', { name: 'Behold avtalen' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(current).toContainText('Fast betaling med Vipps fra +47 ••• •• 789');
 
-  await page.getByRole('link', { name: 'Til Min Side' }).click();
-  await expect(page).toHaveURL(adresseavisen('/'));
-  const summary = page.getByRole('region', { name: 'Ung digital' });
-  await expect(summary).toContainText('BetalingsmåteBetalingskort');
-  // Also what the server says, after a fresh load.
-  await page.reload();
-  await expect(page.getByRole('region', { name: 'Ung digital' })).toContainText('BetalingsmåteBetalingskort');
+  // Then for real: stopped at Vipps too, and the invoices come as giro.
+  await page.getByRole('button', { name: 'Stopp Vipps-avtalen' }).click();
+  await confirm.getByRole('button', { name: 'Ja, stopp avtalen' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Vipps-avtalen er stoppet' })).toHaveText('Vipps-avtalen er stoppet, også i Vipps. Fakturaene kommer nå som giro med KID på e-post.');
+  await expect(confirm).toHaveCount(0);
+  await expect(current).toContainText('Giro / eFaktura');
+  await expect(current).not.toContainText('Fast betaling med Vipps');
+  await expect(page.getByRole('button', { name: 'Stopp Vipps-avtalen' })).toHaveCount(0);
+  await expect(page.getByRole('radio', { name: /Giro \/ eFaktura \(den du har nå\)/ })).toBeDisabled();
+  await expect(page.getByRole('radio', { name: /^Vipps(?! \(den du har nå\))/ })).toBeEnabled();
+
+  await page.goto(adresseavisen('/'));
+  await expect(page.getByRole('region', { name: 'Ung digital' })).toContainText('BetalingsmåteFaktura');
   await page.goto(adresseavisen('/endre-betalingsmetode'));
-  await expect(page.getByRole('region', { name: 'Nåværende betalingsmetode' })).toContainText('Betalingskort');
-  await expect(page.getByRole('region', { name: 'Nåværende betalingsmetode' })).toContainText('4242');
+  await expect(current).toContainText('Giro / eFaktura');
 });
 
 test('AvtaleGiro is finished in the netbank: the title, the KID and the steps, waiting for the bank until it confirms', async ({ page }) => {
@@ -218,18 +322,6 @@ test('AvtaleGiro is finished in the netbank: the title, the KID and the steps, w
   await page.getByRole('radio', { name: /^Giro \/ eFaktura/ }).check();
   await page.getByRole('button', { name: 'Bruk giro / eFaktura' }).click();
   await expect(current).toContainText('Giro / eFaktura');
-});
-
-test('a card the provider cannot find gives `Finner ikke kortdetaljer`', async ({ page }) => {
-  await signIn(page, 'student@minside.test', '/endre-betalingsmetode');
-  await page.getByRole('link', { name: 'Bytt betalingskort' }).click();
-  await expect(page).toHaveURL(adresseavisen('/legg-til-betalingskort'));
-  await page.getByRole('button', { name: 'Legg til betalingskort' }).click();
-  await page.getByLabel('Testkort').selectOption('missing');
-  await atProvider(page, 'Godkjenn', /\/legg-til-betalingskort\/verify\?paymentId=/);
-  await expect(page.getByText('Finner ikke kortdetaljer', { exact: true })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Prøv igjen' })).toBeVisible();
-  expect(await paymentKeys(page)).toBeNull();
 });
 
 test('varden adds a discount code for the next invoices; unknown and expired codes are refused', async ({ page }) => {

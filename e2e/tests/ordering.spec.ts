@@ -6,9 +6,12 @@ import { adresseavisen, apiCall, signInAtProvider, varden } from './support.ts';
 // 1. digital@ types a wrong code three times at /koble-bruker and is throttled;
 // 2. ny@ connects the seeded unconnected Varden paper subscription (40000099, 3724) with the
 //    code from the outbox;
-// 3. at Adresseavisen ny@'s first payment times out at the provider → /bestilling-feilet;
-// 4. ny@ buys Digital for 1 kr: Avbryt at the provider → "Kjøpet ditt ble avbrutt", retry
-//    resumes the same order, Godkjenn → /kvittering → / shows it; a second submit makes nothing new.
+// 3. at Adresseavisen ny@ pays by card and lets the payment expire at the card form → /bestilling-feilet;
+// 4. ny@ buys Digital for 1 kr with Vipps, a Vipps MobilePay agreement whose first charge is the
+//    order: Avvis in Vipps → "Kjøpet ditt ble avbrutt", retry resumes the same order, Godkjenn →
+//    /kvittering → / shows it, paid with Vipps; a second submit makes nothing new.
+// The payments go through the Vipps MobilePay simulator embedded in the server (its landing page
+// stands in for the Vipps app and the card form).
 
 const CONTACT = 'varden.abonnent@minside.test';
 
@@ -32,9 +35,11 @@ async function chooseDigitalAndGoToSummary(page: Page) {
   await expect(page.getByText(/^299\s*kr per måned fra/)).toBeVisible();
 }
 
-async function pressAtProvider(page: Page, label: 'Godkjenn' | 'Avbryt' | 'Feil' | 'Tidsavbrudd') {
-  await expect(page).toHaveURL(/\/_dev\/pay\//);
-  await page.getByRole('button', { name: label }).click();
+/** On the Vipps MobilePay simulator's landing page (the Vipps app, or the card form): press one of its buttons. */
+async function pressAtVippsMobilePay(page: Page, label: 'Godkjenn' | 'Avvis' | 'La utløpe') {
+  await expect(page).toHaveURL(/\/simulator\/landing\?(reference|agreementId)=/);
+  await expect(page.getByText('Dette er en simulator')).toBeVisible();
+  await page.getByRole('button', { name: label, exact: true }).click();
 }
 
 test.describe.serial('buying and connecting a subscription', () => {
@@ -78,47 +83,60 @@ test.describe.serial('buying and connecting a subscription', () => {
     await expect(page.getByText('Komplett').first()).toBeVisible();
   });
 
-  test('Tidsavbrudd at the provider ends on /bestilling-feilet', async ({ page }) => {
+  test('a card payment left to expire at the card form ends on /bestilling-feilet', async ({ page }) => {
     await page.goto(adresseavisen('/bestill-abonnement'));
     await signInAtProvider(page, 'ny@minside.test');
     await chooseDigitalAndGoToSummary(page);
     await page.getByRole('button', { name: 'Betal med kort' }).click();
-    await pressAtProvider(page, 'Tidsavbrudd');
+    // A one-off card payment of the first month, on the provider's card form.
+    await expect(page.getByRole('heading', { level: 1, name: /^Betal 1,00\skr$/ })).toBeVisible();
+    await expect(page.getByText('Testkort (Visa)')).toBeVisible();
+    await pressAtVippsMobilePay(page, 'La utløpe');
     await expect(page).toHaveURL(adresseavisen('/bestilling-feilet'));
     await expect(page.getByRole('heading', { level: 1, name: 'Bestillingen feilet' })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveText('Serveren brukte for lang tid på å svare. Prøv igjen litt senere.');
   });
 
-  test('ny@ buys Digital for 1 kr: Avbryt, retry of the same order, Godkjenn, receipt, home; a second submit makes nothing new', async ({ page }) => {
+  test('ny@ buys Digital for 1 kr with Vipps: Avvis, retry of the same order, Godkjenn of the agreement, receipt, home; a second submit makes nothing new', async ({ page }) => {
+    test.setTimeout(60_000);
     await page.goto(adresseavisen('/bestill-abonnement'));
     await signInAtProvider(page, 'ny@minside.test');
     await chooseDigitalAndGoToSummary(page);
-    await page.getByRole('button', { name: 'Betal med kort' }).click();
-    await pressAtProvider(page, 'Avbryt');
+    await page.getByRole('button', { name: 'Betal med Vipps' }).click();
+    // In Vipps: an agreement for the plan at its later price, whose first charge is the 1 kr of the order.
+    await expect(page.getByRole('heading', { level: 1, name: 'Digital' })).toBeVisible();
+    await expect(page.getByText(/^Inntil 598,00\skr hver måned$/)).toBeVisible();
+    await expect(page.getByRole('term').filter({ hasText: 'Trekkes nå' })).toBeVisible();
+    await expect(page.getByRole('definition').filter({ hasText: /^1,00\skr – / })).toBeVisible();
+    await expect(page.getByText('Vipps (fast betaling)')).toBeVisible();
+    await pressAtVippsMobilePay(page, 'Avvis');
     await expect(page).toHaveURL(/\/avbryt-bestilling\?orderId=/);
     await expect(page.getByRole('heading', { level: 1, name: 'Kjøpet ditt ble avbrutt' })).toBeVisible();
+    await expect(page.getByText('Du har ikke betalt noe')).toBeVisible();
     const orderId = new URL(page.url()).searchParams.get('orderId') ?? '';
 
     await page.getByRole('link', { name: 'Prøv igjen' }).click();
     await expect(page).toHaveURL(adresseavisen(`/bestill-abonnement?ordre=${orderId}`));
     await expect(page.getByRole('heading', { name: 'Oppsummering' })).toBeVisible();
-    await page.getByRole('button', { name: 'Betal med kort' }).click();
-    await pressAtProvider(page, 'Godkjenn');
+    await page.getByRole('button', { name: 'Betal med Vipps' }).click();
+    await pressAtVippsMobilePay(page, 'Godkjenn');
     await expect(page).toHaveURL(adresseavisen(`/kvittering?orderId=${orderId}`));
     await expect(page.getByRole('heading', { level: 1, name: 'Kvittering' })).toBeVisible();
     await expect(page.getByRole('definition').filter({ hasText: /^Digital, månedlig$/ })).toBeVisible();
-    await expect(page.getByText(/^1\s*kr$/)).toBeVisible();
+    await expect(page.getByRole('definition').filter({ hasText: /^1\s*kr for 1 måned$/ })).toBeVisible();
 
     await page.getByRole('link', { name: 'Til Min Side' }).click();
     await expect(page).toHaveURL(adresseavisen('/'));
-    await expect(page.getByText('Digital').first()).toBeVisible();
+    const summary = page.getByRole('region', { name: 'Digital', exact: true });
+    await expect(summary).toContainText('Prøveperiode');
+    await expect(summary).toContainText('BetalingsmåteVipps');
 
-    // The same order submitted again: the receipt, no second payment, one invoice.
-    const again = await apiCall(page, `/api/order/${orderId}/payment`, { method: 'POST', json: { method: 'SWEDBANK-PPG' } });
+    // The same order submitted again: the receipt, no second payment, one invoice, paid with Vipps.
+    const again = await apiCall(page, `/api/order/${orderId}/payment`, { method: 'POST', json: { method: 'VIPPS' } });
     expect(again).toMatchObject({ status: 200, body: { redirectUrl: `/kvittering?orderId=${orderId}` } });
     const session = (await apiCall(page, '/api/session?titleCode=ADR')).body as { account: { ariaAccountNo: number } };
-    const invoices = (await apiCall(page, `/api/invoice/${session.account.ariaAccountNo}`)).body as { invoices: { titleCode: string; amountOre: number }[] };
-    expect(invoices.invoices.filter((invoice) => invoice.titleCode === 'ADR')).toEqual([expect.objectContaining({ amountOre: 100 })]);
+    const invoices = (await apiCall(page, `/api/invoice/${session.account.ariaAccountNo}`)).body as { invoices: { titleCode: string; amountOre: number; status: string; settledBy: string | null }[] };
+    expect(invoices.invoices.filter((invoice) => invoice.titleCode === 'ADR')).toEqual([expect.objectContaining({ amountOre: 100, status: 'PAID', settledBy: 'VIPPS' })]);
     // And a new order at the title is refused: ny@ is a subscriber now.
     await page.goto(adresseavisen('/bestill-abonnement'));
     await expect(page).toHaveURL(adresseavisen('/allerede-abonnent'));

@@ -66,7 +66,7 @@ export const taskLinks: Partial<Record<SelfServiceTask, { to: string; label: str
   familySharing: { to: pathTo('familySharing'), label: 'Familiedeling', text: 'Del tilgangen med dem du bor sammen med.' },
   businessAdmin: { to: pathTo('businessAdmin'), label: 'Administrer bedrift', text: 'Inviter ansatte og fjern tilganger.' },
   invoices: { to: pathTo('invoiceOverview'), label: 'Fakturaoversikt', text: 'Se hva som er betalt og hva som gjenstår.' },
-  paymentMethod: { to: pathTo('changePaymentMethod'), label: 'Betalingsmåte', text: 'Bytt kort, Vipps eller AvtaleGiro.' },
+  paymentMethod: { to: pathTo('changePaymentMethod'), label: 'Betalingsmåte', text: 'Vipps, AvtaleGiro eller giro.' },
   contact: { to: pathTo('contact'), label: 'Kontaktinformasjon', text: 'E-post, telefon og hvem du deler med.' },
   profile: { to: pathTo('editProfile'), label: 'Endre profil', text: 'Navn, telefon, fødselsdato og e-post.' },
   privacy: { to: pathTo('privacySettings'), label: 'Personvern', text: 'Samtykker, innsyn og sletting.' },

@@ -10,6 +10,10 @@ function detailLines(details: PaymentMethodDetails): string[] {
   if (details.card) {
     const { brand, maskedNumber, expiryMonth, expiryYear } = details.card;
     lines.push(`${brand} ${maskedNumber}`, `Utløper ${String(expiryMonth).padStart(2, '0')}/${String(expiryYear).slice(-2)}`);
+    // A card kept by an earlier payment provider: the one the portal has now keeps none, so nothing is drawn from it.
+    if (details.method === 'CARD' && !details.choices.includes('SWEDBANK-PPG')) {
+      lines.push('Vi kan ikke lenger trekke fra dette kortet. Fakturaene kommer på e-post, og du kan betale dem med Vipps eller kort. Vil du betale fast, velg Vipps eller AvtaleGiro.');
+    }
   }
   if (details.vippsAgreement) {
     lines.push(details.vippsAgreement.phoneNumber ? `Fast betaling med Vipps fra ${details.vippsAgreement.phoneNumber}` : 'Fast betaling med Vipps');

@@ -32,9 +32,11 @@ export function AddPaymentCardPage() {
   const busy = mutation.isPending || mutation.isSuccess;
   const details = current.data;
   const page = pages.addPaymentCard;
+  // The portal's payment provider keeps no cards (Vipps MobilePay): say so instead of offering a button that can only be refused.
+  const cardsOffered = details?.choices.includes('SWEDBANK-PPG') ?? true;
 
   return (
-    <Page title={page.title} lead="Kortet brukes til å fornye abonnementet automatisk. Du skriver inn kortnummeret hos betalingstjenesten; vi lagrer aldri kortnummeret.">
+    <Page title={page.title} lead={cardsOffered ? 'Kortet brukes til å fornye abonnementet automatisk. Du skriver inn kortnummeret hos betalingstjenesten; vi lagrer aldri kortnummeret.' : page.purpose}>
       <div className={ui.stack}>
         {current.error ? (
           <p className={ui.alert} role="alert">
@@ -43,7 +45,20 @@ export function AddPaymentCardPage() {
         ) : null}
         {details ? <CurrentMethod details={details} /> : null}
         {details && !details.changeable ? <p className={ui.panelAccent}>{billingErrorMessages.paymentMethodNotChangeable}</p> : null}
-        {details?.changeable ? (
+        {details?.changeable && !cardsOffered ? (
+          <section className={`${ui.panel} ${ui.narrow}`} aria-labelledby="nytt-kort">
+            <h2 id="nytt-kort" className={ui.panelHeading}>
+              Betalingskort kan ikke lagres her
+            </h2>
+            <p className={ui.text}>Abonnementet kan ikke trekkes fra et lagret kort. Velg fast betaling med Vipps, AvtaleGiro eller giro. Med giro kan du fortsatt betale hver faktura med kort.</p>
+            <div className={ui.actions}>
+              <Link className={`${button.button} ${button.primary}`} to={pathTo('changePaymentMethod')}>
+                Velg betalingsmetode
+              </Link>
+            </div>
+          </section>
+        ) : null}
+        {details?.changeable && cardsOffered ? (
           <section className={`${ui.panel} ${ui.narrow}`} aria-labelledby="nytt-kort">
             <h2 id="nytt-kort" className={ui.panelHeading}>
               {details.card ? 'Bytt til et nytt kort' : 'Legg til et kort'}

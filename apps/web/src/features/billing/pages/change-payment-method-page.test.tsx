@@ -94,6 +94,22 @@ describe('the methods offered', () => {
   });
 });
 
+describe('a card kept by an earlier payment provider', () => {
+  it('says nothing is drawn from it any more, and offers no card change', async () => {
+    renderPage({ ...card, choices: ['VIPPS', 'AVTALEGIRO', 'BANKGIRO'] });
+    await screen.findByText('Visa **** **** **** 4242');
+    expect(currentMethod().textContent).toContain('Vi kan ikke lenger trekke fra dette kortet. Fakturaene kommer på e-post');
+    expect(screen.queryByRole('link', { name: 'Bytt betalingskort' })).toBeNull();
+  });
+
+  it('is shown as it is where the provider keeps cards', async () => {
+    renderPage(card);
+    await screen.findByText('Visa **** **** **** 4242');
+    expect(currentMethod().textContent).not.toContain('Vi kan ikke lenger trekke');
+    expect(screen.getByRole('link', { name: 'Bytt betalingskort' })).toBeDefined();
+  });
+});
+
 describe('choosing AvtaleGiro', () => {
   it('asks for no account number, and says before the choice that the agreement is finished in the netbank', async () => {
     renderPage(card);
