@@ -108,6 +108,26 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect((await atProvider(paymentId)).aggregate.refundedAmount.value).toBe(10_000);
   });
 
+  it('webhooks out of order (captured before authorized) and an access token that expired on the way: one capture, the invoice paid', async () => {
+    const created = await openInvoice();
+    // The token the adapter holds is refused once (expired early at the provider): it fetches a new one and goes on.
+    const tokensFetched = () => simulator.requests.filter((request) => request.path.startsWith('/accesstoken/get')).length;
+    const before = tokensFetched();
+    simulator.faults.next('expired-token', { method: 'POST', pathPrefix: '/epayment/v1/payments' });
+    const { paymentId } = await pay(created.ariaInvoiceNo);
+    expect(tokensFetched()).toBe(before + 1);
+    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === paymentId).map((request) => request.response?.status)).toEqual([401, 201]);
+    simulator.faults.webhooks.reorder = true;
+    simulator.approve(paymentId);
+    await simulator.flushWebhooks();
+    simulator.faults.webhooks.reorder = false;
+    await simulator.flushWebhooks();
+    expect(await paymentRow(paymentId)).toEqual({ status: 'CAPTURED', amount_ore: 29_900 });
+    expect(await invoiceOf(created.ariaInvoiceNo)).toMatchObject({ status: 'PAID' });
+    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/payments/${paymentId}/capture`))).toHaveLength(1);
+    expect((await atProvider(paymentId)).aggregate.capturedAmount.value).toBe(29_900);
+  });
+
   it('a payment we no longer want is cancelled at the provider, again and again without harm', async () => {
     const created = await openInvoice();
     const { paymentId } = await pay(created.ariaInvoiceNo);
