@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { osloToday, paymentSchema, systemClock } from '@minside/domain';
-import { createVippsClient, signWebhookRequest } from '@minside/vipps';
-import type { VippsSimulator } from '@minside/vipps/simulator';
+import { signWebhookRequest } from '@minside/vipps';
 import { EMBEDDED_MERCHANT_SERIAL_NUMBER } from '../src/integrations/payment/embedded-vipps-simulator.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import type { TestBrowser } from './browser.ts';
-import { answerAtVipps, signIn as signInAs } from './support.ts';
+import { answerAtVipps, signIn as signInAs, vippsClientOf, vippsOf } from './support.ts';
 
 // Review findings 4, 5, 7, 9, 10 and 14 (docs/decisions/009-billing-and-payments.md): failed or
 // unanswered renewal charges, concurrent captures and webhook retries, payment ids, method-change
@@ -38,28 +37,9 @@ describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
   });
   afterAll(() => test.close());
 
-  const vipps = (): VippsSimulator => {
-    const simulator = test.app.vippsSimulator;
-    if (!simulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
-    return simulator;
-  };
-  /**
-   * Vipps MobilePay's own view, asked as any client of its published API asks: with the keys the
-   * app fetched its access token with (the embedded simulator makes them up at each start).
-   */
-  const atVipps = () => {
-    const token = vipps().requests.find((request) => request.path.toLowerCase() === '/accesstoken/get');
-    if (!token) throw new Error('the app has not fetched a Vipps MobilePay access token');
-    return createVippsClient({
-      baseUrl: vipps().url,
-      clientId: token.headers['client_id'] ?? '',
-      clientSecret: token.headers['client_secret'] ?? '',
-      subscriptionKey: token.headers['ocp-apim-subscription-key'] ?? '',
-      merchantSerialNumber: EMBEDDED_MERCHANT_SERIAL_NUMBER,
-      system: { name: 'minside-test', version: '1' },
-      now,
-    });
-  };
+  const vipps = () => vippsOf(test);
+  /** Vipps MobilePay's own view, asked with the keys the app fetched its access token with. */
+  const atVipps = () => vippsClientOf(test, now);
   /** Every webhook the simulator sends is lost for the rest of the test: only those a test posts itself reach the app. */
   const loseWebhooks = () => {
     vipps().faults.webhooks.drop = true;

@@ -1,12 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, isValidKid, osloToday, systemClock } from '@minside/domain';
-import { createVippsClient } from '@minside/vipps';
-import type { VippsSimulator } from '@minside/vipps/simulator';
 import { defaultCatalogue } from '@minside/titles';
-import { EMBEDDED_MERCHANT_SERIAL_NUMBER } from '../src/integrations/payment/embedded-vipps-simulator.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
+import { vippsClientOf, vippsOf } from './support.ts';
 
 // Issue 6 renewals: the next period's invoice is issued before the period ends, exactly once
 // per period however often (and however concurrently) the job runs; a Vipps agreement is charged
@@ -51,28 +49,9 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
     (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to}`)).find((row) => row.subject.includes(`faktura ${ariaInvoiceNo}`))?.text ?? '';
   const renewalPayments = (subscriptionId: string) =>
     test.database.rows<{ status: string; method: string; aria_invoice_no: number }>(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`);
-  const vipps = (): VippsSimulator => {
-    const simulator = test.app.vippsSimulator;
-    if (!simulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
-    return simulator;
-  };
-  /**
-   * Vipps MobilePay's own view, asked as any client of its published API asks: with the keys the
-   * app fetched its access token with (the embedded simulator makes them up at each start).
-   */
-  const atVipps = () => {
-    const token = vipps().requests.find((request) => request.path.toLowerCase() === '/accesstoken/get');
-    if (!token) throw new Error('the app has not fetched a Vipps MobilePay access token');
-    return createVippsClient({
-      baseUrl: vipps().url,
-      clientId: token.headers['client_id'] ?? '',
-      clientSecret: token.headers['client_secret'] ?? '',
-      subscriptionKey: token.headers['ocp-apim-subscription-key'] ?? '',
-      merchantSerialNumber: EMBEDDED_MERCHANT_SERIAL_NUMBER,
-      system: { name: 'minside-test', version: '1' },
-      now,
-    });
-  };
+  const vipps = () => vippsOf(test);
+  /** Vipps MobilePay's own view, asked with the keys the app fetched its access token with. */
+  const atVipps = () => vippsClientOf(test, now);
 
   it('applies a discount code to the next renewal invoice', async () => {
     const browser = new TestBrowser(() => injectTransport(test.app));

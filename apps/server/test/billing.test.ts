@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidKid, kidFor, paymentSchema, readKid, type Invoice, systemClock } from '@minside/domain';
-import { createVippsClient, signWebhookRequest } from '@minside/vipps';
-import type { VippsSimulator } from '@minside/vipps/simulator';
+import { signWebhookRequest } from '@minside/vipps';
 import { defaultCatalogue } from '@minside/titles';
 import { EMBEDDED_MERCHANT_SERIAL_NUMBER } from '../src/integrations/payment/embedded-vipps-simulator.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, TestBrowser, type BrowserResponse } from './browser.ts';
-import { answerAtVipps, expectRefused, signIn as signInAs, type VippsAnswer } from './support.ts';
+import { answerAtVipps, expectRefused, signIn as signInAs, vippsClientOf, vippsOf, type VippsAnswer } from './support.ts';
 
 // Issue 6: invoices, paying through Vipps MobilePay (issue 22: the real adapter against the
 // simulator embedded in the test app — landing page → signed webhook → one capture → invoice
@@ -20,32 +19,6 @@ const PORTAL = 'http://adresseavisen.localhost:3000';
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
 const accounts = { papir: 40_000_001, digital: 40_000_002, ung: 40_000_003, familiemedlem: 40_000_005 } as const;
-
-/** The simulator the test app pays through. */
-function vippsOf(test: TestApp): VippsSimulator {
-  const simulator = test.app.vippsSimulator;
-  if (!simulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
-  return simulator;
-}
-
-/**
- * Vipps MobilePay's own view, asked as any client of its published API asks: with the keys the
- * app fetched its access token with (the embedded simulator makes them up at each start).
- */
-function vippsClientOf(test: TestApp, now: () => Date) {
-  const simulator = vippsOf(test);
-  const token = simulator.requests.find((request) => request.path.toLowerCase() === '/accesstoken/get');
-  if (!token) throw new Error('the app has not fetched a Vipps MobilePay access token');
-  return createVippsClient({
-    baseUrl: simulator.url,
-    clientId: token.headers['client_id'] ?? '',
-    clientSecret: token.headers['client_secret'] ?? '',
-    subscriptionKey: token.headers['ocp-apim-subscription-key'] ?? '',
-    merchantSerialNumber: EMBEDDED_MERCHANT_SERIAL_NUMBER,
-    system: { name: 'minside-test', version: '1' },
-    now,
-  });
-}
 
 /** The payer presses a button on a landing page that is no longer open (answered, or ended by us): Vipps MobilePay refuses it. */
 async function refusedAtVipps(test: TestApp, redirectUrl: string, action: VippsAnswer): Promise<void> {

@@ -3,10 +3,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, orderOffersResponseSchema, orderResponseSchema, orderSchema, osloToday, paymentRedirectSchema, type Order, systemClock } from '@minside/domain';
 import { signWebhookRequest } from '@minside/vipps';
-import type { VippsSimulator } from '@minside/vipps/simulator';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import type { TestBrowser } from './browser.ts';
-import { answerAtVipps, expectRefused, signIn as signInAs, type VippsAnswer } from './support.ts';
+import { answerAtVipps, expectRefused, signIn as signInAs, vippsOf, type VippsAnswer } from './support.ts';
 
 // Issue 7: offers and prices, the SPEC §5 age rules, orders paid through Vipps MobilePay (issue 22:
 // the real adapter against the simulator embedded in the test app), idempotency (double submit,
@@ -30,11 +29,7 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
   const setBirthdate = (userId: string, birthdate: string | null) => test.database.rows(sql`update app_user set birthdate = ${birthdate} where id = ${userId}`);
   const order = (browser: TestBrowser, body: Record<string, unknown>) => browser.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ...body } });
   const pay = (browser: TestBrowser, orderId: string, method = 'SWEDBANK-PPG') => browser.request('POST', `${PORTAL}/api/order/${orderId}/payment`, { json: { method } });
-  const vipps = (): VippsSimulator => {
-    const simulator = test.app.vippsSimulator;
-    if (!simulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
-    return simulator;
-  };
+  const vipps = () => vippsOf(test);
   /** The payer answers on Vipps MobilePay's landing page; the portal path they are sent back to. */
   const answer = (redirectUrl: string, action: VippsAnswer, options: { lostWebhooks?: boolean } = {}) => answerAtVipps(test, redirectUrl, action, options);
   /** The payer presses a button on a landing page that is no longer open (answered already, or ended by us): Vipps MobilePay refuses it. */

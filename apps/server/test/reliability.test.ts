@@ -19,7 +19,7 @@ import { seedDemoData } from '../src/db/seed.ts';
 import { login, TestBrowser, type BrowserResponse } from './browser.ts';
 import { buildTestApp, createScratchDatabase, DEMO_PASSWORD, testDatabases, type ScratchDatabase, type TestApp } from './helper.ts';
 import { freePort, httpRequest, processTransport, startDatabaseProxy, type DatabaseProxy, type HttpAnswer, type HttpRequestError } from './reliability-support.ts';
-import { answerAtVipps, expectRefused, signIn } from './support.ts';
+import { answerAtVipps, expectRefused, signIn, vippsOf } from './support.ts';
 
 // Issue 10 item 4: what the portal does when the things it depends on fail.
 // 1. The database goes away mid-run (PostgreSQL through a TCP proxy we cut or stall; PGlite closed).
@@ -46,11 +46,6 @@ function expectAnsweredOrUnavailable(response: BrowserResponse, ok: number[]): v
   else expect(ok, `${response.status} ${response.body}`).toContain(response.status);
 }
 
-/** The Vipps MobilePay simulator embedded in a test app (testConfig's provider, as `npm start`'s). */
-function vippsOf(test: TestApp): VippsSimulator {
-  if (!test.app.vippsSimulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
-  return test.app.vippsSimulator;
-}
 
 /** The capture requests Vipps MobilePay received for one payment (ePayment). */
 function captureRequests(test: TestApp, paymentId: string): SimulatorRequest[] {

@@ -3,6 +3,9 @@ import { expect } from 'vitest';
 import { addDays, nextPossibleDeliveryDay } from '@minside/domain';
 import type { OcrTransactionInput } from '@minside/bank-files';
 import { defaultCatalogue, type Catalogue } from '@minside/titles';
+import { createVippsClient } from '@minside/vipps';
+import type { VippsSimulator } from '@minside/vipps/simulator';
+import { EMBEDDED_MERCHANT_SERIAL_NUMBER } from '../src/integrations/payment/embedded-vipps-simulator.ts';
 import { createCalendarCache } from '../src/modules/delivery/calendars.ts';
 import { DEMO_PASSWORD, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
@@ -97,8 +100,7 @@ export type VippsAnswer = 'approve' | 'reject' | 'expire';
  * reconciliation must settle it). Answers the portal path and query the payer is sent back to.
  */
 export async function answerAtVipps(test: TestApp, redirectUrl: string, action: VippsAnswer, options: { lostWebhooks?: boolean } = {}): Promise<string> {
-  const simulator = test.app.vippsSimulator;
-  if (!simulator) throw new Error('answerAtVipps: the test app does not pay through the embedded Vipps MobilePay simulator');
+  const simulator = vippsOf(test);
   const page = new URL(redirectUrl);
   expect(page.origin, 'the portal sends the payer to Vipps MobilePay').toBe(new URL(simulator.url).origin);
   const landing = await fetch(page);
@@ -120,4 +122,29 @@ export async function answerAtVipps(test: TestApp, redirectUrl: string, action: 
   } finally {
     simulator.faults.webhooks.drop = false;
   }
+}
+
+/** The Vipps MobilePay simulator embedded in a test app (testConfig's provider, as `npm start`'s). */
+export function vippsOf(test: TestApp): VippsSimulator {
+  if (!test.app.vippsSimulator) throw new Error('the test app pays through the embedded Vipps MobilePay simulator');
+  return test.app.vippsSimulator;
+}
+
+/**
+ * Vipps MobilePay's own view, asked as any client of its published API asks: with the keys the
+ * app fetched its access token with (the embedded simulator makes them up at each start).
+ */
+export function vippsClientOf(test: TestApp, now: () => Date) {
+  const simulator = vippsOf(test);
+  const token = simulator.requests.find((request) => request.path.toLowerCase() === '/accesstoken/get');
+  if (!token) throw new Error('the app has not fetched a Vipps MobilePay access token');
+  return createVippsClient({
+    baseUrl: simulator.url,
+    clientId: token.headers['client_id'] ?? '',
+    clientSecret: token.headers['client_secret'] ?? '',
+    subscriptionKey: token.headers['ocp-apim-subscription-key'] ?? '',
+    merchantSerialNumber: EMBEDDED_MERCHANT_SERIAL_NUMBER,
+    system: { name: 'minside-test', version: '1' },
+    now,
+  });
 }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, systemClock } from '@minside/domain';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
-import { signIn } from './support.ts';
+import { signIn, vippsOf } from './support.ts';
 
 // Issue 22, found in review: a subscription bought with Vipps is settled by whichever comes first —
 // the webhook, the return page, reconciliation — and only that one decides; an error that says
@@ -22,11 +22,7 @@ describe.each(testDatabases)('settling a Vipps order ($name)', ({ name }) => {
     await test?.close();
   });
 
-  const simulator = () => {
-    const embedded = test.app.vippsSimulator;
-    if (!embedded) throw new Error('the test app pays through the embedded simulator');
-    return embedded;
-  };
+  const simulator = () => vippsOf(test);
   /** An order for Digital paid with Vipps, approved in the app with every webhook lost. */
   const approvedOrder = async (email: string) => {
     const buyer = await signIn(test, PORTAL, email);
