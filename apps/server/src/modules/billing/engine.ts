@@ -152,12 +152,17 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
           agreementId ? eq(payment.providerReference, agreementId) : isNotNull(payment.providerReference),
         ),
       );
+    await cancelAtProvider(rows);
+  }
+
+  /** Best effort: flows we no longer want are closed at the provider too (our rows are already settled); reconciliation tries an agreement flow again. */
+  async function cancelAtProvider(rows: Pick<PaymentRow, 'id' | 'providerReference'>[]): Promise<void> {
     for (const row of rows) {
       if (!row.providerReference) continue;
       try {
         await provider.cancel(row.providerReference);
       } catch (error) {
-        log.warn({ err: error, paymentId: row.id }, 'could not stop an abandoned agreement flow at the provider; reconciliation tries again');
+        log.warn({ err: error, paymentId: row.id }, 'could not cancel a flow we gave up at the provider; a late approval of it settles nothing, and reconciliation stops an agreement flow again');
       }
     }
   }
@@ -681,17 +686,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         .returning();
     },
 
-    /** Best effort: a flow we no longer want is closed at the provider too (our row is already settled). */
-    async cancelAtProvider(rows: PaymentRow[]): Promise<void> {
-      for (const row of rows) {
-        if (!row.providerReference) continue;
-        try {
-          await provider.cancel(row.providerReference);
-        } catch (error) {
-          log.warn({ err: error, paymentId: row.id }, 'could not cancel a superseded flow at the provider; its approval will be ignored');
-        }
-      }
-    },
+    cancelAtProvider,
 
     /** Every PENDING payment of an invoice, whatever its purpose (the renewal job leaves such an invoice alone). */
     async openForInvoice(tx: Tx, ariaInvoiceNo: number): Promise<PaymentRow[]> {
