@@ -28,6 +28,8 @@ import { createLifecycleService } from './modules/subscription/lifecycle-service
 import { profileRoutes } from './modules/profile/routes.ts';
 import { createProfileService } from './modules/profile/service.ts';
 import { createMailer } from './integrations/mail/index.ts';
+import { mailUnsubscribeSecret } from './integrations/mail/unsubscribe.ts';
+import { unsubscribeRoutes } from './integrations/mail/unsubscribe-routes.ts';
 import { registerBilling } from './modules/billing/index.ts';
 import { registerOrdering } from './modules/ordering/index.ts';
 import { consentRoutes } from './modules/consent/routes.ts';
@@ -167,10 +169,12 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
   const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, now });
   await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, now });
+  const unsubscribe = { secret: await mailUnsubscribeSecret(database.db), origin: portalOriginFor(config, catalogue) };
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, dkim: config.mailDkim, unsubscribe, log: app.log, now });
+  await app.register(unsubscribeRoutes, { db: database.db, secret: unsubscribe.secret, catalogue, now });
   const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   await app.register(profileRoutes, { profile, sessions });
-  if (!config.smtpUrl && !production) registerDevMailPage(app, database.db);
+  if (!config.smtpUrl && !production) registerDevMailPage(app, database.db, config.mailFrom);
   const family = createFamilyService({ db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
   await app.register(familyRoutes, { family, sessions });
   const calendarOf = createCalendarCache();
@@ -196,7 +200,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(consentPermissionRoutes, { permissions, sessions });
   const content = createContentService({ contentDir: config.contentDir, catalogue, identityProviderName: config.identityProviderName });
   await app.register(contentRoutes, { content, titles });
-  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, titleOf: (code) => titles.titleFor(code, 'http://localhost/'), endSessionsOf: (userId) => sessions.endAllOf(userId) });
+  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, titleOf: (code) => titles.titleFor(code, 'http://localhost/'), endSessionsOf: (userId) => sessions.endAllOf(userId), catalogue });
   await app.register(privacyRoutes, { privacy, sessions, operatorToken: config.operatorToken });
   app.decorate('privacy', privacy);
   await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { defaultStudentEmailDomains } from '@minside/domain';
 import { parseClientSettings, type ClientSettings } from './modules/consent/settings.ts';
 import { parseScheduleOverrides } from './jobs/schedule.ts';
+import { dkimConfigFrom, mailboxOf, type MailDkimConfig } from './integrations/mail/sender.ts';
 
 /**
  * Environment → typed configuration. Every embedded part is replaced by configuration,
@@ -71,6 +73,8 @@ const envSchema = z.object({
   BANK_CUSTOMER_UNIT_ID: z.string().regex(/^\d{8}$/, 'must be the 8-digit customer unit id Nets gave the publisher').optional(),
   /** Where bank files are archived, quarantined and written (issue 21). Default: DATA_DIR/bank. */
   BANK_FILES_DIR: z.string().min(1).optional(),
+  /** Where EHF invoices are written for the access point to send (issue 23). Default: DATA_DIR/ehf/outbox. */
+  EHF_OUTBOX_DIR: z.string().min(1).optional(),
   /** Nets' SFTP server for the bank files (issue 21); unset moves them through BANK_FILES_DIR/inbox and outbox only. */
   BANK_SFTP_URL: z
     .string()
@@ -97,7 +101,27 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  MAIL_FROM: z.string().min(3).default('Min Side <minside@localhost>'),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .default('Min Side <minside@localhost>')
+    .refine((value) => {
+      try {
+        mailboxOf(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an address, bare or with a display name: minside@adressa.no or Min Side <minside@adressa.no>'),
+  /** DKIM signing (ADR 010 "Sender"): all of domain, selector and one of the key variables, or none. */
+  MAIL_DKIM_DOMAIN: z.string().optional().or(z.literal('').transform(() => undefined)),
+  MAIL_DKIM_SELECTOR: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a DNS label, e.g. minside2026 (the key is published at {selector}._domainkey.{domain})')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_DKIM_PRIVATE_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
+  MAIL_DKIM_PRIVATE_KEY_FILE: z.string().optional().or(z.literal('').transform(() => undefined)),
   /**
    * `test` is the built-in provider (fake money, /_dev/pay, refused in production); `vipps` is Vipps
    * MobilePay (ePayment for Vipps and card) at VIPPS_BASE_URL. Unset outside production: the Vipps
@@ -211,13 +235,21 @@ export interface Config {
   bankCustomerUnitId: string | undefined;
   /** Bank files: `archive/` (every file in and out, by SHA-256), `quarantine/` (refused files and their error), `outbox/` (claims to send). */
   bankFilesDir: string;
+  /**
+   * EHF documents (issue 23) are written here as {number}.xml, for the PEPPOL access point the
+   * publisher contracts with to pick up (its agent, or SFTP to it): sending is configuration, not code.
+   */
+  ehfOutboxDir: string;
   /** Nets' SFTP server; undefined keeps the bank files in BANK_FILES_DIR's inbox/ and outbox/ (a person or another tool carries them). */
   bankSftp: BankSftpConfig | undefined;
   /** Bearer token for the operator endpoints (carrier feed); unset turns them off. */
   operatorToken: string | undefined;
   /** SMTP server for outgoing mail; unset keeps mail in the outbox table, shown at /_dev/mail. */
   smtpUrl: string | undefined;
+  /** MAIL_FROM: its address is the From address of every message; the display name is the title's (ADR 010 "Sender"). */
   mailFrom: string;
+  /** MAIL_DKIM_*: sign outgoing mail with DKIM; undefined leaves it to the SMTP relay. */
+  mailDkim?: MailDkimConfig | undefined;
   /**
    * Which payment provider charges (integrations/payment); `test` is the embedded test provider
    * with its page at /_dev/pay, never in production. Undefined only where loadConfig does not
@@ -305,6 +337,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   }
   const production = isProduction(e);
   const bankSftp = bankSftpConfig(e, production);
+  const dkim = dkimConfigFrom(
+    { domain: e.MAIL_DKIM_DOMAIN, selector: e.MAIL_DKIM_SELECTOR, privateKey: e.MAIL_DKIM_PRIVATE_KEY, privateKeyFile: e.MAIL_DKIM_PRIVATE_KEY_FILE },
+    mailboxOf(e.MAIL_FROM).address,
+    (file) => readFileSync(file, 'utf8'),
+  );
+  if (!dkim.ok) throw new ConfigError(`Invalid configuration: ${dkim.problem}`);
   // The test provider approves whatever its buttons say: never in production, whatever the
   // purpose. A serving process in production needs the real provider (Vipps MobilePay).
   if (production && e.PAYMENT_PROVIDER === 'test') throw new ConfigError(noRealPaymentProviderMessage);
@@ -344,9 +382,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     operatorToken: e.OPERATOR_TOKEN,
     bankCustomerUnitId: e.BANK_CUSTOMER_UNIT_ID,
     bankFilesDir: e.BANK_FILES_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/bank`,
+    ehfOutboxDir: e.EHF_OUTBOX_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/ehf/outbox`,
     bankSftp,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    mailDkim: dkim.dkim,
     paymentProvider,
     vipps,
     paylinkSecret: e.PAYLINK_SECRET,
@@ -422,7 +462,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // Bank files a test writes (claims, archived uploads) go to the temporary folder, not the repository's ./data.
   // As `npm start`: the real Vipps MobilePay adapter against the simulator embedded in the app (tests answer for the payer with
   // app.vippsSimulator); due charges are taken when a test says so, never by the wall clock in the middle of one.
-  return { ...loadConfig({}), vipps: { embeddedSimulator: true, port: undefined, chargesEveryMs: 0 }, logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ...overrides };
+  return { ...loadConfig({}), vipps: { embeddedSimulator: true, port: undefined, chargesEveryMs: 0 }, logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ehfOutboxDir: path.join(tmpdir(), `minside-test-ehf-${process.pid}`), ...overrides };
 }
 
 /** Where the embedded identity provider lives: /idp under PUBLIC_URL, or under localhost:PORT. */

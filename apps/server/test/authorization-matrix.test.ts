@@ -130,7 +130,7 @@ describe('operator routes without OPERATOR_TOKEN', () => {
   it('do not exist (404), whatever token is presented', async () => {
     const routes = apiRoutes(test).filter((route) => operatorRoutes.has(routeKey(route)));
     expect(routes.length).toBe(operatorRoutes.size);
-    const table = fixtures({ papirInvoiceNo: 1, deliveryChangeId: 'x', exportId: 'x', paymentId: 'x', today: '2026-12-01' });
+    const table = fixtures({ papirInvoiceNo: 1, creditNoteNumber: 1, ehfInvoiceNo: 1, deliveryChangeId: 'x', exportId: 'x', paymentId: 'x', today: '2026-12-01' });
     for (const route of routes) {
       for (const headers of [{}, { authorization: `Bearer ${OPERATOR_TOKEN}` }] as Record<string, string>[]) {
         const response = await call(anonymous(test), route, table[routeKey(route)] as Fixture, headers);

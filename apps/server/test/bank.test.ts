@@ -90,6 +90,11 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     });
     const after = (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === unpaid.ariaInvoiceNo);
     expect(after).toMatchObject({ status: 'PAID', settledBy: 'BANKGIRO', paidAt: '2026-01-15T11:00:00.000Z', payable: false });
+    // The payer gets a receipt (issue 23), once, with the bank's date and a link to the invoice on Min Side.
+    const receipts = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where to_address = 'papir@minside.test' and subject like ${`%kvittering for betaling av faktura ${unpaid.ariaInvoiceNo}`}`);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.text).toContain('Betalt 15. januar 2026 i nettbanken.');
+    expect(receipts[0]?.text).toContain('/fakturaoversikt');
 
     // The same transmission again: nothing changes, and the answer says so.
     const before = await ledger();
@@ -102,6 +107,8 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect(twice.json()).toMatchObject({ settled: 0, unmatched: [{ kid: unpaid.kid, amountOre: unpaid.amountOre, reason: 'INVOICE_CLOSED' }] });
     const payments = await test.database.rows<{ n: string }>(sql`select count(*) as n from payment where aria_invoice_no = ${unpaid.ariaInvoiceNo} and status = 'CAPTURED' and provider = 'bank'`);
     expect(Number(payments[0]?.n)).toBe(1);
+    // And no receipt for the payment that is not taken as paying it.
+    expect(await test.database.rows(sql`select id from mail_outbox where subject like ${`%kvittering for betaling av faktura ${unpaid.ariaInvoiceNo}`}`)).toHaveLength(1);
   });
 
   it('partial, over-payment, a reversal and another title’s account are each recorded and listed for a person', async () => {
@@ -281,7 +288,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const due = addDays(day, 10);
     const mandateKid = kidFor('mandate', 1, adr.bank);
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, testperiode', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, testperiode', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock()),
     );
     const no = created.ariaInvoiceNo;
     const claimsIn = async (path: string | null) => (await parseBankFile(readFileSync(path ?? '', 'latin1'))).assignments.flatMap((assignment) => assignment.transactions).filter((t) => t.kid === mandateKid && 'dueDate' in t && t.dueDate === due);
@@ -328,7 +335,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     clockAt(day);
     const due = addDays(day, 10);
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, ikke trukket', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, ikke trukket', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock()),
     );
     const no = created.ariaInvoiceNo;
     const shown = async () => (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === no);
@@ -368,7 +375,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     // Due beyond the claim window: not at the bank, so the subscriber may pay it here.
     const due = addDays(today, 40);
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, delbetalt', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, delbetalt', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock()),
     );
     expect((await upload(await ocrFile([netbankPayment(created.kid, 10_000)]))).json()).toMatchObject({ settled: 0, unmatched: [] });
     const browser = await signInAs(test, PORTAL, 'papir@minside.test');

@@ -9,6 +9,8 @@ export interface BrowserResponse {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   body: string;
+  /** The body as bytes (a PDF). */
+  raw: Buffer;
   json<T = Record<string, unknown>>(): T;
 }
 
@@ -23,19 +25,20 @@ export function injectTransport(app: FastifyInstance): Transport {
       headers: { ...headers, host: url.host },
       ...(body === undefined ? {} : { payload: body }),
     });
-    return { status: response.statusCode, headers: response.headers, body: response.body, json: <T>() => response.json<T>() };
+    return { status: response.statusCode, headers: response.headers, body: response.body, raw: response.rawPayload, json: <T>() => response.json<T>() };
   };
 }
 
 /** Real HTTP: for a provider running as a separate process. */
 export const fetchTransport: Transport = async ({ method, url, headers, body }) => {
   const response = await fetch(url, { method, headers, redirect: 'manual', ...(body === undefined ? {} : { body }) });
-  const text = await response.text();
+  const raw = Buffer.from(await response.arrayBuffer());
+  const text = raw.toString('utf8');
   const responseHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => (responseHeaders[name] = value));
   const setCookies = response.headers.getSetCookie();
   if (setCookies.length > 0) responseHeaders['set-cookie'] = setCookies;
-  return { status: response.status, headers: responseHeaders, body: text, json: () => JSON.parse(text) };
+  return { status: response.status, headers: responseHeaders, body: text, raw, json: () => JSON.parse(text) };
 };
 
 export class TestBrowser {

@@ -21,7 +21,6 @@ import { signIn } from './support.ts';
 // a restart restores the ACTIVE agreements from the database.
 
 const PORTAL = 'http://adresseavisen.localhost:3000';
-const adr = defaultCatalogue.byTitleCode('ADR');
 
 /** As bin/server.ts starts: the configuration from the environment (a fresh DATA_DIR, the PGlite there), migrated, the demo data seeded. */
 async function start(config: Config): Promise<TestApp> {
@@ -74,7 +73,7 @@ describe('npm start pays through Vipps MobilePay against the embedded simulator'
   it('an invoice paid with Vipps: the landing page, "Godkjenn", back to the portal, the webhook in-process, the invoice paid', async () => {
     const papir = await signIn(test, PORTAL, 'papir@minside.test');
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: 40_000_001, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, Vipps-test', periodFrom: addDays(osloToday(systemClock()), 20), periodTo: addDays(osloToday(systemClock()), 49), dueOn: addDays(osloToday(systemClock()), 10) }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_001, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, Vipps-test', periodFrom: addDays(osloToday(systemClock()), 20), periodTo: addDays(osloToday(systemClock()), 49), dueOn: addDays(osloToday(systemClock()), 10) }, systemClock()),
     );
     const started = await papir.request('POST', `${PORTAL}/api/invoice/${created.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
     expect(started.status, started.body).toBe(200);
@@ -122,7 +121,7 @@ describe('npm start pays through Vipps MobilePay against the embedded simulator'
 
     // A renewal invoice due today becomes a charge on the restored agreement, waiting for its due date.
     const renewal = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(osloToday(systemClock()), 2), periodTo: addDays(osloToday(systemClock()), 31), dueOn: osloToday(systemClock()) }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(osloToday(systemClock()), 2), periodTo: addDays(osloToday(systemClock()), 31), dueOn: osloToday(systemClock()) }, systemClock()),
     );
     await test.app.billingJobs.runRenewals();
     const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(sql`select id, status, provider_reference from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`);

@@ -6,7 +6,7 @@ import { testConfig } from '../src/config.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
 import { expectRefused, signIn as signInAs } from './support.ts';
-import { systemClock } from '@minside/domain';
+import { osloToday, systemClock } from '@minside/domain';
 
 // Issue 8 family sharing: SPEC §4 invite results (emailSent, errorSaved, wrongEmailDomain,
 // userExist, maxUsersReached, resent), removal results (deleted, failed, notExist) and the
@@ -80,7 +80,7 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
       sql`select inst_status_code, current_period_end::text as current_period_end, resume_status_code from subscription where id = 'demo-familie-adr'`,
     );
     const session = async (browser: TestBrowser) => (await browser.request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json<{ subscription: Record<string, unknown> | null }>().subscription;
-    const inFiveDays = new Date(now().getTime() + 5 * DAY).toLocaleDateString('sv-SE', { timeZone: 'Europe/Oslo' });
+    const inFiveDays = osloToday(new Date(now().getTime() + 5 * DAY));
     try {
       // The owner cancels; it runs for five more days: so does the share.
       await test.database.rows(sql`update subscription set inst_status_code = 2, resume_status_code = 1, current_period_end = ${inFiveDays} where id = 'demo-familie-adr'`);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '@minside/domain';
+import { osloInstantOf, systemClock } from '@minside/domain';
 import { asc } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { defaultCatalogue } from '@minside/titles';
@@ -14,7 +14,7 @@ import { createDatabase, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { jobRun } from '../src/db/schema.ts';
 import { createJobRunner, type JobDefinition } from '../src/jobs/runner.ts';
-import { currentSlot, describeSchedule, nextSlot, osloInstant, parseSchedule, parseScheduleOverrides } from '../src/jobs/schedule.ts';
+import { currentSlot, describeSchedule, nextSlot, parseSchedule, parseScheduleOverrides } from '../src/jobs/schedule.ts';
 import { buildTestApp, createScratchDatabase, testDatabases, type ScratchDatabase } from './helper.ts';
 
 const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
@@ -50,11 +50,11 @@ describe('job schedules', () => {
   });
 
   it('puts a daily slot at the Oslo wall-clock time, summer and winter, and the latest one at or before now', () => {
-    expect(osloInstant('2026-07-01', '03:00').toISOString()).toBe('2026-07-01T01:00:00.000Z');
-    expect(osloInstant('2026-12-01', '03:00').toISOString()).toBe('2026-12-01T02:00:00.000Z');
+    expect(osloInstantOf('2026-07-01', '03:00').toISOString()).toBe('2026-07-01T01:00:00.000Z');
+    expect(osloInstantOf('2026-12-01', '03:00').toISOString()).toBe('2026-12-01T02:00:00.000Z');
     // The night the clocks go forward (02:00 → 03:00) and back (03:00 → 02:00).
-    expect(osloInstant('2026-03-29', '03:00').toISOString()).toBe('2026-03-29T01:00:00.000Z');
-    expect(osloInstant('2026-10-25', '03:00').toISOString()).toBe('2026-10-25T02:00:00.000Z');
+    expect(osloInstantOf('2026-03-29', '03:00').toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    expect(osloInstantOf('2026-10-25', '03:00').toISOString()).toBe('2026-10-25T02:00:00.000Z');
     const daily = parseSchedule('daily@03:00');
     expect(currentSlot(daily, new Date('2026-12-01T01:59:00Z')).toISOString()).toBe('2026-11-30T02:00:00.000Z');
     expect(currentSlot(daily, new Date('2026-12-01T02:00:00Z')).toISOString()).toBe('2026-12-01T02:00:00.000Z');
@@ -284,6 +284,8 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
         ['data-erasure', 'every 1h'],
         ['bank-exchange', 'every 15m'],
         ['avtalegiro-claims', 'daily 05:30 Europe/Oslo'],
+        ['billing-documents', 'every 5m'],
+        ['ehf-outbox', 'every 5m'],
         ['student-reminders', 'daily 07:00 Europe/Oslo'],
       ]);
       // buildApp schedules nothing: bin/server.ts starts the runner.
@@ -327,7 +329,7 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
 // ---------------------------------------------------------------------------------------
 
 const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const jobNames = ['billing-renewals', 'billing-reconciliation', 'mail-outbox', 'ordering-repair', 'data-export', 'data-erasure', 'bank-exchange', 'avtalegiro-claims', 'student-reminders'];
+const jobNames = ['billing-renewals', 'billing-reconciliation', 'mail-outbox', 'ordering-repair', 'data-export', 'data-erasure', 'bank-exchange', 'avtalegiro-claims', 'billing-documents', 'ehf-outbox', 'student-reminders'];
 
 interface Server {
   child: ChildProcess;

@@ -15,6 +15,7 @@ import { systemClock } from '@minside/domain';
 
 const PORTAL = 'http://adresseavisen.localhost:3000';
 const adresseavisen = defaultCatalogue.byTitleCode('ADR');
+const unsubscribe = { secret: 'mail-test-unsubscribe-key', origin: () => PORTAL };
 
 /** A real SMTP server on a free port that keeps what it accepts; `refuseNext` makes it answer 451 that many times. */
 async function startSmtpServer() {
@@ -86,7 +87,7 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
     smtp.state.refuseNext = 0;
   });
 
-  const mailer = () => createMailer({ db: test.database.db, smtpUrl: smtp.url, from: 'Min Side <minside@adressa.test>', log: pino({ level: 'silent' }), now });
+  const mailer = () => createMailer({ db: test.database.db, smtpUrl: smtp.url, from: 'Min Side <minside@adressa.test>', unsubscribe, log: pino({ level: 'silent' }), now });
   const outboxRow = async (id: string) =>
     (
       await test.database.rows<{ sent: boolean; attempts: number; last_error: string | null; next_attempt_ms: number | null }>(
@@ -103,7 +104,8 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
     expect(smtp.received).toHaveLength(1);
     const [mail] = smtp.received;
     expect(mail?.subject).toBe('Per Olsen vil dele Adresseavisen med deg');
-    expect(mail?.from?.text).toBe('"Min Side" <minside@adressa.test>');
+    expect(mail?.from?.text).toBe('"Adresseavisen" <minside@adressa.test>');
+    expect(mail?.replyTo?.text).toBe(adresseavisen.customerCenterEmail);
     expect(mail?.text).toContain('Per Olsen abonnerer på Adresseavisen og vil dele den digitale tilgangen med deg.');
     expect(mail?.text).toMatch(/http:\/\/adresseavisen\.localhost:3000\/verifiser-familiemedlem\?token=[\w-]+/);
     expect(mail?.html).toContain(`background:${adresseavisen.brandColor}`);
@@ -117,7 +119,7 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
   });
 
   it('sends one e-mail per idempotency key, however often it is enqueued or delivered', async () => {
-    const outgoing = { to: 'en.gang@minside.test', ...titleMail(adresseavisen, { heading: 'Bare én', paragraphs: ['Én e-post.'] }), idempotencyKey: 'test:once' };
+    const outgoing = { to: 'en.gang@minside.test', title: adresseavisen, kind: 'orderReceipt' as const, ...titleMail(adresseavisen, { heading: 'Bare én', paragraphs: ['Én e-post.'] }), idempotencyKey: 'test:once' };
     const first = await test.database.db.transaction((tx) => mailer().enqueue(tx, outgoing));
     const second = await test.database.db.transaction((tx) => mailer().enqueue(tx, { ...outgoing, subject: 'Annen' }));
     expect(second).toBe(first);
@@ -128,9 +130,9 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
   });
 
   it('blanks the text and HTML of messages older than eight days, keeping who was sent what and when', async () => {
-    const old = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'gammel@minside.test', ...titleMail(adresseavisen, { heading: 'Lenke', paragraphs: ['Hemmelig kode 123456'] }), idempotencyKey: 'test:old' }));
+    const old = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'gammel@minside.test', title: adresseavisen, kind: 'signupCode', ...titleMail(adresseavisen, { heading: 'Lenke', paragraphs: ['Hemmelig kode 123456'] }), idempotencyKey: 'test:old' }));
     clockOffset = 7 * 24 * 60 * 60_000;
-    const recent = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'ny@minside.test', subject: 'Ny', text: 'Kode 654321', idempotencyKey: 'test:recent' }));
+    const recent = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'ny@minside.test', title: adresseavisen, kind: 'signupCode', subject: 'Ny', text: 'Kode 654321', idempotencyKey: 'test:recent' }));
     clockOffset = 8 * 24 * 60 * 60_000 + 60_000;
     await mailer().deliverPending();
     const rows = await test.database.rows<{ id: string; subject: string; text: string; html: string | null }>(sql`select id, subject, text, html from mail_outbox where id in (${old}, ${recent}) order by created_at`);
@@ -141,7 +143,7 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
   });
 
   it('keeps a message the server refused and retries it after the backoff', async () => {
-    const id = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'senere@minside.test', subject: 'Prøv igjen', text: 'Tekst', idempotencyKey: 'test:retry' }));
+    const id = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'senere@minside.test', title: adresseavisen, kind: 'signupCode', subject: 'Prøv igjen', text: 'Tekst', idempotencyKey: 'test:retry' }));
     smtp.state.refuseNext = 1;
     expect(await mailer().deliverPending()).toBe(0);
     const failed = await outboxRow(id);
@@ -169,12 +171,12 @@ describe.each(testDatabases)('development mail pages ($name)', ({ name }) => {
   afterAll(() => test.close());
 
   it('lists the outbox as JSON, newest first, with text and HTML', async () => {
-    const mailer = createMailer({ db: test.database.db, smtpUrl: undefined, from: 'x <x@x.test>', log: pino({ level: 'silent' }) });
+    const mailer = createMailer({ db: test.database.db, smtpUrl: undefined, from: 'x <x@x.test>', unsubscribe, log: pino({ level: 'silent' }) });
     const older = titleMail(adresseavisen, { heading: 'Eldre', paragraphs: ['A'] });
     const newer = titleMail(adresseavisen, { heading: 'Nyere', paragraphs: ['B'], action: { label: 'Åpne', url: `${PORTAL}/x` } });
-    await test.database.db.transaction((tx) => mailer.enqueue(tx, { to: 'a@minside.test', ...older }));
+    await test.database.db.transaction((tx) => mailer.enqueue(tx, { to: 'a@minside.test', title: adresseavisen, kind: 'signupCode', ...older }));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const id = await test.database.db.transaction((tx) => mailer.enqueue(tx, { to: 'b@minside.test', ...newer }));
+    const id = await test.database.db.transaction((tx) => mailer.enqueue(tx, { to: 'b@minside.test', title: adresseavisen, kind: 'signupCode', ...newer }));
     expect(await mailer.deliverPending()).toBe(0);
 
     const response = await test.app.inject({ method: 'GET', url: '/_dev/mail.json' });

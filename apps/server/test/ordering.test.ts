@@ -85,6 +85,7 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     await closeOpenOrders();
     await test.database.rows(sql`update subscription_order set subscription_id = null where user_id = 'user-ny'`);
     await test.database.rows(sql`update payment set subscription_id = null, aria_invoice_no = null where user_id = 'user-ny'`);
+    await test.database.rows(sql`delete from billing_document where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
     await test.database.rows(sql`delete from invoice where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
     await test.database.rows(sql`delete from subscription_change where subscription_id in (select s.id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny')`);
     await test.database.rows(sql`delete from payment_agreement where subscription_id in (select s.id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny')`);

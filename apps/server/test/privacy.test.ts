@@ -197,6 +197,10 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
       const browser = await signIn('slett@minside.test');
       const invoicesBefore = await test.database.rows<{ aria_invoice_no: number; amount_ore: number }>(sql`select aria_invoice_no, amount_ore from invoice where aria_account_no = 40000014 order by aria_invoice_no`);
       expect(invoicesBefore.length).toBeGreaterThan(0);
+      // An issued invoice document (issue 23): the sales document the bookkeeping law keeps as it was issued.
+      const firstInvoice = invoicesBefore[0]?.aria_invoice_no;
+      const issuedPdf = await browser.request('GET', `${PORTAL}/api/invoice/40000014/${firstInvoice}/pdf`);
+      expect(issuedPdf.status).toBe(200);
       await browser.request('PUT', `${PORTAL}/api/consent`, { json: { choices: { analytics: true, marketing: false, personalisation: false }, source: 'settings' } });
 
       const scheduled = await browser.request('POST', `${PORTAL}/api/privacy/deletion`, { json: { confirmConsequences: true, confirmPaymentHistory: true } });
@@ -225,6 +229,11 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
       expect(user).toEqual({ email: 'user-slett@slettet.invalid', given_name: '', family_name: '', phone_number: null, birthdate: null, identity_sub: 'erased:user-slett' });
       const invoicesAfter = await test.database.rows<{ aria_invoice_no: number; amount_ore: number }>(sql`select aria_invoice_no, amount_ore from invoice where aria_account_no = 40000014 order by aria_invoice_no`);
       expect(invoicesAfter).toEqual(invoicesBefore);
+      // The issued document survives the erasure unchanged, byte for byte (bokføringsloven § 13; GDPR Art. 17(3)(b), ADR 015).
+      // The erasure issued it (a seeded invoice had none yet) before the name went; the job stores its PDF.
+      await test.app.billingDocuments.complete();
+      const [document] = await test.database.rows<{ pdf: Uint8Array }>(sql`select pdf from billing_document where number = ${firstInvoice}`);
+      expect(document && Buffer.from(document.pdf).equals(issuedPdf.raw)).toBe(true);
       // Nothing kept for bookkeeping names the person any more.
       const kept = await test.database.rows<Record<string, unknown>>(sql`
         select i.*, a.*, u.email, u.given_name, u.family_name from invoice i

@@ -162,6 +162,6 @@ export function httpRequest(
 export function processTransport(): Transport {
   return async ({ method, url, headers, body }) => {
     const answer = await httpRequest(Number(url.port), { method, host: url.host, path: url.pathname + url.search, headers, ...(body === undefined ? {} : { body }) });
-    return { status: answer.status, headers: answer.headers, body: answer.body, json: <T>() => JSON.parse(answer.body) as T };
+    return { status: answer.status, headers: answer.headers, body: answer.body, raw: Buffer.from(answer.body), json: <T>() => JSON.parse(answer.body) as T };
   };
 }

@@ -7,6 +7,9 @@ import type { Database } from '../src/db/client.ts';
 import { DEMO_PASSWORD, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 import { issueDaysOf } from './support.ts';
+import { defaultCatalogue } from '@minside/titles';
+import { einvoiceRecipient } from '../src/db/schema.ts';
+import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 
 // Shared by the security suites (authorization matrix, web security, fuzzing): the route
 // table, one fixture per /api route, and a snapshot of every table to prove "nothing changed".
@@ -59,6 +62,7 @@ export const publicRoutes: Record<string, string> = {
 export const operatorRoutes = new Set([
   'GET /api/operator/delivery-feed',
   'POST /api/operator/paylink',
+  'POST /api/operator/invoice/:ariaInvoiceNo/credit',
   'POST /api/operator/winback-link',
   'POST /api/operator/jobs/data-export',
   'POST /api/operator/jobs/data-erasure',
@@ -74,6 +78,10 @@ export const operatorRoutes = new Set([
 /** Ids of the owners' things, made or looked up once the demo data is seeded. */
 export interface Seeded {
   papirInvoiceNo: number;
+  /** A credit note of papir's (issue 23). */
+  creditNoteNumber: number;
+  /** An invoice of admin's company issued as EHF (issue 23). */
+  ehfInvoiceNo: number;
   deliveryChangeId: string;
   exportId: string;
   paymentId: string;
@@ -164,6 +172,9 @@ export function fixtures(seeded: Seeded): Record<string, Fixture> {
     'POST /api/delivery/complaints': { query: ADR, body: {} },
     'GET /api/business/members': { query: ADR, owner: 'admin' },
     'GET /api/business/members/export': { query: ADR, owner: 'admin' },
+    'GET /api/business/einvoice': { query: ADR, owner: 'admin' },
+    'PUT /api/business/einvoice': { query: ADR, body: { organizationNumber: 'ugyldig' }, owner: 'admin' },
+    'DELETE /api/business/einvoice': { query: ADR, body: {}, owner: 'admin' },
     'POST /api/business/invitations': { query: ADR, body: { emails: 'ugyldig' }, owner: 'admin' },
     'POST /api/business/members/remove': { query: ADR, body: { ids: ['demo-member-ansatt'] }, owner: 'admin', owned: true, skipOwner: 'would remove the seeded employee' },
     'POST /api/business/verification': { query: ADR, body: { email: 'ugyldig' } },
@@ -176,12 +187,17 @@ export function fixtures(seeded: Seeded): Record<string, Fixture> {
     'GET /api/student/info': { query: ADR },
     'GET /api/invoice/:accountNo': { params: { accountNo: papirNo }, owned: true },
     'GET /api/invoice/:accountNo/:ariaInvoiceNo/pdf': { params: { accountNo: papirNo, ariaInvoiceNo: seeded.papirInvoiceNo }, owned: true },
+    'GET /api/invoice/:accountNo/credit-notes': { params: { accountNo: papirNo }, owned: true },
+    'GET /api/invoice/:accountNo/credit-notes/:number/pdf': { params: { accountNo: papirNo, number: seeded.creditNoteNumber }, owned: true },
+    'GET /api/invoice/:accountNo/documents/:number/ehf': { params: { accountNo: personas.admin.accountNo, number: seeded.ehfInvoiceNo }, owner: 'admin', owned: true },
     'POST /api/invoice/:ariaInvoiceNo/payment': { params: { ariaInvoiceNo: seeded.papirInvoiceNo }, body: { method: 'VIPPS', idempotencyKey: randomUUID() }, owned: true },
     'GET /api/payment/:paymentId': { params: { paymentId: seeded.paymentId }, owned: true },
     'GET /api/paylink/:token': { params: { token: 'ugyldig' } },
     'POST /api/paylink/:token/payment': { params: { token: 'ugyldig' }, body: { method: 'VIPPS', idempotencyKey: randomUUID() } },
     'POST /api/payment/callback/vipps': { body: {} },
     'POST /api/operator/paylink': { body: { ariaInvoiceNo: seeded.papirInvoiceNo } },
+    // A number no invoice has: proves the token is required without crediting a seeded invoice.
+    'POST /api/operator/invoice/:ariaInvoiceNo/credit': { params: { ariaInvoiceNo: 1 }, body: { reason: 'Sikkerhetstest' } },
     'POST /api/operator/winback-link': { body: { ariaAccountNo: papirNo, titleCode: 'ADR' } },
     'GET /api/order/offers': { query: ADR },
     'GET /api/winback': { query: 'token=ugyldig' },
@@ -261,7 +277,18 @@ export async function prepareSeeded(test: TestApp, papir: TestBrowser): Promise<
   const paid = await papir.request('POST', `${PORTAL}/api/invoice/${papirInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
   expect(paid.status, paid.body).toBe(200);
   const paymentId = paid.json<{ paymentId: string }>().paymentId;
-  return { papirInvoiceNo, deliveryChangeId, exportId, paymentId, today };
+  // A credit note of papir's, and an invoice of admin's company as EHF (issue 23), made as the product makes them.
+  const issue = (ariaAccountNo: number, subscriptionId: string) =>
+    test.database.db.transaction((tx) =>
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo, subscriptionId, amountOre: 10_000, description: 'Sikkerhetstest', periodFrom: addDays(today, 40), periodTo: addDays(today, 69), dueOn: addDays(today, 30) }, now),
+    );
+  const credited = await issue(personas.papir.accountNo, 'demo-papir-adr');
+  const { creditNoteNumber } = await test.app.invoiceCrediting.creditInvoice(credited.ariaInvoiceNo, 'Sikkerhetstest');
+  const [business] = await test.database.rows<{ id: string }>(sql`select id from subscription where aria_account_no = ${personas.admin.accountNo} and title_code = 'ADR'`);
+  if (!business) throw new Error('admin has no company subscription in the demo data');
+  await test.database.db.insert(einvoiceRecipient).values({ subscriptionId: business.id, organizationNumber: '962806112', companyName: 'Firma AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim', updatedAt: now });
+  const ehfInvoiceNo = (await issue(personas.admin.accountNo, business.id)).ariaInvoiceNo;
+  return { papirInvoiceNo, creditNoteNumber, ehfInvoiceNo, deliveryChangeId, exportId, paymentId, today };
 }
 
 const snapshotQueries = new WeakMap<Database, Promise<string>>();

@@ -190,7 +190,7 @@ describe.each(testDatabases)('student verification ($name)', ({ name }) => {
     const catalogue = defaultCatalogue;
     const service = createStudentService({
       db,
-      mailer: createMailer({ db, smtpUrl: undefined, from: 'Min Side <minside@localhost>', log: test.app.log, now }),
+      mailer: createMailer({ db, smtpUrl: undefined, from: 'Min Side <minside@localhost>', unsubscribe: { secret: 'student-test-unsubscribe-key', origin: () => 'http://adresseavisen.localhost:3000' }, log: test.app.log, now }),
       accounts: createAccountService({ db, isOfferedTitle: () => true }),
       titles: createTitleService({ catalogue, config: test.config, db }),
       catalogue,

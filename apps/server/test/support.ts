@@ -148,3 +148,30 @@ export function vippsClientOf(test: TestApp, now: () => Date) {
     now,
   });
 }
+
+/**
+ * A PDF's text as a reader's tools extract it (pdf.js, as browsers use): one line per text line,
+ * in drawing order. What a document says is checked on this, not on our own rendering input.
+ */
+export async function pdfText(pdf: Buffer): Promise<string> {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false }).promise;
+  const lines: string[] = [];
+  for (let number = 1; number <= document.numPages; number += 1) {
+    const page = await document.getPage(number);
+    const content = await page.getTextContent();
+    let line = '';
+    for (const item of content.items) {
+      if (!('str' in item)) continue;
+      line += item.str;
+      if (item.hasEOL) {
+        lines.push(line);
+        line = '';
+      }
+    }
+    if (line) lines.push(line);
+  }
+  await document.destroy();
+  // pdf.js gives the no-break spaces of amounts as plain spaces or as they are; one kind for the checks.
+  return lines.join('\n').replace(/[\u00a0\u202f]/g, ' ');
+}

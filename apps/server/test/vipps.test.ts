@@ -20,7 +20,6 @@ import { signIn } from './support.ts';
 const PORTAL = 'http://adresseavisen.localhost:3000';
 const MSN = '123456';
 const credentials = { clientId: 'minside-test-client', clientSecret: 'vipps-secret-'.padEnd(40, 'x'), subscriptionKey: 'vipps-key-'.padEnd(32, 'k') };
-const adr = defaultCatalogue.byTitleCode('ADR');
 
 describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({ name }) => {
   let simulator: VippsSimulator;
@@ -59,7 +58,7 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
   /** A fresh open invoice of digital's subscription (paid by card in the seed, so nothing else draws it). */
   const openInvoice = async (amountOre = 29_900, dueOn = addDays(today, 20)) =>
     test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre, description: 'Digital, Vipps-test', periodFrom: addDays(dueOn, 10), periodTo: addDays(dueOn, 39), dueOn }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre, description: 'Digital, Vipps-test', periodFrom: addDays(dueOn, 10), periodTo: addDays(dueOn, 39), dueOn }, clock()),
     );
   const pay = async (ariaInvoiceNo: number, method: 'VIPPS' | 'SWEDBANK-PPG' = 'VIPPS') => {
     const browser = await signIn(test, PORTAL, 'digital@minside.test');
@@ -223,14 +222,14 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
 
     // The next period's invoice is charged on that agreement, without the payer.
     const next = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(today, 2), periodTo: addDays(today, 31), dueOn: today }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(today, 2), periodTo: addDays(today, 31), dueOn: today }, clock()),
     );
     // One due in the provider's lead time is charged now, to be drawn on its due date; one due later waits.
     const soon = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 19_900, description: 'Digital, tillegg', periodFrom: addDays(today, 4), periodTo: addDays(today, 33), dueOn: addDays(today, 2) }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 19_900, description: 'Digital, tillegg', periodFrom: addDays(today, 4), periodTo: addDays(today, 33), dueOn: addDays(today, 2) }, clock()),
     );
     const notYet = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 9_900, description: 'Digital, senere', periodFrom: addDays(today, 5), periodTo: addDays(today, 34), dueOn: addDays(today, 3) }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 9_900, description: 'Digital, senere', periodFrom: addDays(today, 5), periodTo: addDays(today, 34), dueOn: addDays(today, 3) }, clock()),
     );
     await test.app.billingJobs.runRenewals();
     const [charge] = await test.database.rows<{ id: string; provider_reference: string }>(sql`select id, provider_reference from payment where aria_invoice_no = ${next.ariaInvoiceNo} and purpose = 'RENEWAL'`);
@@ -248,7 +247,7 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     simulator.stopAgreement(agreementId);
     await simulator.flushWebhooks();
     const later = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, måneden etter', periodFrom: addDays(today, 32), periodTo: addDays(today, 61), dueOn: today }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, måneden etter', periodFrom: addDays(today, 32), periodTo: addDays(today, 61), dueOn: today }, clock()),
     );
     await test.app.billingJobs.runRenewals();
     clock.set(new Date(clock().getTime() + 15 * 60 * 1000));
@@ -348,6 +347,10 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect(await invoiceOf(renewal.ariaInvoiceNo)).toMatchObject({ status: 'PAID', settledBy: 'VIPPS' });
     await test.app.billingJobs.runRenewals();
     expect(await test.database.rows(sql`select 1 from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`)).toHaveLength(1);
+    // The renewal charge is receipted (issue 23), once.
+    const receipts = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where subject like ${`%kvittering for betaling av faktura ${renewal.ariaInvoiceNo}`}`);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.text).toContain('med Vipps');
 
     // A charge the provider fails (no money behind the card in the app): the owner hears at once, with a pay-link.
     const refused = await openInvoice(29_900, osloToday(clock()));
@@ -477,7 +480,7 @@ describe.each(testDatabases)('a title with its own Vipps MobilePay sales unit ($
     expect(registrations.map(merchantOf).sort()).toEqual([MSN, OWN_MSN].sort());
 
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, adr.bank, { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre: 19_900, description: 'Digital, egen Vipps', periodFrom: addDays(osloToday(clock()), 30), periodTo: addDays(osloToday(clock()), 59), dueOn: addDays(osloToday(clock()), 20) }),
+      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre: 19_900, description: 'Digital, egen Vipps', periodFrom: addDays(osloToday(clock()), 30), periodTo: addDays(osloToday(clock()), 59), dueOn: addDays(osloToday(clock()), 20) }, clock()),
     );
     const browser = await signIn(test, PORTAL, 'digital@minside.test');
     const started = await browser.request('POST', `${PORTAL}/api/invoice/${created.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });

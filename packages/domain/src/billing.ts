@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from './fields.ts';
 import { paymentMethods } from './subscription.ts';
 
 /**
@@ -98,6 +99,22 @@ export type Invoice = z.infer<typeof invoiceSchema>;
 /** GET /api/invoice/{accountNo} and /api/invoice/{accountNo}/{ariaInvoiceNo}/pdf. */
 export const invoiceListParamsSchema = z.object({ accountNo: accountNoParam });
 export const invoiceParamsSchema = z.object({ accountNo: accountNoParam, ariaInvoiceNo: accountNoParam });
+export const creditNoteParamsSchema = z.object({ accountNo: accountNoParam, number: accountNoParam });
+
+/** One credit note (kreditnota, issue 23): numbered in the invoices' series, crediting one invoice. */
+export const creditNoteSchema = z.object({
+  number: z.number().int(),
+  ariaInvoiceNo: z.number().int(),
+  issuedOn: z.string(),
+  amountOre: z.number().int(),
+});
+export type CreditNote = z.infer<typeof creditNoteSchema>;
+export const creditNoteListResponseSchema = z.object({ creditNotes: z.array(creditNoteSchema) });
+export type CreditNoteList = z.infer<typeof creditNoteListResponseSchema>;
+
+/** POST /api/operator/invoice/{ariaInvoiceNo}/credit: why, as printed on the credit note. */
+export const creditInvoiceBodySchema = z.object({ reason: freeText({ max: 200, required: 'Skriv hvorfor fakturaen krediteres.' }) });
+export const creditInvoiceResponseSchema = z.object({ creditNoteNumber: z.number().int(), refunded: z.boolean() });
 
 /** The most invoices one page returns: ten years of monthly invoices fit in one page. */
 export const INVOICE_PAGE_MAX = 120;
@@ -376,6 +393,10 @@ export const billingErrorCodes = {
   discountCodeInvalid: 'DISCOUNT_CODE_INVALID',
   discountAlreadyActive: 'DISCOUNT_ALREADY_ACTIVE',
   discountCodeUsed: 'DISCOUNT_CODE_USED',
+  invoiceAlreadyCredited: 'INVOICE_ALREADY_CREDITED',
+  invoicePartlyPaid: 'INVOICE_PARTLY_PAID',
+  refundNeedsBank: 'REFUND_NEEDS_BANK',
+  refundFailed: 'REFUND_FAILED',
 } as const;
 
 export const billingErrorMessages = {
@@ -395,6 +416,10 @@ export const billingErrorMessages = {
   discountCodeInvalid: 'Rabattkoden er ugyldig eller utløpt.',
   discountAlreadyActive: 'Abonnementet har allerede en aktiv rabatt.',
   discountCodeUsed: 'Rabattkoden er allerede brukt på dette abonnementet.',
+  invoiceAlreadyCredited: 'Fakturaen er allerede kreditert.',
+  invoicePartlyPaid: 'Fakturaen er delvis betalt. Krediter den i økonomisystemet og betal tilbake det som er innbetalt.',
+  refundNeedsBank: 'Fakturaen er betalt i banken. Pengene må betales tilbake fra banken; krediter den i økonomisystemet.',
+  refundFailed: 'Betalingstjenesten kunne ikke betale tilbake nå. Ingenting er endret; prøv igjen om litt.',
 } as const;
 
 /** The Norwegian text of a payment's state, per purpose (shown on the return pages). */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { isValidOrganizationNumber } from '@minside/titles/organization-number';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
 import { emailDomainOf, isValidEmail } from './email.ts';
-import { emailAddress, freeText } from './fields.ts';
+import { emailAddress, freeText, optionalFreeText } from './fields.ts';
 import { validationMessages } from './validation.ts';
 
 /**
@@ -159,6 +160,34 @@ export const businessMemberSchema = z.object({
   status: z.enum(businessMemberStatuses),
 });
 export type BusinessMember = z.infer<typeof businessMemberSchema>;
+
+/**
+ * EHF (issue 23): a business subscription's invoices as PEPPOL BIS Billing 3.0 documents to the
+ * company, addressed to it by organisation number. PUT /api/business/einvoice sets it, DELETE turns it off.
+ */
+export const einvoiceRecipientBodySchema = z.object({
+  organizationNumber: z
+    .string()
+    .regex(/^\s*\d{3}\s?\d{3}\s?\d{3}\s*$/, 'Organisasjonsnummeret har 9 sifre, for eksempel 962 806 112.')
+    .transform((value) => value.replace(/\s/g, ''))
+    .refine((value) => isValidOrganizationNumber(value), 'Organisasjonsnummeret er ikke gyldig. Sjekk at du har skrevet det riktig.'),
+  companyName: freeText({ max: 120, required: 'Skriv inn bedriftens navn.' }),
+  street: freeText({ max: 120, required: 'Skriv inn fakturaadressen.' }),
+  postalCode: z.string().trim().regex(/^\d{4}$/, 'Postnummeret har 4 sifre.'),
+  town: freeText({ max: 60, required: 'Skriv inn poststedet.' }),
+  reference: optionalFreeText({ max: 60 }),
+});
+export type EinvoiceRecipientBody = z.input<typeof einvoiceRecipientBodySchema>;
+export const einvoiceRecipientSchema = z.object({
+  organizationNumber: z.string(),
+  companyName: z.string(),
+  street: z.string(),
+  postalCode: z.string(),
+  town: z.string(),
+  reference: z.string().nullable(),
+});
+export type EinvoiceRecipient = z.infer<typeof einvoiceRecipientSchema>;
+export const einvoiceRecipientResponseSchema = z.object({ einvoice: einvoiceRecipientSchema.nullable() });
 
 /** GET /api/business/members: the admin's list (SPEC §3 Business invitation). */
 export const businessOverviewSchema = z.object({

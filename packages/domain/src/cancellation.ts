@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { planSchema, type Plan } from './plans.ts';
 import { isPaperSubscription, isPaying, isUngSubscription, type ClassifiableSubscription } from './subscription.ts';
 import { freeText } from './fields.ts';
+import { formatKroner } from './format.ts';
 import { requiredMessage } from './validation.ts';
 
 /**
@@ -95,7 +96,7 @@ export function chooseRetentionOffer(subscription: RetentionCandidate, plans: Pl
     if (digital) {
       return {
         code: 'CHEAPER_PLAN',
-        headline: `Behold ${digital.name} for ${Math.round(digital.priceOre / 100)} kr`,
+        headline: `Behold ${digital.name} for ${formatKroner(digital.priceOre)}`,
         description: `Du kan beholde alt det digitale – nyheter, plussaker og eAvisen – til en lavere pris. Papiravisen stopper når perioden du har betalt for er over, og ${digital.name} tar over fra da.`,
         plan: digital,
       };

@@ -1,6 +1,7 @@
-// The change log's words (actors, kinds, the sentence per entry) and the nb-NO date and money
-// formats: plain code without zod, so pages that only show them take no schemas along.
-// change-log.ts re-exports them beside the contracts.
+// The change log's words (actors, kinds, the sentence per entry): plain code without zod, so
+// pages that only show them take no schemas along. change-log.ts re-exports them beside the
+// contracts; the money and date formats are format.ts's.
+import { formatKroner, formatLongDate } from './format.ts';
 import { billingPeriodLabels, type BillingPeriod } from './subscription-rules.ts';
 
 export const changeActors = ['self', 'customerCentre', 'system'] as const;
@@ -44,23 +45,6 @@ export type ChangeDetails = {
   offer?: string;
   paymentMethod?: string;
 };
-
-const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** "2026-03-05" → "5. mars 2026" (nb-NO, the same words in every browser and on the server). */
-export function formatLongDate(date: string): string {
-  const match = isoDate.exec(date);
-  if (!match) return date;
-  const months = ['januar', 'februar', 'mars', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'desember'];
-  return `${Number(match[3])}. ${months[Number(match[2]) - 1] ?? ''} ${match[1]}`;
-}
-
-/** Whole kroner with nb-NO grouping: 299000 øre → "2 990 kr". */
-export function formatKroner(ore: number): string {
-  const kroner = Math.round(ore / 100);
-  const grouped = String(Math.abs(kroner)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
-  return `${kroner < 0 ? '−' : ''}${grouped}\u00a0kr`;
-}
 
 function periodLabel(period: string | undefined): string {
   return period && period in billingPeriodLabels ? billingPeriodLabels[period as BillingPeriod].toLowerCase() : '';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changeKinds, describeChange, formatKroner, formatLongDate } from './change-log.ts';
+import { changeKinds, describeChange } from './change-log.ts';
+import { formatKroner, formatLongDate } from './format.ts';
 
 describe('change log texts', () => {
   it('formats dates and kroner in Norwegian', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, osloInstantOf, osloNoonOf, osloToday } from './dates.ts';
+import { addDays, addMonths, osloInstantOf, osloNoonOf, osloToday, osloWallClock } from './dates.ts';
 
 describe('Oslo calendar dates', () => {
   it('takes the date in Europe/Oslo, not UTC', () => {
@@ -45,4 +45,23 @@ describe('osloInstantOf', () => {
     ['2026-10-25', '23:59', '2026-10-25T22:59:00.000Z'],
   ])('%s %s is %s', (date, time, instant) => expect(osloInstantOf(date, time).toISOString()).toBe(instant));
   it('refuses what is not a time', () => expect(() => osloInstantOf('2026-01-15', '24:00')).toThrow(RangeError));
+  it.each([
+    // The hour the clocks go back comes twice: the later one, in winter time.
+    ['2026-10-25', '02:30', '2026-10-25T01:30:00.000Z'],
+    // The hour the clocks skip lands an hour later, on the time after the jump.
+    ['2026-03-29', '02:30', '2026-03-29T01:30:00.000Z'],
+    ['2026-03-29', '03:00', '2026-03-29T01:00:00.000Z'],
+  ])('on a daylight-saving night %s %s is %s', (date, time, instant) => expect(osloInstantOf(date, time).toISOString()).toBe(instant));
+});
+
+describe('osloWallClock', () => {
+  it.each([
+    ['2026-01-15T11:00:00Z', '2026-01-15T12:00:00'],
+    ['2026-07-15T10:00:00Z', '2026-07-15T12:00:00'],
+    ['2026-12-31T23:00:00Z', '2027-01-01T00:00:00'],
+    ['2026-03-29T00:59:59Z', '2026-03-29T01:59:59'],
+    ['2026-03-29T01:00:00Z', '2026-03-29T03:00:00'],
+    ['2026-10-25T00:30:00Z', '2026-10-25T02:30:00'],
+    ['2026-10-25T01:30:00Z', '2026-10-25T02:30:00'],
+  ])('%s is %s in Oslo', (instant, wall) => expect(osloWallClock(new Date(instant))).toBe(wall));
 });

@@ -3,20 +3,46 @@
  * in (ARCHITECTURE "Dates are Europe/Oslo calendar dates"). Arithmetic is done in UTC on the
  * date alone, so daylight-saving changes never shift a day.
  */
-const osloDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+// The one reading of Europe/Oslo's clock (ICU's time-zone data): today's date, the cutoff, the
+// job schedule, the carrier feed and every instant shown to a user go through osloWallClock, so
+// they cannot disagree about when a day or summer time begins. Read from parts, never from a
+// locale's pattern, which ICU versions change (en-CA's date pattern did); h23 so midnight is 00.
+const osloClock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/Oslo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The Oslo wall clock at an instant: `YYYY-MM-DDTHH:MM:SS`. */
+export function osloWallClock(instant: Date): string {
+  const parts = Object.fromEntries(osloClock.formatToParts(instant).map((part) => [part.type, part.value]));
+  return `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
+}
 
 /** Today's date in Oslo at the instant `now` (from the injected clock). */
 export function osloToday(now: Date): string {
-  return osloDate.format(now);
+  return osloWallClock(now).slice(0, 10);
 }
 
-/** The instant the wall clock in Oslo shows `time` (HH:MM, a time that exists that day) on `isoDate`. */
+/**
+ * The instant the wall clock in Oslo shows `time` (HH:MM) on `isoDate`. When the clocks go back
+ * the hour 02:00–02:59 comes twice: the later one (winter time) is taken. A time the clocks skip
+ * when they go forward (02:00–02:59) lands an hour later, on the same instant as 03:00–03:59.
+ */
 export function osloInstantOf(isoDate: string, time: string): Date {
   parse(isoDate);
   if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw new RangeError(`Not a time HH:MM: ${time}`);
-  const winter = new Date(`${isoDate}T${time}:00+01:00`);
-  // In summer time (UTC+2) the instant is an hour earlier; the winter guess then reads an hour late in Oslo.
-  return osloHourMinute.format(winter) === time ? winter : new Date(`${isoDate}T${time}:00+02:00`);
+  const wall = `${isoDate}T${time}:00`;
+  const winter = new Date(`${wall}+01:00`);
+  if (osloWallClock(winter) === wall) return winter;
+  const summer = new Date(`${wall}+02:00`);
+  return osloWallClock(summer) === wall ? summer : winter;
 }
 
 /**
@@ -26,8 +52,6 @@ export function osloInstantOf(isoDate: string, time: string): Date {
 export function osloNoonOf(isoDate: string): Date {
   return osloInstantOf(isoDate, '12:00');
 }
-
-const osloHourMinute = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 function parse(isoDate: string): Date {
   const [year, month, day] = isoDate.split('-').map(Number);

@@ -1,6 +1,7 @@
-// Paper delivery's messages, error codes, date format and change-type labels: no zod, so pages
+// Paper delivery's messages, error codes and change-type labels: no zod, so pages
 // that only show them (the paper-only notice, the change list) take no schemas along.
 // delivery.ts re-exports them beside the rules that need the schemas' types and the contracts.
+import { formatWeekdayDate } from './format.ts';
 
 // ---------------------------------------------------------------------------------------
 // Messages (SPEC texts exactly where the spec quotes them)
@@ -36,11 +37,11 @@ export const deliveryMessages = {
 
 /** SPEC §5 cutoff: "If the date has passed, the user is told to use the next possible delivery day." */
 export function cutoffPassedMessage(nextPossible: string): string {
-  return `Fristen for å endre leveringen denne dagen har gått ut. Første mulige dag er ${formatDeliveryDate(nextPossible)}.`;
+  return `Fristen for å endre leveringen denne dagen har gått ut. Første mulige dag er ${formatWeekdayDate(nextPossible)}.`;
 }
 
 export function shortenNotBeforeMessage(earliestEnd: string): string {
-  return `Endringen kan tidligst avsluttes ${formatDeliveryDate(earliestEnd)}.`;
+  return `Endringen kan tidligst avsluttes ${formatWeekdayDate(earliestEnd)}.`;
 }
 
 export const deliveryErrorCodes = {
@@ -56,13 +57,6 @@ export const deliveryErrorCodes = {
   complaintDayNotAllowed: 'COMPLAINT_DAY_NOT_ALLOWED',
   remedyNotOffered: 'REMEDY_NOT_OFFERED',
 } as const;
-
-const weekdayDate = new Intl.DateTimeFormat('nb-NO', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-/** "tirsdag 1. desember 2026": how a delivery date is written to the user. */
-export function formatDeliveryDate(date: string): string {
-  return weekdayDate.format(new Date(`${date}T00:00:00Z`));
-}
 
 // ---------------------------------------------------------------------------------------
 // Vacation and delivery changes (SPEC §3)

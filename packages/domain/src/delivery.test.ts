@@ -15,13 +15,13 @@ import {
   deliveryChangeState,
   deliveryMessages,
   earliestEnd,
-  formatDeliveryDate,
   formatTownName,
   overlappingChanges,
   periodsOverlap,
   remediesFor,
   type DeliveryChangeType,
 } from './delivery.ts';
+import { formatWeekdayDate } from './format.ts';
 import { norwegianPublicHolidays } from './holidays.ts';
 import { createPublicationCalendar } from './publication-calendar.ts';
 
@@ -115,7 +115,7 @@ describe('new changes and the cutoff', () => {
   });
   it('words the message with the date in Norwegian', () => {
     expect(cutoffPassedMessage('2027-01-02')).toContain('lørdag 2. januar 2027');
-    expect(formatDeliveryDate('2026-12-01')).toBe('tirsdag 1. desember 2026');
+    expect(formatWeekdayDate('2026-12-01')).toBe('tirsdag 1. desember 2026');
   });
 });
 

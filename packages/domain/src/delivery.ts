@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { addDays } from './dates.ts';
+import { addDays, osloWallClock } from './dates.ts';
 import { freeText, optionalFreeText } from './fields.ts';
 import { cutoffPassedMessage, deliveryChangeTypes, deliveryErrorCodes, deliveryMessages, shortenNotBeforeMessage, type DeliveryChangeState, type DeliveryChangeType } from './delivery-messages.ts';
-import { cutoffFor, DEFAULT_CUTOFF_TIME, nextPossibleDeliveryDay, osloWallClock, type PublicationCalendar } from './publication-calendar.ts';
+import { cutoffFor, DEFAULT_CUTOFF_TIME, nextPossibleDeliveryDay, type PublicationCalendar } from './publication-calendar.ts';
 
 /**
  * Paper delivery (issue 5; SPEC §3 Delivery address and Vacation or delivery change, §5 the

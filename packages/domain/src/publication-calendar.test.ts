@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, osloToday } from './dates.ts';
+import { addDays, osloToday, osloWallClock } from './dates.ts';
 import { norwegianPublicHolidays } from './holidays.ts';
 import {
   createPublicationCalendar,
@@ -8,7 +8,6 @@ import {
   isBeforeCutoff,
   isoWeekday,
   nextPossibleDeliveryDay,
-  osloWallClock,
 } from './publication-calendar.ts';
 
 const mondayToSaturday = createPublicationCalendar({ weekdays: [1, 2, 3, 4, 5, 6], holidaysOf: norwegianPublicHolidays });

@@ -1,4 +1,4 @@
-import { addDays } from './dates.ts';
+import { addDays, osloWallClock } from './dates.ts';
 
 /**
  * The publication calendar of one title (issue 5): the weekdays its paper is printed (from the
@@ -75,23 +75,6 @@ export function createPublicationCalendar(options: {
 
 /** The default cutoff time, HH:MM in Europe/Oslo, on the day before the first affected issue. */
 export const DEFAULT_CUTOFF_TIME = '12:00';
-
-const osloClock = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Europe/Oslo',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The Oslo wall clock at an instant: `YYYY-MM-DDTHH:MM:SS`. */
-export function osloWallClock(instant: Date): string {
-  const parts = Object.fromEntries(osloClock.formatToParts(instant).map((part) => [part.type, part.value]));
-  return `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
-}
 
 const cutoffPattern = /^([01]\d|2[0-3]):[0-5]\d$/;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import data from '../data/titles.json' with { type: 'json' };
-import { createCatalogue, defaultCatalogue, isValidOrganizationNumber } from './catalogue.ts';
+import { createCatalogue, defaultCatalogue } from './catalogue.ts';
+import { isValidOrganizationNumber } from './organization-number.ts';
 import { titleGroups } from './types.ts';
 
 const catalogue = defaultCatalogue;

@@ -1,7 +1,8 @@
 import data from '../data/titles.json' with { type: 'json' };
 import { isValidBankAccountNumber } from './bank-account.ts';
 import { titleGroups } from './types.ts';
-import type { Catalogue, ComplaintRemedyName, KidCheckDigit, PublicationConfig, TitleBankSetup, TitleGroup, TitleGroupInfo, TitleLanguage } from './types.ts';
+import { isValidOrganizationNumber } from './organization-number.ts';
+import type { Catalogue, ComplaintRemedyName, KidCheckDigit, PostalAddress, PublicationConfig, TitleBankSetup, TitleGroup, TitleGroupInfo, TitleLanguage, TitleSeller } from './types.ts';
 
 /** The code whose entry `fallback()` returns (SPEC §4: used when nothing else resolves). */
 export const FALLBACK_TITLE_CODE = 'POL';
@@ -39,7 +40,11 @@ const titleKeys = new Set([
   'complaintRemedies',
   'bank',
   'vippsMerchantSerialNumber',
+  'seller',
 ]);
+const sellerKeys = new Set(['legalName', 'street', 'postalCode', 'town', 'vatRegistered']);
+const addressKeys = new Set(['street', 'postalCode', 'town']);
+const postalCodePattern = /^\d{4}$/;
 
 const bankKeys = new Set(['creditorAccount', 'ocrAgreementId', 'avtaleGiroAccount', 'kidLength', 'kidCheckDigit']);
 const kidCheckDigits: readonly KidCheckDigit[] = ['MOD10', 'MOD11'];
@@ -59,16 +64,6 @@ type RawObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Norwegian organisation numbers carry a MOD11 check digit; a typo almost always breaks it. */
-export function isValidOrganizationNumber(value: string): boolean {
-  if (!/^\d{9}$/.test(value)) return false;
-  const weights = [3, 2, 7, 6, 5, 4, 3, 2];
-  const digits = [...value].map(Number);
-  const sum = weights.reduce((acc, weight, i) => acc + weight * (digits[i] ?? 0), 0);
-  const check = (11 - (sum % 11)) % 11;
-  return check !== 10 && check === digits[8];
 }
 
 /**
@@ -210,6 +205,37 @@ class EntryReader {
     return [...(value as ComplaintRemedyName[])];
   }
 
+  /** The title's seller (issue 23): every field optional; createCatalogue fills the gaps from the group. */
+  seller(name: string): TitleSeller {
+    const raw = this.raw['seller'];
+    const seller: TitleSeller = { legalName: `${name} AS`, street: '', postalCode: '', town: '', vatRegistered: true };
+    if (raw === undefined) return seller;
+    if (!isObject(raw)) {
+      this.fail('seller', 'an object with legalName, street, postalCode, town and vatRegistered');
+      return seller;
+    }
+    for (const key of Object.keys(raw)) {
+      if (!key.startsWith('$') && !sellerKeys.has(key)) this.problems.add(this.where, `unknown field "seller.${key}"`);
+    }
+    for (const field of ['legalName', 'street', 'town'] as const) {
+      const value = raw[field];
+      if (value === undefined) continue;
+      if (typeof value === 'string' && value.trim() !== '') seller[field] = value;
+      else this.problems.add(this.where, `field "seller.${field}" must be a non-empty string, got ${describe(value)}`);
+    }
+    if (raw['postalCode'] !== undefined) {
+      if (typeof raw['postalCode'] === 'string' && postalCodePattern.test(raw['postalCode'])) seller.postalCode = raw['postalCode'];
+      else this.problems.add(this.where, `field "seller.postalCode" must be a 4-digit postal code, got ${describe(raw['postalCode'])}`);
+    }
+    if (raw['vatRegistered'] !== undefined) {
+      if (typeof raw['vatRegistered'] === 'boolean') seller.vatRegistered = raw['vatRegistered'];
+      else this.problems.add(this.where, `field "seller.vatRegistered" must be true or false, got ${describe(raw['vatRegistered'])}`);
+    }
+    const addressGiven = [seller.street, seller.postalCode, seller.town].filter((part) => part !== '').length;
+    if (addressGiven !== 0 && addressGiven !== 3) this.problems.add(this.where, 'field "seller" must give street, postalCode and town together');
+    return seller;
+  }
+
   /** The title's bank setup: required, every field checked, `avtaleGiroAccount` defaulting to the creditor account. */
   bank(): TitleBankSetup {
     const raw = this.raw['bank'];
@@ -261,6 +287,25 @@ class EntryReader {
   }
 }
 
+/** A group's optional postal address: the seller address its titles print unless they give their own. */
+function readGroupAddress(raw: unknown, where: string, problems: Problems): PostalAddress | null {
+  if (raw === undefined || raw === null) return null;
+  const valid =
+    isObject(raw) &&
+    Object.keys(raw).every((key) => key.startsWith('$') || addressKeys.has(key)) &&
+    typeof raw['street'] === 'string' &&
+    raw['street'].trim() !== '' &&
+    typeof raw['postalCode'] === 'string' &&
+    postalCodePattern.test(raw['postalCode']) &&
+    typeof raw['town'] === 'string' &&
+    raw['town'].trim() !== '';
+  if (!valid) {
+    problems.add(where, `field "address" must be { "street", "postalCode" (4 digits), "town" }, got ${describe(raw)}`);
+    return null;
+  }
+  return Object.freeze({ street: raw['street'] as string, postalCode: raw['postalCode'] as string, town: raw['town'] as string });
+}
+
 function readGroups(raw: unknown, problems: Problems): Map<TitleGroup, TitleGroupInfo> {
   const groups = new Map<TitleGroup, TitleGroupInfo>();
   if (!Array.isArray(raw)) {
@@ -289,7 +334,7 @@ function readGroups(raw: unknown, problems: Problems): Map<TitleGroup, TitleGrou
       problems.add(`${where} (${code})`, `field "name" must be a non-empty string, got ${describe(name)}`);
       return;
     }
-    groups.set(code, Object.freeze({ code, name }));
+    groups.set(code, Object.freeze({ code, name, address: readGroupAddress(entry['address'], `${where} (${code})`, problems) }));
   });
   // Every group must be named: the footer copyright line of each of its titles uses it.
   for (const code of titleGroups) {
@@ -353,6 +398,7 @@ function readTitle(raw: unknown, index: number, problems: Problems): Publication
     complaintRemedies: read.remedies(),
     bank: read.bank(),
     vippsMerchantSerialNumber: read.optionalNullableString('vippsMerchantSerialNumber', /^\d{4,6}$/, 'the 4–6 digit merchant serial number of the title\'s own Vipps MobilePay sales unit'),
+    seller: read.seller(typeof raw['name'] === 'string' ? raw['name'] : ''),
   };
 }
 
@@ -382,6 +428,7 @@ function freezeEntry(entry: PublicationConfig): PublicationConfig {
   Object.freeze(entry.publicationWeekdays);
   Object.freeze(entry.complaintRemedies);
   Object.freeze(entry.bank);
+  Object.freeze(entry.seller);
   return Object.freeze(entry);
 }
 
@@ -440,6 +487,12 @@ export function createCatalogue(raw: unknown): Catalogue {
 
   if (problems.messages.length > 0 || !fallbackEntry) {
     throw new Error(`Invalid title catalogue:\n- ${problems.messages.join('\n- ')}`);
+  }
+
+  // A title without its own seller address invoices from its group's.
+  for (const entry of entries) {
+    const address = groups.get(entry.group)?.address;
+    if (entry.seller.street === '' && address) entry.seller = { ...entry.seller, ...address };
   }
 
   const all = Object.freeze(entries.map(freezeEntry));

@@ -56,6 +56,29 @@ export interface PublicationConfig {
    * group's, VIPPS_MERCHANT_SERIAL_NUMBER. Titles may share one.
    */
   vippsMerchantSerialNumber: string | null;
+  /** Who invoices the title's subscriptions (issue 23): printed on every invoice and credit note. */
+  seller: TitleSeller;
+}
+
+/**
+ * The legal seller of a title's subscriptions. Defaults: legal name "{name} AS", the group's address,
+ * VAT-registered (newspapers are zero-rated, but their publishers sell advertising with VAT).
+ * `street` is '' when neither the title nor its group gives an address.
+ */
+export interface TitleSeller {
+  legalName: string;
+  street: string;
+  postalCode: string;
+  town: string;
+  vatRegistered: boolean;
+}
+
+/** A postal address in Norway. */
+export interface PostalAddress {
+  street: string;
+  /** 4 digits. */
+  postalCode: string;
+  town: string;
 }
 
 /** The check digit the bank validates KIDs with: MOD10 (Luhn) or MOD11 (weights 2–7, `-` when 10). */
@@ -84,6 +107,8 @@ export interface TitleGroupInfo {
   code: TitleGroup;
   /** Used in the footer copyright line: "© 2026 {name}". */
   name: string;
+  /** The group's postal address: the default seller address of its titles; null when not given. */
+  address: PostalAddress | null;
 }
 
 export interface Catalogue {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { carrierFeedQuerySchema, instStatusName, toCsv } from '@minside/domain';
+import { carrierFeedQuerySchema, creditInvoiceBodySchema, formatKroner, instStatusName, toCsv } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import { mailOutbox, titleMaintenance } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -58,6 +58,24 @@ export async function resendMail(context: AdminContext, args: string[]): Promise
   context.print(`E-mail ${id} to ${mail.to} ("${mail.subject}") is queued again; ${how}.`);
 }
 
+const creditUsage = 'credit-invoice <ariaInvoiceNo> --reason "Reklamasjon på levering"';
+
+/** Credits a whole invoice with a credit note (issue 23), as POST /api/operator/invoice/{no}/credit. */
+export async function creditInvoice(context: AdminContext, args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { reason: { type: 'string' } }, creditUsage);
+  const [no, ...rest] = positionals;
+  const body = creditInvoiceBodySchema.safeParse({ reason: values.reason });
+  if (!no || !/^\d+$/.test(no) || rest.length > 0 || !body.success) throw new AdminInputError(`Give the invoice number and a reason (at most 200 characters).\nUsage: npm run admin -- ${creditUsage}`);
+  try {
+    const credited = await context.app.invoiceCrediting.creditInvoice(Number(no), body.data.reason);
+    context.print(`Invoice ${no} credited: credit note ${credited.creditNoteNumber}${credited.refunded ? ', the payment refunded at the provider' : ', the invoice is no longer payable'}; the subscriber is e-mailed.`);
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) throw new AdminInputError(`Invoice ${no} not credited: ${error.message} (${error.code})`);
+    throw error;
+  }
+}
+
 const feedUsage = 'delivery-feed --title ADR --date YYYY-MM-DD [--out feed.csv]';
 
 /** The carrier feed of one title and day as CSV (the same rows as GET /api/operator/delivery-feed). */
@@ -76,19 +94,17 @@ export async function deliveryFeed(context: AdminContext, args: string[]): Promi
   }
 }
 
-const kroner = (ore: number) => `${(ore / 100).toFixed(2)} NOK`;
-
 /** The history as lines an operator reads down, newest first within each section. */
 export function historyText(history: SubscriberHistory): string[] {
   const lines = [`${history.subscriber.name || '(no name)'} <${history.subscriber.email}>, account ${history.subscriber.accounts.join(', ') || '(none)'}`];
   const section = (heading: string, items: string[]) => {
     lines.push('', `${heading} (${items.length})`, ...(items.length ? items.map((item) => `  ${item}`) : ['  none']));
   };
-  section('Subscriptions', history.subscriptions.map((row) => `${row.titleCode} ${row.planName} [${row.status}] ${row.billingPeriod} ${kroner(row.priceOre)}, ${row.paymentMethod}; started ${row.startedOn}, paid to ${row.currentPeriodEnd}${row.cancelledAt ? `, cancelled ${row.cancelledAt}` : ''}${row.pendingPlanName ? `, changes to ${row.pendingPlanName} on ${row.pendingChangeOn}` : ''} (id ${row.id})`));
+  section('Subscriptions', history.subscriptions.map((row) => `${row.titleCode} ${row.planName} [${row.status}] ${row.billingPeriod} ${formatKroner(row.priceOre, { withOre: true })}, ${row.paymentMethod}; started ${row.startedOn}, paid to ${row.currentPeriodEnd}${row.cancelledAt ? `, cancelled ${row.cancelledAt}` : ''}${row.pendingPlanName ? `, changes to ${row.pendingPlanName} on ${row.pendingChangeOn}` : ''} (id ${row.id})`));
   section('Change log', history.changeLog.map((row) => `${row.at} ${titleLabel(history, row.subscriptionId)} ${row.kind} by ${row.actor}${row.fromStatusCode !== null || row.toStatusCode !== null ? ` (status ${statusLabel(row.fromStatusCode)} -> ${statusLabel(row.toStatusCode)})` : ''}${Object.keys(row.details).length ? ` ${JSON.stringify(row.details)}` : ''}`));
   section('Delivery changes', history.deliveryChanges.map((row) => `${row.placedAt} ${titleLabel(history, row.subscriptionId)} ${row.type} ${row.fromDate}${row.toDate ? `..${row.toDate}` : '..'} [${row.status}]${row.address ? ` to ${row.address.street} ${row.address.streetNumber}, ${row.address.postalCode} ${row.address.town}` : ''}`));
   section('Complaints', history.complaints.map((row) => `${row.createdAt} case ${row.caseNo} ${titleLabel(history, row.subscriptionId)} ${row.code} on ${row.days.map((day) => day.issueDate).join(', ')}, remedy ${row.remedy}${row.flagged ? ' [flagged: repeat]' : ''}`));
-  section('Invoices', history.invoices.map((row) => `${row.ariaInvoiceNo} ${row.titleCode} ${row.periodFrom}..${row.periodTo} ${kroner(row.amountOre)} due ${row.dueOn} [${row.status}]${row.paidAt ? ` paid ${row.paidAt}${row.settledBy ? ` by ${row.settledBy}` : ''}` : ''}`));
+  section('Invoices', history.invoices.map((row) => `${row.ariaInvoiceNo} ${row.titleCode} ${row.periodFrom}..${row.periodTo} ${formatKroner(row.amountOre, { withOre: true })} due ${row.dueOn} [${row.status}]${row.paidAt ? ` paid ${row.paidAt}${row.settledBy ? ` by ${row.settledBy}` : ''}` : ''}`));
   return lines;
 }
 
@@ -153,6 +169,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   },
   maintenance: { usage: maintenanceUsage, summary: "Turn one title's maintenance page on or off", run: setMaintenance },
   'resend-mail': { usage: resendUsage, summary: 'Queue an e-mail of the outbox again (not once its body is removed)', run: resendMail },
+  'credit-invoice': { usage: creditUsage, summary: 'Credit a whole invoice with a credit note: cancel it when unpaid, refund a Vipps or card payment (issue 23)', run: creditInvoice },
   'delivery-feed': { usage: feedUsage, summary: 'The carrier feed of one title and day as CSV (stdout or --out)', run: deliveryFeed },
   history: { usage: historyUsage, summary: "A subscriber's subscriptions, change log, delivery changes, complaints and invoices (read-only)", run: printHistory },
   catalogue: { usage: catalogueUsage, summary: 'Validate, diff and store a title catalogue as the new version; write one out; list versions (ADR 019)', run: catalogueCommand },

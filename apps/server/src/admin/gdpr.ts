@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import { EXPORT_RETENTION_DAYS, osloToday } from '@minside/domain';
+import { EXPORT_RETENTION_DAYS, formatKroner, osloToday } from '@minside/domain';
 import { appUser, dataRequest } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
 import { collectUserData } from '../modules/privacy/collect.ts';
@@ -12,7 +12,6 @@ import { findSubscriber, subscriberHistory } from './subscriber.ts';
 export const gdprUsage = 'gdpr export <email|accountNo> [--out file.zip] | erase <email|accountNo> [--confirm]';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const kroner = (ore: number) => `${(ore / 100).toFixed(2)} NOK`;
 
 /** The person an operator names, refused once erased: what is left names nobody (ADR 015). */
 async function livingUser(context: AdminContext, who: string) {
@@ -77,7 +76,7 @@ async function gdprErase(context: AdminContext, args: string[]): Promise<number 
   const preview = [
     `Erasing ${user.email} (account ${history.subscriber.accounts.join(', ') || 'none'}):`,
     `  subscriptions that end now: ${running.map((row) => `${row.titleCode} ${row.planName} [${row.status}]`).join(', ') || 'none'}`,
-    `  kept without name for bookkeeping (5 years, ADR 015): ${history.invoices.length} invoices${unpaid.length ? ` (${unpaid.length} unpaid, ${kroner(unpaid.reduce((sum, row) => sum + row.amountOre, 0))})` : ''}, their payments, the change log`,
+    `  kept without name for bookkeeping (5 years, ADR 015): ${history.invoices.length} invoices${unpaid.length ? ` (${unpaid.length} unpaid, ${formatKroner(unpaid.reduce((sum, row) => sum + row.amountOre, 0), { withOre: true })})` : ''}, their payments, the change log`,
     '  deleted: the login, sessions, consents, addresses, mail, memberships and stored payment methods',
   ];
   if (!values.confirm) {

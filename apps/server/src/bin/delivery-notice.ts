@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { createMailer } from '../integrations/mail/index.ts';
+import { mailUnsubscribeSecret } from '../integrations/mail/unsubscribe.ts';
 import { AppError } from '../lib/app-error.ts';
 import { portalOriginFor } from '../lib/portal-url.ts';
 import { createCalendarCache } from '../modules/delivery/calendars.ts';
@@ -40,8 +41,16 @@ async function sendNotice(): Promise<void> {
   try {
     await migrate(database);
     const { catalogue } = await loadActiveCatalogue(database.db, config.titlesFile);
-    const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: pino({ level: 'warn' }) });
-    const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now: systemClock, calendarOf: createCalendarCache(), portalOrigin: portalOriginFor(config, catalogue) });
+    const portalOrigin = portalOriginFor(config, catalogue);
+    const mailer = createMailer({
+      db: database.db,
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dkim: config.mailDkim,
+      unsubscribe: { secret: await mailUnsubscribeSecret(database.db), origin: portalOrigin },
+      log: pino({ level: 'warn' }),
+    });
+    const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now: systemClock, calendarOf: createCalendarCache(), portalOrigin });
     const result = await notices.sendToSegment(segment.data.id, body.data);
     console.warn(
       result.created

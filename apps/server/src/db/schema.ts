@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, date, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /**
@@ -526,8 +528,39 @@ export const mailOutbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** Not before this time: after a failure (backoff), and while one instance is sending it (a lease). */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /**
+     * The sender, fixed when queued so a retry sends the same headers (ADR 010 "Sender"): the title
+     * it is for, its name (the From display name; the address is MAIL_FROM's) and its customer
+     * centre (Reply-To). Null on rows from before issue 23: they go out as MAIL_FROM, as then.
+     */
+    titleCode: text('title_code'),
+    fromName: text('from_name'),
+    replyTo: text('reply_to'),
+    /** integrations/mail/kinds.ts; an optional kind is not sent to a user who turned it off. */
+    kind: text('kind'),
+    /** The recipient's login, for an optional kind (whose opt-out is checked again before sending). */
+    userId: text('user_id'),
+    /** An optional kind's one-click unsubscribe URL (List-Unsubscribe, RFC 8058); null for transactional mail. */
+    listUnsubscribe: text('list_unsubscribe'),
   },
   (table) => [index('mail_outbox_unsent_idx').on(table.sentAt, table.createdAt)],
+);
+
+/**
+ * A kind of optional e-mail (integrations/mail/kinds.ts) a user turned off for one title, by the
+ * one-click unsubscribe link (RFC 8058). The mailer does not queue, nor send, that kind to them.
+ */
+export const mailOptOut = pgTable(
+  'mail_opt_out',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
+    titleCode: text('title_code').notNull(),
+    kind: text('kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.titleCode, table.kind] })],
 );
 
 // ---------------------------------------------------------------------------------------
@@ -767,6 +800,56 @@ export const subscriptionPeriod = pgTable(
   (table) => [primaryKey({ columns: [table.subscriptionId, table.periodFrom] })],
 );
 
+/**
+ * An issued invoice or credit note (issue 23): what it says is frozen in `content` when it is issued,
+ * and the PDF rendered from it is stored the first time it is asked for, so every later download gives
+ * the same bytes. Invoices and credit notes share one number series (an invoice's number is its
+ * ariaInvoiceNo; a credit note takes the next number of the same sequence). Kept five years after the
+ * end of the year of issue (bokføringsloven § 13), through an account's erasure (ADR 015).
+ */
+export const billingDocument = pgTable(
+  'billing_document',
+  {
+    number: bigint('number', { mode: 'number' }).primaryKey(),
+    /** INVOICE or CREDIT_NOTE. */
+    kind: text('kind').notNull(),
+    /** The invoice itself, or the invoice a credit note credits. */
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).notNull().references(() => invoice.ariaInvoiceNo),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).notNull().references(() => account.ariaAccountNo),
+    titleCode: text('title_code').notNull(),
+    issuedOn: date('issued_on', { mode: 'string' }).notNull(),
+    /** The document's total: the invoice's amount, or the amount a credit note credits. */
+    amountOre: integer('amount_ore').notNull(),
+    /** What issued it, once: `invoice:{no}`, `refund:{paymentId}`, `credit:{invoiceCreditId}`, `cancel:{no}`. */
+    source: text('source').notNull().unique(),
+    content: jsonb('content').notNull(),
+    pdf: bytea('pdf'),
+    pdfSha256: text('pdf_sha256'),
+    /** An EHF document (the buyer is a company that chose EHF): when the EHF job handed it to the access point's folder. */
+    ehfDeliveredAt: timestamp('ehf_delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('billing_document_account_idx').on(table.ariaAccountNo, table.issuedOn), index('billing_document_invoice_idx').on(table.ariaInvoiceNo)],
+);
+
+/**
+ * A business subscription's choice to receive its invoices as EHF (PEPPOL BIS Billing 3.0, issue
+ * 23): the company the invoices are addressed to. Invoices issued while it is set name the company
+ * as buyer (with its organisation number, the PEPPOL endpoint 0192) and have an EHF document; the
+ * access point that delivers them is configuration (EHF_OUTBOX_DIR).
+ */
+export const einvoiceRecipient = pgTable('einvoice_recipient', {
+  subscriptionId: text('subscription_id').primaryKey().references(() => subscription.id),
+  organizationNumber: text('organization_number').notNull(),
+  companyName: text('company_name').notNull(),
+  street: text('street').notNull(),
+  postalCode: text('postal_code').notNull(),
+  town: text('town').notNull(),
+  /** The company's own reference (BT-10 Buyer reference), e.g. a cost centre or the buyer's name. */
+  reference: text('reference'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
 /** A credit note: money taken off an invoice (a discount applied later, a refunded double payment, goodwill). */
 export const invoiceCredit = pgTable(
   'invoice_credit',
@@ -909,8 +992,6 @@ export const consentChoice = pgTable(
 // their history, and data-rights requests — exports (the zip kept 7 days) and erasures
 // (docs/decisions/015-privacy-and-data-rights.md).
 // ---------------------------------------------------------------------------------------
-
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 /** One row per change of one permission (/samtykke1–3); the newest row per permission holds. */
 export const consentPermissionChoice = pgTable(

@@ -1,4 +1,4 @@
-import { addDays, addMonths, formatLongDate, formatTownName, instStatusCodes, formatNorwegianAccountNumber, kidFor, type BillingPeriod, type FeatureSet } from '@minside/domain';
+import { addDays, addMonths, formatTownName, instStatusCodes, invoiceLineDescription, formatNorwegianAccountNumber, kidFor, type BillingPeriod, type FeatureSet } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import register from '../modules/delivery/data/postal-codes.json' with { type: 'json' };
 import { planTemplates } from './seed-subscription.ts';
@@ -63,7 +63,10 @@ function remembered<Args extends unknown[]>(compute: (...args: Args) => string, 
 const townOf = remembered(formatTownName, (name) => name);
 const plusDays = remembered(addDays, (date, days) => `${date}d${days}`);
 const plusMonths = remembered(addMonths, (date, months) => `${date}m${months}`);
-const longDate = remembered(formatLongDate, (date) => date);
+const lineDescription = remembered(
+  (planName: string, periodFrom: string, periodTo: string) => invoiceLineDescription({ planName, periodFrom, periodTo }),
+  (planName, periodFrom, periodTo) => `${planName}|${periodFrom}|${periodTo}`,
+);
 
 /** Plan suffixes of seed-subscription.ts with how common each is among subscribers. */
 const planWeights: [string, number][] = [
@@ -234,7 +237,7 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
         kid: kidFor('invoice', no, bank),
         bankAccountNumber: formatNorwegianAccountNumber(bank.creditorAccount),
         amountOre: template.priceOre,
-        description: `${template.name}, ${longDate(periodFrom)} – ${longDate(periodTo)}`,
+        description: lineDescription(template.name, periodFrom, periodTo),
         periodFrom,
         periodTo,
         dueOn: plusDays(periodFrom, -2),

@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import { addDays, addMonths, formatLongDate, instStatusCodes, kidFor, formatNorwegianAccountNumber, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
+import { addDays, addMonths, instStatusCodes, invoiceLineDescription, kidFor, formatNorwegianAccountNumber, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember } from './schema.ts';
@@ -248,7 +248,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
           subscriptionId: subscriptionId(plan.persona, plan.titleCode),
           kid: kidFor('invoice', invoiceNo, defaultCatalogue.byTitleCode(plan.titleCode).bank),
           amountOre: plan.priceOre,
-          description: `${plan.planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}`,
+          description: invoiceLineDescription({ planName: plan.planName, periodFrom, periodTo }),
           periodFrom,
           periodTo,
           dueOn: addDays(periodFrom, -2),

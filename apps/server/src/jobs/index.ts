@@ -36,6 +36,8 @@ export function productJobs(app: FastifyInstance, { mailer, privacy, student }: 
     { name: 'bank-exchange', description: "Fetch and import the bank's files, send the claim files (ADR 024)", schedule: every('15m'), run: () => app.bank.exchange() },
     // Early, so the file reaches Nets well before its cut-off; the next bank-exchange sends it.
     { name: 'avtalegiro-claims', description: "Write the day's AvtaleGiro claim file (ADR 024)", schedule: dailyAt('05:30'), run: () => app.bank.claims(app.bank.today()) },
+    { name: 'billing-documents', description: 'Issue documents for older invoices and store the PDFs not stored yet (ADR 026)', schedule: every('5m'), run: () => app.billingDocuments.complete() },
+    { name: 'ehf-outbox', description: 'Write EHF invoices and credit notes for the access point (issue 23)', schedule: every('5m'), run: () => app.ehfOutbox.deliverPending() },
     { name: 'student-reminders', description: 'E-mail students 30 days before re-verification (ADR 011)', schedule: dailyAt('07:00'), run: async () => ({ sent: await student.sendReverificationReminders() }) },
   ];
 }

@@ -1,4 +1,4 @@
-import { addDays, osloToday } from '@minside/domain';
+import { addDays, osloInstantOf, osloToday } from '@minside/domain';
 
 /**
  * When a job is due: every `ms` milliseconds (buckets aligned to the epoch, so every instance
@@ -44,33 +44,6 @@ export function describeSchedule(schedule: Schedule): string {
   return `every ${schedule.ms / size}${unit}`;
 }
 
-const osloParts = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'Europe/Oslo',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/** How far Oslo's wall clock is ahead of UTC at an instant (1 or 2 hours). */
-function osloOffsetMs(at: number): number {
-  const part = (type: string) => Number(osloParts.formatToParts(at).find((p) => p.type === type)?.value);
-  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-  return wall - Math.floor(at / 1000) * 1000;
-}
-
-/** The instant of a wall-clock time on an Oslo calendar date (a time the spring-forward skips lands an hour later). */
-export function osloInstant(isoDate: string, time: string): Date {
-  const [year, month, day] = isoDate.split('-').map(Number);
-  const [hour, minute] = time.split(':').map(Number);
-  const wall = Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1, hour ?? 0, minute ?? 0);
-  const guess = wall - osloOffsetMs(wall);
-  return new Date(wall - osloOffsetMs(guess));
-}
-
 /**
  * The slot a job is due for at `now`: the latest scheduled time at or before it. A slot runs
  * once; an instance that was down at 03:00 catches the day's run up when it starts.
@@ -79,8 +52,9 @@ export function currentSlot(schedule: Schedule, now: Date): Date {
   const at = now.getTime();
   if (schedule.kind === 'every') return new Date(Math.floor(at / schedule.ms) * schedule.ms);
   const today = osloToday(now);
-  const slot = osloInstant(today, schedule.at);
-  return slot.getTime() <= at ? slot : osloInstant(addDays(today, -1), schedule.at);
+  // A time the spring-forward skips lands an hour later (osloInstantOf), so the day's run still happens.
+  const slot = osloInstantOf(today, schedule.at);
+  return slot.getTime() <= at ? slot : osloInstantOf(addDays(today, -1), schedule.at);
 }
 
 /** The first scheduled time after `now`. */
@@ -88,6 +62,6 @@ export function nextSlot(schedule: Schedule, now: Date): Date {
   const at = now.getTime();
   if (schedule.kind === 'every') return new Date((Math.floor(at / schedule.ms) + 1) * schedule.ms);
   const today = osloToday(now);
-  const slot = osloInstant(today, schedule.at);
-  return slot.getTime() > at ? slot : osloInstant(addDays(today, 1), schedule.at);
+  const slot = osloInstantOf(today, schedule.at);
+  return slot.getTime() > at ? slot : osloInstantOf(addDays(today, 1), schedule.at);
 }

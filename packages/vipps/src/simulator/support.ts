@@ -61,6 +61,7 @@ export function traceId(): string {
   return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
 }
 
+// The simulator stands for Vipps's service and depends on no Min Side package: its own Oslo day, not @minside/domain's osloToday.
 const osloDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** The calendar day in Norway at an instant, `YYYY-MM-DD`. */

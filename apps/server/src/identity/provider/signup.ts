@@ -98,6 +98,8 @@ export function createSignups({ db, mailer, now, onSweepError }: SignupDeps) {
           existing
             ? {
                 to: email,
+                title: input.title,
+                kind: 'signupAccountExists',
                 ...titleMail(input.title, {
                   heading: 'Du har allerede en bruker',
                   subject: `Noen prøvde å opprette en bruker på Min Side hos ${input.title.name} med e-postadressen din`,
@@ -109,6 +111,8 @@ export function createSignups({ db, mailer, now, onSweepError }: SignupDeps) {
               }
             : {
                 to: email,
+                title: input.title,
+                kind: 'signupCode',
                 ...titleMail(input.title, {
                   heading: 'Bekreft e-postadressen din',
                   subject: `Koden din for å opprette bruker på Min Side hos ${input.title.name}`,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import { escapeHtml } from './templates.ts';
+import { mailboxOf } from './sender.ts';
 
 /** Links in a plain-text mail, clickable. */
 function linkify(text: string): string {
@@ -37,8 +38,10 @@ const listCsp = [
  * SMTP (README "E-mail"). Registered only when no SMTP server is configured and the site is
  * not served over https, so it never exists in production.
  */
-export function registerDevMailPage(app: FastifyInstance, db: Db): void {
+export function registerDevMailPage(app: FastifyInstance, db: Db, mailFrom: string): void {
   const newest = () => db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(LIMIT);
+  // The From header as the sender writes it (ADR 010 "Sender"): the title's name, MAIL_FROM's address.
+  const fromOf = (mail: typeof mailOutbox.$inferSelect) => (mail.fromName ? `"${mail.fromName}" <${mailboxOf(mailFrom).address}>` : mailFrom);
 
   app.get('/_dev/mail', { schema: { hide: true } }, async (_request, reply) => {
     const mails = await newest();
@@ -46,7 +49,8 @@ export function registerDevMailPage(app: FastifyInstance, db: Db): void {
       .map(
         (mail) => `<article>
   <h2>${escapeHtml(mail.subject)}</h2>
-  <p class="meta">Til <strong>${escapeHtml(mail.to)}</strong> · ${mail.createdAt.toISOString()}${mail.html ? ` · <a href="/_dev/mail/${encodeURIComponent(mail.id)}.html">Vis som HTML</a>` : ''}</p>
+  <p class="meta">Fra ${escapeHtml(fromOf(mail))}${mail.replyTo ? ` · Svar til ${escapeHtml(mail.replyTo)}` : ''}</p>
+  <p class="meta">Til <strong>${escapeHtml(mail.to)}</strong> · ${mail.createdAt.toISOString()}${mail.kind ? ` · ${escapeHtml(mail.kind)}` : ''}${mail.html ? ` · <a href="/_dev/mail/${encodeURIComponent(mail.id)}.html">Vis som HTML</a>` : ''}${mail.listUnsubscribe ? ` · <a href="${escapeHtml(mail.listUnsubscribe)}">Meld av (List-Unsubscribe)</a>` : ''}</p>
   <pre>${linkify(mail.text)}</pre>
 </article>`,
       )
@@ -66,7 +70,18 @@ ${items || '<p>Ingen e-post ennå.</p>'}
   app.get('/_dev/mail.json', { schema: { hide: true } }, async (_request, reply) => {
     const mails = await newest();
     return reply.header('cache-control', 'no-store').send(
-      mails.map((mail) => ({ id: mail.id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: mail.createdAt.toISOString() })),
+      mails.map((mail) => ({
+        id: mail.id,
+        from: fromOf(mail),
+        replyTo: mail.replyTo,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        kind: mail.kind,
+        listUnsubscribe: mail.listUnsubscribe,
+        createdAt: mail.createdAt.toISOString(),
+      })),
     );
   });
 

@@ -1,7 +1,7 @@
 import type { Title } from '@minside/domain';
 
-/** What a mail needs to know about the title it is sent for: its name, colour and customer centre. */
-export type MailTitle = Pick<Title, 'name' | 'brandColor' | 'pageUrl' | 'customerCenterEmail' | 'customerCenterPhoneNumber'>;
+/** What a mail needs to know about the title it is sent for: its code, name, colour and customer centre (also its sender, `OutgoingMail.title`). */
+export type MailTitle = Pick<Title, 'titleCode' | 'name' | 'brandColor' | 'pageUrl' | 'customerCenterEmail' | 'customerCenterPhoneNumber'>;
 
 export interface MailContent {
   /** The heading inside the mail; also the subject unless `subject` is given. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyFormbody from '@fastify/formbody';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { paymentProviderLabels } from '@minside/domain';
+import { formatKroner, paymentProviderLabels } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { testProviderTransaction } from '../../db/schema.ts';
 import { escapeHtml } from '../mail/templates.ts';
@@ -263,10 +263,6 @@ function page(title: string, body: string): string {
 <body><main>${body}</main></body></html>`;
 }
 
-function kroner(ore: number): string {
-  return `${new Intl.NumberFormat('nb-NO', { maximumFractionDigits: 2 }).format(ore / 100)} kr`;
-}
-
 function hostedPage(row: Row): string {
   const label = row.method === 'VIPPS' ? paymentProviderLabels.VIPPS : paymentProviderLabels['SWEDBANK-PPG'];
   const agreement = row.kind === 'AGREEMENT';
@@ -290,7 +286,7 @@ function hostedPage(row: Row): string {
 <dl>
   <dt>Betalingsmåte</dt><dd>${escapeHtml(label)}</dd>
   <dt>Gjelder</dt><dd>${escapeHtml(row.description)}</dd>
-  ${agreement ? '' : `<dt>Beløp</dt><dd class="amount">${escapeHtml(kroner(row.amountOre))}</dd>`}
+  ${agreement ? '' : `<dt>Beløp</dt><dd class="amount">${escapeHtml(formatKroner(row.amountOre, { withOre: true }))}</dd>`}
 </dl>
 <form method="post" action="/_dev/pay/${encodeURIComponent(row.id)}">
   ${cardChoice}

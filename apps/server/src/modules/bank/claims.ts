@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import { AVTALEGIRO_CLAIM_TYPES, specificationFromText, writeAvtaleGiroClaims, type AvtaleGiroCancellationAssignmentInput, type AvtaleGiroClaimAssignmentInput, type AvtaleGiroClaimInput, type AvtaleGiroCancellationInput } from '@minside/bank-files';
-import { addDays } from '@minside/domain';
+import { addDays, formatKroner, formatShortDate } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { account, appUser, avtaleGiroClaim, bankFile, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
-import { formatKronerForPdf, formatNorwegianDate } from '../billing/pdf.ts';
 import type { BankFileArchive } from './archive.ts';
 import { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from './claim-window.ts';
 
@@ -157,7 +156,7 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
     return [
       `${titleName}`,
       `Faktura ${row.no}: ${row.description}`,
-      `Beløp ${formatKronerForPdf(row.amountOre)} trekkes med AvtaleGiro ${formatNorwegianDate(row.dueOn)}.`,
+      `Beløp ${formatKroner(row.amountOre, { withOre: true })} trekkes med AvtaleGiro ${formatShortDate(row.dueOn)}.`,
     ]
       .map((line) => latin1(line).slice(0, 80))
       .join('\n');
@@ -250,7 +249,10 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
   };
 }
 
-/** Notice text and names go to the bank in ISO-8859-1: anything outside it becomes `?` rather than failing the run. */
+/**
+ * Notice text and names go to the bank in ISO-8859-1: the dashes of an invoice line's period and a
+ * minus sign become `-`, anything else outside it `?` rather than failing the run.
+ */
 function latin1(text: string): string {
-  return text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+  return text.replace(/[\u2013\u2212]/g, '-').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 }

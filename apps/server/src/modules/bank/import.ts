@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { avtaleGiroClaim, bankFile, bankTransaction, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
+import { enqueuePaymentReceipt } from '../billing/documents/receipts.ts';
 import { paidSoFar } from '../billing/paid-so-far.ts';
 import { mandateDeleted } from './mandates.ts';
 
@@ -243,6 +244,7 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
       updatedAt: at,
       settledAt: osloNoonOf(paidOn),
     });
+    await enqueuePaymentReceipt(tx, { mailer, catalogue, portalOrigin }, paymentId);
     const paid = await paidSoFar(tx, target.ariaInvoiceNo);
     if (paid < target.amountOre) return { outcome: 'PARTIAL', reason: null, openAmountOre: 0, ariaInvoiceNo: target.ariaInvoiceNo, paymentId, settled: false, titleCode: title.titleCode };
     await tx.update(invoice).set({ paidAt: osloNoonOf(paidOn), settledBy: method }).where(eq(invoice.ariaInvoiceNo, target.ariaInvoiceNo));

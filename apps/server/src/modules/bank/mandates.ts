@@ -72,6 +72,8 @@ export async function mandateDeleted(tx: Tx, deps: { mailer: Mailer; portalOrigi
   if (!owner) return;
   await deps.mailer.enqueue(tx, {
     to: owner.email,
+    title,
+    kind: 'avtalegiroStopped',
     idempotencyKey: `avtalegiro-deleted:${agreement.id}`,
     ...titleMail(title, {
       subject: `${title.name}: AvtaleGiro-avtalen er stoppet`,

@@ -112,6 +112,8 @@ const channelNames: Record<SettlementLine['channel'], string> = {
 
 /** The report as CSV: one line per title and channel, a total, and the bank files' control lines. */
 export function settlementCsv(report: SettlementReport): string {
+  // A number for the spreadsheet, not money for a reader (that is formatKroner): "1234,50" is a
+  // number in a Norwegian spreadsheet, "1 234,50 kr" would be text that no sum adds up.
   const kroner = (ore: number) => (ore / 100).toFixed(2).replace('.', ',');
   const money = report.lines.filter((line) => line.channel !== 'CREDIT');
   const total = money.reduce((sum, line) => sum + line.amountOre, 0);

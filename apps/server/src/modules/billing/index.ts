@@ -12,6 +12,9 @@ import type { SessionStore } from '../../plugins/session.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { createPaymentEngine, type PaymentEngine } from './engine.ts';
 import { createBillingJobs, type BillingJobs } from './jobs.ts';
+import { createInvoiceCrediting, type InvoiceCrediting } from './documents/credit.ts';
+import { createEhfOutbox, type EhfOutbox } from './documents/ehf-outbox.ts';
+import { completeDocuments } from './documents/issue.ts';
 import { billingRoutes } from './routes.ts';
 import { createBillingService, type BillingService } from './service.ts';
 
@@ -20,6 +23,12 @@ declare module 'fastify' {
     /** The billing jobs (renewals, reconciliation), for the scheduler, the CLI and tests. */
     billingJobs: BillingJobs;
     billing: BillingService;
+    /** Crediting invoices with a credit note (issue 23): the operator route and `admin invoice credit`. */
+    invoiceCrediting: InvoiceCrediting;
+    /** EHF invoices for companies that chose them (issue 23): the outbox job and the download. */
+    ehfOutbox: EhfOutbox;
+    /** The `billing-documents` job: documents for older invoices, PDFs stored (ADR 026). */
+    billingDocuments: { complete(): Promise<{ issued: number; stored: number }> };
     /** The payment engine, for other areas' provider flows (issue 7 orders): start + onSettled. */
     paymentEngine: PaymentEngine;
     /** The configured payment provider (tests wrap it to play a provider that errors or times out). */
@@ -30,7 +39,7 @@ declare module 'fastify' {
 }
 
 export interface BillingSetup {
-  config: Pick<Config, 'paymentProvider' | 'vipps' | 'paylinkSecret' | 'operatorToken' | 'publicUrl' | 'port' | 'production'>;
+  config: Pick<Config, 'paymentProvider' | 'vipps' | 'paylinkSecret' | 'operatorToken' | 'publicUrl' | 'port' | 'production' | 'ehfOutboxDir'>;
   db: Db;
   catalogue: Catalogue;
   accounts: AccountService;
@@ -50,12 +59,17 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards });
   const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
+  const invoiceCrediting = createInvoiceCrediting({ db, engine, catalogue, mailer, now, portalOrigin: portalOriginFor(config, catalogue) });
   app.decorate('billingJobs', jobs);
+  app.decorate('invoiceCrediting', invoiceCrediting);
+  const ehfOutbox = createEhfOutbox({ db, dir: config.ehfOutboxDir, now, log: app.log });
+  app.decorate('ehfOutbox', ehfOutbox);
+  app.decorate('billingDocuments', { complete: () => completeDocuments(db, catalogue, now) });
   app.decorate('billing', billing);
   app.decorate('paymentEngine', engine);
   app.decorate('paymentProvider', provider);
   app.decorate('vippsSimulator', configured.simulator);
-  await app.register(billingRoutes, { billing, engine, sessions, providerName: provider.name, operatorToken: config.operatorToken });
+  await app.register(billingRoutes, { billing, engine, invoiceCrediting, ehfOutbox, accounts, sessions, providerName: provider.name, operatorToken: config.operatorToken });
   if (configured.registerRoutes) await configured.registerRoutes(app);
   // An in-process provider delivers its callbacks the way a real one does: an HTTP POST to the webhook.
   configured.connect?.(async (path, body, headers) => {

@@ -2,7 +2,7 @@ import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
-import { addDays, addMonths, formatLongDate, instStatusCodes, isPaying, osloToday, paymentProviderLabels, type BillingPeriod } from '@minside/domain';
+import { addDays, addMonths, formatKroner, formatShortDate, instStatusCodes, invoiceLineDescription, isPaying, osloToday, paymentProviderLabels, type BillingPeriod } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
@@ -10,7 +10,7 @@ import type { Mailer } from '../../integrations/mail/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
-import { formatKronerForPdf, formatNorwegianDate } from './pdf.ts';
+import { enqueuePaymentReceipt } from './documents/receipts.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
 import { paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
@@ -111,6 +111,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
     const link = billing.paylinkPath(invoiceNo);
     await mailer.enqueue(tx, {
       to: owner.email,
+      title,
+      kind: 'invoiceIssued',
       idempotencyKey: `invoice-issued:${invoiceNo}`,
       ...titleMail(title, {
         subject: `${title.name}: ny faktura ${invoiceNo}`,
@@ -118,7 +120,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         paragraphs: [
           `Hei ${owner.givenName}!`,
           `Her er fakturaen for ${issued.description}.`,
-          `Beløp: ${formatKronerForPdf(issued.amountOre)}. Forfallsdato: ${formatNorwegianDate(issued.dueOn)}. KID: ${issued.kid}. Kontonummer: ${issued.bankAccountNumber}.`,
+          `Beløp: ${formatKroner(issued.amountOre, { withOre: true })}. Forfallsdato: ${formatShortDate(issued.dueOn)}. KID: ${issued.kid}. Kontonummer: ${issued.bankAccountNumber}.`,
           howToPay,
         ],
         action: { label: 'Betal fakturaen', url: `${portalOrigin(row.titleCode)}${link.path}` },
@@ -151,7 +153,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         return null;
       }
       let amountOre = price.amountOre;
-      let discountNote = '';
+      let discountNote: string | null = null;
       const [discount] = await tx
         .select({ applied: subscriptionDiscount, code: discountCode })
         .from(subscriptionDiscount)
@@ -161,24 +163,24 @@ export function createBillingJobs(deps: BillingJobDeps) {
       if (discount) {
         const off = discount.code.percentOff !== null ? Math.round((amountOre * discount.code.percentOff) / 100) : (discount.code.amountOffOre ?? 0);
         amountOre = Math.max(0, amountOre - off);
-        discountNote = ` (rabatt ${discount.code.code})`;
+        discountNote = `rabatt ${discount.code.code}`;
         await tx
           .update(subscriptionDiscount)
           .set({ remainingPeriods: sql`${subscriptionDiscount.remainingPeriods} - 1` })
           .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
       }
       const dueOn = [addDays(periodFrom, -DUE_DAYS_BEFORE_PERIOD), today].sort().at(-1) as string;
-      const { ariaInvoiceNo: invoiceNo } = await insertInvoice(tx, title.bank, {
+      const { ariaInvoiceNo: invoiceNo } = await insertInvoice(tx, catalogue, title.titleCode, {
         ariaAccountNo: row.ariaAccountNo,
         subscriptionId,
         amountOre,
-        description: `${price.planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}${discountNote}`,
+        description: invoiceLineDescription({ planName: price.planName, periodFrom, periodTo, note: discountNote }),
         periodFrom,
         periodTo,
         dueOn,
         // Nothing to pay (a 100 % discount) is settled at once.
         ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
-      });
+      }, now());
       if (discount && amountOre < price.amountOre) {
         // The discount as a credit line on the invoice: what the list price was and why less is due.
         await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: invoiceNo, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });
@@ -320,6 +322,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
     if (!title || !owner) return;
     await mailer.enqueue(tx, {
       to: owner.email,
+      title,
+      kind: 'vippsAgreementStopped',
       idempotencyKey: `vipps-agreement-ended:${ended.id}`,
       ...titleMail(title, {
         subject: `${title.name}: Vipps-avtalen er stoppet`,
@@ -338,6 +342,13 @@ export function createBillingJobs(deps: BillingJobDeps) {
    * A renewal charge the provider refused (expired card, stopped agreement): the owner is told at
    * once, with a pay-link, in the settling transaction. One e-mail per invoice; the job retries.
    */
+  // Every payment captured on an invoice — on Min Side, by a pay-link, or a renewal charge — gets its receipt.
+  const documentMail = { mailer, catalogue, portalOrigin };
+  for (const purpose of ['INVOICE', 'RENEWAL'] as const) {
+    engine.onSettled(purpose, async (tx, settled) => {
+      if (settled.status === 'CAPTURED') await enqueuePaymentReceipt(tx, documentMail, settled.id);
+    });
+  }
   engine.onSettled('RENEWAL', async (tx, settled) => {
     // Refused by the provider (no money behind the card, the charge ran out of retries). A charge that
     // was cancelled — its agreement stopped, the invoice paid another way — is no failed payment, and
@@ -357,15 +368,17 @@ export function createBillingJobs(deps: BillingJobDeps) {
     const source = settled.method === 'VIPPS' ? 'Vipps-avtalen' : 'betalingskortet';
     await mailer.enqueue(tx, {
       to: found.email,
+      title,
+      kind: 'paymentFailed',
       idempotencyKey: `renewal-failed:${no}`,
       ...titleMail(title, {
         subject: `${title.name}: betalingen av faktura ${no} gikk ikke gjennom`,
         heading: `Faktura ${no} er ikke betalt`,
         paragraphs: [
           `Hei ${found.givenName}!`,
-          `Vi fikk ikke trukket ${formatKronerForPdf(settled.amountOre)} for faktura ${no} (${found.invoice.description}) fra ${source}.`,
+          `Vi fikk ikke trukket ${formatKroner(settled.amountOre, { withOre: true })} for faktura ${no} (${found.invoice.description}) fra ${source}.`,
           'Vi prøver igjen om noen dager. Du kan også betale fakturaen nå med Vipps eller kort, uten å logge inn, eller bytte betalingsmåte på Min side.',
-          `Forfallsdato: ${formatNorwegianDate(found.invoice.dueOn)}. KID: ${found.invoice.kid}. Kontonummer: ${found.invoice.bankAccountNumber}.`,
+          `Forfallsdato: ${formatShortDate(found.invoice.dueOn)}. KID: ${found.invoice.kid}. Kontonummer: ${found.invoice.bankAccountNumber}.`,
         ],
         action: { label: 'Betal fakturaen', url: `${portalOrigin(found.titleCode)}${link.path}` },
       }),

@@ -9,6 +9,10 @@ import {
   createInvoicePaymentBodySchema,
   createPaylinkBodySchema,
   createPaylinkResponseSchema,
+  creditInvoiceBodySchema,
+  creditInvoiceResponseSchema,
+  creditNoteListResponseSchema,
+  creditNoteParamsSchema,
   discountResponseSchema,
   getDiscountDetailsBodySchema,
   INVOICE_PAGE_MAX,
@@ -28,10 +32,15 @@ import {
 } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
 import { operatorAuth } from '../../plugins/operator-auth.ts';
+import type { FastifyReply } from 'fastify';
 import type { PaymentEngine } from './engine.ts';
+import type { InvoiceCrediting } from './documents/credit.ts';
+import type { EhfOutbox } from './documents/ehf-outbox.ts';
+import type { AccountService } from '../subscription/service.ts';
+import { notFound } from '../../plugins/errors.ts';
 import type { BillingService } from './service.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 503: apiErrorSchema };
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 502: apiErrorSchema, 503: apiErrorSchema };
 
 export interface BillingRouteOptions {
   billing: BillingService;
@@ -40,6 +49,9 @@ export interface BillingRouteOptions {
   /** The provider's webhook path under /api/payment/callback/ (its configuration name). */
   providerName: string;
   operatorToken: string | undefined;
+  invoiceCrediting: InvoiceCrediting;
+  ehfOutbox: EhfOutbox;
+  accounts: AccountService;
 }
 
 declare module 'fastify' {
@@ -55,7 +67,16 @@ declare module 'fastify' {
  * paths under /api/invoice, /api/payment and /api/paylink. Ownership is checked for every id:
  * another user's invoice or payment answers 404. Pay-links need no session.
  */
-export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { billing, engine, sessions, providerName, operatorToken }) => {
+/** A document download: shown in the browser, never cached by anything between. */
+function sendPdf(reply: FastifyReply, document: { filename: string; pdf: Buffer }) {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', `inline; filename="${document.filename}"`)
+    .header('cache-control', 'private, no-store')
+    .send(document.pdf);
+}
+
+export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { billing, engine, invoiceCrediting, ehfOutbox, accounts, sessions, providerName, operatorToken }) => {
   app.get(
     '/api/invoice/:accountNo',
     { schema: { tags: ['billing'], params: invoiceListParamsSchema, querystring: invoiceListQuerySchema, response: { 200: invoiceListResponseSchema, ...errors } } },
@@ -77,12 +98,55 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
     },
     async (request, reply) => {
       const { user } = await sessions.require(request);
-      const { filename, pdf } = await billing.invoicePdf(user.id, request.params.accountNo, request.params.ariaInvoiceNo);
+      return sendPdf(reply, await billing.invoicePdf(user.id, request.params.accountNo, request.params.ariaInvoiceNo));
+    },
+  );
+
+  app.get(
+    '/api/invoice/:accountNo/credit-notes',
+    { schema: { tags: ['billing'], description: "The account's credit notes, newest first.", params: invoiceListParamsSchema, response: { 200: creditNoteListResponseSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return { creditNotes: await billing.listCreditNotes(user.id, request.params.accountNo) };
+    },
+  );
+
+  app.get(
+    '/api/invoice/:accountNo/credit-notes/:number/pdf',
+    {
+      schema: {
+        tags: ['billing'],
+        description: 'A credit note as a PDF (application/pdf).',
+        params: creditNoteParamsSchema,
+        response: { 200: z.any().describe('application/pdf'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await sessions.require(request);
+      return sendPdf(reply, await billing.creditNotePdf(user.id, request.params.accountNo, request.params.number));
+    },
+  );
+
+  app.get(
+    '/api/invoice/:accountNo/documents/:number/ehf',
+    {
+      schema: {
+        tags: ['billing'],
+        description: 'An invoice or credit note issued to a company as EHF (PEPPOL BIS Billing 3.0 UBL, application/xml); 404 for one issued to a person.',
+        params: creditNoteParamsSchema,
+        response: { 200: z.any().describe('application/xml'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await sessions.require(request);
+      await accounts.getOwnAccount(user.id, request.params.accountNo);
+      const xml = await ehfOutbox.ehfOf(request.params.accountNo, request.params.number);
+      if (!xml) throw notFound();
       return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="${filename}"`)
+        .type('application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="ehf-${request.params.number}.xml"`)
         .header('cache-control', 'private, no-store')
-        .send(pdf);
+        .send(xml);
     },
   );
 
@@ -189,6 +253,11 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
         const link = await billing.createPaylink(request.body.ariaInvoiceNo, request.body.validDays);
         return { token: link.token, path: link.path, expiresAt: link.expiresAt };
       },
+    );
+    operator.withTypeProvider<ZodTypeProvider>().post(
+      '/api/operator/invoice/:ariaInvoiceNo/credit',
+      { schema: { tags: ['operator'], description: 'Credit a whole invoice with a credit note: cancels it when unpaid, refunds a Vipps or card payment.', params: invoicePaymentParamsSchema, body: creditInvoiceBodySchema, response: { 200: creditInvoiceResponseSchema, ...errors } } },
+      async (request) => invoiceCrediting.creditInvoice(request.params.ariaInvoiceNo, request.body.reason),
     );
   });
 };

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import {
   billingErrorCodes,
   billingErrorMessages,
+  type CreditNote,
   billingPeriodMonths,
   changeablePaymentMethods,
   type BillingPeriod,
@@ -27,13 +28,13 @@ import {
 } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, appUser, discountCode, invoice, paymentAgreement, subscription, subscriptionDiscount } from '../../db/schema.ts';
+import { account, billingDocument, discountCode, invoice, paymentAgreement, subscription, subscriptionDiscount } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
-import { renderInvoicePdf } from './pdf.ts';
+import { creditNotesOf, documentPdf, invoicePdf } from './documents/issue.ts';
 import { chooseAvtaleGiro } from '../bank/mandates.ts';
 import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimColumn } from '../bank/claim-window.ts';
 import { paidOreColumn, paidSoFar } from './paid-so-far.ts';
@@ -320,30 +321,32 @@ export function createBillingService(deps: BillingServiceDeps) {
       };
     },
 
-    /** GET /api/invoice/{accountNo}/{ariaInvoiceNo}/pdf. */
+    /**
+     * GET /api/invoice/{accountNo}/{ariaInvoiceNo}/pdf: the invoice as issued (issue 23). The same bytes
+     * on every download: the document is frozen when the invoice is issued and its PDF stored by the job.
+     */
     async invoicePdf(userId: string, ariaAccountNo: number, ariaInvoiceNo: number): Promise<{ filename: string; pdf: Buffer }> {
       await accounts.getOwnAccount(userId, ariaAccountNo);
-      const { row, titleCode } = await ownInvoice(userId, ariaInvoiceNo);
+      const { row } = await ownInvoice(userId, ariaInvoiceNo);
       if (row.ariaAccountNo !== ariaAccountNo) throw notFound();
-      const [user] = await db.select().from(appUser).innerJoin(account, eq(account.userId, appUser.id)).where(eq(account.ariaAccountNo, ariaAccountNo));
-      const title = catalogue.findByTitleCode(titleCode);
-      const pdf = renderInvoicePdf({
-        titleName: title?.name ?? titleCode,
-        titleOrganizationNumber: title?.organizationNumber ?? null,
-        customerName: user ? `${user.app_user.givenName} ${user.app_user.familyName}`.trim() || user.app_user.email : '',
-        ariaAccountNo,
-        ariaInvoiceNo,
-        issuedOn: osloToday(row.createdAt),
-        dueOn: row.dueOn,
-        periodFrom: row.periodFrom,
-        periodTo: row.periodTo,
-        description: row.description,
-        amountOre: row.amountOre,
-        kid: row.kid,
-        bankAccountNumber: row.bankAccountNumber,
-        paidOn: row.paidAt ? osloToday(row.paidAt) : null,
-      });
-      return { filename: `faktura-${ariaInvoiceNo}.pdf`, pdf };
+      return { filename: `faktura-${ariaInvoiceNo}.pdf`, pdf: await invoicePdf(db, catalogue, ariaInvoiceNo) };
+    },
+
+    /** GET /api/invoice/{accountNo}/credit-notes: the account's credit notes, newest first. */
+    async listCreditNotes(userId: string, ariaAccountNo: number): Promise<CreditNote[]> {
+      await accounts.getOwnAccount(userId, ariaAccountNo);
+      return (await creditNotesOf(db, ariaAccountNo)).map(({ number, ariaInvoiceNo, issuedOn, amountOre }) => ({ number, ariaInvoiceNo, issuedOn, amountOre }));
+    },
+
+    /** GET /api/invoice/{accountNo}/credit-notes/{number}/pdf. */
+    async creditNotePdf(userId: string, ariaAccountNo: number, number: number): Promise<{ filename: string; pdf: Buffer }> {
+      await accounts.getOwnAccount(userId, ariaAccountNo);
+      const [found] = await db
+        .select({ number: billingDocument.number })
+        .from(billingDocument)
+        .where(and(eq(billingDocument.number, number), eq(billingDocument.ariaAccountNo, ariaAccountNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+      if (!found) throw notFound();
+      return { filename: `kreditnota-${number}.pdf`, pdf: await documentPdf(db, number) };
     },
 
     /** POST /api/invoice/{ariaInvoiceNo}/payment. */

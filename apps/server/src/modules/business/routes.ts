@@ -15,6 +15,8 @@ import {
   businessRemoveResponseSchema,
   businessVerifyBodySchema,
   businessVerifyResponseSchema,
+  einvoiceRecipientBodySchema,
+  einvoiceRecipientResponseSchema,
   sessionQuerySchema,
 } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
@@ -59,6 +61,27 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; 
             .header('content-disposition', `attachment; filename="ansatte-${ctx.companyDomain}.csv"`)
             .header('cache-control', 'no-store')
             .send(csv);
+        },
+      );
+
+      typed.get(
+        '/einvoice',
+        { schema: { tags: ['business'], description: "Where the company's EHF invoices go (issue 23), or null.", querystring: sessionQuerySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
+        async (request) => ({ einvoice: await business.einvoice(await admin(request)) }),
+      );
+
+      typed.put(
+        '/einvoice',
+        { schema: { tags: ['business'], description: 'Receive invoices as EHF (PEPPOL BIS Billing 3.0), addressed to the company by organisation number.', querystring: sessionQuerySchema, body: einvoiceRecipientBodySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
+        async (request) => ({ einvoice: await business.setEinvoice(await admin(request), request.body) }),
+      );
+
+      typed.delete(
+        '/einvoice',
+        { schema: { tags: ['business'], description: 'Stop EHF: invoices by e-mail again.', querystring: sessionQuerySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
+        async (request) => {
+          await business.clearEinvoice(await admin(request));
+          return { einvoice: null };
         },
       );
 

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,10 +28,12 @@ import {
   type BusinessRemoveItem,
   type BusinessRemoveResponse,
   type BusinessVerifyResponse,
+  type EinvoiceRecipient,
+  type einvoiceRecipientBodySchema,
   type Title,
 } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, subscription, subscriptionChange, subscriptionMember } from '../../db/schema.ts';
+import { account, einvoiceRecipient, subscription, subscriptionChange, subscriptionMember } from '../../db/schema.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode } from '../../lib/one-time-code.ts';
@@ -152,6 +155,27 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
 
     overview: (ctx: AdminContext) => overviewOf(db, ctx.subscriptionId),
 
+    /** GET /api/business/einvoice: where the company's EHF invoices go, or null (paper or PDF by e-mail). */
+    async einvoice(ctx: AdminContext): Promise<EinvoiceRecipient | null> {
+      const [row] = await db.select().from(einvoiceRecipient).where(eq(einvoiceRecipient.subscriptionId, ctx.subscriptionId));
+      return row ? { organizationNumber: row.organizationNumber, companyName: row.companyName, street: row.street, postalCode: row.postalCode, town: row.town, reference: row.reference } : null;
+    },
+
+    /**
+     * PUT /api/business/einvoice: invoices issued from now on are addressed to the company as EHF
+     * (issue 23); those already issued stay as they were issued.
+     */
+    async setEinvoice(ctx: AdminContext, body: z.output<typeof einvoiceRecipientBodySchema>): Promise<EinvoiceRecipient> {
+      const values = { ...body, reference: body.reference ?? null, updatedAt: now() };
+      await db.insert(einvoiceRecipient).values({ subscriptionId: ctx.subscriptionId, ...values }).onConflictDoUpdate({ target: einvoiceRecipient.subscriptionId, set: values });
+      return { organizationNumber: values.organizationNumber, companyName: values.companyName, street: values.street, postalCode: values.postalCode, town: values.town, reference: values.reference };
+    },
+
+    /** DELETE /api/business/einvoice: back to invoices by e-mail. */
+    async clearEinvoice(ctx: AdminContext): Promise<void> {
+      await db.delete(einvoiceRecipient).where(eq(einvoiceRecipient.subscriptionId, ctx.subscriptionId));
+    },
+
     /** The list as CSV, filtered like the page's search field. */
     async exportCsvRows(ctx: AdminContext, query: string | undefined): Promise<BusinessMember[]> {
       return (await members(db, ctx.subscriptionId)).map(toMember).filter((member) => matchesMemberSearch(member, query ?? ''));
@@ -176,6 +200,8 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
           await tx.insert(subscriptionMember).values({ id: randomUUID(), subscriptionId: owner.id, kind: 'business', email: item.email, status: 'emailSent', invitedAt: now() });
           await mailer.enqueue(tx, {
             to: item.email,
+            title: ctx.title,
+            kind: 'businessInvitation',
             ...titleMail(ctx.title, {
               subject: `Du har fått tilgang til ${ctx.title.name} gjennom jobben`,
               heading: 'Du har fått tilgang gjennom jobben',
@@ -267,6 +293,8 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
         const issued = await issueCode(tx, { purpose: 'business', userId: user.id, email, now: now() });
         await mailer.enqueue(tx, {
           to: email,
+          title,
+          kind: 'businessCode',
           ...titleMail(title, {
             subject: `Koden din for bedriftsabonnement på ${title.name}`,
             heading: 'Koden din',

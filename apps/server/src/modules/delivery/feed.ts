@@ -1,19 +1,14 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or } from 'drizzle-orm';
-import { addDays, cutoffFor, isInFeed, type CarrierFeedKind, type CarrierFeedRow, type DeliveryAddress } from '@minside/domain';
+import { addDays, cutoffFor, isInFeed, osloInstantOf, type CarrierFeedKind, type CarrierFeedRow, type DeliveryAddress } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { appUser, account, deliveryAddress, deliveryChange, deliveryComplaint, deliveryComplaintDay, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { caseNumberOf } from './service.ts';
 
-/** The instant an Oslo wall-clock time (YYYY-MM-DDTHH:MM:SS) stands for: tried at UTC+1 and UTC+2. */
+/** The instant a cutoff on the Oslo wall clock (`YYYY-MM-DDTHH:MM:00`, from `cutoffFor`) stands for. */
 function osloInstant(wallClock: string): Date {
-  for (const offset of ['+01:00', '+02:00']) {
-    const candidate = new Date(`${wallClock}${offset}`);
-    const back = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Oslo', dateStyle: 'short', timeStyle: 'medium' }).format(candidate).replace(' ', 'T');
-    if (back === wallClock) return candidate;
-  }
-  return new Date(`${wallClock}+01:00`);
+  return osloInstantOf(wallClock.slice(0, 10), wallClock.slice(11, 16));
 }
 
 /**

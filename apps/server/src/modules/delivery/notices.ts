@@ -4,7 +4,7 @@ import {
   deliveryNoticeErrorCodes,
   deliveryNoticeMessages,
   deliveryPostalCodeOn,
-  formatDeliveryDate,
+  formatWeekdayDate,
   hasAccess,
   NOTICE_DAYS_AHEAD,
   NOTICE_DAYS_BACK,
@@ -18,7 +18,7 @@ import type { Catalogue, PublicationConfig } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, deliveryAddress, deliveryChange, deliveryNotice, deliveryNoticeRecipient, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { Mailer } from '../../integrations/mail/index.ts';
+import type { Mailer, OutgoingMail } from '../../integrations/mail/index.ts';
 import { titleMail } from '../../integrations/mail/templates.ts';
 import type { createCalendarCache } from './calendars.ts';
 import { townOf } from './postal-codes.ts';
@@ -38,6 +38,7 @@ type NoticeRow = typeof deliveryNotice.$inferSelect;
 interface Recipient {
   subscriptionId: string;
   postalCode: string;
+  userId: string;
   email: string;
   givenName: string;
 }
@@ -45,17 +46,21 @@ interface Recipient {
 const sameContent = (row: NoticeRow, body: SegmentMessageBody, postalCodes: string[]) =>
   row.titleCode === body.titleCode.toUpperCase() && row.issueDate === body.issueDate && row.message === body.message && row.postalCodes.join(',') === postalCodes.join(',');
 
-function noticeMail(title: PublicationConfig, portalOrigin: string, recipient: Recipient, notice: { segmentId: string; issueDate: string; message: string }) {
+function noticeMail(title: PublicationConfig, portalOrigin: string, recipient: Recipient, notice: { segmentId: string; issueDate: string; message: string }): OutgoingMail {
   return {
     to: recipient.email,
+    title,
+    // Optional (ADR 010): the subscriber can do without it, and it carries a one-click unsubscribe link.
+    kind: 'deliveryNotice',
+    userId: recipient.userId,
     idempotencyKey: `delivery-notice:${notice.segmentId}:${recipient.subscriptionId}`,
     ...titleMail(title, {
-      subject: `${title.name}: om avisen ${formatDeliveryDate(notice.issueDate)}`,
+      subject: `${title.name}: om avisen ${formatWeekdayDate(notice.issueDate)}`,
       heading: 'Om avisen din',
       paragraphs: [
         `Hei ${recipient.givenName}!`,
         notice.message,
-        `Dette gjelder papiravisen ${formatDeliveryDate(notice.issueDate)} til postnummer ${recipient.postalCode}. Du trenger ikke melde fra om det.`,
+        `Dette gjelder papiravisen ${formatWeekdayDate(notice.issueDate)} til postnummer ${recipient.postalCode}. Du trenger ikke melde fra om det.`,
       ],
       action: { label: 'Meld fra om levering', url: `${portalOrigin}/tilbakemelding` },
       footnotes: ['Vil du likevel klage på leveringen, ser du meldingen igjen når du velger dagen på Min Side.'],
@@ -99,7 +104,7 @@ export function createDeliveryNotices(deps: DeliveryNoticeDeps) {
     if (candidateIds.length === 0) return [];
 
     const subscribers = await tx
-      .select({ subscriptionId: subscription.id, instStatusCode: subscription.instStatusCode, email: appUser.email, givenName: appUser.givenName, homePostalCode: deliveryAddress.postalCode })
+      .select({ subscriptionId: subscription.id, instStatusCode: subscription.instStatusCode, userId: appUser.id, email: appUser.email, givenName: appUser.givenName, homePostalCode: deliveryAddress.postalCode })
       .from(subscription)
       .innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
       .innerJoin(appUser, eq(appUser.id, account.userId))
@@ -119,7 +124,7 @@ export function createDeliveryNotices(deps: DeliveryNoticeDeps) {
         .filter((change) => change.subscriptionId === row.subscriptionId)
         .map((change) => ({ type: change.type as DeliveryPointChange['type'], fromDate: change.fromDate, toDate: change.toDate, postalCode: change.address?.postalCode ?? null }));
       const postalCode = deliveryPostalCodeOn(date, row.homePostalCode, own);
-      return postalCode !== null && inSegment.has(postalCode) ? [{ subscriptionId: row.subscriptionId, postalCode, email: row.email, givenName: row.givenName }] : [];
+      return postalCode !== null && inSegment.has(postalCode) ? [{ subscriptionId: row.subscriptionId, postalCode, userId: row.userId, email: row.email, givenName: row.givenName }] : [];
     });
   }
 

@@ -228,7 +228,7 @@ export function createFamilyService(deps: FamilyDeps) {
       action: { label: 'Godta invitasjonen', url: `${input.origin}/verifiser-familiemedlem?token=${token}` },
       footnotes: [`Lenken virker til og med ${formatLongDate(osloToday(expiresAt))}.`, 'Kjenner du ikke avsenderen, kan du se bort fra e-posten.'],
     });
-    await mailer.enqueue(tx, { to: input.member.email, ...mail, idempotencyKey: `family-invitation:${tokenHash}` });
+    await mailer.enqueue(tx, { to: input.member.email, title: input.title, kind: 'familyInvitation', ...mail, idempotencyKey: `family-invitation:${tokenHash}` });
   }
 
   async function deliver(): Promise<void> {

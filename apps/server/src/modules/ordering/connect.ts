@@ -123,6 +123,8 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
           await tx.update(connectRequest).set({ ariaAccountNo: match.ariaAccountNo }).where(eq(connectRequest.id, requestId));
           await mailer.enqueue(tx, {
             to: match.contactEmail,
+            title,
+            kind: 'connectCode',
             ...titleMail(title, {
               heading: 'Koden for å koble til abonnementet',
               subject: `Koden din for å koble til abonnementet på ${title.name}`,
@@ -136,6 +138,8 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
         } else if (connectedElsewhere && isValidEmail(connectedElsewhere)) {
           await mailer.enqueue(tx, {
             to: connectedElsewhere,
+            title,
+            kind: 'connectAlreadyConnected',
             ...titleMail(title, {
               heading: 'Abonnementet ditt er allerede koblet til en bruker',
               subject: `Noen prøvde å koble til abonnementet ditt på ${title.name}`,

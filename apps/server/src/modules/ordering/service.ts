@@ -10,6 +10,7 @@ import {
   formatKroner,
   formatLongDate,
   instStatusCodes,
+  invoiceLineDescription,
   nextPossibleDeliveryDay,
   offerLabels,
   orderEligibility,
@@ -246,18 +247,7 @@ export function createOrderingService(deps: OrderingDeps) {
         currentPeriodEnd: periodEnd,
       },
     });
-    const created = await insertInvoice(tx, catalogue.byTitleCode(order.titleCode).bank, {
-      ariaAccountNo: row.ariaAccountNo,
-      subscriptionId: row.id,
-      amountOre: order.amountNowOre,
-      description: `${plan.name}${order.offerCode ? ` (${offerLabels[order.offerCode as OfferCode]})` : ''}, ${day} – ${lastDay}`,
-      periodFrom: day,
-      periodTo: lastDay,
-      dueOn: day,
-      paidAt: now(),
-      settledBy: method,
-    });
-    await tx.update(payment).set({ subscriptionId: row.id, ariaAccountNo: row.ariaAccountNo, ariaInvoiceNo: created.ariaInvoiceNo }).where(eq(payment.id, paid.id));
+    // The address first: the invoice's document names the buyer at it.
     if (order.deliveryAddress) {
       const address = order.deliveryAddress;
       await tx
@@ -265,6 +255,18 @@ export function createOrderingService(deps: OrderingDeps) {
         .values({ subscriptionId: row.id, ...address, updatedAt: now() })
         .onConflictDoUpdate({ target: deliveryAddress.subscriptionId, set: { ...address, updatedAt: now() } });
     }
+    const created = await insertInvoice(tx, catalogue, order.titleCode, {
+      ariaAccountNo: row.ariaAccountNo,
+      subscriptionId: row.id,
+      amountOre: order.amountNowOre,
+      description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: lastDay, note: order.offerCode ? offerLabels[order.offerCode as OfferCode] : null }),
+      periodFrom: day,
+      periodTo: lastDay,
+      dueOn: day,
+      paidAt: now(),
+      settledBy: method,
+    }, now());
+    await tx.update(payment).set({ subscriptionId: row.id, ariaAccountNo: row.ariaAccountNo, ariaInvoiceNo: created.ariaInvoiceNo }).where(eq(payment.id, paid.id));
     await tx.insert(subscriptionChange).values({
       id: randomUUID(),
       subscriptionId: row.id,
@@ -290,7 +292,7 @@ export function createOrderingService(deps: OrderingDeps) {
         `Deretter: ${formatKroner(order.priceLaterOre)} per periode fra ${formatLongDate(periodEnd)}, ${subscriptionMethod === 'VIPPS' ? 'trukket med Vipps-avtalen du godkjente' : subscriptionMethod === 'INVOICE' ? 'på faktura med KID som du får på e-post før hver periode' : 'trukket fra betalingskortet'}.`,
         ...(paperStartsOn ? [`Papiravisen kommer fra ${formatLongDate(paperStartsOn)}.`] : []),
       ];
-      await mailer.enqueue(tx, { to: buyer.email, ...titleMail(title, { heading: `Kvittering for ${plan.name}`, paragraphs: lines }), idempotencyKey: `order:${order.id}:receipt` });
+      await mailer.enqueue(tx, { to: buyer.email, title, kind: 'orderReceipt', ...titleMail(title, { heading: `Kvittering for ${plan.name}`, paragraphs: lines }), idempotencyKey: `order:${order.id}:receipt` });
     }
   }
 

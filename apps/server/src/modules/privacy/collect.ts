@@ -14,7 +14,9 @@ import {
   emailChange,
   idpAccount,
   invoice,
+  billingDocument,
   invoiceCredit,
+  mailOptOut,
   mailOutbox,
   payment,
   paymentAgreement,
@@ -60,6 +62,13 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   const invoices = accountNos.length ? await db.select().from(invoice).where(inArray(invoice.ariaAccountNo, accountNos)).orderBy(desc(invoice.periodFrom)) : [];
   const invoiceNos = invoices.map((row) => row.ariaInvoiceNo);
   const credits = invoiceNos.length ? await db.select().from(invoiceCredit).where(inArray(invoiceCredit.ariaInvoiceNo, invoiceNos)) : [];
+  const documents = accountNos.length
+    ? await db
+        .select({ number: billingDocument.number, kind: billingDocument.kind, ariaInvoiceNo: billingDocument.ariaInvoiceNo, issuedOn: billingDocument.issuedOn, amountOre: billingDocument.amountOre })
+        .from(billingDocument)
+        .where(inArray(billingDocument.ariaAccountNo, accountNos))
+        .orderBy(desc(billingDocument.number))
+    : [];
   const payments = await db
     .select()
     .from(payment)
@@ -77,6 +86,7 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   const mail = user.emailVerifiedAt
     ? await db.select().from(mailOutbox).where(and(eq(mailOutbox.to, user.email), gte(mailOutbox.createdAt, user.emailVerifiedAt))).orderBy(desc(mailOutbox.createdAt))
     : [];
+  const mailOptOuts = await db.select().from(mailOptOut).where(eq(mailOptOut.userId, userId));
   const changeLog = await bySubscription((ids) => db.select().from(subscriptionChange).where(inArray(subscriptionChange.subscriptionId, ids)).orderBy(desc(subscriptionChange.at)));
   const surveys = await bySubscription((ids) => db.select().from(cancellationSurvey).where(inArray(cancellationSurvey.subscriptionId, ids)));
   const [student] = await db.select().from(studentVerification).where(eq(studentVerification.userId, userId));
@@ -123,6 +133,8 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     complaints: complaints.map((row) => ({ ...row, createdAt: iso(row.createdAt), days: complaintDays.filter((day) => day.caseNo === row.caseNo).map((day) => ({ issueDate: day.issueDate, code: day.code })) })),
     invoices: invoices.map((row) => ({ ...row, paidAt: iso(row.paidAt), createdAt: iso(row.createdAt) })),
     invoiceCredits: credits.map((row) => ({ ariaInvoiceNo: row.ariaInvoiceNo, amountOre: row.amountOre, reason: row.reason, createdAt: iso(row.createdAt) })),
+    // The issued invoices and credit notes (issue 23); each one's PDF is on /fakturaoversikt.
+    billingDocuments: documents,
     payments: payments.map((row) => ({
       id: row.id,
       purpose: row.purpose,
@@ -154,6 +166,8 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     invitationsSent: invited.map((row) => ({ kind: row.kind, status: row.status, subscriptionId: row.subscriptionId, email: row.email, invitedAt: iso(row.invitedAt), acceptedAt: iso(row.acceptedAt) })),
     // Which mail was sent, not its bodies: they carry one-time links, codes and pay-links (review finding 3).
     mail: mail.map((row) => ({ to: row.to, subject: row.subject, createdAt: iso(row.createdAt), sentAt: iso(row.sentAt) })),
+    // Kinds of optional e-mail turned off by their unsubscribe link (ADR 010).
+    mailOptOuts: mailOptOuts.map((row) => ({ titleCode: row.titleCode, kind: row.kind, createdAt: iso(row.createdAt) })),
     changeLog: changeLog.map((row) => ({ subscriptionId: row.subscriptionId, at: iso(row.at), actor: row.actor, kind: row.kind, fromStatusCode: row.fromStatusCode, toStatusCode: row.toStatusCode, details: row.details })),
     cancellationSurveys: surveys.map((row) => ({ subscriptionId: row.subscriptionId, reasonCode: row.reasonCode, reasonText: row.reasonText, actionType: row.actionType, createdAt: iso(row.createdAt) })),
     studentVerification: student ? { studentEmail: student.studentEmail, verifiedAt: iso(student.verifiedAt) } : null,

@@ -18,6 +18,8 @@ import {
   type ExportRequest,
   type Title,
 } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import { issueMissingInvoiceDocuments } from '../billing/documents/issue.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   account,
@@ -34,6 +36,7 @@ import {
   idpAccount,
   idpLoginFailure,
   idpPayload,
+  mailOptOut,
   mailOutbox,
   payment,
   paymentAgreement,
@@ -68,6 +71,8 @@ export interface PrivacyDeps {
   inlineExportLimit?: number;
   /** Ends the user's sessions wherever they live (Redis or database, ADR 018); erasure calls it. */
   endSessionsOf?: (userId: string) => Promise<void>;
+  /** The catalogue: an erasure first issues the documents of invoices that have none (ADR 026). */
+  catalogue: Catalogue;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -97,7 +102,7 @@ export function exportArchiveOf(data: Awaited<ReturnType<typeof collectUserData>
  * normal export) or later in a job, and a job claims each row so two instances never do the
  * same one.
  */
-export function createPrivacyService({ db, mailer, lifecycle, now, identityProviderName, titleOf, inlineExportLimit = DEFAULT_INLINE_EXPORT_LIMIT, endSessionsOf }: PrivacyDeps) {
+export function createPrivacyService({ db, mailer, lifecycle, now, identityProviderName, titleOf, inlineExportLimit = DEFAULT_INLINE_EXPORT_LIMIT, endSessionsOf, catalogue }: PrivacyDeps) {
   const gateway = (kind: 'Takeout' | 'Delete') => `/${identityProviderName}${kind}Gateway`;
 
   function toExport(row: RequestRow): ExportRequest {
@@ -175,7 +180,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
         action: { label: 'Last ned dataene dine', url: `${origin ?? title.minsideUrl.replace(/\/$/, '')}${gateway('Takeout')}` },
         footnotes: [`Kopien kan lastes ned i ${EXPORT_RETENTION_DAYS} dager. Etter det sletter vi den, og du kan be om en ny.`],
       });
-      await mailer.enqueue(tx, { to: data.profile.email, ...mail, idempotencyKey: `data-export:${request.id}` });
+      await mailer.enqueue(tx, { to: data.profile.email, title, kind: 'dataExport', ...mail, idempotencyKey: `data-export:${request.id}` });
       return done;
     });
   }
@@ -192,7 +197,8 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
   /**
    * The erasure of one person. Kept: invoices and payments (bookkeeping, SPEC §9: 5 years),
    * the account and subscriptions they hang on, and the change log — all without a name,
-   * because the user row they point at is pseudonymised. Deleted: the identity account (so
+   * because the user row they point at is pseudonymised — and the issued invoices and credit
+   * notes as they were issued, with the name they were issued to (ADR 026). Deleted: the identity account (so
    * the login stops working), sessions, consents, mail, codes, memberships, addresses.
    */
   async function erase(tx: Tx, request: RequestRow): Promise<void> {
@@ -205,6 +211,9 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
       ? await tx.select().from(subscription).where(inArray(subscription.ariaAccountNo, accounts.map((row) => row.no)))
       : [];
     const subscriptionIds = subscriptions.map((row) => row.id);
+    // The sales documents name the buyer as invoiced and are kept as issued (bokføringsloven § 13, ADR 026):
+    // an invoice from before documents gets its document now, before the name and address go.
+    await issueMissingInvoiceDocuments(tx, catalogue, accounts.map((row) => row.no), at);
 
     // Access ends now: a cancelled subscription would otherwise run to its period end for nobody.
     for (const row of subscriptions) {
@@ -240,6 +249,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
     await tx.update(subscriptionOrder).set({ deliveryAddress: null }).where(eq(subscriptionOrder.userId, user.id));
     await tx.delete(connectRequest).where(eq(connectRequest.userId, user.id));
     await tx.delete(mailOutbox).where(eq(mailOutbox.to, email));
+    await tx.delete(mailOptOut).where(eq(mailOptOut.userId, user.id));
     await tx.delete(dataRequest).where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'export')));
     await tx.delete(userSession).where(eq(userSession.userId, user.id));
 
@@ -374,7 +384,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
           ],
           footnotes: ['Har du ikke bedt om dette? Kontakt kundeservice med en gang.'],
         });
-        await mailer.enqueue(tx, { to: user.email, ...mail, idempotencyKey: `data-erasure:${created.id}` });
+        await mailer.enqueue(tx, { to: user.email, title, kind: 'dataErasure', ...mail, idempotencyKey: `data-erasure:${created.id}` });
       });
       await mailer.deliverPending();
       return deletionState(user.id);

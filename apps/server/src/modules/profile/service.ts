@@ -143,14 +143,15 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
         // One pending change at a time: an earlier link stops working.
         await tx.delete(emailChange).where(and(eq(emailChange.userId, user.id), isNull(emailChange.confirmedAt)));
         await tx.insert(emailChange).values({ tokenHash: hashToken(token), userId: user.id, newEmail, createdAt: at, expiresAt: new Date(at.getTime() + EMAIL_CHANGE_TTL_MS) });
-        const mail = titleMail(titleFor(`${origin}/`), {
+        const title = titleFor(`${origin}/`);
+        const mail = titleMail(title, {
           subject: 'Bekreft ny e-postadresse på Min Side',
           heading: 'Bekreft ny e-postadresse',
           paragraphs: [`Hei ${user.givenName}!`, 'Du har bedt om å bruke denne e-postadressen på Min Side. Bekreft endringen ved å åpne lenken.'],
           action: { label: 'Bekreft e-postadressen', url: `${origin}/endre-profil?bekreft-epost=${token}` },
           footnotes: ['Lenken virker i 24 timer. Har du ikke bedt om dette, kan du se bort fra e-posten.'],
         });
-        await mailer.enqueue(tx, { to: newEmail, ...mail, idempotencyKey: `email-change:${hashToken(token)}` });
+        await mailer.enqueue(tx, { to: newEmail, title, kind: 'emailChange', ...mail, idempotencyKey: `email-change:${hashToken(token)}` });
       });
       await mailer.deliverPending();
       return { pendingEmail: newEmail };

@@ -9,6 +9,7 @@ import {
   formatKroner,
   formatLongDate,
   instStatusCodes,
+  invoiceLineDescription,
   isStudentEmail,
   isStudentSubscription,
   osloToday,
@@ -139,6 +140,8 @@ export function createStudentService({ db, mailer, accounts, titles, catalogue, 
         const issued = await issueCode(tx, { purpose: 'student', userId: user.id, email, now: now() });
         await mailer.enqueue(tx, {
           to: email,
+          title,
+          kind: 'studentCode',
           ...titleMail(title, {
             subject: `Koden din for studentabonnement på ${title.name}`,
             heading: 'Koden din',
@@ -197,15 +200,15 @@ export function createStudentService({ db, mailer, accounts, titles, catalogue, 
             currentPeriodEnd: periodEnd,
           },
         });
-        await insertInvoice(tx, catalogue.byTitleCode(row.titleCode).bank, {
+        await insertInvoice(tx, catalogue, row.titleCode, {
           ariaAccountNo: row.ariaAccountNo,
           subscriptionId: row.id,
           amountOre: priceOre,
-          description: `${plan.name}, ${day} – ${addDays(periodEnd, -1)}`,
+          description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: addDays(periodEnd, -1) }),
           periodFrom: day,
           periodTo: addDays(periodEnd, -1),
           dueOn: addDays(day, 14),
-        });
+        }, now());
         await log(tx, { subscriptionId: row.id, userId: user.id, kind: previous ? 'reactivated' : 'started', from: previous?.instStatusCode ?? null, to: instStatusCodes.ACTIVE, planName: plan.name, on: periodEnd });
         return { status: 'ok' as const, continued: false };
       });
@@ -285,6 +288,9 @@ export function createStudentService({ db, mailer, accounts, titles, catalogue, 
           if (!row) return false;
           await mailer.enqueue(tx, {
             to: candidate.email,
+            title,
+            kind: 'studentReminder',
+            userId: verification.userId,
             ...titleMail(title, {
               subject: `Bekreft at du fortsatt er student innen ${formatLongDate(reverifyBy)}`,
               heading: 'Er du fortsatt student?',

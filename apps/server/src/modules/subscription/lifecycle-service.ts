@@ -16,6 +16,7 @@ import {
   errorCodes,
   hasAccess,
   instStatusCodes,
+  invoiceLineDescription,
   osloToday,
   planEligibility,
   planErrorCodes,
@@ -354,15 +355,15 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
             })
             .where(eq(subscription.id, row.id));
           if (quote.amountOre > 0) {
-            await insertInvoice(tx, catalogue.byTitleCode(row.titleCode).bank, {
+            await insertInvoice(tx, catalogue, row.titleCode, {
               ariaAccountNo: row.ariaAccountNo,
               subscriptionId: row.id,
               amountOre: quote.amountOre,
-              description: `Mellomlegg ved bytte fra ${row.planName} til ${plan.name}, ${day} – ${row.currentPeriodEnd}`,
+              description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: row.currentPeriodEnd, note: `mellomlegg ved bytte fra ${row.planName}` }),
               periodFrom: day,
               periodTo: row.currentPeriodEnd,
               dueOn: addDays(day, 14),
-            });
+            }, now());
           }
           await log(tx, { ...self, kind: 'planChanged', from: row.instStatusCode, to, details: { fromPlanName: row.planName, planName: plan.name, billingPeriod: plan.billingPeriod, amountOre: quote.amountOre } });
         } else {

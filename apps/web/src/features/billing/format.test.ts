@@ -27,8 +27,11 @@ describe('how and when an invoice was paid (issue 21)', () => {
     expect(paid('2026-03-03T11:00:00.000Z', 'SWEDBANK-PPG')).toBe('Betalt 3. mars 2026 med kort');
   });
 
-  it('only the date for a credit note, another or no recorded way', () => {
-    expect(paid('2026-03-03T11:00:00.000Z', 'CREDIT')).toBe('Betalt 3. mars 2026');
+  it('"Kreditert" for an invoice settled by a credit note: nothing was paid (issue 23)', () => {
+    expect(paid('2026-03-03T11:00:00.000Z', 'CREDIT')).toBe('Kreditert 3. mars 2026');
+  });
+
+  it('only the date for another or no recorded way', () => {
     expect(paid('2026-03-03T11:00:00.000Z', 'STREX')).toBe('Betalt 3. mars 2026');
     expect(paid('2026-03-03T11:00:00.000Z', null)).toBe('Betalt 3. mars 2026');
     expect(paidText({ status: 'PAID', paidAt: '2026-03-03T11:00:00.000Z' })).toBe('Betalt 3. mars 2026');

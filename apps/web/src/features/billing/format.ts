@@ -1,35 +1,7 @@
 import { formatKroner, formatLongDate, osloToday, type InvoiceSettlement, type InvoiceStatus, type PaymentStatus } from '@minside/domain';
 
-export { formatKroner, formatLongDate };
-
-const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** "2026-12-03" → "03.12.2026", the short form invoices use. */
-export function formatShortDate(date: string): string {
-  const match = isoDate.exec(date);
-  return match ? `${match[3]}.${match[2]}.${match[1]}` : date;
-}
-
-/** An invoice period: "03.11.2026–02.12.2026". */
-export function formatPeriod(from: string, to: string): string {
-  return `${formatShortDate(from)}–${formatShortDate(to)}`;
-}
-
-/** An instant shown in Oslo time: "21.11.2026 kl. 13.40". */
-export function formatInstant(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const parts = new Intl.DateTimeFormat('nb-NO', {
-    timeZone: 'Europe/Oslo',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
-  return `${part('day')}.${part('month')}.${part('year')} kl. ${part('hour')}.${part('minute')}`;
-}
+// The house formats (packages/domain format.ts), here for the billing pages that import them from this file.
+export { formatInstant, formatKroner, formatLongDate, formatPeriod, formatShortDate } from '@minside/domain';
 
 /** How a paid invoice was settled, after "Betalt {dato}"; CREDIT, STREX and unknown say only when. */
 const settledWith: Partial<Record<InvoiceSettlement, string>> = {
@@ -50,6 +22,8 @@ export function paidText(invoice: { status: InvoiceStatus; paidAt?: string | nul
   if (Number.isNaN(at.getTime())) return null;
   const how = invoice.settledBy ? settledWith[invoice.settledBy] : undefined;
   const day = formatLongDate(osloToday(at));
+  // Settled by a credit note (a cancelled invoice) or a 100 % discount: nothing was paid.
+  if (invoice.settledBy === 'CREDIT') return `Kreditert ${day}`;
   return how ? `Betalt ${day} ${how}` : `Betalt ${day}`;
 }
 

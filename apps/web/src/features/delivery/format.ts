@@ -1,16 +1,12 @@
-import { formatDeliveryDate, type DeliveryAddress } from '@minside/domain';
+import { formatWeekdayDate, type DeliveryAddress } from '@minside/domain';
 
-const shortDate = new Intl.DateTimeFormat('nb-NO', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-const dayMonth = new Intl.DateTimeFormat('nb-NO', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
-
-const utc = (date: string) => new Date(`${date}T00:00:00Z`);
-
+// The delivery pages' names for the house formats (packages/domain format.ts).
 /** "tirsdag 1. desember 2026". */
-export const longDate = formatDeliveryDate;
+export const longDate = (date: string) => formatWeekdayDate(date);
 /** "tirsdag 1. desember". */
-export const dayAndMonth = (date: string) => dayMonth.format(utc(date));
+export const dayAndMonth = (date: string) => formatWeekdayDate(date, 'dayMonth');
 /** "tir. 1. des.". */
-export const shortIssueDate = (date: string) => shortDate.format(utc(date));
+export const shortIssueDate = (date: string) => formatWeekdayDate(date, 'short');
 
 /** "Kongens gate 14B, H0302" / "7011 Trondheim". */
 export function addressLines(address: DeliveryAddress): string[] {
@@ -22,6 +18,3 @@ export function addressLines(address: DeliveryAddress): string[] {
     `${address.postalCode} ${address.town}`,
   ];
 }
-
-/** Whole kroner, nb-NO: "150 kr". */
-export const kroner = (ore: number) => `${new Intl.NumberFormat('nb-NO', { maximumFractionDigits: 0 }).format(Math.round(ore / 100))} kr`;

@@ -1,13 +1,12 @@
-const dateTime = new Intl.DateTimeFormat('nb-NO', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Oslo' });
-const date = new Intl.DateTimeFormat('nb-NO', { dateStyle: 'long', timeZone: 'Europe/Oslo' });
+import { formatInstant, formatLongDate, osloToday } from '@minside/domain';
 
-/** "2. mars 2026 kl. 11:00" (Europe/Oslo) for consent history and exports. */
-export function formatDateTime(iso: string): string {
-  return dateTime.format(new Date(iso));
-}
+/** "02.03.2026 kl. 11.00" (Europe/Oslo) for consent history and exports: the house instant format. */
+export const formatDateTime = formatInstant;
 
+/** The Oslo day of an instant, "2. mars 2026". */
 export function formatDate(iso: string): string {
-  return date.format(new Date(iso));
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : formatLongDate(osloToday(at));
 }
 
 /** Sizes of a download, in the units people know. */

@@ -38,7 +38,7 @@ export function InvoiceDetails({ invoice }: InvoiceDetailsProps) {
             {invoice.description}
           </h2>
         </div>
-        <InvoiceStatusBadge status={invoice.status} />
+        <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} />
       </div>
       <p className={styles.amount}>{formatKroner(invoice.amountOre)}</p>
       {paid ? <p className={styles.paid}>{paid}</p> : null}

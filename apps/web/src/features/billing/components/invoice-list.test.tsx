@@ -48,7 +48,7 @@ const expected: Record<number, string | null> = {
   9003: 'Betalt 1. mai 2026 med Vipps',
   9002: 'Betalt 3. mars 2026 med kort',
   9001: 'Betalt 3. mars 2026 i nettbank',
-  9000: 'Betalt 3. mars 2026',
+  9000: 'Kreditert 3. mars 2026',
 };
 
 function screenWidth(wide: boolean) {

@@ -1,9 +1,13 @@
-import { invoiceStatusLabels, type InvoiceStatus } from '@minside/domain';
+import { invoiceStatusLabels, type InvoiceSettlement, type InvoiceStatus } from '@minside/domain';
 import { Badge, type BadgeTone } from '../../../components/badge.tsx';
 
 const tone: Record<InvoiceStatus, BadgeTone> = { PAID: 'positive', UNPAID: 'warning', OVERDUE: 'negative' };
 
-/** Betalt / Ikke betalt / Forfalt, as a small coloured label (the colour is never the only sign: the word is there). */
-export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+/**
+ * Betalt / Ikke betalt / Forfalt, as a small coloured label (the colour is never the only sign: the
+ * word is there). An invoice settled by a credit note says Kreditert: nothing was paid (issue 23).
+ */
+export function InvoiceStatusBadge({ status, settledBy }: { status: InvoiceStatus; settledBy?: InvoiceSettlement | null }) {
+  if (status === 'PAID' && settledBy === 'CREDIT') return <Badge tone="neutral">Kreditert</Badge>;
   return <Badge tone={tone[status]}>{invoiceStatusLabels[status]}</Badge>;
 }

@@ -7,6 +7,7 @@ import ui from '../../../components/ui.module.css';
 import { isApiError } from '../../../lib/http.ts';
 import { useSessionSubscription } from '../../auth/index.ts';
 import { invoicesQueryOptions } from '../api/get-invoices.ts';
+import { CreditNoteList } from '../components/credit-note-list.tsx';
 import { DiscountPanel } from '../components/discount-panel.tsx';
 import { InvoiceList } from '../components/invoice-list.tsx';
 import { formatKroner, formatShortDate } from '../format.ts';
@@ -92,6 +93,8 @@ export function InvoiceOverviewPage() {
           </div>
         ) : null}
       </section>
+
+      {subscription ? <CreditNoteList ariaAccountNo={subscription.ariaAccountNo} /> : null}
 
       {subscription ? <DiscountPanel subscription={{ ariaAccountNo: subscription.ariaAccountNo, titleCode: subscription.titleCode }} /> : null}
     </Page>

@@ -23,6 +23,7 @@ import { businessExportHref, useBusinessOverview } from '../api/get-overview.ts'
 import { useInviteMembers } from '../api/invite-members.ts';
 import { useRemoveMembers } from '../api/remove-members.ts';
 import styles from '../components/business.module.css';
+import { EinvoiceSection } from '../components/einvoice-section.tsx';
 
 function errorText(error: unknown): string {
   return isApiError(error) ? error.message : businessMessages.error;
@@ -277,6 +278,7 @@ export function BusinessAdminPage() {
             </dl>
             <InviteSection titleCode={title.titleCode} overview={overview} />
             <MemberSection titleCode={title.titleCode} overview={overview} />
+            <EinvoiceSection titleCode={title.titleCode} />
           </>
         ) : null}
       </div>

@@ -6,6 +6,7 @@ import {
   deliveryChangeTypeLabels,
   deliveryErrorCodes,
   deliveryMessages,
+  formatKroner,
   type DeliveryAddressInput,
   type DeliveryCalendar,
   type DeliveryChange,
@@ -16,7 +17,7 @@ import button from '../../../components/button.module.css';
 import { deliveryKeys } from '../api/keys.ts';
 import { useSaveDeliveryChange } from '../api/save-change.ts';
 import { usePostalCodeTown } from '../api/lookup-postal-code.ts';
-import { addressLines, dayAndMonth, kroner, longDate, shortIssueDate } from '../format.ts';
+import { addressLines, dayAndMonth, longDate, shortIssueDate } from '../format.ts';
 import { AddressFields, addressValuesOf, validateAddress, type AddressErrors, type AddressValues } from './address-form.tsx';
 import { IssueDatePicker } from './issue-date-picker.tsx';
 import styles from '../../../components/form.module.css';
@@ -189,8 +190,8 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
               {credit === 0
                 ? 'Prisen er den samme: aviser som stoppes, blir ikke godskrevet.'
                 : end
-                  ? `Du får ${kroner(credit)} godskrevet per avis som stoppes, til sammen ${kroner(credit * issues.length)} for ${issues.length} aviser, på neste faktura.`
-                  : `Du får ${kroner(credit)} godskrevet per avis som stoppes, på neste faktura.`}
+                  ? `Du får ${formatKroner(credit)} godskrevet per avis som stoppes, til sammen ${formatKroner(credit * issues.length)} for ${issues.length} aviser, på neste faktura.`
+                  : `Du får ${formatKroner(credit)} godskrevet per avis som stoppes, på neste faktura.`}
             </li>
           ) : (
             <li>Prisen endres ikke.</li>

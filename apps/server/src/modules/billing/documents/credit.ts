@@ -1,0 +1,80 @@
+import { and, eq } from 'drizzle-orm';
+import { billingErrorCodes, billingErrorMessages } from '@minside/domain';
+import type { Catalogue } from '@minside/titles';
+import type { Db } from '../../../db/client.ts';
+import { billingDocument, invoice, payment } from '../../../db/schema.ts';
+import { AppError } from '../../../lib/app-error.ts';
+import { notFound } from '../../../plugins/errors.ts';
+import type { PaymentEngine } from '../engine.ts';
+import { issueCreditNote } from './issue.ts';
+import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
+
+/**
+ * Crediting a whole invoice (issue 23), the customer centre's action behind `POST
+ * /api/operator/invoice/{no}/credit` and `admin invoice credit`: a complaint, a cancellation, a
+ * goodwill gesture. What happens to the money follows from how the invoice stands:
+ * - unpaid, nothing received: the invoice is cancelled — settled by the credit, it is no longer
+ *   payable or claimed, and the subscriber is told they need not pay it;
+ * - paid by Vipps or card: the payment is refunded at the provider, and only when the provider
+ *   says REFUNDED is the credit note issued ("money moves only on the word of a provider");
+ * - paid in the bank (OCR giro, AvtaleGiro) or part-paid: refused with a code — money goes back
+ *   from the bank by a person, and the credit is booked there.
+ * Either way the credit note is numbered in the invoices' series, refers to the invoice, and is
+ * e-mailed with a link to Min Side.
+ */
+/** The error code a payment refunded because its invoice was credited carries. */
+const CREDITED = 'INVOICE_CREDITED';
+
+export interface InvoiceCrediting {
+  creditInvoice(ariaInvoiceNo: number, reason: string): Promise<{ creditNoteNumber: number; refunded: boolean }>;
+}
+
+export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine: PaymentEngine; catalogue: Catalogue; now: () => Date }): InvoiceCrediting {
+  const { db, engine, catalogue, now } = deps;
+  const refusal = (code: keyof typeof billingErrorCodes, status = 409) => new AppError(status, billingErrorCodes[code], billingErrorMessages[code]);
+
+  async function alreadyCredited(ariaInvoiceNo: number): Promise<boolean> {
+    const [found] = await db.select({ number: billingDocument.number }).from(billingDocument).where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+    return found !== undefined;
+  }
+
+  return {
+    async creditInvoice(ariaInvoiceNo, reason) {
+      const [target] = await db.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
+      if (!target) throw notFound();
+      if (await alreadyCredited(ariaInvoiceNo)) throw refusal('invoiceAlreadyCredited');
+      const captured = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
+
+      if (captured.length === 0 && target.paidAt === null) {
+        const settlement = 'Fakturaen er kreditert i sin helhet. Du skal ikke betale den.';
+        const creditNoteNumber = await db.transaction(async (tx) => {
+          // Under the invoice's lock: a payment settling at this moment either came first (then refused below) or finds it settled.
+          const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
+          if (!locked || locked.paidAt) throw refusal('invoiceAlreadyPaid');
+          const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `cancel:${ariaInvoiceNo}`, at: now() });
+          await tx.update(invoice).set({ paidAt: now(), settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
+          await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });
+          return number;
+        });
+        return { creditNoteNumber, refunded: false };
+      }
+
+      // A refund made by an earlier try that stopped before its credit note: the note is issued now.
+      const [refundedBefore] = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'REFUNDED'), eq(payment.errorCode, CREDITED)));
+      const [paid, ...more] = refundedBefore ? [refundedBefore] : captured;
+      if (!paid || more.length > 0 || paid.amountOre !== target.amountOre) throw refusal('invoicePartlyPaid');
+      if (paid.provider === 'bank') throw refusal('refundNeedsBank');
+      if (!refundedBefore) {
+        const refunded = await engine.refund(paid, CREDITED).catch(() => undefined);
+        if (refunded?.status !== 'REFUNDED') throw refusal('refundFailed', 502);
+      }
+      const settlement = paid.method === 'VIPPS' ? 'Beløpet er betalt tilbake til deg med Vipps.' : 'Beløpet er betalt tilbake til kortet du betalte med.';
+      const creditNoteNumber = await db.transaction(async (tx) => {
+        const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: paid.amountOre, reason, settlement, source: `refund:${paid.id}`, at: now() });
+        await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: paid.amountOre, settlement });
+        return number;
+      });
+      return { creditNoteNumber, refunded: true };
+    },
+  };
+}

@@ -1,0 +1,336 @@
+import { isValidOrganizationNumber } from '@minside/titles';
+import { zeroRateReasons, type BillingDocumentContent, type DocumentLine, type ZeroRateBasis } from './content.ts';
+
+/**
+ * An invoice or credit note as EHF (issue 23): a UBL 2.1 `Invoice` or `CreditNote` by PEPPOL BIS
+ * Billing 3.0, the format Norwegian businesses receive invoices in. Rendered from the frozen
+ * content and nothing else, like the PDF; the same content always gives the same string.
+ *
+ * The rule ids in the comments are those of the published rule sets (EN 16931 `BR-*`, PEPPOL
+ * `PEPPOL-EN16931-*`, Norway `NO-R-*`); ehf.test.ts checks each one that applies to us.
+ *
+ * VAT. Newspapers are zero-rated in Norway (merverdiavgiftsloven § 6-2 printed, § 6-3 digital
+ * news): the supply is taxable at 0 %, which is EN 16931 category Z "Zero rated goods" with rate 0
+ * (BR-Z-05), not E "Exempt" (that is mval. kapittel 3, "unntatt", where no VAT applies at all).
+ * BR-Z-10 forbids a VAT exemption reason (text or code) in a Z breakdown, so the legal basis goes in
+ * the one invoice note BIS allows (PEPPOL-EN16931-R002: at most one `cbc:Note`). A seller that is
+ * not in the VAT register cannot zero-rate anything: its documents use category O "Not subject to
+ * VAT" with no rate and an exemption reason (BR-O-05, BR-O-10) and no seller VAT identifier (BR-O-02).
+ *
+ * Content that would make an EHF the receiver's access point rejects (no buyer organisation number,
+ * a broken check digit, totals that do not add up) throws: an EHF is sent or not, never half right.
+ */
+
+const CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
+const PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+/** ISO 6523 ICD (and EAS) code of the Norwegian organisation number, Enhetsregisteret. */
+const NORWEGIAN_ORGANIZATION_NUMBER = '0192';
+/** UNCL 1001: 380 commercial invoice, 381 credit note. */
+const INVOICE_TYPE_CODE = '380';
+const CREDIT_NOTE_TYPE_CODE = '381';
+/** UNCL 4461: 30 credit transfer (a Norwegian giro payment to an account with a KID). */
+const CREDIT_TRANSFER = '30';
+/** UN/ECE Recommendation 20: C62 "one". A subscription line is one period of one product. */
+const UNIT_ONE = 'C62';
+
+const namespaces = {
+  Invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  CreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+};
+
+const zeroRateOrder: ZeroRateBasis[] = ['PRINTED_NEWSPAPER', 'ELECTRONIC_NEWS'];
+
+/** Category O's reason: CEF VATEX code and text (BR-O-10; PEPPOL-EN16931-P0105 ties the code to O). */
+const NOT_SUBJECT_TO_VAT = { code: 'VATEX-EU-O', text: 'Ikke merverdiavgiftspliktig: selger er ikke registrert i Merverdiavgiftsregisteret' };
+
+// ── XML ───────────────────────────────────────────────────────────────────────────────
+
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  content: string | XmlElement[];
+}
+
+type Child = XmlElement | null;
+
+/** Characters XML 1.0 cannot carry at all, not even as a character reference (and lone surrogates). */
+const notXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function escapeXml(value: string): string {
+  return value
+    .replace(notXmlChar, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\r/g, '&#13;');
+}
+
+/** An aggregate (`cac:`, or the root): its children in the order the UBL schema's sequence gives. */
+function group(name: string, children: Child[], attributes: Record<string, string> = {}): XmlElement {
+  const present = children.filter((child): child is XmlElement => child !== null);
+  // PEPPOL-EN16931-R008: no empty elements. Every group we write has a mandatory child.
+  if (present.length === 0) throw new Error(`EHF: ${name} would be empty`);
+  return { name, attributes, content: present };
+}
+
+/** A basic element (`cbc:`) whose value the document cannot do without. */
+function value(name: string, text: string, attributes: Record<string, string> = {}): XmlElement {
+  const trimmed = text.replace(notXmlChar, '').trim();
+  if (trimmed === '') throw new Error(`EHF: ${name} is required and empty`);
+  return { name, attributes, content: trimmed };
+}
+
+/** A basic element left out when there is nothing to say (R008 forbids an empty one). */
+function optionalValue(name: string, text: string | null | undefined, attributes: Record<string, string> = {}): Child {
+  return text == null || text.replace(notXmlChar, '').trim() === '' ? null : value(name, text, attributes);
+}
+
+function serialize(element: XmlElement, depth: number): string {
+  const indent = '  '.repeat(depth);
+  const attributes = Object.entries(element.attributes)
+    .map(([key, attributeValue]) => ` ${key}="${escapeXml(attributeValue)}"`)
+    .join('');
+  if (typeof element.content === 'string') {
+    return `${indent}<${element.name}${attributes}>${escapeXml(element.content)}</${element.name}>\n`;
+  }
+  const children = element.content.map((child) => serialize(child, depth + 1)).join('');
+  return `${indent}<${element.name}${attributes}>\n${children}${indent}</${element.name}>\n`;
+}
+
+// ── Values ────────────────────────────────────────────────────────────────────────────
+
+/** Øre → "12345.67": whole numbers only, so no binary fraction ever reaches the document. */
+export function oreToAmount(ore: number): string {
+  if (!Number.isSafeInteger(ore)) throw new Error(`EHF: ${ore} is not a whole number of øre`);
+  const sign = ore < 0 ? '-' : '';
+  const absolute = Math.abs(ore);
+  const fraction = absolute % 100;
+  // (absolute - fraction) is a multiple of 100, so the division is exact.
+  return `${sign}${(absolute - fraction) / 100}.${String(fraction).padStart(2, '0')}`;
+}
+
+/** BT amounts carry the document currency (PEPPOL-EN16931-R051). */
+function amount(name: string, ore: number, currency: string): XmlElement {
+  return value(name, oreToAmount(ore), { currencyID: currency });
+}
+
+const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** PEPPOL-EN16931-F001: YYYY-MM-DD, nothing else. */
+function date(name: string, isoCalendarDate: string): XmlElement {
+  if (!isoDate.test(isoCalendarDate)) throw new Error(`EHF: ${name} "${isoCalendarDate}" is not a YYYY-MM-DD date`);
+  return value(name, isoCalendarDate);
+}
+
+/** PEPPOL-COMMON-R041: nine digits with a valid MOD11 check digit. */
+function organizationNumber(number: string, whose: string): string {
+  if (!isValidOrganizationNumber(number)) throw new Error(`EHF: the ${whose}'s organisation number "${number}" is not a valid Norwegian organisation number`);
+  return number;
+}
+
+// ── The document ──────────────────────────────────────────────────────────────────────
+
+type VatCategory = 'Z' | 'O';
+
+function taxCategory(name: 'cac:ClassifiedTaxCategory' | 'cac:TaxCategory', category: VatCategory, inBreakdown: boolean): XmlElement {
+  return group(name, [
+    value('cbc:ID', category),
+    // BR-Z-05 / BR-48: rate 0 for Z; BR-O-05: no rate for O.
+    category === 'Z' ? value('cbc:Percent', '0') : null,
+    // BR-Z-10: a Z breakdown has no exemption reason; BR-O-10: an O breakdown must have one.
+    category === 'O' && inBreakdown ? value('cbc:TaxExemptionReasonCode', NOT_SUBJECT_TO_VAT.code) : null,
+    category === 'O' && inBreakdown ? value('cbc:TaxExemptionReason', NOT_SUBJECT_TO_VAT.text) : null,
+    group('cac:TaxScheme', [value('cbc:ID', 'VAT')]),
+  ]);
+}
+
+/** "Oppsagt før periodestart" → "Oppsagt før periodestart."; blank → nothing. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === '' || /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * The one document-level note (PEPPOL-EN16931-R002): for a credit note the invoice it credits, why,
+ * and what happens to the money; for zero-rated supplies the section of the VAT act that makes them
+ * so (the place BR-Z-10 leaves for it).
+ */
+function documentNote(content: BillingDocumentContent, category: VatCategory): string | null {
+  const parts: string[] = [];
+  if (content.kind === 'CREDIT_NOTE' && content.credits) {
+    parts.push(`Kreditnota for faktura ${content.credits.invoiceNumber}.`, sentence(content.credits.reason), sentence(content.credits.settlement));
+  }
+  if (category === 'Z') {
+    const bases = new Set(content.lines.map((line) => line.zeroRateBasis));
+    parts.push(...zeroRateOrder.filter((basis) => bases.has(basis)).map((basis) => `${zeroRateReasons[basis]}.`));
+  }
+  const note = parts.filter((part) => part !== '').join(' ');
+  return note === '' ? null : note;
+}
+
+function sellerParty(content: BillingDocumentContent): XmlElement {
+  const { seller } = content;
+  const orgnr = organizationNumber(seller.organizationNumber, 'seller');
+  return group('cac:AccountingSupplierParty', [
+    group('cac:Party', [
+      // BT-34, PEPPOL-EN16931-R020: the seller's PEPPOL address.
+      value('cbc:EndpointID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
+      // BT-28: the trading name, the title as the reader knows it.
+      group('cac:PartyName', [value('cbc:Name', seller.titleName)]),
+      group('cac:PostalAddress', [
+        optionalValue('cbc:StreetName', seller.street),
+        optionalValue('cbc:CityName', seller.town),
+        optionalValue('cbc:PostalZone', seller.postalCode),
+        group('cac:Country', [value('cbc:IdentificationCode', seller.countryCode)]),
+      ]),
+      // BT-31, NO-R-001: "NO" + organisation number + "MVA", only when in the VAT register (BR-O-02).
+      seller.vatRegistered
+        ? group('cac:PartyTaxScheme', [value('cbc:CompanyID', `NO${orgnr}MVA`), group('cac:TaxScheme', [value('cbc:ID', 'VAT')])])
+        : null,
+      // NO-R-002 checks exactly this (PartyTaxScheme with TaxScheme "TAX", CompanyID "Foretaksregisteret"),
+      // not CompanyLegalForm: foretaksregisterloven § 10-2 has an AS, ASA or NUF print the word. Every
+      // seller here is a Norwegian company identified by its organisation number (scheme 0192).
+      group('cac:PartyTaxScheme', [value('cbc:CompanyID', 'Foretaksregisteret'), group('cac:TaxScheme', [value('cbc:ID', 'TAX')])]),
+      // BT-27 (BR-06) and BT-30.
+      group('cac:PartyLegalEntity', [
+        value('cbc:RegistrationName', seller.legalName),
+        value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
+      ]),
+      // BG-6: the customer centre.
+      seller.customerCenterPhone.trim() || seller.customerCenterEmail.trim()
+        ? group('cac:Contact', [optionalValue('cbc:Telephone', seller.customerCenterPhone), optionalValue('cbc:ElectronicMail', seller.customerCenterEmail)])
+        : null,
+    ]),
+  ]);
+}
+
+function buyerParty(content: BillingDocumentContent): XmlElement {
+  const { buyer } = content;
+  if (buyer.organizationNumber === null) {
+    throw new Error(`EHF: document ${content.number} has a buyer without an organisation number; EHF is only for business buyers`);
+  }
+  const orgnr = organizationNumber(buyer.organizationNumber, 'buyer');
+  const address = buyer.postalAddress;
+  const [street = null, additionalStreet = null, ...rest] = address?.lines.map((line) => line.trim()).filter((line) => line !== '') ?? [];
+  return group('cac:AccountingCustomerParty', [
+    group('cac:Party', [
+      // BT-49, PEPPOL-EN16931-R010: where the receiver's access point takes the document.
+      value('cbc:EndpointID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
+      // BT-46: the customer number every document prints.
+      group('cac:PartyIdentification', [value('cbc:ID', String(buyer.customerNumber))]),
+      // BG-8 is mandatory (BR-10) with a country (BR-11). A business without an address on file is
+      // still identified by a Norwegian organisation number (scheme 0192), so its country is NO.
+      group('cac:PostalAddress', [
+        optionalValue('cbc:StreetName', street),
+        optionalValue('cbc:AdditionalStreetName', additionalStreet),
+        optionalValue('cbc:CityName', address?.town),
+        optionalValue('cbc:PostalZone', address?.postalCode),
+        // UBL-SR-51: one third address line at most, so any further lines share it.
+        rest.length > 0 ? group('cac:AddressLine', [value('cbc:Line', rest.join(', '))]) : null,
+        group('cac:Country', [value('cbc:IdentificationCode', address?.countryCode ?? 'NO')]),
+      ]),
+      // BT-44 (BR-07) and BT-47.
+      group('cac:PartyLegalEntity', [
+        value('cbc:RegistrationName', buyer.name),
+        value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
+      ]),
+      buyer.email.trim() ? group('cac:Contact', [value('cbc:ElectronicMail', buyer.email)]) : null,
+    ]),
+  ]);
+}
+
+function documentLine(content: BillingDocumentContent, line: DocumentLine, index: number, category: VatCategory): XmlElement {
+  const isInvoice = content.kind === 'INVOICE';
+  // BR-27: the net price is never negative, and a credit note credits positive amounts.
+  if (line.amountOre < 0) throw new Error(`EHF: line ${index + 1} of document ${content.number} has a negative amount`);
+  // BR-29: a period ends on or after its start (ISO dates compare as strings).
+  if (line.periodTo < line.periodFrom) throw new Error(`EHF: line ${index + 1} of document ${content.number} ends before it starts`);
+  return group(isInvoice ? 'cac:InvoiceLine' : 'cac:CreditNoteLine', [
+    value('cbc:ID', String(index + 1)),
+    // BR-22, BR-23; PEPPOL-EN16931-R120: quantity × price = line amount.
+    value(isInvoice ? 'cbc:InvoicedQuantity' : 'cbc:CreditedQuantity', '1', { unitCode: UNIT_ONE }),
+    amount('cbc:LineExtensionAmount', line.amountOre, content.currency),
+    group('cac:InvoicePeriod', [date('cbc:StartDate', line.periodFrom), date('cbc:EndDate', line.periodTo)]),
+    // BR-25: the item name is the line's text, whatever its length (EN 16931 sets none).
+    group('cac:Item', [value('cbc:Name', line.description), taxCategory('cac:ClassifiedTaxCategory', category, false)]),
+    group('cac:Price', [amount('cbc:PriceAmount', line.amountOre, content.currency)]),
+  ]);
+}
+
+/** The content as a PEPPOL BIS Billing 3.0 UBL document, ready to hand to an access point. */
+export function renderEhf(content: BillingDocumentContent): string {
+  const isInvoice = content.kind === 'INVOICE';
+  const currency = content.currency;
+  // BR-16.
+  if (content.lines.length === 0) throw new Error(`EHF: document ${content.number} has no lines`);
+  const category: VatCategory = content.seller.vatRegistered ? 'Z' : 'O';
+
+  // BR-CO-10, BR-CO-13, BR-CO-15, BR-CO-16 hold by construction; the frozen totals must agree.
+  const lineTotalOre = content.lines.reduce((sum, line) => sum + line.amountOre, 0);
+  const vatOre = 0;
+  if (lineTotalOre !== content.totals.netOre || content.totals.netOre + vatOre !== content.totals.totalOre) {
+    throw new Error(
+      `EHF: document ${content.number}'s totals (net ${content.totals.netOre}, total ${content.totals.totalOre} øre) do not match its lines (${lineTotalOre} øre)`,
+    );
+  }
+  // BR-CO-25: an amount due needs a due date.
+  if (isInvoice && lineTotalOre > 0 && content.dueOn === null) throw new Error(`EHF: invoice ${content.number} has an amount due but no due date`);
+  if (!isInvoice && content.credits === null) throw new Error(`EHF: credit note ${content.number} does not name the invoice it credits`);
+
+  const rootName = isInvoice ? 'Invoice' : 'CreditNote';
+  const root = group(
+    rootName,
+    [
+      value('cbc:CustomizationID', CUSTOMIZATION_ID),
+      value('cbc:ProfileID', PROFILE_ID),
+      value('cbc:ID', String(content.number)),
+      date('cbc:IssueDate', content.issuedOn),
+      // UBL 2.1 has no DueDate on a CreditNote; nothing is due on ours.
+      isInvoice && content.dueOn !== null ? date('cbc:DueDate', content.dueOn) : null,
+      value(isInvoice ? 'cbc:InvoiceTypeCode' : 'cbc:CreditNoteTypeCode', isInvoice ? INVOICE_TYPE_CODE : CREDIT_NOTE_TYPE_CODE),
+      optionalValue('cbc:Note', documentNote(content, category)),
+      value('cbc:DocumentCurrencyCode', currency),
+      // BT-10, PEPPOL-EN16931-R003: the buyer's own reference, else the customer number.
+      value('cbc:BuyerReference', content.buyer.reference?.trim() || String(content.buyer.customerNumber)),
+      // BG-3: the invoice a credit note credits.
+      !isInvoice && content.credits
+        ? group('cac:BillingReference', [
+            group('cac:InvoiceDocumentReference', [value('cbc:ID', String(content.credits.invoiceNumber)), date('cbc:IssueDate', content.credits.invoiceIssuedOn)]),
+          ])
+        : null,
+      sellerParty(content),
+      buyerParty(content),
+      // BG-16/BG-17: pay by credit transfer to this account with this KID (BR-49, BR-50, BR-61).
+      // A Norwegian BBAN (11 digits) is what BIS takes for a Norwegian account.
+      isInvoice && content.payment
+        ? group('cac:PaymentMeans', [
+            value('cbc:PaymentMeansCode', CREDIT_TRANSFER),
+            value('cbc:PaymentID', content.payment.kid),
+            group('cac:PayeeFinancialAccount', [value('cbc:ID', content.payment.accountNumber)]),
+          ])
+        : null,
+      // PEPPOL-EN16931-R053: one TaxTotal with its breakdown; all our lines share one category (BR-Z-01, BR-O-01).
+      group('cac:TaxTotal', [
+        amount('cbc:TaxAmount', vatOre, currency),
+        group('cac:TaxSubtotal', [
+          amount('cbc:TaxableAmount', lineTotalOre, currency),
+          amount('cbc:TaxAmount', vatOre, currency),
+          taxCategory('cac:TaxCategory', category, true),
+        ]),
+      ]),
+      group('cac:LegalMonetaryTotal', [
+        amount('cbc:LineExtensionAmount', lineTotalOre, currency),
+        amount('cbc:TaxExclusiveAmount', lineTotalOre, currency),
+        amount('cbc:TaxInclusiveAmount', lineTotalOre + vatOre, currency),
+        amount('cbc:PayableAmount', lineTotalOre + vatOre, currency),
+      ]),
+      ...content.lines.map((line, index) => documentLine(content, line, index, category)),
+    ],
+    { xmlns: namespaces[rootName], 'xmlns:cac': namespaces.cac, 'xmlns:cbc': namespaces.cbc },
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${serialize(root, 0)}`;
+}

@@ -1,0 +1,287 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { osloToday } from '@minside/domain';
+import type { Catalogue, PublicationConfig } from '@minside/titles';
+import type { Db, Tx } from '../../../db/client.ts';
+import { account, appUser, billingDocument, deliveryAddress, einvoiceRecipient, invoice, subscription } from '../../../db/schema.ts';
+import type { BillingDocumentContent, BillingDocumentKind, DocumentBuyer, DocumentSeller, ZeroRateBasis } from './content.ts';
+import { renderDocumentPdf } from './pdf.ts';
+
+/**
+ * Issuing invoices and credit notes as documents (issue 23). An invoice's document is written in
+ * the transaction that creates the invoice, with the parties as they are that moment; a credit note
+ * in the transaction that credits. Nothing here changes a document once written: the PDF is
+ * rendered from the frozen content the first time it is asked for and stored.
+ */
+
+type Reader = Pick<Db, 'select'>;
+
+export function sellerOf(title: PublicationConfig): DocumentSeller {
+  return {
+    titleName: title.name,
+    legalName: title.seller.legalName,
+    organizationNumber: title.organizationNumber,
+    vatRegistered: title.seller.vatRegistered,
+    street: title.seller.street,
+    postalCode: title.seller.postalCode,
+    town: title.seller.town,
+    countryCode: 'NO',
+    customerCenterEmail: title.customerCenterEmail,
+    customerCenterPhone: title.customerCenterPhoneNumber,
+    pageUrl: title.pageUrl,
+    brandColor: title.brandColor,
+  };
+}
+
+/** COMBO (paper and digital) is a newspaper subscription (§ 6-2); DIGITAL an electronic news service (§ 6-3). */
+export function zeroRateBasisOf(planProductType: string | null): ZeroRateBasis {
+  return planProductType === 'DIGITAL' ? 'ELECTRONIC_NEWS' : 'PRINTED_NEWSPAPER';
+}
+
+async function buyerOf(tx: Reader, ariaAccountNo: number, subscriptionId: string | null): Promise<DocumentBuyer> {
+  const [owner] = await tx
+    .select({ email: appUser.email, givenName: appUser.givenName, familyName: appUser.familyName })
+    .from(account)
+    .innerJoin(appUser, eq(appUser.id, account.userId))
+    .where(eq(account.ariaAccountNo, ariaAccountNo));
+  const [company] = subscriptionId ? await tx.select().from(einvoiceRecipient).where(eq(einvoiceRecipient.subscriptionId, subscriptionId)) : [];
+  if (company) {
+    // A business subscription that chose EHF: the company is the buyer, by its organisation number.
+    return {
+      name: company.companyName,
+      customerNumber: ariaAccountNo,
+      postalAddress: { lines: [company.street], postalCode: company.postalCode, town: company.town, countryCode: 'NO' },
+      email: owner?.email ?? '',
+      organizationNumber: company.organizationNumber,
+      reference: company.reference,
+    };
+  }
+  const [address] = subscriptionId ? await tx.select().from(deliveryAddress).where(eq(deliveryAddress.subscriptionId, subscriptionId)) : [];
+  const name = owner ? `${owner.givenName} ${owner.familyName}`.trim() : '';
+  const street = address ? [`${address.street} ${address.streetNumber}`.trim(), address.apartment, address.floor ? `${address.floor}. etasje` : null].filter(Boolean).join(' ') : '';
+  return {
+    name: name || (owner?.email ?? ''),
+    customerNumber: ariaAccountNo,
+    postalAddress:
+      address && address.street
+        ? { lines: [...(address.coName ? [`c/o ${address.coName}`] : []), street], postalCode: address.postalCode, town: address.town, countryCode: 'NO' }
+        : null,
+    email: owner?.email ?? '',
+    organizationNumber: null,
+    reference: null,
+  };
+}
+
+/** The content of an invoice's document: its row, the title's seller, the buyer as of now. */
+export async function invoiceContent(tx: Reader, catalogue: Catalogue, ariaInvoiceNo: number): Promise<{ content: BillingDocumentContent; titleCode: string; ariaAccountNo: number }> {
+  const [found] = await tx
+    .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, planProductType: subscription.planProductType })
+    .from(invoice)
+    .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
+    .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+    .where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
+  if (!found) throw new Error(`invoice ${ariaInvoiceNo} not found`);
+  const { row, titleCode } = found;
+  const title = catalogue.byTitleCode(titleCode);
+  return {
+    titleCode: title.titleCode,
+    ariaAccountNo: row.ariaAccountNo,
+    content: {
+      kind: 'INVOICE',
+      number: row.ariaInvoiceNo,
+      issuedOn: osloToday(row.createdAt),
+      dueOn: row.dueOn,
+      currency: 'NOK',
+      seller: sellerOf(title),
+      buyer: await buyerOf(tx, row.ariaAccountNo, row.subscriptionId),
+      lines: [{ description: row.description, periodFrom: row.periodFrom, periodTo: row.periodTo, amountOre: row.amountOre, vatRatePercent: 0, zeroRateBasis: zeroRateBasisOf(found.planProductType) }],
+      totals: { netOre: row.amountOre, vatOre: 0, totalOre: row.amountOre },
+      payment: { kid: row.kid, accountNumber: row.bankAccountNumber.replace(/\D/g, '') },
+      credits: null,
+    },
+  };
+}
+
+/**
+ * Writes the invoice's document, once: a second call (a retried job) leaves the first. Invoices from
+ * before documents existed get theirs the first time they are asked for, with the parties of then.
+ */
+export async function issueInvoiceDocument(tx: Tx, catalogue: Catalogue, ariaInvoiceNo: number, at: Date): Promise<void> {
+  const { content, titleCode, ariaAccountNo } = await invoiceContent(tx, catalogue, ariaInvoiceNo);
+  await tx
+    .insert(billingDocument)
+    .values({
+      number: ariaInvoiceNo,
+      kind: 'INVOICE',
+      ariaInvoiceNo,
+      ariaAccountNo,
+      titleCode,
+      issuedOn: content.issuedOn,
+      amountOre: content.totals.totalOre,
+      source: `invoice:${ariaInvoiceNo}`,
+      content,
+      createdAt: at,
+    })
+    .onConflictDoNothing();
+}
+
+/** Issues the documents the accounts' invoices lack (invoices from before documents), with the parties of now. */
+export async function issueMissingInvoiceDocuments(tx: Tx, catalogue: Catalogue, ariaAccountNos: number[], at: Date): Promise<void> {
+  if (ariaAccountNos.length === 0) return;
+  const missing = await tx
+    .select({ ariaInvoiceNo: invoice.ariaInvoiceNo })
+    .from(invoice)
+    .leftJoin(billingDocument, eq(billingDocument.source, sql`'invoice:' || ${invoice.ariaInvoiceNo}`))
+    .where(and(inArray(invoice.ariaAccountNo, ariaAccountNos), isNull(billingDocument.number)));
+  for (const { ariaInvoiceNo } of missing) await issueInvoiceDocument(tx, catalogue, ariaInvoiceNo, at);
+}
+
+export interface CreditNoteInput {
+  ariaInvoiceNo: number;
+  amountOre: number;
+  /** Shown on the document: "Reklamasjon på levering", "Abonnementet er avsluttet" … */
+  reason: string;
+  /** What happens to the money, as a sentence on the document. */
+  settlement: string;
+  /** What issues it, unique: a retried refund issues one credit note (`refund:{paymentId}` …). */
+  source: string;
+  at: Date;
+}
+
+/**
+ * Issues a credit note for part or all of an invoice, numbered in the invoices' own series (the
+ * invoice number sequence), referring to the invoice. Returns its number; the existing one's when
+ * `source` was already credited.
+ */
+export async function issueCreditNote(tx: Tx, catalogue: Catalogue, input: CreditNoteInput): Promise<number> {
+  const [existing] = await tx.select({ number: billingDocument.number }).from(billingDocument).where(eq(billingDocument.source, input.source));
+  if (existing) return existing.number;
+  const invoiceDocument = await ensureInvoiceDocument(tx, catalogue, input.ariaInvoiceNo, input.at);
+  const credited = invoiceDocument.content;
+  const { rows } = (await tx.execute(sql`select nextval(pg_get_serial_sequence('invoice', 'aria_invoice_no')) as number`)) as unknown as { rows: { number: string }[] };
+  const number = Number(rows[0]?.number);
+  const line = credited.lines[0];
+  const content: BillingDocumentContent = {
+    kind: 'CREDIT_NOTE',
+    number,
+    issuedOn: osloToday(input.at),
+    dueOn: null,
+    currency: 'NOK',
+    seller: credited.seller,
+    buyer: credited.buyer,
+    lines: [
+      {
+        description: `Kreditering av faktura ${credited.number}: ${line?.description ?? ''}`,
+        periodFrom: line?.periodFrom ?? credited.issuedOn,
+        periodTo: line?.periodTo ?? credited.issuedOn,
+        amountOre: input.amountOre,
+        vatRatePercent: 0,
+        zeroRateBasis: line?.zeroRateBasis ?? 'PRINTED_NEWSPAPER',
+      },
+    ],
+    totals: { netOre: input.amountOre, vatOre: 0, totalOre: input.amountOre },
+    payment: null,
+    credits: { invoiceNumber: credited.number, invoiceIssuedOn: credited.issuedOn, reason: input.reason, settlement: input.settlement },
+  };
+  await tx.insert(billingDocument).values({
+    number,
+    kind: 'CREDIT_NOTE',
+    ariaInvoiceNo: input.ariaInvoiceNo,
+    ariaAccountNo: invoiceDocument.ariaAccountNo,
+    titleCode: invoiceDocument.titleCode,
+    issuedOn: content.issuedOn,
+    amountOre: input.amountOre,
+    source: input.source,
+    content,
+    createdAt: input.at,
+  });
+  return number;
+}
+
+interface StoredDocument {
+  number: number;
+  kind: BillingDocumentKind;
+  ariaAccountNo: number;
+  titleCode: string;
+  content: BillingDocumentContent;
+}
+
+/** The invoice's document, issued now if it has none yet (an invoice from before documents). */
+export async function ensureInvoiceDocument(tx: Tx, catalogue: Catalogue, ariaInvoiceNo: number, at: Date): Promise<StoredDocument> {
+  const read = () =>
+    tx
+      .select({ number: billingDocument.number, kind: billingDocument.kind, ariaAccountNo: billingDocument.ariaAccountNo, titleCode: billingDocument.titleCode, content: billingDocument.content })
+      .from(billingDocument)
+      .where(eq(billingDocument.source, `invoice:${ariaInvoiceNo}`));
+  let [found] = await read();
+  if (!found) {
+    await issueInvoiceDocument(tx, catalogue, ariaInvoiceNo, at);
+    [found] = await read();
+  }
+  if (!found) throw new Error(`invoice ${ariaInvoiceNo} has no document`);
+  return { ...found, kind: found.kind as BillingDocumentKind, content: found.content as BillingDocumentContent };
+}
+
+/**
+ * The PDF of a stored document: its stored bytes, or — until the `billing-documents` job has stored
+ * them — rendered from the frozen content, which gives the very bytes the job will store (the
+ * rendering is deterministic). A read never writes: a GET changes nothing.
+ */
+export async function documentPdf(db: Reader, number: number): Promise<Buffer> {
+  const [row] = await db.select({ pdf: billingDocument.pdf, content: billingDocument.content }).from(billingDocument).where(eq(billingDocument.number, number));
+  if (!row) throw new Error(`document ${number} not found`);
+  return row.pdf ? Buffer.from(row.pdf) : renderDocumentPdf(row.content as BillingDocumentContent);
+}
+
+/**
+ * The invoice's PDF: its document's, or for an invoice from before documents (not yet given one by
+ * the job) the document it will get, rendered without storing.
+ */
+export async function invoicePdf(db: Reader, catalogue: Catalogue, ariaInvoiceNo: number): Promise<Buffer> {
+  const [stored] = await db.select({ number: billingDocument.number }).from(billingDocument).where(eq(billingDocument.source, `invoice:${ariaInvoiceNo}`));
+  if (stored) return documentPdf(db, stored.number);
+  return renderDocumentPdf((await invoiceContent(db, catalogue, ariaInvoiceNo)).content);
+}
+
+/**
+ * The `billing-documents` job: gives invoices from before documents theirs (with the parties of
+ * now), then renders and stores the PDFs not stored yet, with their SHA-256. Batches, so one run
+ * stays short; returns what it did.
+ */
+export async function completeDocuments(db: Db, catalogue: Catalogue, now: () => Date, batch = 200): Promise<{ issued: number; stored: number }> {
+  const missing = await db
+    .select({ ariaInvoiceNo: invoice.ariaInvoiceNo })
+    .from(invoice)
+    .leftJoin(billingDocument, eq(billingDocument.source, sql`'invoice:' || ${invoice.ariaInvoiceNo}`))
+    .where(isNull(billingDocument.number))
+    .orderBy(invoice.ariaInvoiceNo)
+    .limit(batch);
+  for (const { ariaInvoiceNo } of missing) await db.transaction((tx) => issueInvoiceDocument(tx, catalogue, ariaInvoiceNo, now()));
+  const unrendered = await db.select({ number: billingDocument.number, content: billingDocument.content }).from(billingDocument).where(isNull(billingDocument.pdf)).orderBy(billingDocument.number).limit(batch);
+  for (const document of unrendered) {
+    const pdf = await renderDocumentPdf(document.content as BillingDocumentContent);
+    await db
+      .update(billingDocument)
+      .set({ pdf, pdfSha256: createHash('sha256').update(pdf).digest('hex') })
+      .where(and(eq(billingDocument.number, document.number), isNull(billingDocument.pdf)));
+  }
+  return { issued: missing.length, stored: unrendered.length };
+}
+
+export interface DocumentSummary {
+  number: number;
+  kind: BillingDocumentKind;
+  ariaInvoiceNo: number;
+  issuedOn: string;
+  amountOre: number;
+}
+
+/** An account's credit notes, newest first (invoices are listed by the invoice list). */
+export async function creditNotesOf(db: Reader, ariaAccountNo: number): Promise<DocumentSummary[]> {
+  const rows = await db
+    .select({ number: billingDocument.number, kind: billingDocument.kind, ariaInvoiceNo: billingDocument.ariaInvoiceNo, issuedOn: billingDocument.issuedOn, amountOre: billingDocument.amountOre })
+    .from(billingDocument)
+    .where(and(eq(billingDocument.ariaAccountNo, ariaAccountNo), eq(billingDocument.kind, 'CREDIT_NOTE')))
+    .orderBy(desc(billingDocument.issuedOn), desc(billingDocument.number));
+  return rows.map((row) => ({ ...row, kind: row.kind as BillingDocumentKind }));
+}

@@ -1,0 +1,131 @@
+/**
+ * Money and dates as a subscriber reads them (nb-NO), one implementation of each, for the web,
+ * e-mail, bank notices and operator output alike (issue 23): the same amount and date read the
+ * same in every browser, in an e-mail and on an invoice. Plain code without zod, so pages that
+ * only show a price or a date take no schemas along.
+ *
+ * Money, the house style (as Språkrådet writes it: the amount first, then "kr"):
+ * - `formatKroner(ore)`: whole kroner, "2 990 kr": prices (SPEC §9: prices are whole kroner)
+ *   and amounts on the web and in prose. An amount with øre is never rounded away: it shows its
+ *   øre, "162,25 kr", so a button never says "Betal 162 kr" for 162,25.
+ * - `formatKroner(ore, { withOre: true })`: always kroner and øre, "649,00 kr": invoices, payment
+ *   notices, bank claims and bookkeeping output, where amounts line up in columns.
+ * nb-NO grouping with a no-break space ("2 990 kr" never breaks between its digits), a comma
+ * before the øre, and a minus sign (U+2212) before a negative amount, "−649,00 kr".
+ *
+ * Dates: ISO calendar dates (YYYY-MM-DD, Europe/Oslo) in; anything else is returned as it is.
+ * Long "5. mars 2026", short "05.03.2026", with the weekday "tirsdag 1. desember 2026", a period
+ * "05.03.2026–04.04.2026", and an instant on the Oslo clock "21.11.2026 kl. 13.40" (Språkrådet:
+ * "kl." and a full stop between hours and minutes). Today in Oslo is `osloToday` in dates.ts,
+ * beside the date arithmetic and the one reading of the Oslo clock.
+ */
+import { osloWallClock } from './dates.ts';
+
+// Made once: a bank file formats a million amounts, and a NumberFormat costs far more to make
+// than to use. Intl supplies the grouping; the separators are then set to the house style
+// below, since ICU versions differ in which space they group with (U+00A0 or U+202F).
+const wholeKroner = new Intl.NumberFormat('nb-NO', { maximumFractionDigits: 0 });
+const kronerAndOre = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const anySpace = /\s/g;
+
+export interface KronerOptions {
+  /** Always show øre, "649,00 kr" (invoices and other documents). */
+  withOre?: boolean;
+}
+
+/** An amount in øre as the house style writes it: 299000 → "2 990 kr"; with øre 64900 → "649,00 kr". */
+export function formatKroner(ore: number, options: KronerOptions = {}): string {
+  const formatter = options.withOre || ore % 100 !== 0 ? kronerAndOre : wholeKroner;
+  // The sign is ours, not the locale's: ICU has written nb-NO negatives with "-" and with "−".
+  const digits = formatter.format(Math.abs(ore) / 100).replace(anySpace, '\u00a0');
+  return `${ore < 0 && /[1-9]/.test(digits) ? '\u2212' : ''}${digits}\u00a0kr`;
+}
+
+// Month and weekday names are fixed here, not asked of Intl: Node and each browser carry their
+// own ICU, and its nb-NO names have changed between versions (the short months "mar.", "jun.",
+// "jul." became "mars", "juni", "juli"), so Intl would write one date two ways.
+const months = ['januar', 'februar', 'mars', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'desember'];
+const shortMonths = ['jan.', 'feb.', 'mars', 'apr.', 'mai', 'juni', 'juli', 'aug.', 'sep.', 'okt.', 'nov.', 'des.'];
+/** Sunday first, as `Date.getUTCDay` counts. */
+const weekdays = ['søndag', 'mandag', 'tirsdag', 'onsdag', 'torsdag', 'fredag', 'lørdag'];
+const shortWeekdays = ['søn.', 'man.', 'tir.', 'ons.', 'tor.', 'fre.', 'lør.'];
+
+const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+interface DateParts {
+  year: string;
+  /** 01–12 */
+  month: string;
+  /** 01–31 */
+  day: string;
+  /** 0–11 */
+  monthIndex: number;
+  dayNumber: number;
+}
+
+function partsOf(date: string): DateParts | null {
+  const match = isoDate.exec(date);
+  if (!match) return null;
+  const [, year = '', month = '', day = ''] = match;
+  return { year, month, day, monthIndex: Number(month) - 1, dayNumber: Number(day) };
+}
+
+/** "2026-03-05" → "5. mars 2026". */
+export function formatLongDate(date: string): string {
+  const parts = partsOf(date);
+  return parts ? `${parts.dayNumber}. ${months[parts.monthIndex] ?? ''} ${parts.year}` : date;
+}
+
+/** "2026-03-05" → "05.03.2026", the short form invoices use. */
+export function formatShortDate(date: string): string {
+  const parts = partsOf(date);
+  return parts ? `${parts.day}.${parts.month}.${parts.year}` : date;
+}
+
+/**
+ * A date with its weekday, how a delivery day is written: `full` "tirsdag 1. desember 2026",
+ * `dayMonth` "tirsdag 1. desember" (where the year is plain), `short` "tir. 1. des." (a list of issues).
+ */
+export function formatWeekdayDate(date: string, form: 'full' | 'dayMonth' | 'short' = 'full'): string {
+  const parts = partsOf(date);
+  if (!parts) return date;
+  const weekday = new Date(Date.UTC(Number(parts.year), parts.monthIndex, parts.dayNumber)).getUTCDay();
+  if (form === 'short') return `${shortWeekdays[weekday] ?? ''} ${parts.dayNumber}. ${shortMonths[parts.monthIndex] ?? ''}`;
+  const dayMonth = `${weekdays[weekday] ?? ''} ${parts.dayNumber}. ${months[parts.monthIndex] ?? ''}`;
+  return form === 'dayMonth' ? dayMonth : `${dayMonth} ${parts.year}`;
+}
+
+/** A period of short dates: "05.03.2026–04.04.2026". */
+export function formatPeriod(from: string, to: string): string {
+  return `${formatShortDate(from)}–${formatShortDate(to)}`;
+}
+
+/** An instant on the Oslo clock: "21.11.2026 kl. 13.40". Not an instant: returned as it is. */
+export function formatInstant(instant: Date | string): string {
+  const at = typeof instant === 'string' ? new Date(instant) : instant;
+  if (Number.isNaN(at.getTime())) return String(instant);
+  const wall = osloWallClock(at);
+  return `${formatShortDate(wall.slice(0, 10))} kl. ${wall.slice(11, 13)}.${wall.slice(14, 16)}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Invoice lines
+// ---------------------------------------------------------------------------------------
+
+export interface InvoiceLine {
+  planName: string;
+  periodFrom: string;
+  periodTo: string;
+  /** What explains the amount, shown after the period: "rabatt VELKOMMEN20", "mellomlegg ved bytte fra Digital". */
+  note?: string | null;
+}
+
+/**
+ * What an invoice line says, the one rule for every invoice (renewal, order, student activation,
+ * plan-change top-up, seeds): the plan and the period in long dates, which a subscriber reads
+ * without working out a date, and a note in parentheses when the amount is not the plain price:
+ * "Komplett, 3. desember 2026 – 2. januar 2027 (rabatt VELKOMMEN20)".
+ */
+export function invoiceLineDescription({ planName, periodFrom, periodTo, note }: InvoiceLine): string {
+  return `${planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}${note ? ` (${note})` : ''}`;
+}
