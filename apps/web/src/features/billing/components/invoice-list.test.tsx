@@ -74,6 +74,10 @@ describe('the invoice list', () => {
       if (text) expect(within(row).getByText(text)).toBeDefined();
       else expect(row.textContent).not.toMatch(/Betalt \d/);
     }
+    // Settled by a credit note: the badge says Kreditert, not Betalt (issue 23).
+    const credited = screen.getAllByRole('row').find((candidate) => candidate.textContent?.includes('Fakturanr. 9000'));
+    expect(credited && within(credited).getByText('Kreditert')).toBeTruthy();
+    expect(credited && within(credited).queryByText('Betalt')).toBeNull();
   });
 
   it('on narrow screens: the same under the amount of each card', () => {
