@@ -113,6 +113,13 @@ test('papir: the unpaid invoice has a valid KID; Avvis by pay-link, La utløpe a
   expect(shownKid).toBe(unpaid.kid);
   expect(hasValidMod10(shownKid)).toBe(true);
   await expect(row.getByRole('link', { name: `PDF av faktura ${no} (åpnes i ny fane)` })).toHaveAttribute('href', new RegExp(`/api/invoice/\\d+/${no}/pdf$`));
+  // The link gives the invoice as issued: a PDF, the same bytes twice (issue 23).
+  const pdfHref = (await row.getByRole('link', { name: `PDF av faktura ${no} (åpnes i ny fane)` }).getAttribute('href')) ?? '';
+  const [first, second] = [await page.request.get(adresseavisen(pdfHref)), await page.request.get(adresseavisen(pdfHref))];
+  expect(first.headers()['content-type']).toBe('application/pdf');
+  const bytes = await first.body();
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(bytes.equals(await second.body())).toBe(true);
   await expect(page.getByRole('heading', { name: 'Du har 1 faktura som ikke er betalt' })).toBeVisible();
 
   // A pay-link (as the customer centre sends by SMS) opens without signing in; Avvis in Vipps there changes nothing.

@@ -48,3 +48,32 @@ test('a subscriber who is no business admin is told the page is for admins', asy
   await signInAtProvider(page, 'familie@minside.test');
   await expect(page.getByRole('alert')).toHaveText('Bare administratorer av et bedriftsabonnement kan administrere ansatte.');
 });
+
+test('the admin has the invoices sent as EHF: a wrong organisation number is named, the saved choice is shown and can be stopped', async ({ page }) => {
+  await page.goto(adresseavisen('/administrer-bedrift'));
+  await signInAtProvider(page, 'admin@firma.test');
+  const ehf = page.getByRole('region', { name: 'Faktura som EHF' });
+  await ehf.getByLabel('Organisasjonsnummer').fill('962 806 113');
+  await ehf.getByLabel('Postnummer').fill('70');
+  await ehf.getByRole('button', { name: 'Motta fakturaer som EHF' }).click();
+  await expect(ehf.getByText('Organisasjonsnummeret er ikke gyldig. Sjekk at du har skrevet det riktig.')).toBeVisible();
+  await expect(ehf.getByText('Postnummeret har 4 sifre.')).toBeVisible();
+  await expect(ehf.getByText('Skriv inn bedriftens navn.')).toBeVisible();
+
+  await ehf.getByLabel('Organisasjonsnummer').fill('962 806 112');
+  await ehf.getByLabel('Bedriftens navn').fill('Firma Čuđe AS');
+  await ehf.getByLabel('Fakturaadresse').fill('Kongens gate 1');
+  await ehf.getByLabel('Postnummer').fill('7011');
+  await ehf.getByLabel('Poststed').fill('Trondheim');
+  await ehf.getByLabel('Deres referanse (valgfritt)').fill('Kostnadssted 42');
+  await ehf.getByRole('button', { name: 'Motta fakturaer som EHF' }).click();
+  await expect(ehf.getByRole('status')).toHaveText('Fakturaene sendes som EHF til Firma Čuđe AS, org.nr. 962 806 112.');
+
+  // Still so after a reload: it is stored, not just shown.
+  await page.reload();
+  await expect(ehf.getByRole('status')).toHaveText('Fakturaene sendes som EHF til Firma Čuđe AS, org.nr. 962 806 112.');
+  await ehf.getByRole('button', { name: 'Stopp EHF' }).click();
+  await expect(ehf.getByRole('button', { name: 'Motta fakturaer som EHF' })).toBeVisible();
+  await page.reload();
+  await expect(ehf.getByLabel('Organisasjonsnummer')).toHaveValue('');
+});

@@ -192,6 +192,18 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
     expect(await test.database.rows(sql`select number from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${created.ariaInvoiceNo}`)).toHaveLength(0);
   });
 
+  it('an unpaid invoice with a bank part-payment on it is not cancelled by a credit: refused, nothing issued', async () => {
+    const created = await issue(papir, 'demo-papir-adr', 20_000);
+    await test.database.db.execute(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, aria_invoice_no, provider, provider_reference, return_url, created_at, updated_at, settled_at)
+      values (${randomUUID()}, ${`bank-part:${created.ariaInvoiceNo}`}, 'INVOICE', 'BANKGIRO', 5000, 'CAPTURED', ${papir}, ${created.ariaInvoiceNo}, 'bank', ${`part:${created.ariaInvoiceNo}`}, '/fakturaoversikt', now(), now(), now())`);
+    const refused = await operatorCredit(created.ariaInvoiceNo, 'Reklamasjon på levering');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'INVOICE_PARTLY_PAID' });
+    expect(await test.database.rows(sql`select number from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${created.ariaInvoiceNo}`)).toHaveLength(0);
+    const [row] = await test.database.rows<{ paid_at: Date | null }>(sql`select paid_at from invoice where aria_invoice_no = ${created.ariaInvoiceNo}`);
+    expect(row?.paid_at).toBeNull();
+  });
+
   it('a company that chose EHF: invoices name the company by organisation number, the EHF document is downloadable and written for the access point', async () => {
     const admin = await signIn(test, PORTAL, 'admin@firma.test');
     const business = (path: string) => `${PORTAL}/api/business${path}?titleCode=ADR`;

@@ -1,17 +1,15 @@
 import { createHash, createVerify, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultCatalogue } from '@minside/titles';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createMailer, MAIL_SKIPPED_OPTED_OUT, mailKinds, titleMail, type MailKind, type OutgoingMail } from '../src/integrations/mail/index.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
+import { startSmtpServer } from './smtp-server.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
 
 // Issue 23 "Receipts and e-mail": every message in its title's name (From display name, Reply-To
@@ -25,42 +23,6 @@ const OPERATOR_TOKEN = 'operator-token-for-mail-sender-0123456789';
 const MAIL_FROM = 'Min Side <minside@adressa.test>';
 const adresseavisen = defaultCatalogue.byTitleCode('ADR');
 const storm = { titleCode: 'ADR', issueDate: '2026-11-24', postalCodes: ['7011'], message: 'Uvær på Fosen: avisen kommer utpå dagen.' };
-
-interface Received {
-  raw: string;
-  parsed: ParsedMail;
-}
-
-/** A real SMTP server on a free port keeping each message raw and parsed; `refuseNext` answers 451 that many times. */
-async function startSmtpServer() {
-  const received: Received[] = [];
-  const state = { refuseNext: 0 };
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (state.refuseNext > 0) {
-          state.refuseNext -= 1;
-          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
-          return;
-        }
-        const raw = Buffer.concat(chunks).toString('utf8');
-        simpleParser(raw)
-          .then((parsed) => {
-            received.push({ raw, parsed });
-            callback();
-          })
-          .catch((error: Error) => callback(error));
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** The raw header block, unfolded, as [name, value] in order. */
 function rawHeaders(raw: string): [string, string][] {

@@ -1,12 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultCatalogue } from '@minside/titles';
 import pino from 'pino';
 import { createMailer, REDACTED_MAIL_TEXT, titleMail } from '../src/integrations/mail/index.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
+import { startSmtpServer } from './smtp-server.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
 import { systemClock } from '@minside/domain';
 
@@ -16,37 +14,6 @@ import { systemClock } from '@minside/domain';
 const PORTAL = 'http://adresseavisen.localhost:3000';
 const adresseavisen = defaultCatalogue.byTitleCode('ADR');
 const unsubscribe = { secret: 'mail-test-unsubscribe-key', origin: () => PORTAL };
-
-/** A real SMTP server on a free port that keeps what it accepts; `refuseNext` makes it answer 451 that many times. */
-async function startSmtpServer() {
-  const received: ParsedMail[] = [];
-  const state = { refuseNext: 0 };
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (state.refuseNext > 0) {
-          state.refuseNext -= 1;
-          const error = Object.assign(new Error('Try again later'), { responseCode: 451 });
-          callback(error);
-          return;
-        }
-        simpleParser(Buffer.concat(chunks))
-          .then((parsed) => {
-            received.push(parsed);
-            callback();
-          })
-          .catch((error: Error) => callback(error));
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('titleMail', () => {
   it('renders text and HTML in the title’s name and colour, escaping what comes from data', () => {
@@ -102,7 +69,7 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
     expect(response.status, response.body).toBe(201);
 
     expect(smtp.received).toHaveLength(1);
-    const [mail] = smtp.received;
+    const [mail] = smtp.received.map((message) => message.parsed);
     expect(mail?.subject).toBe('Per Olsen vil dele Adresseavisen med deg');
     expect(mail?.from?.text).toBe('"Adresseavisen" <minside@adressa.test>');
     expect(mail?.replyTo?.text).toBe(adresseavisen.customerCenterEmail);
@@ -126,7 +93,7 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
     expect(await test.database.rows(sql`select subject from mail_outbox where idempotency_key = 'test:once'`)).toEqual([{ subject: 'Bare én' }]);
     expect(await mailer().deliverPending()).toBe(1);
     expect(await mailer().deliverPending()).toBe(0);
-    expect(smtp.received.map((mail) => mail.subject)).toEqual(['Bare én']);
+    expect(smtp.received.map((mail) => mail.parsed.subject)).toEqual(['Bare én']);
   });
 
   it('blanks the text and HTML of messages older than eight days, keeping who was sent what and when', async () => {
@@ -159,7 +126,7 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
     clockOffset = 61_000;
     expect(await mailer().deliverPending()).toBe(1);
     expect(await outboxRow(id)).toMatchObject({ sent: true, attempts: 2, last_error: null });
-    expect(smtp.received.map((mail) => mail.subject)).toEqual(['Prøv igjen']);
+    expect(smtp.received.map((mail) => mail.parsed.subject)).toEqual(['Prøv igjen']);
   });
 });
 

@@ -418,7 +418,7 @@ export const billingErrorMessages = {
   discountCodeUsed: 'Rabattkoden er allerede brukt på dette abonnementet.',
   invoiceAlreadyCredited: 'Fakturaen er allerede kreditert.',
   invoicePartlyPaid: 'Fakturaen er delvis betalt. Krediter den i økonomisystemet og betal tilbake det som er innbetalt.',
-  refundNeedsBank: 'Fakturaen er betalt i banken. Pengene må betales tilbake fra banken; krediter den i økonomisystemet.',
+  refundNeedsBank: 'Fakturaen er betalt i banken eller utenom Min Side. Pengene må betales tilbake derfra; krediter den i økonomisystemet.',
   refundFailed: 'Betalingstjenesten kunne ikke betale tilbake nå. Ingenting er endret; prøv igjen om litt.',
 } as const;
 

@@ -829,7 +829,13 @@ export const billingDocument = pgTable(
     ehfDeliveredAt: timestamp('ehf_delivered_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (table) => [index('billing_document_account_idx').on(table.ariaAccountNo, table.issuedOn), index('billing_document_invoice_idx').on(table.ariaInvoiceNo)],
+  (table) => [
+    index('billing_document_account_idx').on(table.ariaAccountNo, table.issuedOn),
+    index('billing_document_invoice_idx').on(table.ariaInvoiceNo),
+    // The jobs' work lists, small however many documents there are: PDFs not stored yet, EHF documents not written yet.
+    index('billing_document_unrendered_idx').on(table.number).where(sql`pdf is null`),
+    index('billing_document_ehf_pending_idx').on(table.number).where(sql`ehf_delivered_at is null and content -> 'buyer' ->> 'organizationNumber' is not null`),
+  ],
 );
 
 /**

@@ -14,7 +14,7 @@ import { createPaymentEngine, type PaymentEngine } from './engine.ts';
 import { createBillingJobs, type BillingJobs } from './jobs.ts';
 import { createInvoiceCrediting, type InvoiceCrediting } from './documents/credit.ts';
 import { createEhfOutbox, type EhfOutbox } from './documents/ehf-outbox.ts';
-import { completeDocuments } from './documents/issue.ts';
+import { createDocumentCompletion } from './documents/issue.ts';
 import { billingRoutes } from './routes.ts';
 import { createBillingService, type BillingService } from './service.ts';
 
@@ -28,7 +28,7 @@ declare module 'fastify' {
     /** EHF invoices for companies that chose them (issue 23): the outbox job and the download. */
     ehfOutbox: EhfOutbox;
     /** The `billing-documents` job: documents for older invoices, PDFs stored (ADR 026). */
-    billingDocuments: { complete(): Promise<{ issued: number; stored: number }> };
+    billingDocuments: { complete(): Promise<{ issued: number; stored: number; failed: number }> };
     /** The payment engine, for other areas' provider flows (issue 7 orders): start + onSettled. */
     paymentEngine: PaymentEngine;
     /** The configured payment provider (tests wrap it to play a provider that errors or times out). */
@@ -64,7 +64,7 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   app.decorate('invoiceCrediting', invoiceCrediting);
   const ehfOutbox = createEhfOutbox({ db, dir: config.ehfOutboxDir, now, log: app.log });
   app.decorate('ehfOutbox', ehfOutbox);
-  app.decorate('billingDocuments', { complete: () => completeDocuments(db, catalogue, now) });
+  app.decorate('billingDocuments', { complete: createDocumentCompletion({ db, catalogue, now, log: app.log }) });
   app.decorate('billing', billing);
   app.decorate('paymentEngine', engine);
   app.decorate('paymentProvider', provider);

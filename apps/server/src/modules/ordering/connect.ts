@@ -16,7 +16,7 @@ import {
   type Title,
 } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, appUser, connectRequest, connectableAccount, deliveryAddress, invoice, payment, subscription, verificationCode } from '../../db/schema.ts';
+import { account, appUser, billingDocument, connectableAccount, connectRequest, deliveryAddress, invoice, payment, subscription, verificationCode } from '../../db/schema.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode } from '../../lib/one-time-code.ts';
@@ -214,6 +214,11 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
             const ids = theirs.map((row) => row.id);
             await tx.update(subscription).set({ ariaAccountNo: own.ariaAccountNo }).where(inArray(subscription.id, ids));
             await tx.update(invoice).set({ ariaAccountNo: own.ariaAccountNo }).where(inArray(invoice.subscriptionId, ids));
+            // The invoices' documents follow them (whose list and PDFs they are); what the documents say stays as issued.
+            await tx
+              .update(billingDocument)
+              .set({ ariaAccountNo: own.ariaAccountNo })
+              .where(inArray(billingDocument.ariaInvoiceNo, tx.select({ no: invoice.ariaInvoiceNo }).from(invoice).where(inArray(invoice.subscriptionId, ids))));
             await tx.update(payment).set({ ariaAccountNo: own.ariaAccountNo }).where(inArray(payment.subscriptionId, ids));
           }
         }

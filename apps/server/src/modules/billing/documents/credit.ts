@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { billingErrorCodes, billingErrorMessages } from '@minside/domain';
+import { billingErrorCodes, billingErrorMessages, osloToday } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../../db/client.ts';
 import { billingDocument, invoice, payment } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/app-error.ts';
+import { fixedAvtaleGiroDraw } from '../../bank/claim-window.ts';
+import { paidSoFar } from '../paid-so-far.ts';
 import { notFound } from '../../../plugins/errors.ts';
 import type { PaymentEngine } from '../engine.ts';
 import { issueCreditNote } from './issue.ts';
@@ -33,8 +35,8 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
   const { db, engine, catalogue, now } = deps;
   const refusal = (code: keyof typeof billingErrorCodes, status = 409) => new AppError(status, billingErrorCodes[code], billingErrorMessages[code]);
 
-  async function alreadyCredited(ariaInvoiceNo: number): Promise<boolean> {
-    const [found] = await db.select({ number: billingDocument.number }).from(billingDocument).where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+  async function alreadyCredited(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<boolean> {
+    const [found] = await reader.select({ number: billingDocument.number }).from(billingDocument).where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
     return found !== undefined;
   }
 
@@ -42,15 +44,20 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
     async creditInvoice(ariaInvoiceNo, reason) {
       const [target] = await db.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
       if (!target) throw notFound();
-      if (await alreadyCredited(ariaInvoiceNo)) throw refusal('invoiceAlreadyCredited');
+      if (await alreadyCredited(db, ariaInvoiceNo)) throw refusal('invoiceAlreadyCredited');
       const captured = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
 
       if (captured.length === 0 && target.paidAt === null) {
         const settlement = 'Fakturaen er kreditert i sin helhet. Du skal ikke betale den.';
         const creditNoteNumber = await db.transaction(async (tx) => {
-          // Under the invoice's lock: a payment settling at this moment either came first (then refused below) or finds it settled.
+          // Under the invoice's lock, everything asked again: a payment, a bank part-payment or another
+          // credit that came in since the reads above is seen here, and nothing is cancelled over it.
           const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
           if (!locked || locked.paidAt) throw refusal('invoiceAlreadyPaid');
+          if (await alreadyCredited(tx, ariaInvoiceNo)) throw refusal('invoiceAlreadyCredited');
+          if ((await paidSoFar(tx, ariaInvoiceNo)) > 0) throw refusal('invoicePartlyPaid');
+          // An AvtaleGiro draw the bank no longer lets go of would take the money for a cancelled invoice.
+          if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, osloToday(now()))) throw refusal('invoiceDrawnByAvtaleGiro');
           const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `cancel:${ariaInvoiceNo}`, at: now() });
           await tx.update(invoice).set({ paidAt: now(), settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
           await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });
@@ -62,6 +69,8 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       // A refund made by an earlier try that stopped before its credit note: the note is issued now.
       const [refundedBefore] = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'REFUNDED'), eq(payment.errorCode, CREDITED)));
       const [paid, ...more] = refundedBefore ? [refundedBefore] : captured;
+      // Paid, but not through us (an earlier system's record, or the seed's history): nothing here to refund from.
+      if (!paid && target.paidAt) throw refusal('refundNeedsBank');
       if (!paid || more.length > 0 || paid.amountOre !== target.amountOre) throw refusal('invoicePartlyPaid');
       if (paid.provider === 'bank') throw refusal('refundNeedsBank');
       if (!refundedBefore) {

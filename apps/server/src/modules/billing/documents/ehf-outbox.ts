@@ -29,13 +29,20 @@ export function createEhfOutbox({ db, dir, now, log }: { db: Db; dir: string; no
       await mkdir(dir, { recursive: true });
       let written = 0;
       for (const document of due) {
-        const xml = renderEhf(document.content as BillingDocumentContent);
-        // Written under a temporary name and renamed: the access point never picks up half a file.
-        const target = path.join(dir, `${document.number}.xml`);
-        await writeFile(`${target}.part`, xml, 'utf8');
-        await rename(`${target}.part`, target);
-        await db.update(billingDocument).set({ ehfDeliveredAt: now() }).where(eq(billingDocument.number, document.number));
-        written += 1;
+        try {
+          const xml = renderEhf(document.content as BillingDocumentContent);
+          // Written under a temporary name and renamed: the access point never picks up half a file.
+          // At least once: a crash between the rename and the mark writes it again, with the same
+          // name and content, which access points take as the same document.
+          const target = path.join(dir, `${document.number}.xml`);
+          await writeFile(`${target}.part`, xml, 'utf8');
+          await rename(`${target}.part`, target);
+          await db.update(billingDocument).set({ ehfDeliveredAt: now() }).where(eq(billingDocument.number, document.number));
+          written += 1;
+        } catch (error) {
+          // One document EHF refuses (a placeholder organisation number) must not hold back the others.
+          log.error({ err: error, number: document.number }, 'could not write an EHF document; skipped');
+        }
       }
       log.info({ written, dir }, 'EHF documents written for the access point');
       return { written };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { osloToday } from '@minside/domain';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue, PublicationConfig } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
 import { account, appUser, billingDocument, deliveryAddress, einvoiceRecipient, invoice, subscription } from '../../../db/schema.ts';
@@ -58,15 +59,17 @@ async function buyerOf(tx: Reader, ariaAccountNo: number, subscriptionId: string
   }
   const [address] = subscriptionId ? await tx.select().from(deliveryAddress).where(eq(deliveryAddress.subscriptionId, subscriptionId)) : [];
   const name = owner ? `${owner.givenName} ${owner.familyName}`.trim() : '';
-  const street = address ? [`${address.street} ${address.streetNumber}`.trim(), address.apartment, address.floor ? `${address.floor}. etasje` : null].filter(Boolean).join(' ') : '';
+  const postalAddress =
+    address && address.street
+      ? { lines: [...(address.coName ? [`c/o ${address.coName}`] : []), [`${address.street} ${address.streetNumber}`.trim(), address.apartment, address.floor ? `${address.floor}. etasje` : null].filter(Boolean).join(' ')], postalCode: address.postalCode, town: address.town, countryCode: 'NO' }
+      : null;
   return {
     name: name || (owner?.email ?? ''),
     customerNumber: ariaAccountNo,
-    postalAddress:
-      address && address.street
-        ? { lines: [...(address.coName ? [`c/o ${address.coName}`] : []), street], postalCode: address.postalCode, town: address.town, countryCode: 'NO' }
-        : null,
-    email: owner?.email ?? '',
+    postalAddress,
+    // The e-mail address only where it is the address the document went to: a document kept through an
+    // erasure (ADR 015/026) keeps no more of the person than § 5-1-1 asks for.
+    email: postalAddress ? '' : (owner?.email ?? ''),
     organizationNumber: null,
     reference: null,
   };
@@ -183,7 +186,9 @@ export async function issueCreditNote(tx: Tx, catalogue: Catalogue, input: Credi
     payment: null,
     credits: { invoiceNumber: credited.number, invoiceIssuedOn: credited.issuedOn, reason: input.reason, settlement: input.settlement },
   };
-  await tx.insert(billingDocument).values({
+  const [inserted] = await tx
+    .insert(billingDocument)
+    .values({
     number,
     kind: 'CREDIT_NOTE',
     ariaInvoiceNo: input.ariaInvoiceNo,
@@ -194,8 +199,14 @@ export async function issueCreditNote(tx: Tx, catalogue: Catalogue, input: Credi
     source: input.source,
     content,
     createdAt: input.at,
-  });
-  return number;
+  })
+    // The same credit asked twice at once (two operators): the first one's note stands, the second gets its number.
+    .onConflictDoNothing({ target: billingDocument.source })
+    .returning({ number: billingDocument.number });
+  if (inserted) return inserted.number;
+  const [first] = await tx.select({ number: billingDocument.number }).from(billingDocument).where(eq(billingDocument.source, input.source));
+  if (!first) throw new Error(`credit note ${input.source} neither inserted nor found`);
+  return first.number;
 }
 
 interface StoredDocument {
@@ -245,27 +256,51 @@ export async function invoicePdf(db: Reader, catalogue: Catalogue, ariaInvoiceNo
 
 /**
  * The `billing-documents` job: gives invoices from before documents theirs (with the parties of
- * now), then renders and stores the PDFs not stored yet, with their SHA-256. Batches, so one run
- * stays short; returns what it did.
+ * now), then renders and stores the PDFs not stored yet, with their SHA-256. Batches keep one run
+ * short. One document that cannot be made (its title gone from the catalogue) is logged and
+ * skipped, never stalls the rest. New invoices always get their document when issued, so once a
+ * run finds no invoice without one, this process stops looking (it looks again after a restart).
  */
-export async function completeDocuments(db: Db, catalogue: Catalogue, now: () => Date, batch = 200): Promise<{ issued: number; stored: number }> {
-  const missing = await db
-    .select({ ariaInvoiceNo: invoice.ariaInvoiceNo })
-    .from(invoice)
-    .leftJoin(billingDocument, eq(billingDocument.source, sql`'invoice:' || ${invoice.ariaInvoiceNo}`))
-    .where(isNull(billingDocument.number))
-    .orderBy(invoice.ariaInvoiceNo)
-    .limit(batch);
-  for (const { ariaInvoiceNo } of missing) await db.transaction((tx) => issueInvoiceDocument(tx, catalogue, ariaInvoiceNo, now()));
-  const unrendered = await db.select({ number: billingDocument.number, content: billingDocument.content }).from(billingDocument).where(isNull(billingDocument.pdf)).orderBy(billingDocument.number).limit(batch);
-  for (const document of unrendered) {
-    const pdf = await renderDocumentPdf(document.content as BillingDocumentContent);
-    await db
-      .update(billingDocument)
-      .set({ pdf, pdfSha256: createHash('sha256').update(pdf).digest('hex') })
-      .where(and(eq(billingDocument.number, document.number), isNull(billingDocument.pdf)));
-  }
-  return { issued: missing.length, stored: unrendered.length };
+export function createDocumentCompletion({ db, catalogue, now, log, batch = 200 }: { db: Db; catalogue: Catalogue; now: () => Date; log: FastifyBaseLogger; batch?: number }) {
+  let backfilled = false;
+  return async function complete(): Promise<{ issued: number; stored: number; failed: number }> {
+    let issued = 0;
+    let failed = 0;
+    if (!backfilled) {
+      const missing = await db
+        .select({ ariaInvoiceNo: invoice.ariaInvoiceNo })
+        .from(invoice)
+        .where(sql`not exists (select 1 from ${billingDocument} d where d.aria_invoice_no = ${invoice.ariaInvoiceNo} and d.kind = 'INVOICE')`)
+        .orderBy(invoice.ariaInvoiceNo)
+        .limit(batch);
+      for (const { ariaInvoiceNo } of missing) {
+        try {
+          await db.transaction((tx) => issueInvoiceDocument(tx, catalogue, ariaInvoiceNo, now()));
+          issued += 1;
+        } catch (error) {
+          failed += 1;
+          log.error({ err: error, ariaInvoiceNo }, 'could not issue the document of an older invoice; skipped');
+        }
+      }
+      backfilled = missing.length < batch && failed === 0;
+    }
+    const unrendered = await db.select({ number: billingDocument.number, content: billingDocument.content }).from(billingDocument).where(isNull(billingDocument.pdf)).orderBy(billingDocument.number).limit(batch);
+    let stored = 0;
+    for (const document of unrendered) {
+      try {
+        const pdf = await renderDocumentPdf(document.content as BillingDocumentContent);
+        await db
+          .update(billingDocument)
+          .set({ pdf, pdfSha256: createHash('sha256').update(pdf).digest('hex') })
+          .where(and(eq(billingDocument.number, document.number), isNull(billingDocument.pdf)));
+        stored += 1;
+      } catch (error) {
+        failed += 1;
+        log.error({ err: error, number: document.number }, 'could not render a document; skipped');
+      }
+    }
+    return { issued, stored, failed };
+  };
 }
 
 export interface DocumentSummary {

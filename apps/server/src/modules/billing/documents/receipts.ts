@@ -45,8 +45,11 @@ export async function enqueuePaymentReceipt(tx: Tx, deps: DocumentMailDeps, paym
   if (!paid || paid.status !== 'CAPTURED' || paid.ariaInvoiceNo === null || paid.amountOre <= 0) return;
   const found = await recipientOf(tx, paid.ariaInvoiceNo);
   const title = found ? deps.catalogue.findByTitleCode(found.titleCode) : undefined;
-  // Called before the invoice is marked paid: one already paid means this is a second payment, which is refunded or handled as an over-payment.
-  if (!found || !title || found.invoice.paidAt) return;
+  if (!found || !title) return;
+  // Called before the invoice is marked paid, under its lock: two payments captured at once wait for each
+  // other here, and the second finds it paid — a second payment, refunded or handled as an over-payment.
+  const [locked] = await tx.select({ paidAt: invoice.paidAt }).from(invoice).where(eq(invoice.ariaInvoiceNo, paid.ariaInvoiceNo)).for('update');
+  if (locked?.paidAt) return;
   const paidOn = osloToday(paid.settledAt ?? paid.updatedAt);
   const method = paymentProviderLabels[paid.method as PaymentProviderCode] ?? paid.method;
   await deps.mailer.enqueue(tx, {

@@ -1,0 +1,2 @@
+CREATE INDEX "billing_document_unrendered_idx" ON "billing_document" USING btree ("number") WHERE pdf is null;--> statement-breakpoint
+CREATE INDEX "billing_document_ehf_pending_idx" ON "billing_document" USING btree ("number") WHERE ehf_delivered_at is null and content -> 'buyer' ->> 'organizationNumber' is not null;
