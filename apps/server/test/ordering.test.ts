@@ -320,6 +320,12 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     const refunds = vipps().requests.filter((request) => request.method === 'POST' && request.path === `/epayment/v1/payments/${payTwo.paymentId}/refund`);
     expect(refunds.map((request) => request.response?.status)).toEqual([200]);
     expect(refunds[0]?.body).toEqual({ modificationAmount: { currency: 'NOK', value: two.quote.amountNowOre } });
+    // The buyer is told the money is on its way back, once (issue 23), in the title's name.
+    const notices = await test.database.rows<{ text: string; from_name: string | null }>(sql`select text, from_name from mail_outbox where to_address = 'ny@minside.test' and idempotency_key = ${`payment-refunded:${payTwo.paymentId}`}`);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.text).toContain('Vi har betalt tilbake');
+    expect(notices[0]?.text).toContain('til kortet du betalte med');
+    expect(notices[0]?.from_name).toBe('Adresseavisen');
     expect((await test.database.rows<{ state: string }>(sql`select state from subscription_order where id = ${three.orderId}`))[0]?.state).toBe('fulfilled');
     expect(await atVipps(payThree.paymentId)).toMatchObject({ status: 'CAPTURED' });
     expect(captureRequests(payThree.paymentId)).toHaveLength(1);

@@ -38,6 +38,8 @@ export const mailKinds = {
   paymentReceipt: 'transactional',
   /** A credit note (billing documents). */
   creditNote: 'transactional',
+  /** Money given back that no credit note covers: a second payment of a paid invoice, an order that could not be fulfilled. */
+  paymentRefunded: 'transactional',
   /** The bank deleted the AvtaleGiro mandate: the payment method changed. */
   avtalegiroStopped: 'transactional',
   /** The Vipps agreement stopped: the payment method changed. */

@@ -104,8 +104,12 @@ export type SettledListener = (tx: Tx, payment: PaymentRow & { status: PaymentSt
 /** Runs inside the transaction that marks a stored agreement ended at the provider (stopped in its app, expired). */
 export type AgreementEndedListener = (tx: Tx, agreement: typeof paymentAgreement.$inferSelect) => Promise<void>;
 
+/** A refunded payment, told in the transaction that records it. */
+export type RefundedListener = (tx: Tx, refunded: PaymentRow) => Promise<void>;
+
 export function createPaymentEngine({ db, provider, now, log, portalOrigin }: EngineDeps) {
   const listeners = new Map<PaymentPurpose, SettledListener[]>();
+  const refundedListeners: RefundedListener[] = [];
   const agreementEndedListeners: AgreementEndedListener[] = [];
 
   /**
@@ -507,12 +511,21 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       } catch (error) {
         log.error({ err: error, paymentId }, 'refund of a duplicate payment failed; an operator must refund it');
       }
-      await db
-        .update(payment)
-        .set(refunded ? { status: 'REFUNDED', errorCode: 'DUPLICATE_PAYMENT', updatedAt: now() } : { errorCode: DUPLICATE_REFUND_FAILED, updatedAt: now() })
-        .where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED')));
+      if (refunded) await markRefunded(paymentId, 'DUPLICATE_PAYMENT');
+      else await db.update(payment).set({ errorCode: DUPLICATE_REFUND_FAILED, updatedAt: now() }).where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED')));
     }
     return load(paymentId);
+  }
+
+  /**
+   * Records the provider's REFUNDED, once, and tells the refund listeners in the same transaction
+   * (the payer's notice that the money is on its way back, issue 23).
+   */
+  async function markRefunded(paymentId: string, errorCode: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const [updated] = await tx.update(payment).set({ status: 'REFUNDED', errorCode, updatedAt: now() }).where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED'))).returning();
+      if (updated) for (const listener of refundedListeners) await listener(tx, updated);
+    });
   }
 
   /** Lets go of a capture lease (the provider call failed or did not settle): the next look-up may try again. */
@@ -528,6 +541,10 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
      */
     onSettled(purpose: PaymentPurpose, listener: SettledListener): void {
       listeners.set(purpose, [...(listeners.get(purpose) ?? []), listener]);
+    },
+    /** Told, in the recording transaction, when the provider has refunded a payment. */
+    onRefunded(listener: RefundedListener): void {
+      refundedListeners.push(listener);
     },
     /** Told, in the ending transaction, when a stored agreement stopped at the provider (the jobs move the subscription to giro). */
     onAgreementEnded(listener: AgreementEndedListener): void {
@@ -547,9 +564,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
     async refund(row: PaymentRow, reason: string): Promise<PaymentRow | undefined> {
       if (row.status !== 'CAPTURED' || !row.providerReference) return row;
       const refunded = await provider.refund(row.providerReference, row.amountOre, `refund:${row.id}:${reason}`);
-      if (refunded.status === 'REFUNDED') {
-        await db.update(payment).set({ status: 'REFUNDED', errorCode: reason, updatedAt: now() }).where(and(eq(payment.id, row.id), eq(payment.status, 'CAPTURED')));
-      }
+      if (refunded.status === 'REFUNDED') await markRefunded(row.id, reason);
       return load(row.id);
     },
 

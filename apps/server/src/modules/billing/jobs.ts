@@ -10,7 +10,7 @@ import type { Mailer } from '../../integrations/mail/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
-import { enqueuePaymentReceipt } from './documents/receipts.ts';
+import { enqueuePaymentReceipt, enqueueRefundNotice } from './documents/receipts.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
 import { paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
@@ -349,6 +349,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
       if (settled.status === 'CAPTURED') await enqueuePaymentReceipt(tx, documentMail, settled.id);
     });
   }
+  // Money given back that no credit note tells of (a second payment, an order not fulfilled): the payer hears of it.
+  engine.onRefunded((tx, refunded) => enqueueRefundNotice(tx, documentMail, refunded));
   engine.onSettled('RENEWAL', async (tx, settled) => {
     // Refused by the provider (no money behind the card, the charge ran out of retries). A charge that
     // was cancelled — its agreement stopped, the invoice paid another way — is no failed payment, and

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { formatKroner, formatLongDate, osloToday, paymentProviderLabels, type PaymentProviderCode } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Tx } from '../../../db/client.ts';
-import { account, appUser, invoice, payment, subscription } from '../../../db/schema.ts';
+import { account, appUser, invoice, payment, subscription, subscriptionOrder } from '../../../db/schema.ts';
 import { titleMail, type Mailer } from '../../../integrations/mail/index.ts';
 
 /**
@@ -91,6 +91,50 @@ export async function enqueueCreditNoteMail(tx: Tx, deps: DocumentMailDeps, inpu
         'Kreditnotaen finner du under Fakturaer på Min Side.',
       ],
       action: { label: 'Se kreditnotaen', url: `${deps.portalOrigin(title.titleCode)}/fakturaoversikt` },
+    }),
+  });
+}
+
+/** Why money went back, as the payer reads it. */
+const refundReasons: Record<string, string> = {
+  DUPLICATE_PAYMENT: 'Fakturaen var allerede betalt, så denne betalingen trengte vi ikke.',
+  DUPLICATE_ORDER_PAYMENT: 'Du betalte den samme bestillingen to ganger, så den ene betalingen trengte vi ikke.',
+};
+
+/**
+ * The notice of money given back that no credit note covers (issue 23): a second payment of an
+ * invoice already paid, an order that could not be fulfilled. A refund of a credited invoice is
+ * told by its credit note instead. Sent once per payment.
+ */
+export async function enqueueRefundNotice(tx: Tx, deps: DocumentMailDeps, refunded: typeof payment.$inferSelect): Promise<void> {
+  if (refunded.errorCode === 'INVOICE_CREDITED' || refunded.amountOre <= 0) return;
+  const [found] = await tx
+    .select({
+      email: appUser.email,
+      givenName: appUser.givenName,
+      titleCode: sql<string>`coalesce((select s.title_code from ${subscription} s where s.id = ${refunded.subscriptionId}), (select o.title_code from ${subscriptionOrder} o where o.payment_id = ${refunded.id} limit 1), (select o.title_code from ${subscriptionOrder} o where o.user_id = ${appUser.id} order by o.created_at desc limit 1), ${account.firstTitleCode})`,
+    })
+    .from(appUser)
+    .leftJoin(account, eq(account.userId, appUser.id))
+    .where(refunded.userId ? eq(appUser.id, refunded.userId) : eq(account.ariaAccountNo, refunded.ariaAccountNo ?? -1));
+  const title = found?.titleCode ? deps.catalogue.findByTitleCode(found.titleCode) : undefined;
+  if (!found || !title) return;
+  const how = refunded.method === 'VIPPS' ? 'med Vipps' : 'til kortet du betalte med';
+  await deps.mailer.enqueue(tx, {
+    to: found.email,
+    title,
+    kind: 'paymentRefunded',
+    idempotencyKey: `payment-refunded:${refunded.id}`,
+    ...titleMail(title, {
+      subject: `${title.name}: vi har betalt tilbake ${formatKroner(refunded.amountOre, { withOre: true })}`,
+      heading: 'Pengene er på vei tilbake',
+      paragraphs: [
+        `Hei ${found.givenName}!`,
+        `Vi har betalt tilbake ${formatKroner(refunded.amountOre, { withOre: true })} ${how}.`,
+        refundReasons[refunded.errorCode ?? ''] ?? 'Bestillingen kunne ikke fullføres, så du skal ikke betale for den.',
+        'Det kan ta noen dager før beløpet vises på kontoen din.',
+      ],
+      action: { label: 'Se fakturaene dine', url: `${deps.portalOrigin(title.titleCode)}/fakturaoversikt` },
     }),
   });
 }
