@@ -248,11 +248,15 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const draw = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 15 }], varden.bank));
     expect(draw.json(), draw.body).toMatchObject({ settled: 1, unmatched: [] });
     expect((await test.database.rows<{ settled_by: string }>(sql`select settled_by from invoice where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.settled_by).toBe('AVTALEGIRO');
+    // The payer gets the draw's receipt (issue 23), once: the same draw again below is no payment of it.
+    const drawReceipts = async () => test.database.rows<{ text: string }>(sql`select text from mail_outbox where subject like ${`%kvittering for betaling av faktura ${claimable.aria_invoice_no}`}`);
+    expect((await drawReceipts()).map((mail) => mail.text.includes('med AvtaleGiro'))).toEqual([true]);
     const paidState = async () => (await test.database.rows<{ paid: boolean }>(sql`select paid_at is not null as paid from invoice where aria_invoice_no = ${claimable.aria_invoice_no}`))[0]?.paid;
 
     // The same draw again is for the same claim, already paid: a person looks; no other invoice is settled by it.
     const again = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 15 }], varden.bank));
     expect(again.json()).toMatchObject({ settled: 0, unmatched: [{ kid: avtaleGiro.kid, amountOre: claimable.amount_ore, reason: 'INVOICE_CLOSED' }] });
+    expect(await drawReceipts()).toHaveLength(1);
     // The bank reverses the draw: it finds the paid claim's payment, and the invoice is open again.
     const reversedDraw = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 18, sign: '-', partialSettlementNumber: 0, debitAccount: '00000000000' }], varden.bank));
     expect(reversedDraw.json(), reversedDraw.body).toMatchObject({ settled: 0, unmatched: [] });
