@@ -377,11 +377,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     if (scratch.options.kind !== 'postgres') throw new Error('expected PostgreSQL');
     const url = scratch.options.url;
     const base = 20_000 + Math.floor(Math.random() * 20_000);
-    const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', JOBS: 'on', JOBS_SCHEDULE_OVERRIDES: jobNames.map((job) => `${job}=1s`).join(',') };
+    // Two-second slots: each process claims the eleven jobs one after another, and in its first
+    // seconds (pools, migrations raced with the other) a pass could overrun a one-second slot —
+    // with eleven jobs a first gap of 2 s was seen in CI. The property is the same: every slot, once.
+    const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', JOBS: 'on', JOBS_SCHEDULE_OVERRIDES: jobNames.map((job) => `${job}=2s`).join(',') };
     // Started together: they also race for the migrations (advisory lock) and the first claims.
     servers.push(startServer({ ...env, PORT: String(base) }), startServer({ ...env, PORT: String(base + 1) }));
     await Promise.all([waitForReady(base), waitForReady(base + 1)]);
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
     for (const server of servers) server.child.kill('SIGTERM');
     expect(await Promise.all(servers.map((server) => server.exited))).toEqual([0, 0]);
 
@@ -402,8 +405,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     for (const job of jobNames) {
       const slots = rows.filter((row) => row.job === job).map((row) => Date.parse(row.slot)).sort((x, y) => x - y);
       expect(slots.length, `${job} ran too few slots`).toBeGreaterThanOrEqual(4);
-      // Consecutive one-second slots: none skipped, none twice.
-      expect(slots.slice(1).map((slot, index) => slot - (slots[index] ?? 0)), job).toEqual(Array(slots.length - 1).fill(1000));
+      // Consecutive two-second slots: none skipped, none twice.
+      expect(slots.slice(1).map((slot, index) => slot - (slots[index] ?? 0)), job).toEqual(Array(slots.length - 1).fill(2000));
     }
     expect(rows.every((row) => row.outcome === 'succeeded' && row.trigger === 'schedule')).toBe(true);
     // Both processes won claims: the runs were really shared, not one process doing it all.
