@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '../fixtures.ts';
-import { adresseavisen, apiCall, operatorCall, signInAtProvider } from './support.ts';
+import { adresseavisen, apiCall, operatorCall, signInAtProvider, varden } from './support.ts';
 
 // Issue 5 "Paper delivery" as papir@minside.test (ADR, paper + digital) and
 // digital@minside.test, through the real UI and API. The server runs on the real clock, so
@@ -198,6 +198,31 @@ test('a complaint for the latest paper produces a receipt, and the same one agai
   await page.getByRole('radio', { name: 'Avisen var skadet' }).check();
   await page.getByRole('button', { name: 'Send inn' }).click();
   await expect(page.getByRole('textbox', { name: /Beskriv kort hva som var galt/ })).toHaveAccessibleDescription('Beskriv kort hva som var galt');
+});
+
+test('varden’s complaint credited on the next invoice gives a credit note, shown on the receipt and under Fakturaer', async ({ page }) => {
+  await page.goto(varden('/tilbakemelding'));
+  await signInAtProvider(page, 'varden@minside.test');
+  await expect(page).toHaveURL(varden('/tilbakemelding'));
+  const options = (await apiCall(page, '/api/delivery/complaints/options?titleCode=VAR')).body as ComplaintOptions & { remedies: string[] };
+  expect(options.remedies).toContain('CREDIT');
+  // A day not reported wet yet (a retry may follow a run), the latest first.
+  const day = [...options.days].reverse().find((d) => !options.reported.some((r) => r.day === d && r.code === 'WET'));
+  expect(day).toBeDefined();
+
+  await page.getByRole('radio', { name: 'Avisen var våt' }).check();
+  await page.getByRole('checkbox', { name: dayAndMonth(day ?? '') }).check();
+  await page.getByRole('radio', { name: 'Få avisen godskrevet på neste faktura' }).check();
+  await page.getByRole('button', { name: 'Send inn' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Takk, vi har fått beskjeden' })).toBeVisible();
+  // Varden credits 25 kr per paper.
+  const credited = page.getByText(/^25 kr trekkes fra neste faktura \(kreditnota (\d+)\)$/);
+  await expect(credited).toBeVisible();
+  const creditNote = /kreditnota (\d+)/.exec((await credited.textContent()) ?? '')?.[1];
+  await page.getByRole('region', { name: 'Takk, vi har fått beskjeden' }).getByRole('link', { name: 'Fakturaer' }).click();
+  await expect(page).toHaveURL(varden('/fakturaoversikt'));
+  await expect(page.getByRole('region', { name: 'Kreditnotaer' }).getByText(`Kreditnota ${creditNote}`)).toBeVisible();
 });
 
 test('an operator’s delivery notice reaches papir by e-mail, on the home page that day, and in the complaint form', async ({ page }) => {

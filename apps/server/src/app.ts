@@ -30,7 +30,7 @@ import { createProfileService } from './modules/profile/service.ts';
 import { createMailer } from './integrations/mail/index.ts';
 import { mailUnsubscribeSecret } from './integrations/mail/unsubscribe.ts';
 import { unsubscribeRoutes } from './integrations/mail/unsubscribe-routes.ts';
-import { registerBilling } from './modules/billing/index.ts';
+import { createComplaintCrediting, registerBilling } from './modules/billing/index.ts';
 import { registerOrdering } from './modules/ordering/index.ts';
 import { consentRoutes } from './modules/consent/routes.ts';
 import { createConsentService } from './modules/consent/service.ts';
@@ -179,7 +179,8 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(familyRoutes, { family, sessions });
   const calendarOf = createCalendarCache();
   const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now, calendarOf, portalOrigin: portalOriginFor(config, catalogue) });
-  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime, calendarOf, noticesFor: notices.noticesFor });
+  const complaintCrediting = createComplaintCrediting({ db: database.db, catalogue, mailer, portalOrigin: portalOriginFor(config, catalogue) });
+  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime, calendarOf, noticesFor: notices.noticesFor, complaintCrediting });
   await app.register(deliveryRoutes, {
     delivery,
     notices,

@@ -70,7 +70,7 @@ export const invoiceSchema = z.object({
   titleCode: z.string(),
   /** KID with a MOD10 check digit (packages/domain kid.ts). */
   kid: z.string(),
-  /** What is to be paid, after discounts and credits. */
+  /** The invoice's amount, after discounts (credit notes set off against it are in `creditedOre`). */
   amountOre: z.number().int().nonnegative(),
   status: z.enum(invoiceStatuses),
   description: z.string(),
@@ -87,7 +87,9 @@ export const invoiceSchema = z.object({
   payable: z.boolean(),
   /** What has come in so far (a part-payment in the netbank, say); the amount when paid. */
   paidOre: z.number().int().nonnegative(),
-  /** What is still to pay: the amount less what has come in; 0 when paid. */
+  /** Credit notes set off against it: a complaint credited "på neste faktura" (issue 23). */
+  creditedOre: z.number().int().nonnegative(),
+  /** What is still to pay: the amount less what has come in and what was set off; 0 when paid. */
   openOre: z.number().int().nonnegative(),
   /** The day the bank draws it with AvtaleGiro, once the claim has gone to the bank (until the draw's answer is due); null otherwise. */
   avtaleGiroDrawOn: isoDate.nullable(),

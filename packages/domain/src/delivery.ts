@@ -348,6 +348,8 @@ export const complaintReceiptSchema = z.object({
   days: z.array(isoDate),
   remedy: z.enum(complaintRemedies),
   createdAt: z.string(),
+  /** Remedy CREDIT: what was credited, by which credit notes, to be taken off the next invoice. */
+  credit: z.object({ amountOre: z.number().int().positive(), creditNoteNumbers: z.array(z.number().int().positive()) }).nullable(),
 });
 export type ComplaintReceipt = z.infer<typeof complaintReceiptSchema>;
 

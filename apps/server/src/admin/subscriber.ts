@@ -39,6 +39,10 @@ export async function subscriberHistory(context: AdminContext, who: string) {
   for (const row of data.payments) {
     if (row.status === 'CAPTURED' && row.ariaInvoiceNo !== null) paidOf.set(row.ariaInvoiceNo, (paidOf.get(row.ariaInvoiceNo) ?? 0) + row.amountOre);
   }
+  const creditedOf = new Map<number, number>();
+  for (const row of data.creditSetOffs) {
+    if (row.ariaInvoiceNo !== null) creditedOf.set(row.ariaInvoiceNo, (creditedOf.get(row.ariaInvoiceNo) ?? 0) + row.amountOre);
+  }
   return {
     subscriber: { email: data.profile.email, name: `${data.profile.givenName} ${data.profile.familyName}`.trim(), accounts: data.accounts.map((row) => row.ariaAccountNo) },
     subscriptions: data.subscriptions.map((row) => {
@@ -53,7 +57,7 @@ export async function subscriberHistory(context: AdminContext, who: string) {
         { ...row, paidAt: row.paidAt ? new Date(row.paidAt) : null, createdAt: new Date(row.createdAt ?? 0) },
         (row.subscriptionId && titleOf.get(row.subscriptionId)) || firstTitle,
         today,
-        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, claim: claims.get(row.ariaInvoiceNo)?.claim ?? null },
+        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, creditedOre: creditedOf.get(row.ariaInvoiceNo) ?? 0, claim: claims.get(row.ariaInvoiceNo)?.claim ?? null },
       ),
     ),
   };

@@ -870,6 +870,32 @@ export const invoiceCredit = pgTable(
   (table) => [index('invoice_credit_invoice_idx').on(table.ariaInvoiceNo)],
 );
 
+/**
+ * A credit note's amount set off against an invoice (issue 23): a complaint credited "på neste
+ * faktura" waits here (`ariaInvoiceNo` null) until the subscription's next renewal invoice is
+ * issued, and is then set off against it. What is set off counts as settled on that invoice, as a
+ * payment does (billing/paid-so-far.ts), while the invoice itself keeps the full amount of the sale:
+ * the credit note already reduced the sale once. A credit larger than the invoice is split, and
+ * the rest waits for the one after.
+ */
+export const creditSetOff = pgTable(
+  'credit_set_off',
+  {
+    id: text('id').primaryKey(),
+    creditNoteNumber: bigint('credit_note_number', { mode: 'number' }).notNull().references(() => billingDocument.number),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    amountOre: integer('amount_ore').notNull(),
+    /** The invoice it was set off against; null while it waits for the next one. */
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).references(() => invoice.ariaInvoiceNo),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    setOffAt: timestamp('set_off_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('credit_set_off_waiting_idx').on(table.subscriptionId).where(sql`aria_invoice_no is null`),
+    index('credit_set_off_invoice_idx').on(table.ariaInvoiceNo),
+  ],
+);
+
 /** Discount codes the titles hand out (SPEC §7 addDiscount). Exactly one of percentOff / amountOffOre. */
 export const discountCode = pgTable('discount_code', {
   code: text('code').primaryKey(),

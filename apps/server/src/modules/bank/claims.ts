@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import { AVTALEGIRO_CLAIM_TYPES, specificationFromText, writeAvtaleGiroClaims, type AvtaleGiroCancellationAssignmentInput, type AvtaleGiroClaimAssignmentInput, type AvtaleGiroClaimInput, type AvtaleGiroCancellationInput } from '@minside/bank-files';
 import { addDays, formatKroner, formatShortDate } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
-import { account, appUser, avtaleGiroClaim, bankFile, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
+import { account, appUser, avtaleGiroClaim, bankFile, invoice, paymentAgreement, subscription } from '../../db/schema.ts';
 import type { BankFileArchive } from './archive.ts';
+import { settledOreOf } from '../billing/paid-so-far.ts';
 import { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from './claim-window.ts';
 
 /**
@@ -65,7 +66,6 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
       const id = randomUUID();
       const at = now();
       await tx.insert(bankFile).values({ id, direction: 'OUT', kind: 'avtalegiro-claims', dataTransmitter: customerUnitId, transmissionNumber, dataRecipient: '00008080', sha256: '', status: 'WRITING', netsDate: date, createdAt: at });
-      const paid = (no: SQL) => sql`(select coalesce(sum(p.amount_ore) filter (where p.status = 'CAPTURED'), 0) from ${payment} p where p.aria_invoice_no = ${no})`;
       // Withdrawn while the bank still lets go: settled another way (credited, paid by card) or no
       // longer on AvtaleGiro. Part-paid in the netbank since, the claim would draw too much: it is
       // withdrawn only while tomorrow's run can still claim the rest in time (a cancellation and a
@@ -78,14 +78,14 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
           and c.cancelled_in is null and c.due_on >= ${addDays(date, CANCEL_MIN_LEAD_DAYS)}
           and ((i.paid_at is not null and coalesce(i.settled_by, '') <> 'AVTALEGIRO')
             or s.payment_method <> 'AVTALEGIRO'
-            or (i.paid_at is null and c.due_on >= ${addDays(date, CLAIM_MIN_LEAD_DAYS + 1)} and c.amount_ore <> i.amount_ore - ${paid(sql`i.aria_invoice_no`)}))`);
+            or (i.paid_at is null and c.due_on >= ${addDays(date, CLAIM_MIN_LEAD_DAYS + 1)} and c.amount_ore <> i.amount_ore - ${settledOreOf(sql`i.aria_invoice_no`)}))`);
       // The claims, in batches of invoices so that no statement runs long (a million is 50 of them):
       // what is still open of each unpaid invoice due inside the bank's window, on the mandate's KID,
       // unless a claim is out already or was withdrawn in this very file.
       for (let after = 0; ; ) {
         const [batch] = ((await tx.execute(sql`
           with candidate as (
-            select i.aria_invoice_no, pa.provider_agreement_id as kid, i.amount_ore - ${paid(sql`i.aria_invoice_no`)} as open_ore, i.due_on
+            select i.aria_invoice_no, pa.provider_agreement_id as kid, i.amount_ore - ${settledOreOf(sql`i.aria_invoice_no`)} as open_ore, i.due_on
             from ${invoice} i
             join ${subscription} s on s.id = i.subscription_id and s.payment_method = 'AVTALEGIRO'
             join ${paymentAgreement} pa on pa.subscription_id = s.id and pa.method = 'AVTALEGIRO' and pa.status = 'ACTIVE' and pa.provider_agreement_id is not null

@@ -18,6 +18,8 @@ import { createDocumentCompletion } from './documents/issue.ts';
 import { billingRoutes } from './routes.ts';
 import { createBillingService, type BillingService } from './service.ts';
 
+export { createComplaintCrediting, type ComplaintCrediting } from './documents/set-off.ts';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The billing jobs (renewals, reconciliation), for the scheduler, the CLI and tests. */

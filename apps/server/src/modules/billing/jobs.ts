@@ -12,7 +12,7 @@ import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
 import { enqueuePaymentReceipt, enqueueRefundNotice } from './documents/receipts.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
-import { paidSoFar } from './paid-so-far.ts';
+import { creditedOreColumn, paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
 
 /**
@@ -88,8 +88,10 @@ export function createBillingJobs(deps: BillingJobDeps) {
    */
   async function mailInvoiceToPay(tx: Tx, row: typeof subscription.$inferSelect, invoiceNo: number): Promise<void> {
     const title = catalogue.findByTitleCode(row.titleCode);
-    const [issued] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, invoiceNo));
-    if (!title || !issued || issued.paidAt || issued.amountOre <= 0) return;
+    const [found] = await tx.select({ issued: invoice, setOffOre: creditedOreColumn }).from(invoice).where(eq(invoice.ariaInvoiceNo, invoiceNo));
+    const issued = found?.issued;
+    if (!title || !found || !issued || issued.paidAt || issued.amountOre <= 0) return;
+    const setOffOre = Number(found.setOffOre);
     let howToPay: string;
     if (row.paymentMethod === 'INVOICE') howToPay = 'Betal enkelt med Vipps eller kort, uten å logge inn.';
     else if (row.paymentMethod === 'AVTALEGIRO') {
@@ -120,7 +122,8 @@ export function createBillingJobs(deps: BillingJobDeps) {
         paragraphs: [
           `Hei ${owner.givenName}!`,
           `Her er fakturaen for ${issued.description}.`,
-          `Beløp: ${formatKroner(issued.amountOre, { withOre: true })}. Forfallsdato: ${formatShortDate(issued.dueOn)}. KID: ${issued.kid}. Kontonummer: ${issued.bankAccountNumber}.`,
+          ...(setOffOre > 0 ? [`Fakturaen er på ${formatKroner(issued.amountOre, { withOre: true })}. Vi har trukket fra ${formatKroner(setOffOre, { withOre: true })} som du har til gode fra en kreditnota.`] : []),
+          `${setOffOre > 0 ? 'Å betale' : 'Beløp'}: ${formatKroner(issued.amountOre - setOffOre, { withOre: true })}. Forfallsdato: ${formatShortDate(issued.dueOn)}. KID: ${issued.kid}. Kontonummer: ${issued.bankAccountNumber}.`,
           howToPay,
         ],
         action: { label: 'Betal fakturaen', url: `${portalOrigin(row.titleCode)}${link.path}` },
@@ -180,7 +183,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         dueOn,
         // Nothing to pay (a 100 % discount) is settled at once.
         ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
-      }, now());
+      }, now(), { setOffWaitingCredit: amountOre > 0 });
       if (discount && amountOre < price.amountOre) {
         // The discount as a credit line on the invoice: what the list price was and why less is due.
         await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: invoiceNo, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });

@@ -1,22 +1,30 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { invoice, payment } from '../../db/schema.ts';
+import { creditSetOff, invoice, payment } from '../../db/schema.ts';
+
+// The status in the aggregate, not in the where clause: the invoice's own few payments by its
+// index. With `status = 'CAPTURED'` beside it, a planner without statistics (a new table) ANDed in
+// the status index and read every captured payment for each one (bench/bank.ts: the import slowed
+// with every payment it made).
+const capturedOf = (no: SQL | number) => sql`(select coalesce(sum(p.amount_ore) filter (where p.status = 'CAPTURED'), 0) from ${payment} p where p.aria_invoice_no = ${no})`;
+const setOffOf = (no: SQL | number) => sql`(select coalesce(sum(c.amount_ore), 0) from ${creditSetOff} c where c.aria_invoice_no = ${no})`;
 
 /**
- * What has come in on an invoice so far: the sum of its captured payments (a netbank part-payment,
- * a draw, a Vipps or card payment). What is still open is the invoice's amount less this.
+ * What is settled on the invoice numbered `no` (an SQL expression or a number): its captured payments
+ * (a netbank part-payment, a draw, a Vipps or card payment) and the credit notes set off against it
+ * (a complaint credited on the next invoice). What is still open is the invoice's amount less this.
+ * The one definition every reader of "what is open" uses: the pages, the charges, the bank's claims
+ * and the import.
  */
+export const settledOreOf = (no: SQL | number) => sql<number>`(${capturedOf(no)} + ${setOffOf(no)})`;
+
 export async function paidSoFar(db: Db, ariaInvoiceNo: number): Promise<number> {
-  // The status in the aggregate, not in the where clause: the invoice's own few payments by its
-  // index. With `status = 'CAPTURED'` beside it, a planner without statistics (a new table) ANDed
-  // in the status index and read every captured payment for each one (bench/bank.ts: the import
-  // slowed with every payment it made).
-  const [sum] = await db
-    .select({ ore: sql<string>`coalesce(sum(${payment.amountOre}) filter (where ${payment.status} = 'CAPTURED'), 0)` })
-    .from(payment)
-    .where(eq(payment.ariaInvoiceNo, ariaInvoiceNo));
-  return Number(sum?.ore ?? 0);
+  const { rows } = (await db.execute(sql`select ${settledOreOf(ariaInvoiceNo)}::bigint as ore`)) as unknown as { rows: { ore: string | number }[] };
+  return Number(rows[0]?.ore ?? 0);
 }
 
-/** The same sum as a column of an invoice query (the list shows a part-paid invoice as such). */
-export const paidOreColumn = sql<number>`(select coalesce(sum(p.amount_ore) filter (where p.status = 'CAPTURED'), 0)::int from ${payment} p where p.aria_invoice_no = ${invoice.ariaInvoiceNo})`;
+/** Captured payments as a column of an invoice query (the list shows a part-paid invoice as such). */
+export const paidOreColumn = sql<number>`${capturedOf(sql`${invoice.ariaInvoiceNo}`)}::int`;
+
+/** Credit set off against the invoice, as a column of an invoice query ("Fratrukket kreditnota"). */
+export const creditedOreColumn = sql<number>`${setOffOf(sql`${invoice.ariaInvoiceNo}`)}::int`;

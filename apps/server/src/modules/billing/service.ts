@@ -37,7 +37,7 @@ import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './
 import { creditNotesOf, documentPdf, invoicePdf } from './documents/issue.ts';
 import { chooseAvtaleGiro } from '../bank/mandates.ts';
 import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimColumn } from '../bank/claim-window.ts';
-import { paidOreColumn, paidSoFar } from './paid-so-far.ts';
+import { creditedOreColumn, paidOreColumn, paidSoFar } from './paid-so-far.ts';
 
 type InvoiceRow = typeof invoice.$inferSelect;
 type AgreementRow = typeof paymentAgreement.$inferSelect;
@@ -85,6 +85,8 @@ function invoiceStatus(row: Pick<InvoiceRow, 'paidAt' | 'dueOn'>, today: string)
 /** What the bank and the providers have said of an invoice's money, read with it (invoiceMoney). */
 export interface InvoiceMoney {
   paidOre: number;
+  /** Credit notes set off against it. */
+  creditedOre: number;
   /**
    * Its AvtaleGiro claim at the bank while the bank may draw it: the due date, and what it draws
    * (more than is open when a part-payment came too late to withdraw it).
@@ -94,12 +96,17 @@ export interface InvoiceMoney {
 
 /** The columns of InvoiceMoney as of `today`, for any query of invoices. */
 export function invoiceMoney(today: string) {
-  return { paidOre: paidOreColumn, claim: liveClaimColumn(today) };
+  return { paidOre: paidOreColumn, creditedOre: creditedOreColumn, claim: liveClaimColumn(today) };
+}
+
+/** What is still to pay on an unpaid invoice: its amount less what came in and what credit notes took off. */
+function openOreOf(row: Pick<InvoiceRow, 'amountOre'>, money: Pick<InvoiceMoney, 'paidOre' | 'creditedOre'>): number {
+  return Math.max(0, row.amountOre - money.creditedOre - money.paidOre);
 }
 
 export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, money: InvoiceMoney): Invoice {
   const status = invoiceStatus(row, today);
-  const openOre = status === 'PAID' ? 0 : Math.max(0, row.amountOre - money.paidOre);
+  const openOre = status === 'PAID' ? 0 : openOreOf(row, money);
   // Once the bank's draw can no longer be withdrawn, paying another way would pay twice.
   const drawnByBank = money.claim !== null && status !== 'PAID' && drawIsFixed(money.claim.dueOn, today);
   return {
@@ -117,7 +124,8 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, 
     paidAt: row.paidAt?.toISOString() ?? null,
     settledBy: (row.settledBy as InvoiceSettlement | null) ?? null,
     payable: status !== 'PAID' && openOre > 0 && !drawnByBank,
-    paidOre: status === 'PAID' ? Math.max(row.amountOre, money.paidOre) : money.paidOre,
+    paidOre: status === 'PAID' ? Math.max(row.amountOre - money.creditedOre, money.paidOre) : money.paidOre,
+    creditedOre: money.creditedOre,
     openOre,
     avtaleGiroDrawOn: status === 'PAID' ? null : (money.claim?.dueOn ?? null),
     avtaleGiroDrawOre: status === 'PAID' ? null : (money.claim?.ore ?? null),
@@ -177,7 +185,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     const title = catalogue.findByTitleCode(titleCode);
     const byLink = 'paylinkToken' in scope;
     // What is still open: a part-payment in the netbank is not asked for again.
-    const openOre = Math.max(0, row.amountOre - found.paidOre);
+    const openOre = openOreOf(row, found);
     return engine.start(
       {
         idempotencyKey: byLink ? `paylink:${row.ariaInvoiceNo}:${body.idempotencyKey}` : `user:${scope.userId}:${body.idempotencyKey}`,

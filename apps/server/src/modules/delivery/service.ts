@@ -39,6 +39,7 @@ import {
   type Subscription,
 } from '@minside/domain';
 import type { Catalogue, PublicationConfig } from '@minside/titles';
+import type { ComplaintCrediting } from '../billing/index.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { deliveryAddress, deliveryChange, deliveryComplaint, deliveryComplaintDay, subscription as subscriptionTable, type StoredDeliveryAddress } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -70,6 +71,8 @@ export interface DeliveryServiceDeps {
   calendarOf: ReturnType<typeof createCalendarCache>;
   /** The delivery notices a subscription received about these days (modules/delivery/notices.ts). */
   noticesFor: (subscriptionId: string, days: readonly string[]) => Promise<DeliveryNotice[]>;
+  /** A complaint credited on the next invoice (remedy CREDIT): a credit note, set off by billing (ADR 026). */
+  complaintCrediting: ComplaintCrediting;
 }
 
 function ruleError(violation: DeliveryRuleViolation): AppError {
@@ -87,7 +90,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function createDeliveryService(deps: DeliveryServiceDeps) {
-  const { db, catalogue, accounts, titles, now, cutoffTime, calendarOf, noticesFor } = deps;
+  const { db, catalogue, accounts, titles, now, cutoffTime, calendarOf, noticesFor, complaintCrediting } = deps;
 
   /** The signed-in user's subscription on this title; 404 without one, 403 unless it is a paper subscription. */
   async function contextFor(user: SessionUser, titleCode: string | undefined, minsideUrl: string): Promise<DeliveryContext> {
@@ -324,10 +327,12 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
         .from(deliveryComplaintDay)
         .where(and(eq(deliveryComplaintDay.subscriptionId, ctx.subscription.id), inArray(deliveryComplaintDay.issueDate, days)));
       const notices = await noticesFor(ctx.subscription.id, days);
+      // A credit needs a value per paper and an invoice that paid for the days.
+      const creditable = ctx.title.complaintRemedies.includes('CREDIT') && (await complaintCrediting.creditable(ctx.subscription.id, days, ctx.title.pausedIssueCreditOre));
       return {
         today,
         days,
-        remedies: ctx.title.complaintRemedies,
+        remedies: ctx.title.complaintRemedies.filter((remedy) => remedy !== 'CREDIT' || creditable),
         reported: reported.map((row) => ({ day: row.day, code: row.code as ComplaintCode })),
         notices: notices.map((notice) => ({ day: notice.issueDate, message: notice.message })),
       };
@@ -367,7 +372,12 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
             .returning();
           if (!complaint) throw new Error('complaint missing after insert');
           await tx.insert(deliveryComplaintDay).values(days.map((day) => ({ caseNo: complaint.caseNo, subscriptionId: ctx.subscription.id, issueDate: day, code: body.code })));
-          return { caseNumber: caseNumberOf(complaint.caseNo), code: body.code, days, remedy: body.remedy, createdAt: at.toISOString() };
+          const caseNumber = caseNumberOf(complaint.caseNo);
+          if (body.remedy !== 'CREDIT') return { caseNumber, code: body.code, days, remedy: body.remedy, createdAt: at.toISOString(), credit: null };
+          const credit = await complaintCrediting.credit(tx, { subscriptionId: ctx.subscription.id, caseNumber, days, perIssueOre: ctx.title.pausedIssueCreditOre, at });
+          // No invoice paid for these days (or nothing is left of it to credit): the complaint is not filed.
+          if (credit.amountOre <= 0) throw new AppError(422, deliveryErrorCodes.remedyNotOffered, deliveryMessages.remedyNotOffered);
+          return { caseNumber, code: body.code, days, remedy: body.remedy, createdAt: at.toISOString(), credit };
         });
       } catch (error) {
         // Two identical complaints at the same moment: the unique index decides, the loser hears why.

@@ -29,12 +29,16 @@ export function paidText(invoice: { status: InvoiceStatus; paidAt?: string | nul
 
 /**
  * What is under way on an open invoice, a line each: the bank's AvtaleGiro draw ("Trekkes med
- * AvtaleGiro 5. desember 2026") and a part-payment ("Delbetalt 200 kr – 449 kr gjenstår").
+ * AvtaleGiro 5. desember 2026"), a credit note set off against it ("Fratrukket kreditnota 25 kr – 624 kr å
+ * betale") and a part-payment ("Delbetalt 200 kr – 449 kr gjenstår").
  * Empty when nothing is under way.
  */
-export function openText(invoice: { status: InvoiceStatus; paidOre: number; openOre: number; avtaleGiroDrawOn: string | null }): string[] {
+export function openText(invoice: { status: InvoiceStatus; paidOre: number; creditedOre?: number; openOre: number; avtaleGiroDrawOn: string | null }): string[] {
   if (invoice.status === 'PAID') return [];
   const parts: string[] = [];
+  // A credit note set off against it (a complaint credited on this invoice): less is due, not part-paid.
+  const credited = invoice.creditedOre ?? 0;
+  if (credited > 0) parts.push(invoice.paidOre > 0 ? `Fratrukket kreditnota ${formatKroner(credited)}` : `Fratrukket kreditnota ${formatKroner(credited)} – ${formatKroner(invoice.openOre)} å betale`);
   // Past its due date the claim waits for the bank's answer (a draw on a holiday comes the next banking day).
   if (invoice.avtaleGiroDrawOn) parts.push(invoice.status === 'OVERDUE' ? `Trekk med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)} – venter på svar fra banken` : `Trekkes med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)}`);
   if (invoice.paidOre > 0) parts.push(`Delbetalt ${formatKroner(invoice.paidOre)} – ${formatKroner(invoice.openOre)} gjenstår`);

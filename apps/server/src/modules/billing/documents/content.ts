@@ -98,4 +98,15 @@ export interface BillingDocumentContent {
    * (`settlement`: paid back to the card or Vipps, or the invoice need not be paid).
    */
   credits: { invoiceNumber: number; invoiceIssuedOn: string; reason: string; settlement: string } | null;
+  /**
+   * Invoices only: credit notes set off against it (a complaint credited "på neste faktura"); what is
+   * due is the total less these. Absent on documents issued before set-offs existed.
+   */
+  setOffs?: { creditNoteNumber: number; amountOre: number }[];
+}
+
+/** What is due on a document: an invoice's total less the credit notes set off against it; 0 on a credit note. */
+export function amountDueOre(content: BillingDocumentContent): number {
+  if (content.kind !== 'INVOICE') return 0;
+  return content.totals.totalOre - (content.setOffs ?? []).reduce((sum, setOff) => sum + setOff.amountOre, 0);
 }

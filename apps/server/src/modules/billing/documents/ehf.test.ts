@@ -417,6 +417,9 @@ function brokenRules(xml: string): string[] {
 
 // ── Tests ─────────────────────────────────────────────────────────────────────────────
 
+/** An invoice with a complaint's credit note set off against it: less is due than its total. */
+const withSetOff = (): BillingDocumentContent => ({ ...content('INVOICE'), setOffs: [{ creditNoteNumber: 100240, amountOre: 5_000 }] });
+
 describe('renderEhf', () => {
   describe.each(cases)('$label', ({ kind, vatRegistered }) => {
     const xml = renderEhf(content(kind, vatRegistered));
@@ -462,6 +465,18 @@ describe('renderEhf', () => {
       ['2027-01-01', '2027-03-31'],
       ['2027-01-15', '2027-01-15'],
     ]);
+  });
+
+  it('writes a credit note set off against an invoice as prepaid (BT-113): the total stands, less is payable', async () => {
+    const xml = renderEhf(withSetOff());
+    expect(await schemaErrors(xml, 'INVOICE')).toEqual([]);
+    expect(brokenRules(xml)).toEqual([]);
+    const d = read(xml);
+    expect(text(d.totals, 'cbc:TaxInclusiveAmount')).toBe('12644.77');
+    expect(text(d.totals, 'cbc:PrepaidAmount')).toBe('50.00');
+    expect(text(d.totals, 'cbc:PayableAmount')).toBe('12594.77');
+    // Without a set-off there is no PrepaidAmount at all.
+    expect(first(read(renderEhf(content('INVOICE'))).totals, 'cbc:PrepaidAmount')).toBeUndefined();
   });
 
   it('writes a credit note with type 381 and a reference to the invoice it credits', () => {

@@ -1,5 +1,5 @@
 import { isValidOrganizationNumber } from '@minside/titles';
-import { zeroRateReasons, type BillingDocumentContent, type DocumentLine, type ZeroRateBasis } from './content.ts';
+import { amountDueOre, zeroRateReasons, type BillingDocumentContent, type DocumentLine, type ZeroRateBasis } from './content.ts';
 
 /**
  * An invoice or credit note as EHF (issue 23): a UBL 2.1 `Invoice` or `CreditNote` by PEPPOL BIS
@@ -277,6 +277,7 @@ export function renderEhf(content: BillingDocumentContent): string {
       `EHF: document ${content.number}'s totals (net ${content.totals.netOre}, total ${content.totals.totalOre} øre) do not match its lines (${lineTotalOre} øre)`,
     );
   }
+  const prepaidOre = isInvoice ? content.totals.totalOre - amountDueOre(content) : 0;
   // BR-CO-25: an amount due needs a due date.
   if (isInvoice && lineTotalOre > 0 && content.dueOn === null) throw new Error(`EHF: invoice ${content.number} has an amount due but no due date`);
   if (!isInvoice && content.credits === null) throw new Error(`EHF: credit note ${content.number} does not name the invoice it credits`);
@@ -326,7 +327,9 @@ export function renderEhf(content: BillingDocumentContent): string {
         amount('cbc:LineExtensionAmount', lineTotalOre, currency),
         amount('cbc:TaxExclusiveAmount', lineTotalOre, currency),
         amount('cbc:TaxInclusiveAmount', lineTotalOre + vatOre, currency),
-        amount('cbc:PayableAmount', lineTotalOre + vatOre, currency),
+        // BT-113: credit notes set off against the invoice, paid already as far as the buyer is concerned (BR-CO-16).
+        prepaidOre > 0 ? amount('cbc:PrepaidAmount', prepaidOre, currency) : null,
+        amount('cbc:PayableAmount', lineTotalOre + vatOre - prepaidOre, currency),
       ]),
       ...content.lines.map((line, index) => documentLine(content, line, index, category)),
     ],

@@ -4,7 +4,7 @@ import { osloToday } from '@minside/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue, PublicationConfig } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
-import { account, appUser, billingDocument, deliveryAddress, einvoiceRecipient, invoice, subscription } from '../../../db/schema.ts';
+import { account, appUser, billingDocument, creditSetOff, deliveryAddress, einvoiceRecipient, invoice, subscription } from '../../../db/schema.ts';
 import type { BillingDocumentContent, BillingDocumentKind, DocumentBuyer, DocumentSeller, ZeroRateBasis } from './content.ts';
 import { renderDocumentPdf } from './pdf.ts';
 
@@ -101,8 +101,20 @@ export async function invoiceContent(tx: Reader, catalogue: Catalogue, ariaInvoi
       totals: { netOre: row.amountOre, vatOre: 0, totalOre: row.amountOre },
       payment: { kid: row.kid, accountNumber: row.bankAccountNumber.replace(/\D/g, '') },
       credits: null,
+      setOffs: await setOffsOf(tx, ariaInvoiceNo),
     },
   };
+}
+
+/** The credit notes set off against an invoice, for its document ("Fratrukket kreditnota …"). */
+async function setOffsOf(reader: Reader, ariaInvoiceNo: number): Promise<{ creditNoteNumber: number; amountOre: number }[]> {
+  const rows = await reader
+    .select({ creditNoteNumber: creditSetOff.creditNoteNumber, amountOre: sql<number>`sum(${creditSetOff.amountOre})::int` })
+    .from(creditSetOff)
+    .where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo))
+    .groupBy(creditSetOff.creditNoteNumber)
+    .orderBy(creditSetOff.creditNoteNumber);
+  return rows.map((row) => ({ creditNoteNumber: row.creditNoteNumber, amountOre: Number(row.amountOre) }));
 }
 
 /**

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { formatKroner, formatShortDate } from '@minside/domain';
-import { zeroRateReasons, type BillingDocumentContent } from './content.ts';
+import { amountDueOre, zeroRateReasons, type BillingDocumentContent } from './content.ts';
 
 /**
  * An invoice or credit note as a PDF (issue 23), drawn with pdfkit in DejaVu Sans — an open font
@@ -199,17 +199,26 @@ function draw(doc: Doc, content: BillingDocumentContent): void {
 
   // Totals, VAT shown even at zero with the section of the law that makes it zero.
   y += 10;
+  const setOffs = content.setOffs ?? [];
+  const dueOre = amountDueOre(content);
   const totals: [string, string, boolean][] = [
     ['Sum eksklusive mva', documentAmount(content.totals.netOre), false],
     ['Mva 0 %', documentAmount(content.totals.vatOre), false],
-    [isInvoice ? 'Å betale' : 'Kreditert beløp', documentAmount(content.totals.totalOre), true],
+    // A credit note set off against the invoice is not a line of the sale (the note reduced the sale
+    // already): the total stands, and what is due is less by the note.
+    ...(setOffs.length > 0
+      ? [['Sum inkludert mva', documentAmount(content.totals.totalOre), false] as [string, string, boolean], ...setOffs.map((setOff): [string, string, boolean] => [`Fratrukket kreditnota ${setOff.creditNoteNumber}`, documentAmount(-setOff.amountOre), false])]
+      : []),
+    [isInvoice ? 'Å betale' : 'Kreditert beløp', documentAmount(isInvoice ? dueOre : content.totals.totalOre), true],
   ];
+  // "Fratrukket kreditnota 90000123" needs more room than the other labels; documents without one keep the layout they were issued with.
+  const labelX = setOffs.length > 0 ? left + width * 0.4 : columns.period;
   const totalsTable = doc.struct('Table');
   root.add(totalsTable);
   for (const [label, value, strong] of totals) {
     const row = doc.struct('TR');
     totalsTable.add(row);
-    row.add(doc.struct('TH', {}, () => doc.font(strong ? 'Bold' : 'Regular').fontSize(strong ? 12 : 10).fillColor(ink).text(label, columns.period, y, { width: width * 0.3 })));
+    row.add(doc.struct('TH', {}, () => doc.font(strong ? 'Bold' : 'Regular').fontSize(strong ? 12 : 10).fillColor(ink).text(label, labelX, y, { width: columns.amount - labelX })));
     row.add(doc.struct('TD', {}, () => doc.font(strong ? 'Bold' : 'Regular').fontSize(strong ? 12 : 10).fillColor(ink).text(value, columns.amount - width * 0.05, y, { width: width * 0.25, align: 'right' })));
     y += strong ? 20 : 15;
   }
@@ -225,7 +234,11 @@ function draw(doc: Doc, content: BillingDocumentContent): void {
   }
 
   // How to pay: the title's own account and the invoice's KID.
-  if (content.payment && content.dueOn) {
+  if (isInvoice && setOffs.length > 0 && dueOre <= 0) {
+    y = text(root, 'P', 'Fakturaen er betalt med kreditnota. Du skal ikke betale noe.', left, y + 14, { font: 'Bold', size: 11 });
+  }
+
+  if (content.payment && content.dueOn && (dueOre > 0 || setOffs.length === 0)) {
     const boxTop = Math.max(y + 28, 560);
     artifact(() => doc.roundedRect(left - 8, boxTop - 12, width + 16, 132, 4).lineWidth(1).strokeColor(ink).stroke());
     text(root, 'H2', 'Betalingsinformasjon', left, boxTop, { font: 'Bold', size: 12 });
@@ -234,7 +247,7 @@ function draw(doc: Doc, content: BillingDocumentContent): void {
     const payRows: [string, string][] = [
       ['Kontonummer', formatAccountNumber(content.payment.accountNumber)],
       ['KID', content.payment.kid],
-      ['Beløp', documentAmount(content.totals.totalOre)],
+      ['Beløp', documentAmount(dueOre)],
       ['Forfallsdato', formatShortDate(content.dueOn)],
       ['Betalingsmottaker', seller.legalName],
     ];

@@ -4,6 +4,7 @@ import {
   complaintRemedyLabels,
   complaintRequiresText,
   deliveryMessages,
+  formatKroner,
   remediesFor,
   type ComplaintCode,
   type ComplaintReceipt,
@@ -52,9 +53,18 @@ function Receipt({ receipt, labelOf, onAnother }: { receipt: ComplaintReceipt; l
         </div>
         <div>
           <dt className={form.label}>Det du får</dt>
-          <dd className={styles.infoText}>{complaintRemedyLabels[receipt.remedy]}</dd>
+          <dd className={styles.infoText}>
+            {receipt.credit
+              ? `${formatKroner(receipt.credit.amountOre)} trekkes fra neste faktura (kreditnota ${receipt.credit.creditNoteNumbers.join(', ')})`
+              : complaintRemedyLabels[receipt.remedy]}
+          </dd>
         </div>
       </dl>
+      {receipt.credit ? (
+        <p className={styles.infoText}>
+          Kreditnotaen finner du under <Link to={pathTo('invoiceOverview')}>Fakturaer</Link>.
+        </p>
+      ) : null}
       <p className={styles.muted}>Oppgi saksnummeret hvis du kontakter kundeservice om saken.</p>
       <div className={form.actions}>
         <Link className={`${button.button} ${button.primary}`} to={pathTo('home')}>
