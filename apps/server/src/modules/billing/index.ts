@@ -61,7 +61,7 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards });
   const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
-  const invoiceCrediting = createInvoiceCrediting({ db, engine, catalogue, mailer, now, portalOrigin: portalOriginFor(config, catalogue) });
+  const invoiceCrediting = createInvoiceCrediting({ db, engine, catalogue, mailer, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   app.decorate('billingJobs', jobs);
   app.decorate('invoiceCrediting', invoiceCrediting);
   const ehfOutbox = createEhfOutbox({ db, dir: config.ehfOutboxDir, now, log: app.log });

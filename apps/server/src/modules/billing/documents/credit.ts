@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { billingErrorCodes, billingErrorMessages, osloToday } from '@minside/domain';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../../db/client.ts';
 import { billingDocument, invoice, payment } from '../../../db/schema.ts';
@@ -31,8 +32,8 @@ export interface InvoiceCrediting {
   creditInvoice(ariaInvoiceNo: number, reason: string): Promise<{ creditNoteNumber: number; refunded: boolean }>;
 }
 
-export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine: PaymentEngine; catalogue: Catalogue; now: () => Date }): InvoiceCrediting {
-  const { db, engine, catalogue, now } = deps;
+export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine: PaymentEngine; catalogue: Catalogue; now: () => Date; log: FastifyBaseLogger }): InvoiceCrediting {
+  const { db, engine, catalogue, now, log } = deps;
   const refusal = (code: keyof typeof billingErrorCodes, status = 409) => new AppError(status, billingErrorCodes[code], billingErrorMessages[code]);
 
   async function alreadyCredited(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<boolean> {
@@ -74,7 +75,11 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       if (!paid || more.length > 0 || paid.amountOre !== target.amountOre) throw refusal('invoicePartlyPaid');
       if (paid.provider === 'bank') throw refusal('refundNeedsBank');
       if (!refundedBefore) {
-        const refunded = await engine.refund(paid, CREDITED).catch(() => undefined);
+        const refunded = await engine.refund(paid, CREDITED).catch((error: unknown) => {
+          // The operator hears REFUND_FAILED and may try again (the refund has its own key); the cause is for us.
+          log.error({ err: error, ariaInvoiceNo, paymentId: paid.id }, 'refund for a credit note failed at the provider');
+          return undefined;
+        });
         if (refunded?.status !== 'REFUNDED') throw refusal('refundFailed', 502);
       }
       const settlement = paid.method === 'VIPPS' ? 'Beløpet er betalt tilbake til deg med Vipps.' : 'Beløpet er betalt tilbake til kortet du betalte med.';
