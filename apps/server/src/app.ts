@@ -62,7 +62,7 @@ import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts'
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
 import { embeddedClientCredentials, registerEmbeddedIdentityProvider } from './identity/provider/index.ts';
-import type { Clock } from '@minside/domain';
+import { osloToday, type Clock } from '@minside/domain';
 
 export interface AppDependencies {
   config: Config;
@@ -162,9 +162,12 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
       ? async () => config.oidcClientSecret ?? ''
       : async () => (await embeddedClientCredentials(database, config)).clientSecret,
     ...(config.oidcIssuer ? {} : { fetch: inProcessFetch(app) }),
+    ...(config.oidcScopes ? { scopes: config.oidcScopes } : {}),
+    claimProfile: config.oidcClaims,
+    today: () => osloToday(now()),
   });
   registerPortalOrigin(app, redirectPolicyFor(config.publicUrl, catalogue));
-  const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
+  const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, issuerLabel: config.oidcIssuerLabel, now, loginAttempts: shared.loginAttempts });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
   const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, now });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
+import { claimProfiles, type ClaimProfile } from './identity/claims.ts';
 import { defaultStudentEmailDomains } from '@minside/domain';
 import { parseClientSettings, type ClientSettings } from './modules/consent/settings.ts';
 import { parseScheduleOverrides } from './jobs/schedule.ts';
@@ -58,6 +59,17 @@ const envSchema = z.object({
   OIDC_ISSUER: z.url().optional().or(z.literal('').transform(() => undefined)),
   OIDC_CLIENT_ID: z.string().min(1).default('minside'),
   OIDC_CLIENT_SECRET: z.string().optional().or(z.literal('').transform(() => undefined)),
+  /** Space-separated scopes to ask the issuer for; the claim profile's defaults when empty (issue 24). */
+  OIDC_SCOPES: z
+    .string()
+    .regex(/^[\w:./-]+( [\w:./-]+)*$/, 'must be scopes separated by single spaces, e.g. "openid email profile"')
+    .refine((value) => value.split(' ').includes('openid'), 'must include openid')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** How the issuer names its claims: standard OpenID Connect (oidc) or Vipps Login (vipps). */
+  OIDC_CLAIMS: z.enum(claimProfiles).default('oidc'),
+  /** The issuer as the profile page names it: "fra Vipps", "fra {label}". */
+  OIDC_ISSUER_LABEL: z.string().trim().min(1).max(60).optional().or(z.literal('').transform(() => undefined)),
   SEED_DEMO_DATA: onOff.optional(),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo1234'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -218,6 +230,11 @@ export interface Config {
   oidcClientId: string;
   /** Required with an external issuer; the embedded provider generates and keeps its own. */
   oidcClientSecret: string | undefined;
+  /** OIDC_SCOPES; undefined asks for the claim profile's default scopes. */
+  oidcScopes: string | undefined;
+  oidcClaims: ClaimProfile;
+  /** Where the profile says a field came from: "fra Vipps" (issue 24). */
+  oidcIssuerLabel: string;
   /** Seed the demo subscribers at start. Default: on for the embedded database, off for DATABASE_URL. */
   seedDemoData: boolean;
   demoPassword: string;
@@ -373,6 +390,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     oidcIssuer: e.OIDC_ISSUER,
     oidcClientId: e.OIDC_CLIENT_ID,
     oidcClientSecret: e.OIDC_CLIENT_SECRET,
+    oidcScopes: e.OIDC_SCOPES,
+    oidcClaims: e.OIDC_CLAIMS,
+    oidcIssuerLabel: e.OIDC_ISSUER_LABEL ?? (e.OIDC_CLAIMS === 'vipps' ? 'Vipps' : 'kontoen din'),
     seedDemoData,
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { osloToday } from './dates.ts';
 import { userSchema } from './identity.ts';
 import { emailAddress, personName } from './fields.ts';
-import { profileMessages } from './profile-rules.ts';
+import { profileFields, profileFieldSources, profileMessages, type ProfileField } from './profile-rules.ts';
 import { systemClock } from './clock.ts';
 
 /**
@@ -56,6 +56,13 @@ export const sharingSummarySchema = z.object({
 });
 export type SharingSummary = z.infer<typeof sharingSummarySchema>;
 
+const fieldSourceSchema = z.object({
+  source: z.enum(profileFieldSources),
+  issuerLabel: z.string().nullable(),
+  verified: z.boolean(),
+  recordedAt: z.string(),
+});
+
 /** GET /api/profile. */
 export const profileResponseSchema = z.object({
   givenName: z.string(),
@@ -68,6 +75,8 @@ export const profileResponseSchema = z.object({
   /** Whether the e-mail can be changed here (with the embedded identity provider) or only at the provider. */
   emailChangeHere: z.boolean(),
   sharing: sharingSummarySchema,
+  /** Where each field came from (issue 24); null: typed by the user before this was kept. Locked ones are read-only. */
+  sources: z.object(Object.fromEntries(profileFields.map((field) => [field, fieldSourceSchema.nullable()])) as Record<ProfileField, z.ZodNullable<typeof fieldSourceSchema>>),
 });
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 

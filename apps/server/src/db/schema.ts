@@ -140,6 +140,28 @@ export const appUser = pgTable('app_user', {
   createdAt: createdAt(),
 }, (table) => [index('app_user_email_idx').on(table.email)]);
 
+/**
+ * Where each of a user's profile fields came from (issue 24): the issuer (with its word on whether
+ * it verified the value), the user, the user's own declaration at a purchase with an age limit,
+ * or customer service. A verified or declared field is locked against the user's own edits. No
+ * row: the user's own (typed before provenance was kept).
+ */
+export const profileFieldSource = pgTable(
+  'profile_field_source',
+  {
+    userId: text('user_id').notNull().references(() => appUser.id),
+    /** givenName, familyName, email, phoneNumber or birthdate. */
+    field: text('field').notNull(),
+    /** ISSUER, USER, DECLARED or CUSTOMER_SERVICE. */
+    source: text('source').notNull(),
+    /** The issuer as the profile names it ("Vipps"), for ISSUER. */
+    issuerLabel: text('issuer_label'),
+    verified: boolean('verified').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.field] })],
+);
+
 /** SPEC §3 Account. Money is øre. One account per user. */
 export const account = pgTable('account', {
   // New accounts count up from 50 000 000; the demo data uses numbers below that.

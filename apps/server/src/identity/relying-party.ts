@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { cleanText, PERSON_NAME_MAX_LENGTH } from '@minside/domain';
+import { defaultScopes, mapIssuerClaims, type ClaimProfile, type IssuerClaims } from './claims.ts';
 
 /** What the rest of the server needs from the OIDC relying party. */
 export interface RelyingParty {
@@ -16,14 +16,9 @@ export interface RelyingParty {
   endSessionUrl(input: { idToken: string; postLogoutRedirectUri: string }): Promise<string | null>;
 }
 
-export interface VerifiedLogin {
+/** A login the issuer vouched for: the ID token validated, and what the issuer said of the person (issue 24). */
+export interface VerifiedLogin extends IssuerClaims {
   subject: string;
-  email: string;
-  givenName: string;
-  familyName: string;
-  phoneNumber: string | null;
-  /** The issuer's `email_verified`: whether the person proved the address to it (issue 20). */
-  emailVerified: boolean;
   idToken: string;
 }
 
@@ -39,12 +34,18 @@ export interface RelyingPartyOptions {
    * every request still goes through the provider's full HTTP handling.
    */
   fetch?: oidc.CustomFetch;
+  /** What to ask for (OIDC_SCOPES); the claim profile's default scopes when not given. */
+  scopes?: string;
+  /** How the issuer names its claims (OIDC_CLAIMS): standard OpenID Connect, or Vipps Login's. */
+  claimProfile?: ClaimProfile;
+  /** Today in Oslo, for telling a birthdate from a date in the future. */
+  today: () => string;
 }
-
-export const LOGIN_SCOPE = 'openid offline_access email profile phone';
 
 export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
   let configuration: Promise<oidc.Configuration> | undefined;
+  const claimProfile = options.claimProfile ?? 'oidc';
+  const scope = options.scopes ?? defaultScopes[claimProfile];
 
   // Discovery runs on first use, not at start: the portal starts (and serves its public
   // pages) while the provider is unreachable, and a failed discovery is retried next time.
@@ -73,7 +74,7 @@ export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
       const config = await discover();
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
-        scope: LOGIN_SCOPE,
+        scope,
         code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
         code_challenge_method: 'S256',
         state,
@@ -92,17 +93,10 @@ export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
       });
       const claims = tokens.claims();
       if (!claims || !tokens.id_token) throw new Error('the provider returned no ID token');
-      const text = (value: unknown) => (typeof value === 'string' ? value : '');
-      return {
-        subject: claims.sub,
-        email: text(claims['email']).toLowerCase(),
-        // An issuer's names are stored as the portal's own (issue 20): NFC, one line, at most 100 characters.
-        givenName: cleanText(text(claims['given_name']), PERSON_NAME_MAX_LENGTH),
-        familyName: cleanText(text(claims['family_name']), PERSON_NAME_MAX_LENGTH),
-        phoneNumber: text(claims['phone_number']) || null,
-        emailVerified: claims['email_verified'] === true,
-        idToken: tokens.id_token,
-      };
+      // Issuers like Vipps Login put only `sub` in the ID token and the rest at userinfo, with the
+      // person's consent: ask it whenever it has the endpoint. fetchUserInfo checks its `sub` is the token's.
+      const userinfo = config.serverMetadata().userinfo_endpoint ? await oidc.fetchUserInfo(config, tokens.access_token, claims.sub) : {};
+      return { subject: claims.sub, idToken: tokens.id_token, ...mapIssuerClaims(claimProfile, { ...claims, ...userinfo }, options.today()) };
     },
 
     async endSessionUrl({ idToken, postLogoutRedirectUri }) {

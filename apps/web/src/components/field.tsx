@@ -48,17 +48,19 @@ export interface TextFieldProps extends Omit<FieldProps, 'input' | 'announceErro
   registration: UseFormRegisterReturn;
   type?: 'text' | 'email' | 'tel' | 'date' | 'password';
   autoComplete?: string;
+  /** Shown but not editable (a value another party vouches for); the hint says why. */
+  readOnly?: boolean;
 }
 
 /** A one-line input in a Field, wired to react-hook-form. */
-export function TextField({ id, label, hint, error, registration, type = 'text', autoComplete }: TextFieldProps) {
+export function TextField({ id, label, hint, error, registration, type = 'text', autoComplete, readOnly = false }: TextFieldProps) {
   return (
     <Field
       id={id}
       label={label}
       hint={hint}
       error={error}
-      input={<input id={id} type={type === 'text' ? undefined : type} className={form.input} autoComplete={autoComplete} {...fieldAria(id, { hint, error })} {...registration} />}
+      input={<input id={id} type={type === 'text' ? undefined : type} className={form.input} autoComplete={autoComplete} readOnly={readOnly || undefined} {...fieldAria(id, { hint, error })} {...registration} />}
     />
   );
 }

@@ -17,6 +17,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { databaseLoginAttempts, type LoginAttempts } from '../../lib/shared-state/login-attempts.ts';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { hashToken, randomToken, type SessionStore } from '../../plugins/session.ts';
+import { applyIssuerClaims } from '../profile/provenance.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { toAccountDto, toUserDto } from '../subscription/service.ts';
 import type { TitleService } from '../titles/service.ts';
@@ -36,6 +37,8 @@ export interface AuthServiceDeps {
   accounts: AccountService;
   titles: TitleService;
   identityProviderName: string;
+  /** The issuer as the profile names the fields it gave: "fra Vipps" (issue 24). */
+  issuerLabel: string;
   now: () => Date;
   /** Where login attempts live (lib/shared-state): the database unless REDIS_URL is set. */
   loginAttempts?: LoginAttempts;
@@ -46,7 +49,7 @@ function loginInvalid(): AppError {
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, relyingParty, sessions, accounts, titles, identityProviderName, now } = deps;
+  const { db, relyingParty, sessions, accounts, titles, identityProviderName, issuerLabel, now } = deps;
   const attempts = deps.loginAttempts ?? databaseLoginAttempts(db);
 
   async function sessionView(userRow: typeof appUser.$inferSelect, titleCode: string) {
@@ -58,28 +61,18 @@ export function createAuthService(deps: AuthServiceDeps) {
     };
   }
 
-  /** The portal's user for a verified identity: found by its `sub`, created at first login. */
+  /**
+   * The portal's user for a verified identity: found by its `sub`, created at first login, and
+   * brought up to date with what the issuer says at every login (modules/profile/provenance.ts).
+   */
   async function userFor(login: VerifiedLogin) {
     await db
       .insert(appUser)
-      .values({
-        id: randomUUID(),
-        identitySub: login.subject,
-        email: login.email,
-        givenName: login.givenName,
-        familyName: login.familyName,
-        phoneNumber: login.phoneNumber,
-        // Since when the address is proven: the data export lists mail to it only from then on (issue 20).
-        emailVerifiedAt: login.emailVerified ? now() : null,
-      })
+      .values({ id: randomUUID(), identitySub: login.subject, email: login.email })
       .onConflictDoNothing({ target: appUser.identitySub });
     const [row] = await db.select().from(appUser).where(eq(appUser.identitySub, login.subject));
     if (!row) throw new Error('user row missing right after insert');
-    if (row.emailVerifiedAt === null && login.emailVerified && login.email === row.email) {
-      const [proven] = await db.update(appUser).set({ emailVerifiedAt: now() }).where(eq(appUser.id, row.id)).returning();
-      return proven ?? row;
-    }
-    return row;
+    return applyIssuerClaims(db, row, login, issuerLabel, now());
   }
 
   return {

@@ -45,6 +45,7 @@ import type { PaymentEngine, PaymentRow } from '../billing/engine.ts';
 import type { PublicationCalendar } from '@minside/domain';
 import type { PublicationConfig } from '@minside/titles';
 import { townOf } from '../delivery/postal-codes.ts';
+import { declareBirthdate } from '../profile/provenance.ts';
 import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
 import { findPlan, soldPlans } from '../subscription/plans.ts';
 import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
@@ -421,8 +422,10 @@ export function createOrderingService(deps: OrderingDeps) {
       const at = now();
       const id = randomUUID();
       const row = await db.transaction(async (tx) => {
-        // The profile gets the birthdate the buyer gave (it was missing; SPEC §5 needs it).
-        if (!user.birthdate && body.birthdate) await tx.update(appUser).set({ birthdate: body.birthdate }).where(eq(appUser.id, user.id));
+        // The birthdate the order was judged by (SPEC §5) is the buyer's declaration, locked from now
+        // on: an edit later can neither reopen an offer nor close one (issue 24). An issuer's verified
+        // birthdate stays the issuer's.
+        if (birthdate) await declareBirthdate(tx, user.id, birthdate, at);
         const [inserted] = await tx
           .insert(subscriptionOrder)
           .values({

@@ -17,6 +17,7 @@ import {
   billingDocument,
   invoiceCredit,
   creditSetOff,
+  profileFieldSource,
   mailOptOut,
   mailOutbox,
   payment,
@@ -63,6 +64,7 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   const invoices = accountNos.length ? await db.select().from(invoice).where(inArray(invoice.ariaAccountNo, accountNos)).orderBy(desc(invoice.periodFrom)) : [];
   const invoiceNos = invoices.map((row) => row.ariaInvoiceNo);
   const credits = invoiceNos.length ? await db.select().from(invoiceCredit).where(inArray(invoiceCredit.ariaInvoiceNo, invoiceNos)) : [];
+  const fieldSources = await db.select().from(profileFieldSource).where(eq(profileFieldSource.userId, user.id));
   const setOffs = await bySubscription((ids) => db.select().from(creditSetOff).where(inArray(creditSetOff.subscriptionId, ids)).orderBy(creditSetOff.createdAt));
   const documents = accountNos.length
     ? await db
@@ -135,6 +137,8 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     complaints: complaints.map((row) => ({ ...row, createdAt: iso(row.createdAt), days: complaintDays.filter((day) => day.caseNo === row.caseNo).map((day) => ({ issueDate: day.issueDate, code: day.code })) })),
     invoices: invoices.map((row) => ({ ...row, paidAt: iso(row.paidAt), createdAt: iso(row.createdAt) })),
     invoiceCredits: credits.map((row) => ({ ariaInvoiceNo: row.ariaInvoiceNo, amountOre: row.amountOre, reason: row.reason, createdAt: iso(row.createdAt) })),
+    // Where each profile field came from (issue 24).
+    profileFieldSources: fieldSources.map((row) => ({ field: row.field, source: row.source, issuerLabel: row.issuerLabel, verified: row.verified, recordedAt: iso(row.recordedAt) })),
     // Credit notes to be set off against the next invoice, and those set off already (issue 23).
     creditSetOffs: setOffs.map((row) => ({ creditNoteNumber: row.creditNoteNumber, amountOre: row.amountOre, ariaInvoiceNo: row.ariaInvoiceNo, createdAt: iso(row.createdAt), setOffAt: iso(row.setOffAt) })),
     // The issued invoices and credit notes (issue 23); each one's PDF is on /fakturaoversikt.

@@ -40,6 +40,7 @@ import {
   mailOutbox,
   payment,
   paymentAgreement,
+  profileFieldSource,
   studentVerification,
   subscription,
   subscriptionChange,
@@ -243,6 +244,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
     await tx.delete(consentChoice).where(eq(consentChoice.userId, user.id));
     await tx.delete(consentPermissionChoice).where(eq(consentPermissionChoice.userId, user.id));
     await tx.delete(emailChange).where(eq(emailChange.userId, user.id));
+    await tx.delete(profileFieldSource).where(eq(profileFieldSource.userId, user.id));
     await tx.delete(studentVerification).where(eq(studentVerification.userId, user.id));
     await tx.delete(verificationCode).where(eq(verificationCode.userId, user.id));
     // Orders stay for bookkeeping (what was bought and paid), without the delivery address.

@@ -4,6 +4,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import {
   emailChangeFormSchema,
   errorCodes,
+  lockedFieldMessage,
   profileErrorCodes,
   profileErrorMessages,
   profileFormSchema,
@@ -19,6 +20,7 @@ import { titleMail, type Mailer, type MailTitle } from '../../integrations/mail/
 import { AppError } from '../../lib/app-error.ts';
 import { hashToken, randomToken, type SessionUser } from '../../plugins/session.ts';
 import { toUserDto } from '../subscription/service.ts';
+import { lockedChanges, recordSource, recordUserEdits, sourcesOf } from './provenance.ts';
 
 /** A confirmation link is good for 24 hours. */
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -89,6 +91,7 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
       pendingEmail: pending?.newEmail ?? null,
       emailChangeHere: embeddedProvider,
       sharing: await sharingOf(user.id),
+      sources: await sourcesOf(db, user.id),
     };
   }
 
@@ -112,10 +115,17 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
         if (!phone?.isValid()) throw invalid(profileMessages.invalidPhone);
         phoneNumber = phone.number;
       }
-      await db
-        .update(appUser)
-        .set({ givenName: input.givenName, familyName: input.familyName, phoneNumber, birthdate: input.birthdate === '' ? null : input.birthdate })
-        .where(eq(appUser.id, user.id));
+      const requested = { givenName: input.givenName, familyName: input.familyName, phoneNumber, birthdate: input.birthdate === '' ? null : input.birthdate };
+      const current = await reload(user.id);
+      const sources = await sourcesOf(db, user.id);
+      // A field the issuer verified, or a birthdate declared at a purchase, is not the user's to change here (issue 24).
+      const [locked] = lockedChanges(current, sources, requested);
+      const lockedSource = locked ? sources[locked] : null;
+      if (locked && lockedSource) throw new AppError(409, profileErrorCodes.fieldLocked, lockedFieldMessage(locked, lockedSource));
+      await db.transaction(async (tx) => {
+        await tx.update(appUser).set(requested).where(eq(appUser.id, user.id));
+        await recordUserEdits(tx, current, requested, now());
+      });
       const updated = await reload(user.id);
       return { profile: await profileOf(updated), user: toUserDto(updated, identityProviderName) };
     },
@@ -170,6 +180,7 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
         if (taken) throw new AppError(409, profileErrorCodes.emailTaken, profileErrorMessages.emailTaken);
         // The link proved the new mailbox: mail to the address counts as the user's from now on (issue 20).
         await tx.update(appUser).set({ email: claimed.newEmail, emailVerifiedAt: now() }).where(eq(appUser.id, user.id));
+        await recordSource(tx, user.id, 'email', { source: 'USER', issuerLabel: null, verified: true }, now());
         // The provider logs in by e-mail: the new address is the one to sign in with from now on.
         await tx.update(idpAccount).set({ email: claimed.newEmail }).where(eq(idpAccount.id, user.identitySub));
         await tx.delete(emailChange).where(and(eq(emailChange.userId, user.id), isNull(emailChange.confirmedAt)));

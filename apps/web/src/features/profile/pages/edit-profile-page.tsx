@@ -3,7 +3,16 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { emailChangeFormSchema, formatPhoneNumber, profileFormSchema, type EmailChangeForm, type ProfileForm, type ProfileResponse } from '@minside/domain';
+import {
+  emailChangeFormSchema,
+  formatPhoneNumber,
+  isLockedField,
+  profileFormSchema,
+  type EmailChangeForm,
+  type ProfileField,
+  type ProfileForm,
+  type ProfileResponse,
+} from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -12,6 +21,7 @@ import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
 import { confirmEmailChange, profileQueryOptions, requestEmailChange, updateProfile } from '../api/profile.ts';
+import { sourceHint } from '../source-hint.ts';
 import { useProfileUpdate } from '../use-profile-update.ts';
 
 const CONFIRM_PARAM = 'bekreft-epost';
@@ -30,18 +40,28 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
     },
   });
   const errors = formState.errors;
+  const locked = (field: ProfileField) => isLockedField(profile.sources[field]);
   return (
     <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={handleSubmit((values) => mutation.mutate(values))} aria-labelledby="om-deg">
       <h2 id="om-deg" className={ui.panelHeading}>
         Om deg
       </h2>
       <div className={form.row}>
-        <TextField id="given-name" label="Fornavn" autoComplete="given-name" error={errors.givenName?.message} registration={register('givenName')} />
-        <TextField id="family-name" label="Etternavn" autoComplete="family-name" error={errors.familyName?.message} registration={register('familyName')} />
+        <TextField id="given-name" label="Fornavn" autoComplete="given-name" hint={sourceHint(profile, 'givenName')} readOnly={locked('givenName')} error={errors.givenName?.message} registration={register('givenName')} />
+        <TextField id="family-name" label="Etternavn" autoComplete="family-name" hint={sourceHint(profile, 'familyName')} readOnly={locked('familyName')} error={errors.familyName?.message} registration={register('familyName')} />
       </div>
       <div className={form.row}>
-        <TextField id="phone" type="tel" label="Telefon" hint="Norsk nummer med 8 siffer, eller med landskode, f.eks. +46." autoComplete="tel" error={errors.phoneNumber?.message} registration={register('phoneNumber')} />
-        <TextField id="birthdate" type="date" label="Fødselsdato" autoComplete="bday" error={errors.birthdate?.message} registration={register('birthdate')} />
+        <TextField
+          id="phone"
+          type="tel"
+          label="Telefon"
+          hint={sourceHint(profile, 'phoneNumber', locked('phoneNumber') ? undefined : 'Norsk nummer med 8 siffer, eller med landskode, f.eks. +46.')}
+          readOnly={locked('phoneNumber')}
+          autoComplete="tel"
+          error={errors.phoneNumber?.message}
+          registration={register('phoneNumber')}
+        />
+        <TextField id="birthdate" type="date" label="Fødselsdato" autoComplete="bday" hint={sourceHint(profile, 'birthdate')} readOnly={locked('birthdate')} error={errors.birthdate?.message} registration={register('birthdate')} />
       </div>
       {mutation.isSuccess && !formState.isDirty ? (
         <p className={ui.success} role="status">
