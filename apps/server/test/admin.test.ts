@@ -313,6 +313,8 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
     };
 
     it('export writes the same archive as the self-service export and records it as the customer centre’s', async () => {
+      // Signed in first: a login records where the profile's fields came from, and both exports should see it.
+      const browser = await signIn(test, PORTAL, 'ung@minside.test');
       const out = join(dir, 'ung.zip');
       const { lines } = await admin('gdpr', 'export', 'UNG@minside.test', '--out', out);
       expect(lines[0]).toMatch(new RegExp(`^Data export of ung@minside\\.test written to ${out.replace(/[.\\/]/g, '\\$&')} \\(\\d+ bytes`));
@@ -321,8 +323,7 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
       const [request] = await requestsOf('ung@minside.test');
       expect(request).toMatchObject({ kind: 'export', status: 'ready', details: { requestedBy: 'customerCentre' } });
 
-      // The self-service export, asked for now, holds the same data (aside from its own request row and the session signing in made).
-      const browser = await signIn(test, PORTAL, 'ung@minside.test');
+      // The self-service export, asked for now, holds the same data (aside from its own request row and the session).
       const created = (await browser.request('POST', `${PORTAL}/api/privacy/export`, { json: {} })).json<{ id: string }>();
       const [own] = await test.database.db.select().from(dataRequest).where(eq(dataRequest.id, created.id));
       const self = jsonIn(new Uint8Array(own!.archive!));
