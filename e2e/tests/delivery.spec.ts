@@ -217,12 +217,12 @@ test('varden’s complaint credited on the next invoice gives a credit note, sho
 
   await expect(page.getByRole('heading', { name: 'Takk, vi har fått beskjeden' })).toBeVisible();
   // Varden credits 25 kr per paper.
-  const credited = page.getByText(/^25 kr trekkes fra neste faktura \(kreditnota (\d+)\)$/);
+  const credited = page.getByText(/^25\s+kr trekkes fra neste faktura \(kreditnota (\d+)\)$/);
   await expect(credited).toBeVisible();
   const creditNote = /kreditnota (\d+)/.exec((await credited.textContent()) ?? '')?.[1];
   await page.getByRole('region', { name: 'Takk, vi har fått beskjeden' }).getByRole('link', { name: 'Fakturaer' }).click();
   await expect(page).toHaveURL(varden('/fakturaoversikt'));
-  await expect(page.getByRole('region', { name: 'Kreditnotaer' }).getByText(`Kreditnota ${creditNote}`)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Kreditnotaer' }).getByText(`Kreditnota ${creditNote}`, { exact: true })).toBeVisible();
 });
 
 test('an operator’s delivery notice reaches papir by e-mail, on the home page that day, and in the complaint form', async ({ page }) => {
