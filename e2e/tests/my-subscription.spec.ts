@@ -11,6 +11,12 @@ function longDate(iso: string): string {
   const [year, month, day] = iso.split('-').map(Number);
   return `${day}. ${months[(month ?? 1) - 1]} ${year}`;
 }
+/** The last day with access: the day before the stored renewal day (issue 25.2, packages/domain paid-period.ts). */
+function lastDay(renewalDay: string): string {
+  const date = new Date(`${renewalDay}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return longDate(date.toISOString().slice(0, 10));
+}
 
 interface SessionBody {
   subscription: { instStatusCode: number; currentPeriodEnd: string; cancelledAt: string | null; ariaAccountNo: number; pendingChange: { planName: string; on: string } | null; ariaPlanID: string };
@@ -61,13 +67,13 @@ test('oppsagt sees the running-until date and undoes the cancellation', async ({
   await signIn(page, 'oppsagt@minside.test');
   const { subscription } = await session(page);
   expect(subscription.instStatusCode).toBe(2);
-  const end = longDate(subscription.currentPeriodEnd);
+  const end = lastDay(subscription.currentPeriodEnd);
   await expect(page.getByRole('heading', { level: 2, name: `Abonnementet er sagt opp og løper ut ${end}` })).toBeVisible();
 
   await page.getByRole('link', { name: 'Angre oppsigelse' }).click();
   await expect(page).toHaveURL(adresseavisen('/angre-oppsigelse'));
   await page.getByRole('button', { name: 'Angre oppsigelsen' }).click();
-  await expect(page.getByRole('status')).toContainText(`Oppsigelsen er angret. Digital fortsetter som før, og neste fornyelse er ${end}.`);
+  await expect(page.getByRole('status')).toContainText(`Oppsigelsen er angret. Digital fortsetter som før, og neste fornyelse er ${longDate(subscription.currentPeriodEnd)}.`);
 
   const after = await session(page);
   expect(after.subscription).toMatchObject({ instStatusCode: 1, cancelledAt: null });
@@ -109,7 +115,7 @@ test('digital cancels through the survey and the offer; the home page shows the 
   await expect(page).toHaveURL(adresseavisen('/abonnement-avsluttet'));
   const { subscription } = await session(page);
   expect(subscription.instStatusCode).toBe(2);
-  const end = longDate(subscription.currentPeriodEnd);
+  const end = lastDay(subscription.currentPeriodEnd);
   await expect(page.getByRole('status')).toContainText(`Du har tilgang som før til og med ${end}`);
 
   await page.getByRole('link', { name: 'Til Min Side' }).click();

@@ -2,6 +2,7 @@
 // pages that only show them take no schemas along. change-log.ts re-exports them beside the
 // contracts; the money and date formats are format.ts's.
 import { formatKroner, formatLongDate } from './format.ts';
+import { lastDayWithAccess } from './paid-period.ts';
 import { billingPeriodLabels, type BillingPeriod } from './subscription-rules.ts';
 
 export const changeActors = ['self', 'customerCentre', 'system'] as const;
@@ -54,17 +55,20 @@ function periodLabel(period: string | undefined): string {
 export function describeChange(kind: ChangeKind, details: ChangeDetails): string {
   const plan = details.planName ?? 'abonnementet';
   const on = details.on ? formatLongDate(details.on) : '';
+  // `on` of a cancellation, expiry, restart or retention offer is the period end as stored, the
+  // renewal day: what the subscriber reads is the last day with access (issue 25.2).
+  const lastDay = details.on ? formatLongDate(lastDayWithAccess(details.on)) : '';
   switch (kind) {
     case 'started':
       return `${plan} startet.`;
     case 'cancelled':
-      return `Abonnementet ble sagt opp${on ? ` og løper ut ${on}` : ''}.${details.reason ? ` Årsak: ${details.reason}.` : ''}`;
+      return `Abonnementet ble sagt opp${on ? ` og løper ut ${lastDay}` : ''}.${details.reason ? ` Årsak: ${details.reason}.` : ''}`;
     case 'cancellationUndone':
       return 'Oppsigelsen ble angret. Abonnementet fortsetter som før.';
     case 'expired':
-      return `Abonnementet løp ut${on ? ` ${on}` : ''}.`;
+      return `Abonnementet løp ut${lastDay ? ` ${lastDay}` : ''}.`;
     case 'reactivated':
-      return `${plan} ble startet igjen${on ? `, med ny periode til ${on}` : ''}.`;
+      return `${plan} ble startet igjen${lastDay ? `, med ny periode til og med ${lastDay}` : ''}.`;
     case 'planChanged': {
       const amount = details.amountOre ? ` Mellomlegg for resten av perioden: ${formatKroner(details.amountOre)}.` : '';
       return `Byttet fra ${details.fromPlanName ?? 'forrige abonnement'} til ${plan}${details.billingPeriod ? ` (${periodLabel(details.billingPeriod)})` : ''}.${amount}`;
@@ -74,7 +78,7 @@ export function describeChange(kind: ChangeKind, details: ChangeDetails): string
     case 'planChangeWithdrawn':
       return `Det bestilte byttet til ${plan} ble trukket tilbake.`;
     case 'retentionOfferAccepted':
-      return `Tok imot tilbudet «${details.offer ?? ''}» i stedet for å si opp.${on ? ` Betalt periode varer nå til ${on}.` : ''}`;
+      return `Tok imot tilbudet «${details.offer ?? ''}» i stedet for å si opp.${lastDay ? ` Betalt periode varer nå til og med ${lastDay}.` : ''}`;
     case 'paymentMethodChanged':
       return `Betalingsmåten ble endret${details.paymentMethod ? ` til ${details.paymentMethod}` : ''}.`;
     case 'shareJoined':

@@ -12,7 +12,7 @@ describe('change log texts', () => {
     for (const kind of changeKinds) expect(describeChange(kind, { planName: 'Digital', on: '2026-03-05' })).toMatch(/\.$/);
   });
   it('says what changed', () => {
-    expect(describeChange('cancelled', { on: '2026-03-22', reason: 'Det er for dyrt' })).toBe('Abonnementet ble sagt opp og løper ut 22. mars 2026. Årsak: Det er for dyrt.');
+    expect(describeChange('cancelled', { on: '2026-03-22', reason: 'Det er for dyrt' })).toBe('Abonnementet ble sagt opp og løper ut 21. mars 2026. Årsak: Det er for dyrt.');
     expect(describeChange('planChanged', { fromPlanName: 'Digital', planName: 'Komplett', billingPeriod: 'MONTH', amountOre: 13_800 })).toBe(
       'Byttet fra Digital til Komplett (månedlig). Mellomlegg for resten av perioden: 138\u00a0kr.',
     );

@@ -40,6 +40,12 @@ export function cutoffPassedMessage(nextPossible: string): string {
   return `Fristen for å endre leveringen denne dagen har gått ut. Første mulige dag er ${formatWeekdayDate(nextPossible)}.`;
 }
 
+/** Issue 25.14: when the paper comes again after a stop, or home again after a redirect. */
+export function deliveryResumesMessage(type: 'STOP' | 'TRANSFER', resumesOn: string): string {
+  const day = formatWeekdayDate(resumesOn, 'dayMonth');
+  return type === 'STOP' ? `Avisen kommer igjen ${day}.` : `Avisen kommer til den vanlige adressen igjen ${day}.`;
+}
+
 export function shortenNotBeforeMessage(earliestEnd: string): string {
   return `Endringen kan tidligst avsluttes ${formatWeekdayDate(earliestEnd)}.`;
 }

@@ -8,12 +8,15 @@ import {
   type CarrierFeedRow,
   checkNewPeriod,
   checkShortening,
+  calendarOfDays,
   complaintBodySchema,
   complaintDays,
   cutoffPassedMessage,
   deliveryAddressInputSchema,
   deliveryChangeState,
   deliveryMessages,
+  deliveryResumesMessage,
+  deliveryResumesOn,
   earliestEnd,
   formatTownName,
   overlappingChanges,
@@ -23,7 +26,8 @@ import {
 } from './delivery.ts';
 import { formatWeekdayDate } from './format.ts';
 import { norwegianPublicHolidays } from './holidays.ts';
-import { createPublicationCalendar } from './publication-calendar.ts';
+import { addDays } from './dates.ts';
+import { createPublicationCalendar, isoWeekday } from './publication-calendar.ts';
 
 const calendar = createPublicationCalendar({ weekdays: [1, 2, 3, 4, 5, 6], holidaysOf: norwegianPublicHolidays });
 // Tuesday 24 November 2026, 10:00 in Oslo: the next possible delivery day is Wednesday 25.
@@ -99,9 +103,11 @@ describe('new changes and the cutoff', () => {
     });
     expect(check('2026-11-20', null)?.code).toBe('CUTOFF_PASSED');
   });
-  it('wants issue days at both ends and an end after the start', () => {
+  it('wants an issue day to start on, any day to end on, and an end after the start', () => {
     expect(check('2026-11-29', null)?.code).toBe('NOT_AN_ISSUE_DAY'); // Sunday
-    expect(check('2026-11-26', '2026-12-25')?.code).toBe('NOT_AN_ISSUE_DAY'); // Christmas Day
+    // Issue 25.14: a stop may end on a Sunday or on Christmas Day; the paper comes on the next issue.
+    expect(check('2026-11-26', '2026-12-06')).toBeNull(); // Sunday
+    expect(check('2026-11-26', '2026-12-25')).toBeNull(); // Christmas Day
     expect(check('2026-11-27', '2026-11-26')).toMatchObject({ code: 'INVALID_PERIOD', message: deliveryMessages.toBeforeFrom });
   });
   it('allows open-ended stops and moves, and no end date on a move', () => {
@@ -116,6 +122,43 @@ describe('new changes and the cutoff', () => {
   it('words the message with the date in Norwegian', () => {
     expect(cutoffPassedMessage('2027-01-02')).toContain('lørdag 2. januar 2027');
     expect(formatWeekdayDate('2026-12-01')).toBe('tirsdag 1. desember 2026');
+  });
+});
+
+describe('when the paper comes again (issue 25.14)', () => {
+  it('after a stop ending on a Sunday, on the Monday', () => {
+    expect(deliveryResumesOn(calendar, '2026-12-06')).toBe('2026-12-07');
+    expect(deliveryResumesMessage('STOP', deliveryResumesOn(calendar, '2026-12-06'))).toBe('Avisen kommer igjen mandag 7. desember.');
+    expect(deliveryResumesMessage('TRANSFER', '2026-12-07')).toBe('Avisen kommer til den vanlige adressen igjen mandag 7. desember.');
+  });
+  it('skips holidays and follows the title’s own print days', () => {
+    expect(deliveryResumesOn(calendar, '2026-12-24')).toBe('2026-12-28'); // 25th, 26th holidays, 27th a Sunday
+    const weekdaysOnly = createPublicationCalendar({ weekdays: [1, 3, 5], holidaysOf: norwegianPublicHolidays });
+    expect(deliveryResumesOn(weekdaysOnly, '2026-12-01')).toBe('2026-12-02');
+    expect(deliveryResumesOn(weekdaysOnly, '2026-12-02')).toBe('2026-12-04');
+  });
+  it('property: the day after any last day, the first issue, never a day without paper, never later than needed', () => {
+    const start = '2026-01-01';
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 * 366 }), fc.subarray([1, 2, 3, 4, 5, 6, 7], { minLength: 1 }), (offset, weekdays) => {
+        const own = createPublicationCalendar({ weekdays, holidaysOf: norwegianPublicHolidays });
+        const lastDay = addDays(start, offset);
+        const resumes = deliveryResumesOn(own, lastDay);
+        expect(resumes > lastDay).toBe(true);
+        expect(own.isPublicationDay(resumes)).toBe(true);
+        expect(weekdays).toContain(isoWeekday(resumes));
+        expect(own.publicationDaysBetween(addDays(lastDay, 1), addDays(resumes, -1))).toEqual([]);
+      }),
+    );
+  });
+  it('the browser’s calendar from the listed days agrees with the server’s, holidays included', () => {
+    const publicationDays = calendar.publicationDaysBetween('2026-11-24', '2027-02-28');
+    const browser = calendarOfDays({ publicationDays, publicationWeekdays: [1, 2, 3, 4, 5, 6] });
+    for (let day = '2026-11-24'; day < '2027-02-27'; day = addDays(day, 1)) {
+      expect(deliveryResumesOn(browser, day)).toBe(deliveryResumesOn(calendar, day));
+    }
+    // Past the listed days only the print weekdays are known (the server's answer after saving decides).
+    expect(deliveryResumesOn(browser, '2027-03-27')).toBe('2027-03-29');
   });
 });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addDays, osloWallClock } from './dates.ts';
 import { freeText, optionalFreeText } from './fields.ts';
 import { cutoffPassedMessage, deliveryChangeTypes, deliveryErrorCodes, deliveryMessages, shortenNotBeforeMessage, type DeliveryChangeState, type DeliveryChangeType } from './delivery-messages.ts';
-import { cutoffFor, DEFAULT_CUTOFF_TIME, nextPossibleDeliveryDay, type PublicationCalendar } from './publication-calendar.ts';
+import { createPublicationCalendar, cutoffFor, DEFAULT_CUTOFF_TIME, isoWeekday, nextPossibleDeliveryDay, type PublicationCalendar } from './publication-calendar.ts';
 
 /**
  * Paper delivery (issue 5; SPEC §3 Delivery address and Vacation or delivery change, §5 the
@@ -101,6 +101,8 @@ export const deliveryChangeSchema = z.object({
   issueCount: z.number().int().nullable(),
   /** The earliest day a started change may now end (the day before delivery can resume). */
   earliestEnd: isoDate.nullable(),
+  /** The first issue after a stop or redirect with an end: when the paper comes (home) again. Null for a move or an open end. */
+  resumesOn: isoDate.nullable(),
   placedAt: z.string(),
 });
 export type DeliveryChange = z.infer<typeof deliveryChangeSchema>;
@@ -228,16 +230,17 @@ export function checkNewPeriod({ calendar, now, cutoffTime = DEFAULT_CUTOFF_TIME
   }
   if (!calendar.isPublicationDay(fromDate)) return { code: deliveryErrorCodes.notAnIssueDay, message: deliveryMessages.notAnIssueDay };
   if (fromDate > addDays(nextPossible, MAX_DAYS_AHEAD)) return { code: deliveryErrorCodes.invalidPeriod, message: deliveryMessages.tooFarAhead };
-  return checkEnd({ calendar, type, fromDate, toDate });
+  return checkEnd({ type, fromDate, toDate });
 }
 
-function checkEnd({ calendar, type, fromDate, toDate }: Pick<PeriodCheckInput, 'calendar' | 'type' | 'fromDate' | 'toDate'>): DeliveryRuleViolation | null {
+function checkEnd({ type, fromDate, toDate }: Pick<PeriodCheckInput, 'type' | 'fromDate' | 'toDate'>): DeliveryRuleViolation | null {
   if (type === 'PERMANENT') {
     return toDate === null ? null : { code: deliveryErrorCodes.invalidPeriod, message: deliveryMessages.toBeforeFrom };
   }
   if (toDate === null) return null;
   if (toDate < fromDate) return { code: deliveryErrorCodes.invalidPeriod, message: deliveryMessages.toBeforeFrom };
-  if (!calendar.isPublicationDay(toDate)) return { code: deliveryErrorCodes.notAnIssueDay, message: deliveryMessages.notAnIssueDay };
+  // Any day may end a change (issue 25.14): home on a Sunday is home on a Sunday. The paper
+  // comes back on the first issue after it (`deliveryResumesOn`), which the subscriber is told.
   if (toDate > addDays(fromDate, MAX_CHANGE_DAYS - 1)) return { code: deliveryErrorCodes.invalidPeriod, message: deliveryMessages.tooLong };
   return null;
 }
@@ -265,10 +268,37 @@ export function checkShortening(input: {
   if (requested.toDate < earliest) {
     return { code: deliveryErrorCodes.cutoffPassed, message: shortenNotBeforeMessage(earliest), nextPossibleDeliveryDay: addDays(earliest, 1) };
   }
-  if (!calendar.isPublicationDay(requested.toDate) && requested.toDate !== earliest) {
-    return { code: deliveryErrorCodes.notAnIssueDay, message: deliveryMessages.notAnIssueDay };
-  }
   return null;
+}
+
+/**
+ * The day the paper comes again after a stop or a redirect whose last day is `lastDay`: the
+ * title's first issue after it, by its print days and holidays (issue 25.14). A stop that ends
+ * on a Sunday of a title that prints Monday to Saturday resumes on the Monday.
+ */
+export function deliveryResumesOn(calendar: Pick<PublicationCalendar, 'nextPublicationDay'>, lastDay: string): string {
+  return calendar.nextPublicationDay(addDays(lastDay, 1));
+}
+
+/**
+ * The publication calendar the browser can build from GET /api/delivery/calendar: the listed
+ * days (holidays already left out) and, past the list, the title's print weekdays.
+ */
+export function calendarOfDays(calendar: Pick<DeliveryCalendar, 'publicationDays' | 'publicationWeekdays'>): PublicationCalendar {
+  const listed = new Set(calendar.publicationDays);
+  const lastListed = calendar.publicationDays.at(-1) ?? '';
+  const weekdays = new Set(calendar.publicationWeekdays);
+  return createPublicationCalendar({
+    weekdays: calendar.publicationWeekdays,
+    // Inside the list a weekday that is missing is a holiday; past it, none are known.
+    holidaysOf: (year) => {
+      const holidays = new Set<string>();
+      for (let day = `${year}-01-01`; day <= `${year}-12-31` && day <= lastListed; day = addDays(day, 1)) {
+        if (day >= (calendar.publicationDays[0] ?? '') && weekdays.has(isoWeekday(day)) && !listed.has(day)) holidays.add(day);
+      }
+      return holidays;
+    },
+  });
 }
 
 // ---------------------------------------------------------------------------------------

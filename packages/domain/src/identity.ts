@@ -55,7 +55,7 @@ export const subscriptionSchema = z.object({
   paymentMethod: z.enum(paymentMethods),
   features: featureSetSchema,
   startedOn: isoDate,
-  /** Next renewal, or the last day of access once cancelled or expired. */
+  /** The renewal day: the first day after the paid period (paid-period.ts). The last day with access is the day before. */
   currentPeriodEnd: isoDate,
   cancelledAt: z.string().nullable(),
   pendingChange: z.object({ ariaPlanID: z.string(), planName: z.string(), on: isoDate }).nullable(),

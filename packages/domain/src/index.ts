@@ -33,3 +33,4 @@ export * from './mail-unsubscribe.ts';
 export * from './jobs.ts';
 export * from './bootstrap-element.ts';
 export * from './bootstrap.ts';
+export * from './paid-period.ts';

@@ -35,7 +35,9 @@ describe('allowed transitions (docs/decisions/006)', () => {
   it('expire: a cancelled subscription past its period end is cancelled for good', () => {
     expect(decideTransition(sub(S.PENDING_CANCELLATION, { currentPeriodEnd: '2026-03-09' }), 'expire', today)).toEqual({ allowed: true, to: S.CANCELLED });
     expect(decideTransition(sub(S.PENDING_TERMINATION, { currentPeriodEnd: '2026-03-09' }), 'expire', today)).toEqual({ allowed: true, to: S.TERMINATED });
-    expect(decideTransition(sub(S.PENDING_CANCELLATION, { currentPeriodEnd: today }), 'expire', today).allowed).toBe(false);
+    // The stored period end is the renewal day (paid-period.ts): on it the period is over.
+    expect(decideTransition(sub(S.PENDING_CANCELLATION, { currentPeriodEnd: today }), 'expire', today)).toEqual({ allowed: true, to: S.CANCELLED });
+    expect(decideTransition(sub(S.PENDING_CANCELLATION, { currentPeriodEnd: '2026-03-11' }), 'expire', today).allowed).toBe(false);
   });
 
   it('every pair missing from the table is refused with 409-style data and a Norwegian message', () => {
@@ -74,8 +76,9 @@ describe('allowed transitions (docs/decisions/006)', () => {
     expect(decideTransition(over, 'reactivate', today)).toEqual({ allowed: true, to: S.ACTIVE });
   });
 
-  it('undo is allowed on the last day of the period', () => {
-    expect(decideTransition(sub(S.PENDING_CANCELLATION, { currentPeriodEnd: today }), 'undoCancellation', today).allowed).toBe(true);
+  it('undo is allowed on the last day of the period (the day before the renewal day), not on the renewal day', () => {
+    expect(decideTransition(sub(S.PENDING_CANCELLATION, { currentPeriodEnd: '2026-03-11' }), 'undoCancellation', today).allowed).toBe(true);
+    expect(decideTransition(sub(S.PENDING_CANCELLATION, { currentPeriodEnd: today }), 'undoCancellation', today)).toMatchObject({ allowed: false, code: 'PERIOD_OVER' });
   });
 
   it('shared access (family member, employee) can change nothing itself', () => {
@@ -94,7 +97,8 @@ describe('allowed transitions (docs/decisions/006)', () => {
 describe('effective status', () => {
   it('a cancelled period that is over counts as cancelled for good', () => {
     expect(effectiveStatusCode({ instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-09' }, today)).toBe(S.CANCELLED);
-    expect(effectiveStatusCode({ instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: today }, today)).toBe(S.PENDING_CANCELLATION);
+    expect(effectiveStatusCode({ instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: today }, today)).toBe(S.CANCELLED);
+    expect(effectiveStatusCode({ instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-11' }, today)).toBe(S.PENDING_CANCELLATION);
     expect(effectiveStatusCode({ instStatusCode: S.ACTIVE, currentPeriodEnd: '2026-03-09' }, today)).toBe(S.ACTIVE);
   });
 });
@@ -104,7 +108,7 @@ describe('sharedStatusOn', () => {
   const member = { instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-01-01' };
   it('follows a running owner to the owner’s period end, also while the owner is cancelled', () => {
     expect(sharedStatusOn(member, { instStatusCode: S.ACTIVE, currentPeriodEnd: '2026-04-01' }, today)).toEqual({ instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-04-01' });
-    expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: today }, today)).toEqual({ instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: today });
+    expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-11' }, today)).toEqual({ instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-03-11' });
   });
   it('ends when the owner has no access, or is gone', () => {
     expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-09' }, today)).toEqual({ instStatusCode: S.TERMINATED, currentPeriodEnd: '2026-03-09' });

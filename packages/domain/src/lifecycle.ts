@@ -1,3 +1,4 @@
+import { periodIsOver } from './paid-period.ts';
 import { hasAccess, instStatusCodes, isBusinessSubscription, type InstStatusCode } from './subscription-rules.ts';
 
 /**
@@ -49,7 +50,7 @@ export const lifecycleMessages = {
 /** What the transition rules read about a subscription. */
 export interface LifecycleSubscription {
   instStatusCode: number;
-  /** Last day of the paid period (ISO date). */
+  /** The renewal day: the first day after the paid period (ISO date; see paid-period.ts). */
   currentPeriodEnd: string;
   /** The status an undone cancellation goes back to (ACTIVE or TRIAL); null when not cancelled. */
   resumeStatusCode?: number | null;
@@ -89,7 +90,7 @@ function refusal(event: LifecycleEvent, from: number): TransitionDecision {
  */
 export function effectiveStatusCode(subscription: Pick<LifecycleSubscription, 'instStatusCode' | 'currentPeriodEnd'>, today: string): number {
   const code = subscription.instStatusCode;
-  if (subscription.currentPeriodEnd < today) {
+  if (periodIsOver(subscription.currentPeriodEnd, today)) {
     if (code === S.PENDING_CANCELLATION) return S.CANCELLED;
     if (code === S.PENDING_TERMINATION) return S.TERMINATED;
   }
@@ -111,8 +112,8 @@ interface PeriodStatus {
 export function sharedStatusOn(member: PeriodStatus, owner: PeriodStatus | null, today: string): PeriodStatus {
   if (!hasAccess({ instStatusCode: effectiveStatusCode(member, today) })) return { instStatusCode: member.instStatusCode, currentPeriodEnd: member.currentPeriodEnd };
   if (owner && hasAccess({ instStatusCode: effectiveStatusCode(owner, today) })) return { instStatusCode: member.instStatusCode, currentPeriodEnd: owner.currentPeriodEnd };
-  const lastDay = owner && owner.currentPeriodEnd < today ? owner.currentPeriodEnd : today;
-  return { instStatusCode: S.TERMINATED, currentPeriodEnd: lastDay };
+  const end = owner && periodIsOver(owner.currentPeriodEnd, today) ? owner.currentPeriodEnd : today;
+  return { instStatusCode: S.TERMINATED, currentPeriodEnd: end };
 }
 
 /** Whether `event` may happen to the subscription on `today`, and the status it leads to. */
@@ -131,7 +132,7 @@ export function decideTransition(subscription: LifecycleSubscription, event: Lif
     const periodOver = event === 'undoCancellation' && (from === S.CANCELLED || from === S.TERMINATED);
     return periodOver && !decision.allowed ? { ...decision, code: lifecycleErrorCodes.periodOver } : decision;
   }
-  if (event === 'expire' && !(subscription.currentPeriodEnd < today)) return refusal(event, from);
+  if (event === 'expire' && !periodIsOver(subscription.currentPeriodEnd, today)) return refusal(event, from);
   if (target === 'same') return { allowed: true, to: from as InstStatusCode };
   if (target === 'resume') {
     const resume = subscription.resumeStatusCode === S.TRIAL ? S.TRIAL : S.ACTIVE;

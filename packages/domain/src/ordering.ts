@@ -3,7 +3,8 @@ import { deliveryAddressInputSchema, deliveryAddressSchema } from './delivery.ts
 import { invoicePaymentMethods } from './billing.ts';
 import { accountSchema, subscriptionSchema, userSchema } from './identity.ts';
 import { billingPeriodMonths, planEligibility, planSchema, roundToWholeKroner, type Plan } from './plans.ts';
-import { addDays, addMonths } from './dates.ts';
+import { addMonths } from './dates.ts';
+import { lastDayWithAccess } from './paid-period.ts';
 
 /**
  * Buying a subscription (issue 7, SPEC §2 /bestill-abonnement … /kvittering, §5 age rules,
@@ -85,7 +86,7 @@ export function quoteOrder(plan: Pick<Plan, 'ariaPlanID' | 'planProductType' | '
 /** The first paid period of an order fulfilled on `startOn`: its last day and when the later price applies. */
 export function firstPeriodOf(startOn: string, quote: Pick<OrderQuote, 'firstPeriodMonths'>): { periodEnd: string; lastDay: string } {
   const periodEnd = addMonths(startOn, quote.firstPeriodMonths);
-  return { periodEnd, lastDay: addDays(periodEnd, -1) };
+  return { periodEnd, lastDay: lastDayWithAccess(periodEnd) };
 }
 
 /** SPEC §5 for a purchase: buyer 18+, Ung under 34, a plan's own minimum age. Same answer as a plan change. */

@@ -119,7 +119,7 @@ export interface CurrentPlan {
   priceOre: number;
   billingPeriod: string;
   instStatusCode: number;
-  /** Last day of the paid period (ISO date): renewals and downgrades take effect on it. */
+  /** The renewal day (ISO date, paid-period.ts): renewals and downgrades take effect on it. */
   currentPeriodEnd: string;
 }
 

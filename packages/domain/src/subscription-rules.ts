@@ -1,6 +1,7 @@
 // The subscription rules of SPEC §3–§5 (status codes, classification, access, user-facing
 // state): plain code without zod, so every page can use them without taking schemas along.
 // subscription.ts re-exports them beside the schemas.
+import { periodIsOver } from './paid-period.ts';
 
 /** SPEC §4 subscription status codes (instStatusCode). */
 export const instStatusCodes = {
@@ -109,14 +110,14 @@ export type UserFacingState = 'active' | 'cancelled' | 'pendingChange' | 'expire
 
 export interface StatefulSubscription extends Pick<ClassifiableSubscription, 'instStatusCode'> {
   pendingChange: { on: string } | null;
-  /** Last day of the paid period (ISO date). With `today`, a cancelled period that is over counts as expired. */
+  /** The renewal day (ISO date, see paid-period.ts). With `today`, a cancelled period that is over counts as expired. */
   currentPeriodEnd?: string;
 }
 
 export function userFacingState(subscription: StatefulSubscription, today?: string): UserFacingState {
   const code = subscription.instStatusCode;
   if (code === instStatusCodes.PENDING_CANCELLATION || code === instStatusCodes.PENDING_TERMINATION) {
-    const over = today !== undefined && subscription.currentPeriodEnd !== undefined && subscription.currentPeriodEnd < today;
+    const over = today !== undefined && subscription.currentPeriodEnd !== undefined && periodIsOver(subscription.currentPeriodEnd, today);
     return over ? 'expired' : 'cancelled';
   }
   if (code === instStatusCodes.PENDING_INSTALLATION || code === instStatusCodes.PENDING_ACTIVATION) return 'pending';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { carrierFeedQuerySchema, creditInvoiceBodySchema, formatKroner, instStatusName, toCsv } from '@minside/domain';
+import { carrierFeedQuerySchema, creditInvoiceBodySchema, formatKroner, instStatusName, lastDayWithAccess, renewalDay, toCsv } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import { mailOutbox, titleMaintenance } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -100,7 +100,7 @@ export function historyText(history: SubscriberHistory): string[] {
   const section = (heading: string, items: string[]) => {
     lines.push('', `${heading} (${items.length})`, ...(items.length ? items.map((item) => `  ${item}`) : ['  none']));
   };
-  section('Subscriptions', history.subscriptions.map((row) => `${row.titleCode} ${row.planName} [${row.status}] ${row.billingPeriod} ${formatKroner(row.priceOre, { withOre: true })}, ${row.paymentMethod}; started ${row.startedOn}, paid to ${row.currentPeriodEnd}${row.cancelledAt ? `, cancelled ${row.cancelledAt}` : ''}${row.pendingPlanName ? `, changes to ${row.pendingPlanName} on ${row.pendingChangeOn}` : ''} (id ${row.id})`));
+  section('Subscriptions', history.subscriptions.map((row) => `${row.titleCode} ${row.planName} [${row.status}] ${row.billingPeriod} ${formatKroner(row.priceOre, { withOre: true })}, ${row.paymentMethod}; started ${row.startedOn}, paid through ${lastDayWithAccess(row.currentPeriodEnd)} (renews ${renewalDay(row.currentPeriodEnd)})${row.cancelledAt ? `, cancelled ${row.cancelledAt}` : ''}${row.pendingPlanName ? `, changes to ${row.pendingPlanName} on ${row.pendingChangeOn}` : ''} (id ${row.id})`));
   section('Change log', history.changeLog.map((row) => `${row.at} ${titleLabel(history, row.subscriptionId)} ${row.kind} by ${row.actor}${row.fromStatusCode !== null || row.toStatusCode !== null ? ` (status ${statusLabel(row.fromStatusCode)} -> ${statusLabel(row.toStatusCode)})` : ''}${Object.keys(row.details).length ? ` ${JSON.stringify(row.details)}` : ''}`));
   section('Delivery changes', history.deliveryChanges.map((row) => `${row.placedAt} ${titleLabel(history, row.subscriptionId)} ${row.type} ${row.fromDate}${row.toDate ? `..${row.toDate}` : '..'} [${row.status}]${row.address ? ` to ${row.address.street} ${row.address.streetNumber}, ${row.address.postalCode} ${row.address.town}` : ''}`));
   section('Complaints', history.complaints.map((row) => `${row.createdAt} case ${row.caseNo} ${titleLabel(history, row.subscriptionId)} ${row.code} on ${row.days.map((day) => day.issueDate).join(', ')}, remedy ${row.remedy}${row.flagged ? ' [flagged: repeat]' : ''}`));

@@ -105,6 +105,8 @@ export async function seedSubscriptionHistory(
     { persona: 'oppsagt', kind: 'cancelled', actor: 'self', daysAgo: 6, from: 1, to: 2, details: { on: periodEnd('oppsagt'), reason: 'Det er for dyrt' } },
     { persona: 'utlopt', kind: 'cancelled', actor: 'customerCentre', daysAgo: 70, from: 1, to: 2, details: { on: periodEnd('utlopt'), reason: 'Jeg leser ikke nok til at det lønner seg' } },
     { persona: 'utlopt', kind: 'expired', actor: 'system', daysAgo: 45, from: 2, to: -2, details: { on: periodEnd('utlopt') } },
+    { persona: 'tidligere', kind: 'cancelled', actor: 'self', daysAgo: 50, from: 1, to: 2, details: { on: periodEnd('tidligere'), reason: 'Jeg skal flytte' } },
+    { persona: 'tidligere', kind: 'expired', actor: 'system', daysAgo: 20, from: 2, to: -2, details: { on: periodEnd('tidligere') } },
   ];
   const rows = entries.flatMap((entry, index) => {
     const subscriptionId = idOf(entry.persona);

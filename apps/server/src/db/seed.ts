@@ -46,6 +46,10 @@ const personas: Persona[] = [
   { key: 'varden', email: 'varden@minside.test', givenName: 'Vidar', familyName: 'Berntsen', phoneNumber: '+4742345678', age: 67, accountNo: 40_000_013, firstTitleCode: 'VAR' },
   // Deleted by e2e/tests/privacy.spec.ts (account deletion): nobody else may rely on it.
   { key: 'slett', email: 'slett@minside.test', givenName: 'Siri', familyName: 'Sletten', phoneNumber: '+4743456789', age: 45, accountNo: 40_000_014, firstTitleCode: 'ADR' },
+  // Owned by e2e/tests/subscriber-facts.spec.ts (issue 25): a paper subscriber whose vacation
+  // stops no other journey sees, and an expired paper + digital subscriber nobody restarts.
+  { key: 'ferie', email: 'ferie@minside.test', givenName: 'Frida', familyName: 'Eide', phoneNumber: '+4744567890', age: 49, accountNo: 40_000_015, firstTitleCode: 'ADR' },
+  { key: 'tidligere', email: 'tidligere@minside.test', givenName: 'Terje', familyName: 'Aune', phoneNumber: '+4745678901', age: 55, accountNo: 40_000_016, firstTitleCode: 'ADR', balanceOre: 0 },
 ];
 
 /** When the demo users proved their addresses: before any mail the seed or the app writes. */
@@ -97,6 +101,8 @@ const plannedSubscriptions: PlannedSubscription[] = [
   { persona: 'utlopt', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.CANCELLED, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 30, periodEndsInDays: -45, cancelledDaysAgo: 70, maxMembers: 0 },
   { persona: 'prove', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-PROVE-1KR', planName: 'Digital – første måned for 1 kr', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.TRIAL, billingPeriod: 'MONTH', priceOre: 100, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 0, periodEndsInDays: 16, maxMembers: 0 },
   { persona: 'slett', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 5, periodEndsInDays: 15, maxMembers: 0 },
+  { persona: 'ferie', titleCode: 'ADR', ariaPlanId: 'ADR-KOMPLETT-M', planName: 'Komplett', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 64_900, paymentMethod: 'CARD', features: paperAndDigital, startedMonthsAgo: 20, periodEndsInDays: 14, maxMembers: 4 },
+  { persona: 'tidligere', titleCode: 'ADR', ariaPlanId: 'ADR-KOMPLETT-M', planName: 'Komplett', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.CANCELLED, billingPeriod: 'MONTH', priceOre: 64_900, paymentMethod: 'CARD', features: paperAndDigital, startedMonthsAgo: 26, periodEndsInDays: -20, cancelledDaysAgo: 50, maxMembers: 0 },
   { persona: 'varden', titleCode: 'VAR', ariaPlanId: 'VAR-KOMPLETT-Q', planName: 'Papir + digital', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'QUARTER', priceOre: 189_900, paymentMethod: 'INVOICE', features: paperAndDigital, startedMonthsAgo: 60, periodEndsInDays: 44, maxMembers: 4 },
 ];
 
@@ -265,6 +271,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       .insert(deliveryAddress)
       .values([
         { subscriptionId: subscriptionId('papir', 'ADR'), name: 'Kari Nordmann', coName: null, street: 'Kongens gate', streetNumber: '14B', apartment: 'H0302', floor: '3', postalCode: '7011', town: 'Trondheim' },
+        { subscriptionId: subscriptionId('ferie', 'ADR'), name: 'Frida Eide', coName: null, street: 'Innherredsveien', streetNumber: '21', apartment: null, floor: null, postalCode: '7014', town: 'Trondheim' },
+        { subscriptionId: subscriptionId('tidligere', 'ADR'), name: 'Terje Aune', coName: null, street: 'Olav Tryggvasons gate', streetNumber: '5', apartment: null, floor: null, postalCode: '7013', town: 'Trondheim' },
         { subscriptionId: subscriptionId('varden', 'VAR'), name: 'Vidar Berntsen', coName: null, street: 'Hesselbergs gate', streetNumber: '7', apartment: null, floor: null, postalCode: '3722', town: 'Skien' },
       ])
       .onConflictDoNothing();

@@ -6,6 +6,7 @@ import {
   affectedIssues,
   checkNewPeriod,
   checkShortening,
+  deliveryResumesOn,
   complaintDays,
   complaintRequiresText,
   deliveryChangeState,
@@ -153,6 +154,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
       firstIssue: ctx.calendar.nextPublicationDay(row.fromDate),
       issueCount: type === 'PERMANENT' || row.toDate === null ? null : ctx.calendar.publicationDaysBetween(row.fromDate, row.toDate).length,
       earliestEnd: state === 'started' ? earliestEnd(ctx.calendar, at, cutoffTime) : null,
+      resumesOn: type === 'PERMANENT' || row.toDate === null ? null : deliveryResumesOn(ctx.calendar, row.toDate),
       placedAt: row.placedAt.toISOString(),
     };
   }

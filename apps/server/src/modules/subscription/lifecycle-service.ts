@@ -1,6 +1,6 @@
 import { insertInvoice } from '../billing/issue-invoice.ts';
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, lt, lte, isNotNull, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, lte, isNotNull, or } from 'drizzle-orm';
 import {
   addDays,
   addMonths,
@@ -399,7 +399,7 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
         .from(subscription)
         .where(
           or(
-            and(inArray(subscription.instStatusCode, [instStatusCodes.PENDING_CANCELLATION, instStatusCodes.PENDING_TERMINATION]), lt(subscription.currentPeriodEnd, day)),
+            and(inArray(subscription.instStatusCode, [instStatusCodes.PENDING_CANCELLATION, instStatusCodes.PENDING_TERMINATION]), lte(subscription.currentPeriodEnd, day)),
             and(isNotNull(subscription.pendingChangeOn), lte(subscription.pendingChangeOn, day)),
           ),
         );

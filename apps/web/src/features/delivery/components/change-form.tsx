@@ -2,10 +2,13 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import { useQueryClient } from '@tanstack/react-query';
 import {
   addDays,
+  calendarOfDays,
   cutoffPassedMessage,
   deliveryChangeTypeLabels,
   deliveryErrorCodes,
   deliveryMessages,
+  deliveryResumesMessage,
+  deliveryResumesOn,
   formatKroner,
   type DeliveryAddressInput,
   type DeliveryCalendar,
@@ -74,6 +77,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
   }, [isConfirming]);
 
   const publicationDays = useMemo(() => new Set(calendar.publicationDays), [calendar.publicationDays]);
+  const publicationCalendar = useMemo(() => calendarOfDays(calendar), [calendar]);
   const hasEnd = type !== 'PERMANENT' && !openEnd;
   const needsAddress = type !== 'STOP';
   const nextPossible = calendar.nextPossibleDeliveryDay;
@@ -89,7 +93,6 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
       if (!toDate) found.toDate = deliveryMessages.toRequired;
       else if (fromDate && toDate < fromDate) found.toDate = deliveryMessages.toBeforeFrom;
       else if (started && editing?.earliestEnd && toDate < editing.earliestEnd) found.toDate = `Endringen kan tidligst avsluttes ${longDate(editing.earliestEnd)}.`;
-      else if (!publicationDays.has(toDate) && toDate !== editing?.earliestEnd) found.toDate = deliveryMessages.notAnIssueDay;
     }
     if (needsAddress && !started) {
       const { errors: addressErrors } = validateAddress(addressValues);
@@ -123,8 +126,10 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
       address: started ? (editing?.address ? validateAddress(addressValuesOf(editing.address)).address : null) : confirming.address,
     };
     try {
-      await save.mutateAsync({ body, ...(editing ? { id: editing.id } : {}) });
-      onDone(editing ? 'Endringen er oppdatert.' : 'Endringen er registrert.');
+      const saved = await save.mutateAsync({ body, ...(editing ? { id: editing.id } : {}) });
+      // The server's day, from the title's own calendar, is the one to tell.
+      const resumes = saved.resumesOn && saved.type !== 'PERMANENT' ? ` ${deliveryResumesMessage(saved.type, saved.resumesOn)}` : '';
+      onDone(`${editing ? 'Endringen er oppdatert.' : 'Endringen er registrert.'}${resumes}`);
     } catch (error) {
       setConfirming(null);
       if (isApiError(error) && error.code === deliveryErrorCodes.cutoffPassed) {
@@ -137,6 +142,9 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
     }
   }
 
+  /** Issue 25.14: any day may end a stop or a redirect; say when the paper comes (home) again. */
+  const resumesMessage = (end: string | null): string | null =>
+    type !== 'PERMANENT' && end && (!fromDate || end >= fromDate) ? deliveryResumesMessage(type, deliveryResumesOn(publicationCalendar, end)) : null;
   const fromError = errors.fromDate;
   const offerNextPossible = (fromError !== undefined && fromDate !== null && fromDate < nextPossible) || serverError?.offerNextPossible;
 
@@ -184,6 +192,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
           </>
         )}
         <ul className={own.consequences}>
+          {resumesMessage(end) ? <li>{resumesMessage(end)}</li> : null}
           <li>Den digitale tilgangen din fortsetter som før: du kan lese eAvisen og alt innhold på nett hele tiden.</li>
           {type === 'STOP' ? (
             <li>
@@ -259,12 +268,16 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
                 setErrors((current) => ({ ...current, toDate: undefined }));
               }}
               publicationDays={publicationDays}
+              anyDay
               minValue={editing?.earliestEnd ?? calendar.today}
               maxValue={calendar.lastSelectableDay}
-              description="Den siste dagen med avis som skal endres."
+              description={type === 'STOP' ? 'Den siste dagen du ikke skal ha avisen. Alle dager kan velges.' : 'Den siste dagen avisen skal sendes dit. Alle dager kan velges.'}
               errorMessage={errors.toDate ?? null}
               isDisabled={openEnd}
             />
+            <div className={own.resumesRegion} aria-live="polite">
+              {hasEnd && !errors.toDate && resumesMessage(toDate) ? <p className={own.resumes}>{resumesMessage(toDate)}</p> : null}
+            </div>
             {started ? null : (
               <label className={styles.checkbox}>
                 <input type="checkbox" checked={openEnd} onChange={(event) => setOpenEnd(event.target.checked)} />

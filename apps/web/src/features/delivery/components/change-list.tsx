@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { deliveryChangeTypeLabels, type DeliveryChange } from '@minside/domain';
+import { deliveryChangeTypeLabels, deliveryResumesMessage, type DeliveryChange } from '@minside/domain';
 import { isApiError } from '../../../lib/http.ts';
 import button from '../../../components/button.module.css';
 import { useCancelDeliveryChange } from '../api/cancel-change.ts';
@@ -17,6 +17,11 @@ function period(change: DeliveryChange): string {
   if (change.type === 'PERMANENT') return `Fra og med ${longDate(change.fromDate)}`;
   if (change.toDate === null) return `Fra og med ${longDate(change.fromDate)}, til du gir beskjed`;
   return `${longDate(change.fromDate)} – ${longDate(change.toDate)}`;
+}
+
+/** Issue 25.14: when the paper comes (home) again, by the title's print days (the server's `resumesOn`). */
+function resumes(change: DeliveryChange): string | null {
+  return change.resumesOn && change.type !== 'PERMANENT' ? deliveryResumesMessage(change.type, change.resumesOn) : null;
 }
 
 export interface ChangeListProps {
@@ -37,7 +42,7 @@ export function ChangeList({ titleCode, changes, onEdit, onMessage }: ChangeList
     try {
       const ended = await cancel.mutateAsync(change.id);
       setConfirmingId(null);
-      onMessage(ended?.toDate ? `Endringen er avsluttet. Du får avisen igjen fra dagen etter ${longDate(ended.toDate)}.` : 'Endringen er slettet.');
+      onMessage(ended ? `Endringen er avsluttet.${resumes(ended) ? ` ${resumes(ended)}` : ''}` : 'Endringen er slettet.');
     } catch (caught) {
       setError(isApiError(caught) ? caught.message : 'Noe gikk galt. Prøv igjen.');
     }
@@ -66,6 +71,7 @@ export function ChangeList({ titleCode, changes, onEdit, onMessage }: ChangeList
                 {change.issueCount !== null ? (
                   <p className={styles.meta}>{change.issueCount === 1 ? '1 avis' : `${change.issueCount} aviser`}</p>
                 ) : null}
+                {resumes(change) ? <p className={styles.meta}>{resumes(change)}</p> : null}
                 {change.address ? <p className={styles.meta}>Til {addressLines(change.address).join(', ')}</p> : null}
                 {change.state === 'locked' ? null : confirmingId === change.id ? (
                   <div className={styles.actions} role="group" aria-label="Bekreft">

@@ -23,8 +23,10 @@ export interface IssueDatePickerProps {
   /** YYYY-MM-DD or null. */
   value: string | null;
   onChange: (value: string | null) => void;
-  /** Days with an issue: every other day is greyed out and cannot be chosen. */
+  /** Days with an issue: every other day is greyed out and cannot be chosen, unless `anyDay`. */
   publicationDays: ReadonlySet<string>;
+  /** Every day may be chosen (the end of a stop: any day you come home, issue 25.14). */
+  anyDay?: boolean;
   minValue: string;
   maxValue: string;
   description?: string;
@@ -47,8 +49,8 @@ const toValue = (value: string | null): CalendarDate | null => {
  * A date field with a calendar in nb-NO (React Aria Components): type the date as dd.mm.åååå
  * or pick it in the calendar, where days without a newspaper are greyed out.
  */
-export function IssueDatePicker({ label, value, onChange, publicationDays, minValue, maxValue, description, errorMessage, isDisabled, isRequired }: IssueDatePickerProps) {
-  const isDateUnavailable = (date: DateValue) => !publicationDays.has(date.toString());
+export function IssueDatePicker({ label, value, onChange, publicationDays, anyDay, minValue, maxValue, description, errorMessage, isDisabled, isRequired }: IssueDatePickerProps) {
+  const isDateUnavailable = anyDay ? undefined : (date: DateValue) => !publicationDays.has(date.toString());
   return (
     <I18nProvider locale="nb-NO">
       <DatePicker

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { formatLongDate, userFacingState, type Subscription } from '@minside/domain';
+import { formatLongDate, lastDayWithAccess, userFacingState, type Subscription } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { priceLabel } from '../labels.ts';
@@ -12,7 +12,8 @@ import ui from '../../../components/ui.module.css';
  */
 export function StatePanel({ subscription, today }: { subscription: Subscription; today: string }) {
   const state = userFacingState(subscription, today);
-  const end = formatLongDate(subscription.currentPeriodEnd);
+  // The last day with access (issue 25.2): the day before the renewal day that is stored.
+  const end = formatLongDate(lastDayWithAccess(subscription.currentPeriodEnd));
   if (subscription.sharedFrom) {
     if (state !== 'expired') return null;
     // The owner's subscription no longer gives access, so neither does the share (ADR 010).
@@ -72,7 +73,7 @@ export function StatePanel({ subscription, today }: { subscription: Subscription
     return (
       <section className={ui.panelAccent} aria-labelledby="tilstand">
         <h2 id="tilstand" className={ui.panelHeading}>
-          Vi savner deg! Abonnementet ditt utløp {end}
+          Vi savner deg! Abonnementet ditt varte til og med {end}
         </h2>
         <p className={ui.text}>
           Start {subscription.planName} igjen i dag for {priceLabel(subscription.priceOre, subscription.billingPeriod)}, så er du tilbake med en gang. Du kan si opp når du vil.

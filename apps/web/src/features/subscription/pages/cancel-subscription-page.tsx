@@ -9,6 +9,8 @@ import {
   cancellationSurveySchema,
   decideTransition,
   formatLongDate,
+  lastDayWithAccess,
+  renewalDay,
   type CancellationActionType,
   type CancellationSurvey,
   type RetentionOffer,
@@ -130,7 +132,9 @@ export function CancelSubscriptionPage() {
 
   if (!subscription) return null;
   const decision = decideTransition(subscription, 'cancel', today);
-  const end = formatLongDate(subscription.currentPeriodEnd);
+  // Issue 25.2: the paid period's last day, and the renewal day after it.
+  const end = formatLongDate(lastDayWithAccess(subscription.currentPeriodEnd));
+  const renews = formatLongDate(renewalDay(subscription.currentPeriodEnd));
   const total = offer ? 3 : 2;
 
   if (!decision.allowed) {
@@ -168,7 +172,7 @@ export function CancelSubscriptionPage() {
                 {offer.headline}
               </h3>
               <p className={ui.text}>{offer.description}</p>
-              {offer.plan ? <p className={ui.text}>Ny pris: {priceLabel(offer.plan.priceOre, offer.plan.billingPeriod)} fra {end}.</p> : null}
+              {offer.plan ? <p className={ui.text}>Ny pris: {priceLabel(offer.plan.priceOre, offer.plan.billingPeriod)} fra {renews}.</p> : null}
             </div>
             {error}
             <div className={ui.actions}>

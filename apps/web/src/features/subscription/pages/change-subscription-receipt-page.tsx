@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router';
-import { formatKroner, formatLongDate, type ChangePlanResponse, type PlanChangeKind } from '@minside/domain';
+import { formatKroner, formatLongDate, renewalDay, type ChangePlanResponse, type PlanChangeKind } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -71,7 +71,7 @@ export function ChangeSubscriptionReceiptPage() {
           </Facts>
           <p className={ui.muted}>
             {quote.kind === 'upgrade'
-              ? `Mellomlegget gjelder de ${quote.daysLeft} dagene som er igjen av perioden du har betalt for, og kommer på neste faktura. Deretter fornyes abonnementet til ny pris ${formatLongDate(receipt.subscription.currentPeriodEnd)}.`
+              ? `Mellomlegget gjelder de ${quote.daysLeft} dagene som er igjen av perioden du har betalt for, og kommer på neste faktura. Deretter fornyes abonnementet til ny pris ${formatLongDate(renewalDay(receipt.subscription.currentPeriodEnd))}.`
               : quote.kind === 'current'
                 ? 'Abonnementet fortsetter som før.'
                 : 'Du har det du har i dag fram til da, og betaler ingenting ekstra nå.'}

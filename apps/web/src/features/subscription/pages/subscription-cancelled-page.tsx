@@ -1,4 +1,4 @@
-import { formatLongDate, userFacingState } from '@minside/domain';
+import { formatLongDate, lastDayWithAccess, userFacingState } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ButtonLink, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -12,18 +12,18 @@ export function SubscriptionCancelledPage() {
   const today = useToday();
   if (!subscription) return null;
   const state = userFacingState(subscription, today);
-  const end = formatLongDate(subscription.currentPeriodEnd);
+  const end = formatLongDate(lastDayWithAccess(subscription.currentPeriodEnd));
 
   if (state !== 'cancelled') {
     return (
       <Page title={pages.subscriptionCancelled.title}>
-        <NoticePanel actions={<HomeLink />}>{state === 'expired' ? `Abonnementet ditt utløp ${end}.` : 'Abonnementet ditt er ikke sagt opp.'}</NoticePanel>
+        <NoticePanel actions={<HomeLink />}>{state === 'expired' ? `Abonnementet ditt ga tilgang til og med ${end}.` : 'Abonnementet ditt er ikke sagt opp.'}</NoticePanel>
       </Page>
     );
   }
 
   return (
-    <Page title={pages.subscriptionCancelled.title} lead={`${subscription.planName} løper ut ${end}. Takk for at du har lest oss!`}>
+    <Page title={pages.subscriptionCancelled.title} lead={`${subscription.planName} gir tilgang til og med ${end}. Takk for at du har lest oss!`}>
       <div className={`${ui.stack} ${ui.narrow}`}>
         <p className={ui.success} role="status">
           Oppsigelsen er registrert. Du har tilgang som før til og med {end}, og du betaler ikke mer etter det.

@@ -1,4 +1,4 @@
-import { formatLongDate, userFacingState } from '@minside/domain';
+import { formatLongDate, lastDayWithAccess, renewalDay, userFacingState } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ButtonLink, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -17,7 +17,7 @@ export function SubscriptionReactivatedPage() {
   const state = userFacingState(subscription, today);
   if (state === 'expired') {
     return (
-      <Page title={pages.subscriptionReactivated.title} lead={`Abonnementet ditt utløp ${formatLongDate(subscription.currentPeriodEnd)}. Vil du starte det igjen?`}>
+      <Page title={pages.subscriptionReactivated.title} lead={`Abonnementet ditt ga tilgang til og med ${formatLongDate(lastDayWithAccess(subscription.currentPeriodEnd))}. Vil du starte det igjen?`}>
         <Panel accent narrow>
           <ReactivateButton subscription={subscription} />
         </Panel>
@@ -42,7 +42,7 @@ export function SubscriptionReactivatedPage() {
         >
           <Facts>
             <Fact label="Pris">{priceLabel(subscription.priceOre, subscription.billingPeriod)}</Fact>
-            <Fact label="Neste fornyelse">{formatLongDate(subscription.currentPeriodEnd)}</Fact>
+            <Fact label="Neste fornyelse">{formatLongDate(renewalDay(subscription.currentPeriodEnd))}</Fact>
           </Facts>
         </Panel>
       </div>

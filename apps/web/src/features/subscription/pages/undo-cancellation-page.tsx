@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatLongDate, userFacingState } from '@minside/domain';
+import { formatLongDate, lastDayWithAccess, renewalDay, userFacingState } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -30,14 +30,16 @@ export function UndoCancellationPage() {
   });
   if (!subscription) return null;
   const state = userFacingState(subscription, today);
-  const end = formatLongDate(subscription.currentPeriodEnd);
+  // Issue 25.2: access runs to the last day; the renewal is the day after.
+  const end = formatLongDate(lastDayWithAccess(subscription.currentPeriodEnd));
+  const renews = formatLongDate(renewalDay(subscription.currentPeriodEnd));
 
   if (done) {
     return (
       <Page title={pages.undoCancellation.title}>
         <div className={`${ui.stack} ${ui.narrow}`}>
           <p className={ui.success} role="status">
-            Oppsigelsen er angret. {subscription.planName} fortsetter som før, og neste fornyelse er {end}.
+            Oppsigelsen er angret. {subscription.planName} fortsetter som før, og neste fornyelse er {renews}.
           </p>
           <div className={ui.actions}>
             <HomeLink />
@@ -49,7 +51,7 @@ export function UndoCancellationPage() {
 
   if (state === 'expired') {
     return (
-      <Page title={pages.undoCancellation.title} lead={`Abonnementet løp ut ${end}, så oppsigelsen kan ikke angres lenger. Du kan starte det på nytt i stedet.`}>
+      <Page title={pages.undoCancellation.title} lead={`Abonnementet ga tilgang til og med ${end}, så oppsigelsen kan ikke angres lenger. Du kan starte det på nytt i stedet.`}>
         <Panel accent narrow>
           <ReactivateButton subscription={subscription} />
         </Panel>
@@ -66,7 +68,7 @@ export function UndoCancellationPage() {
   }
 
   return (
-    <Page title={pages.undoCancellation.title} lead={`${subscription.planName} er sagt opp og løper ut ${end}. Angrer du oppsigelsen, fortsetter abonnementet som før.`}>
+    <Page title={pages.undoCancellation.title} lead={`${subscription.planName} er sagt opp og gir tilgang til og med ${end}. Angrer du oppsigelsen, fortsetter abonnementet som før.`}>
       <Panel
         narrow
         heading="Vil du fortsette å abonnere?"
@@ -80,7 +82,7 @@ export function UndoCancellationPage() {
           </>
         }
       >
-        <p className={ui.text}>Du betaler som før, og abonnementet fornyes {end}.</p>
+        <p className={ui.text}>Du betaler som før, og abonnementet fornyes {renews}.</p>
         <ErrorAlert error={mutation.error} />
       </Panel>
     </Page>

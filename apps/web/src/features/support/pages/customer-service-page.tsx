@@ -15,7 +15,11 @@ import styles from './customer-service-page.module.css';
 /** Opening hours of the customer centre (shared by all titles). */
 const openingHours = 'Mandag–fredag kl. 08.00–16.00';
 
-/** SPEC §2 /kundeservice: public FAQ and the title's contact details. */
+/**
+ * SPEC §2 /kundeservice: public FAQ and the title's contact details, as the catalogue has them.
+ * Whether the catalogue's details are the publisher's own is the operators' concern
+ * (`contactIsPlaceholder`, `npm run admin -- contacts`), never text for subscribers (issue 25.5).
+ */
 export function CustomerServicePage() {
   const title = useTitle();
   const faq = useQuery(contentQueryOptions('support', 'faq', title.titleCode));
@@ -57,9 +61,6 @@ export function CustomerServicePage() {
               <dd>{openingHours}</dd>
             </div>
           </dl>
-          {title.contactIsPlaceholder ? (
-            <p className={styles.note}>Telefonnummer og e-postadresse er foreløpige og ikke bekreftet av {title.name}.</p>
-          ) : null}
         </section>
 
         <section className={styles.faq} aria-labelledby="vanlige-sporsmal">
