@@ -126,6 +126,36 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
     });
   });
 
+  describe('correct-birthdate', () => {
+    const sourceOf = async (email: string) =>
+      (await test.database.rows<{ birthdate: string | null; source: string | null }>(sql`select u.birthdate::text, s.source from app_user u left join profile_field_source s on s.user_id = u.id and s.field = 'birthdate' where u.email = ${email}`))[0];
+
+    it('sets the birthdate as the customer centre’s, locked against the subscriber’s own edits', async () => {
+      const { lines } = await admin('correct-birthdate', 'student@minside.test', '2001-02-28');
+      expect(lines).toEqual(['Birthdate of student@minside.test set to 2001-02-28 by the customer centre; the subscriber cannot change it on Min Side.']);
+      expect(await sourceOf('student@minside.test')).toEqual({ birthdate: '2001-02-28', source: 'CUSTOMER_SERVICE' });
+    });
+
+    it.each([
+      [['student@minside.test', '2001-02-29'], 'Give a subscriber and a birthdate that exists'],
+      [['student@minside.test', '2030-01-01'], 'Give a subscriber and a birthdate that exists'],
+      [['student@minside.test'], 'Usage: npm run admin -- correct-birthdate'],
+      [['nobody@minside.test', '2001-02-28'], 'No subscriber with e-mail nobody@minside.test.'],
+    ])('refuses %j and changes nothing', async (args, message) => {
+      const before = await sourceOf('ung@minside.test');
+      await expect(admin('correct-birthdate', ...args)).rejects.toThrow(message);
+      expect(await sourceOf('ung@minside.test')).toEqual(before);
+    });
+
+    it('leaves a birthdate the issuer verified to the issuer', async () => {
+      await test.database.db.execute(sql`insert into profile_field_source (user_id, field, source, issuer_label, verified, recorded_at) select id, 'birthdate', 'ISSUER', 'Vipps', true, now() from app_user where email = 'ung@minside.test'`);
+      const before = await sourceOf('ung@minside.test');
+      await expect(admin('correct-birthdate', 'ung@minside.test', '1999-01-01')).rejects.toThrow('The birthdate is verified by Vipps: it is corrected there, and the next login brings it.');
+      expect(await sourceOf('ung@minside.test')).toEqual(before);
+      await test.database.db.execute(sql`delete from profile_field_source where field = 'birthdate' and user_id = (select id from app_user where email = 'ung@minside.test')`);
+    });
+  });
+
   describe('history', () => {
     it('gives the subscriber record by e-mail or account number, the same either way', async () => {
       const byEmail = await admin('history', 'Papir@Minside.test', '--json');

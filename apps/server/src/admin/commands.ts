@@ -1,16 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { carrierFeedQuerySchema, creditInvoiceBodySchema, formatKroner, instStatusName, lastDayWithAccess, renewalDay, toCsv } from '@minside/domain';
+import { carrierFeedQuerySchema, creditInvoiceBodySchema, formatKroner, instStatusName, lastDayWithAccess, osloToday, renewalDay, toCsv } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
-import { mailOutbox, titleMaintenance } from '../db/schema.ts';
+import { appUser, mailOutbox, titleMaintenance } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
 import { REDACTED_MAIL_TEXT } from '../integrations/mail/index.ts';
 import { carrierFeed } from '../modules/delivery/feed.ts';
+import { recordSource, sourcesOf } from '../modules/profile/provenance.ts';
 import { AdminInputError, parse, type AdminCommand, type AdminContext } from './args.ts';
 import { bankCommand, bankUsage } from './bank.ts';
 import { catalogueCommand, catalogueUsage, contactsCommand, contactsUsage } from './catalogue.ts';
 import { gdprCommand, gdprUsage } from './gdpr.ts';
-import { subscriberHistory, type SubscriberHistory } from './subscriber.ts';
+import { findSubscriber, subscriberHistory, type SubscriberHistory } from './subscriber.ts';
 
 export { AdminInputError, type AdminCommand, type AdminContext } from './args.ts';
 export { findSubscriber, subscriberHistory, type SubscriberHistory } from './subscriber.ts';
@@ -74,6 +75,31 @@ export async function creditInvoice(context: AdminContext, args: string[]): Prom
     if (error instanceof AppError) throw new AdminInputError(`Invoice ${no} not credited: ${error.message} (${error.code})`);
     throw error;
   }
+}
+
+const birthdateUsage = 'correct-birthdate <email|accountNo> YYYY-MM-DD';
+
+/**
+ * The customer centre corrects a birthdate the subscriber declared at a purchase, or typed (issue
+ * 24, ADR 028): recorded as the customer centre's, locked against the subscriber's own edits. An
+ * issuer's verified birthdate is not ours to correct: it changes at the issuer.
+ */
+export async function correctBirthdate(context: AdminContext, args: string[]): Promise<void> {
+  const { positionals } = parse(args, {}, birthdateUsage);
+  const [who, birthdate, ...rest] = positionals;
+  const today = osloToday(context.now());
+  if (!who || !birthdate || rest.length > 0 || !/^\d{4}-\d{2}-\d{2}$/.test(birthdate) || Number.isNaN(Date.parse(birthdate)) || new Date(`${birthdate}T00:00:00Z`).toISOString().slice(0, 10) !== birthdate || birthdate > today || birthdate < '1900-01-01') {
+    throw new AdminInputError(`Give a subscriber and a birthdate that exists (YYYY-MM-DD, not in the future).\nUsage: npm run admin -- ${birthdateUsage}`);
+  }
+  const userId = await findSubscriber(context, who);
+  const sources = await sourcesOf(context.db, userId);
+  const current = sources.birthdate;
+  if (current?.source === 'ISSUER' && current.verified) throw new AdminInputError(`The birthdate is verified by ${current.issuerLabel ?? 'the issuer'}: it is corrected there, and the next login brings it.`);
+  await context.db.transaction(async (tx) => {
+    await tx.update(appUser).set({ birthdate }).where(eq(appUser.id, userId));
+    await recordSource(tx, userId, 'birthdate', { source: 'CUSTOMER_SERVICE', issuerLabel: null, verified: false }, context.now());
+  });
+  context.print(`Birthdate of ${who} set to ${birthdate} by the customer centre; the subscriber cannot change it on Min Side.`);
 }
 
 const feedUsage = 'delivery-feed --title ADR --date YYYY-MM-DD [--out feed.csv]';
@@ -169,6 +195,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   },
   maintenance: { usage: maintenanceUsage, summary: "Turn one title's maintenance page on or off", run: setMaintenance },
   'resend-mail': { usage: resendUsage, summary: 'Queue an e-mail of the outbox again (not once its body is removed)', run: resendMail },
+  'correct-birthdate': { usage: birthdateUsage, summary: "Correct a subscriber's declared or typed birthdate as the customer centre (issue 24)", run: correctBirthdate },
   'credit-invoice': { usage: creditUsage, summary: 'Credit a whole invoice with a credit note: cancel it when unpaid, refund a Vipps or card payment (issue 23)', run: creditInvoice },
   'delivery-feed': { usage: feedUsage, summary: 'The carrier feed of one title and day as CSV (stdout or --out)', run: deliveryFeed },
   history: { usage: historyUsage, summary: "A subscriber's subscriptions, change log, delivery changes, complaints and invoices (read-only)", run: printHistory },
