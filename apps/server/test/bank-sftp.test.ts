@@ -1,7 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -14,6 +13,7 @@ import { sha256Of } from '../src/modules/bank/archive.ts';
 import { exchangeBankFiles } from '../src/modules/bank/exchange.ts';
 import { createSftpTransport } from '../src/modules/bank/transport.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
+import { freePort } from './reliability-support.ts';
 import { netbankPayment as paidInNetbank } from './support.ts';
 
 // Issue 21: the bank's files travel over SFTP in production. Debian's OpenSSH server runs on
@@ -51,17 +51,6 @@ function fingerprintOf(publicKey: string): string {
   const match = /(SHA256:\S+)/.exec(keygen(['-l', '-E', 'sha256', '-f', publicKey]));
   if (!match?.[1]) throw new Error(`no fingerprint for ${publicKey}`);
   return match[1];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function startSshd(): Promise<Sshd> {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './reliability-support.ts';
 
 /**
  * A separate issuer process that behaves like Vipps Login (fixtures/vipps-like-issuer.mjs; what
@@ -63,17 +63,6 @@ export interface VippsLikeIssuer {
   /** Replaces a person's claims; `withhold`, when given, replaces the withheld scopes too. Applies to userinfo calls from now on. */
   setClaims(sub: string, claims: VippsClaims, withhold?: VippsScope[]): Promise<void>;
   stop(): void;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export async function startVippsLikeIssuer(options: { clientId: string; clientSecret: string; redirectUris: string[]; persons: VippsPerson[] }): Promise<VippsLikeIssuer> {
