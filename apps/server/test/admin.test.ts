@@ -142,9 +142,9 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
       [['student@minside.test'], 'Usage: npm run admin -- correct-birthdate'],
       [['nobody@minside.test', '2001-02-28'], 'No subscriber with e-mail nobody@minside.test.'],
     ])('refuses %j and changes nothing', async (args, message) => {
-      const before = await sourceOf('ung@minside.test');
+      const before = await sourceOf('student@minside.test');
       await expect(admin('correct-birthdate', ...args)).rejects.toThrow(message);
-      expect(await sourceOf('ung@minside.test')).toEqual(before);
+      expect(await sourceOf('student@minside.test')).toEqual(before);
     });
 
     it('leaves a birthdate the issuer verified to the issuer', async () => {

@@ -19,6 +19,7 @@ const PER_PAPER = defaultCatalogue.byTitleCode('VAR').pausedIssueCreditOre;
 const VARDEN_ACCOUNT = 40_000_013;
 const VARDEN_SUBSCRIPTION = 'demo-varden-var';
 const QUARTER_PRICE = 189_900;
+const OPERATOR = 'o'.repeat(40);
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
 describe.each(testDatabases)('complaint credited on the next invoice ($name)', ({ name }) => {
@@ -27,7 +28,7 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
   let varden: TestBrowser;
 
   beforeAll(async () => {
-    test = await buildTestApp(name, { seed: true, now: clock });
+    test = await buildTestApp(name, { seed: true, now: clock, config: { operatorToken: OPERATOR } });
     varden = await signIn(test, PORTAL, 'varden@minside.test', 'VAR');
   });
   afterAll(() => test?.close());
@@ -38,6 +39,9 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     expect(response.status, response.body.slice(0, 200)).toBe(200);
     return plain(await pdfText(response.raw));
   };
+  const operatorCredit = (ariaInvoiceNo: number) =>
+    test.app.inject({ method: 'POST', url: `/api/operator/invoice/${ariaInvoiceNo}/credit`, headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' }, payload: { reason: 'Oppsagt' } });
+  const creditNoteCount = async () => Number((await test.database.rows<{ n: number }>(sql`select count(*)::int as n from billing_document where kind = 'CREDIT_NOTE'`))[0]?.n);
   const waiting = async () => test.database.rows<{ amount_ore: number }>(sql`select amount_ore from credit_set_off where subscription_id = ${VARDEN_SUBSCRIPTION} and aria_invoice_no is null`);
 
   it('credits the missed papers with a credit note on the invoice that paid for them, and sets it off against the next invoice', async () => {
@@ -65,6 +69,16 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     const [mail] = await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'varden@minside.test' and subject like ${`%kreditnota ${noteNumber}%`}`);
     expect(plain(mail?.text ?? '')).toContain('Vi har kreditert 50,00 kr av faktura');
     expect(plain(mail?.text ?? '')).toContain('Beløpet trekkes fra neste faktura.');
+    // A paper is credited once: the same day again under another code is refused, and nothing is filed or credited.
+    const notes = await creditNoteCount();
+    const complaints = await test.database.rows(sql`select count(*)::int as n from delivery_complaint`);
+    expectRefused(await varden.request('POST', `${PORTAL}/api/delivery/complaints?titleCode=VAR`, { json: { code: 'WET', days: [days[0]], remedy: 'CREDIT' } }), 422, 'REMEDY_NOT_OFFERED');
+    expect(await creditNoteCount()).toBe(notes);
+    expect(await test.database.rows(sql`select count(*)::int as n from delivery_complaint`)).toEqual(complaints);
+    // Nor can the customer centre credit the whole invoice on top of the papers already credited.
+    const whole = await operatorCredit(paidFor?.ariaInvoiceNo ?? 0);
+    expect(whole.statusCode, whole.body).toBe(409);
+    expect(whole.json()).toMatchObject({ code: 'INVOICE_PARTLY_CREDITED' });
     // Nothing was paid back and the paid invoice is as it was: the credit waits for the next invoice.
     expect(await waiting()).toEqual([{ amount_ore: 2 * PER_PAPER }]);
     expect((await invoices()).find((row) => row.ariaInvoiceNo === paidFor?.ariaInvoiceNo)).toMatchObject({ status: 'PAID', amountOre: paidFor?.amountOre, creditedOre: 0 });
@@ -88,6 +102,17 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     expect(started.status, started.body).toBeLessThan(300);
     const [pending] = await test.database.rows<{ amount_ore: number }>(sql`select amount_ore from payment where aria_invoice_no = ${next?.ariaInvoiceNo ?? 0}`);
     expect(pending?.amount_ore).toBe(QUARTER_PRICE - 2 * PER_PAPER);
+
+    // The customer centre cancels that invoice: the whole of it is credited, and the complaint's credit
+    // is not used up by it — it waits for the next invoice again.
+    await test.database.db.execute(sql`update payment set status = 'CANCELLED' where aria_invoice_no = ${next?.ariaInvoiceNo ?? 0} and status = 'PENDING'`);
+    const cancelled = await operatorCredit(next?.ariaInvoiceNo ?? 0);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await waiting()).toEqual([{ amount_ore: 2 * PER_PAPER }]);
+    const cancelNote = await pdf(`/api/invoice/${VARDEN_ACCOUNT}/credit-notes/${cancelled.json<{ creditNoteNumber: number }>().creditNoteNumber}/pdf`);
+    expect(cancelNote).toContain('Kreditert beløp 1 899,00 kr');
+    expect(cancelNote.replace(/\s+/g, ' ')).toContain('Beløpet du har til gode fra en kreditnota, trekkes fra neste faktura.');
+    await test.database.db.execute(sql`delete from credit_set_off where subscription_id = ${VARDEN_SUBSCRIPTION}`);
   });
 
   it('a credit larger than the next invoice settles it, and the rest waits for the one after', async () => {

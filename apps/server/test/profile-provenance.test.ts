@@ -51,6 +51,13 @@ describe.each(testDatabases)('where profile fields come from ($name)', ({ name }
     expect(edited.json<{ profile: ProfileResponse }>().profile.sources.givenName).toMatchObject({ source: 'USER', verified: false });
     papir = await signIn(test, PORTAL, 'papir@minside.test');
     expect((await profileOf(papir)).givenName).toBe('Kari Marie');
+
+    // A number the user cleared stays cleared: the issuer's (unverified) one does not come back at the next login.
+    await test.database.db.execute(sql`update idp_account set phone_number = '+4791234567' where email = 'papir@minside.test'`);
+    const cleared = await papir.request('PUT', `${PORTAL}/api/profile`, { json: form(await profileOf(papir), { phoneNumber: '' }) });
+    expect(cleared.status, cleared.body).toBe(200);
+    papir = await signIn(test, PORTAL, 'papir@minside.test');
+    expect((await profileOf(papir)).phoneNumber).toBeNull();
   });
 
   it('locks the birthdate an order was judged by: an edit is refused with a code and changes nothing', async () => {

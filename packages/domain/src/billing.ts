@@ -397,6 +397,7 @@ export const billingErrorCodes = {
   discountCodeUsed: 'DISCOUNT_CODE_USED',
   invoiceAlreadyCredited: 'INVOICE_ALREADY_CREDITED',
   invoicePartlyPaid: 'INVOICE_PARTLY_PAID',
+  invoicePartlyCredited: 'INVOICE_PARTLY_CREDITED',
   refundNeedsBank: 'REFUND_NEEDS_BANK',
   refundFailed: 'REFUND_FAILED',
 } as const;
@@ -420,6 +421,7 @@ export const billingErrorMessages = {
   discountCodeUsed: 'Rabattkoden er allerede brukt på dette abonnementet.',
   invoiceAlreadyCredited: 'Fakturaen er allerede kreditert.',
   invoicePartlyPaid: 'Fakturaen er delvis betalt. Krediter den i økonomisystemet og betal tilbake det som er innbetalt.',
+  invoicePartlyCredited: 'Fakturaen er allerede delvis kreditert etter en reklamasjon. Krediter resten i økonomisystemet og betal tilbake fra banken.',
   refundNeedsBank: 'Fakturaen er betalt i banken eller utenom Min Side. Pengene må betales tilbake derfra; krediter den i økonomisystemet.',
   refundFailed: 'Betalingstjenesten kunne ikke betale tilbake nå. Ingenting er endret; prøv igjen om litt.',
 } as const;

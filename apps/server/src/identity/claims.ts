@@ -30,8 +30,13 @@ export interface IssuerClaims {
   familyName: string | null;
   phoneNumber: string | null;
   phoneVerified: boolean;
-  /** ISO date; an issuer's birthdate is its word, and as such verified (SPEC §5's age rules use it). */
+  /** ISO date. */
   birthdate: string | null;
+  /**
+   * Whether the issuer vouches for the birthdate: Vipps Login's comes from BankID. A group's own
+   * account may let people type theirs, so a standard issuer's is taken as the person's word.
+   */
+  birthdateVerified: boolean;
   address: IssuerAddress | null;
 }
 
@@ -82,6 +87,7 @@ export function mapIssuerClaims(profile: ClaimProfile, claims: Record<string, un
     givenName = name(words.slice(0, words.length > 1 ? -1 : undefined).join(' '));
   }
   const phoneNumber = phone(claims['phone_number'], profile);
+  const born = birthdate(claims['birthdate'], today);
   return {
     email: text(claims['email']).toLowerCase(),
     emailVerified: claims['email_verified'] === true,
@@ -90,7 +96,8 @@ export function mapIssuerClaims(profile: ClaimProfile, claims: Record<string, un
     phoneNumber,
     // Vipps users sign in with their phone number and BankID: the number is proven.
     phoneVerified: phoneNumber !== null && (profile === 'vipps' || claims['phone_number_verified'] === true),
-    birthdate: birthdate(claims['birthdate'], today),
+    birthdate: born,
+    birthdateVerified: born !== null && profile === 'vipps',
     address: address(claims['address'], profile),
   };
 }

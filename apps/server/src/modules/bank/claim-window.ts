@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { addDays } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
+import { qualified } from '../../db/qualified.ts';
 import { avtaleGiroClaim, invoice, payment, paymentAgreement } from '../../db/schema.ts';
 
 /**
@@ -46,7 +47,7 @@ function inPlay(today: string): SQL {
 
 /** The invoice's claim at the bank while it is in play, as a column for invoice queries: its due date and the amount the bank draws, in one look-up. */
 export function liveClaimColumn(today: string) {
-  return sql<{ dueOn: string; ore: number } | null>`(select json_build_object('dueOn', to_char(c.due_on, 'YYYY-MM-DD'), 'ore', c.amount_ore) from ${avtaleGiroClaim} c where c.aria_invoice_no = ${invoice.ariaInvoiceNo} and ${inPlay(today)})`;
+  return sql<{ dueOn: string; ore: number } | null>`(select json_build_object('dueOn', to_char(c.due_on, 'YYYY-MM-DD'), 'ore', c.amount_ore) from ${avtaleGiroClaim} c where c.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and ${inPlay(today)})`;
 }
 
 /** The due date the bank will draw the invoice on, when that can no longer be stopped; null otherwise. */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { qualified } from '../../db/qualified.ts';
 import { creditSetOff, invoice, payment } from '../../db/schema.ts';
 
 // The status in the aggregate, not in the where clause: the invoice's own few payments by its
@@ -23,8 +24,14 @@ export async function paidSoFar(db: Db, ariaInvoiceNo: number): Promise<number> 
   return Number(rows[0]?.ore ?? 0);
 }
 
+/** Only the captured payments: what came in as money (a credit set off against the invoice is no payment to give back). */
+export async function capturedSoFar(db: Db, ariaInvoiceNo: number): Promise<number> {
+  const { rows } = (await db.execute(sql`select ${capturedOf(ariaInvoiceNo)}::bigint as ore`)) as unknown as { rows: { ore: string | number }[] };
+  return Number(rows[0]?.ore ?? 0);
+}
+
 /** Captured payments as a column of an invoice query (the list shows a part-paid invoice as such). */
-export const paidOreColumn = sql<number>`${capturedOf(sql`${invoice.ariaInvoiceNo}`)}::int`;
+export const paidOreColumn = sql<number>`${capturedOf(qualified(invoice.ariaInvoiceNo))}::int`;
 
 /** Credit set off against the invoice, as a column of an invoice query ("Fratrukket kreditnota"). */
-export const creditedOreColumn = sql<number>`${setOffOf(sql`${invoice.ariaInvoiceNo}`)}::int`;
+export const creditedOreColumn = sql<number>`${setOffOf(qualified(invoice.ariaInvoiceNo))}::int`;

@@ -3,6 +3,7 @@ import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import {
   addDays,
   addressKey,
+  instStatusCodes,
   affectedIssues,
   checkNewPeriod,
   checkShortening,
@@ -92,6 +93,16 @@ function isUniqueViolation(error: unknown): boolean {
 
 export function createDeliveryService(deps: DeliveryServiceDeps) {
   const { db, catalogue, accounts, titles, now, cutoffTime, calendarOf, noticesFor, complaintCrediting } = deps;
+
+  /**
+   * Whether CREDIT ("godskrevet på neste faktura") can be offered: the title gives a value per paper,
+   * a next invoice will come (an active subscription, which the renewal run invoices), and a paid
+   * invoice paid for one of the days not credited yet (ADR 026).
+   */
+  async function creditOffered(ctx: DeliveryContext, days: readonly string[]): Promise<boolean> {
+    if (!ctx.title.complaintRemedies.includes('CREDIT') || ctx.subscription.instStatusCode !== instStatusCodes.ACTIVE) return false;
+    return complaintCrediting.creditable(ctx.subscription.id, days, ctx.title.pausedIssueCreditOre);
+  }
 
   /** The signed-in user's subscription on this title; 404 without one, 403 unless it is a paper subscription. */
   async function contextFor(user: SessionUser, titleCode: string | undefined, minsideUrl: string): Promise<DeliveryContext> {
@@ -329,8 +340,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
         .from(deliveryComplaintDay)
         .where(and(eq(deliveryComplaintDay.subscriptionId, ctx.subscription.id), inArray(deliveryComplaintDay.issueDate, days)));
       const notices = await noticesFor(ctx.subscription.id, days);
-      // A credit needs a value per paper and an invoice that paid for the days.
-      const creditable = ctx.title.complaintRemedies.includes('CREDIT') && (await complaintCrediting.creditable(ctx.subscription.id, days, ctx.title.pausedIssueCreditOre));
+      const creditable = await creditOffered(ctx, days);
       return {
         today,
         days,
@@ -349,7 +359,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
         throw new AppError(422, deliveryErrorCodes.complaintDayNotAllowed, deliveryMessages.complaintDayNotAllowed);
       }
       if (complaintRequiresText(body.code) && !body.text) throw new AppError(400, errorCodes.validation, deliveryMessages.complaintTextRequired);
-      if (!remediesFor(ctx.title.complaintRemedies, days, today).includes(body.remedy as ComplaintRemedy)) {
+      if (!remediesFor(ctx.title.complaintRemedies, days, today).includes(body.remedy as ComplaintRemedy) || (body.remedy === 'CREDIT' && !(await creditOffered(ctx, days)))) {
         throw new AppError(422, deliveryErrorCodes.remedyNotOffered, deliveryMessages.remedyNotOffered);
       }
       const address = await addressOn(ctx, today);
@@ -376,7 +386,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
           await tx.insert(deliveryComplaintDay).values(days.map((day) => ({ caseNo: complaint.caseNo, subscriptionId: ctx.subscription.id, issueDate: day, code: body.code })));
           const caseNumber = caseNumberOf(complaint.caseNo);
           if (body.remedy !== 'CREDIT') return { caseNumber, code: body.code, days, remedy: body.remedy, createdAt: at.toISOString(), credit: null };
-          const credit = await complaintCrediting.credit(tx, { subscriptionId: ctx.subscription.id, caseNumber, days, perIssueOre: ctx.title.pausedIssueCreditOre, at });
+          const credit = await complaintCrediting.credit(tx, { subscriptionId: ctx.subscription.id, caseNumber, caseNo: complaint.caseNo, days, perIssueOre: ctx.title.pausedIssueCreditOre, at });
           // No invoice paid for these days (or nothing is left of it to credit): the complaint is not filed.
           if (credit.amountOre <= 0) throw new AppError(422, deliveryErrorCodes.remedyNotOffered, deliveryMessages.remedyNotOffered);
           return { caseNumber, code: body.code, days, remedy: body.remedy, createdAt: at.toISOString(), credit };

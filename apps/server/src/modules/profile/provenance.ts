@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { isLockedField, profileFields, type ProfileField, type ProfileFieldSource, type ProfileFieldSourceKind } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { appUser, profileFieldSource } from '../../db/schema.ts';
@@ -42,18 +43,21 @@ export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLo
     const changes: Partial<typeof appUser.$inferInsert> = {};
     const take = async (field: Exclude<ProfileField, 'email'>, value: string | null, verified: boolean) => {
       if (value === null) return;
-      // The user's own value (an edit, a declaration, the customer centre's correction, or one typed
-      // before provenance was kept) outranks an unverified claim; the issuer's earlier word does not.
-      // A value equal to the claim came from the issuer (at a login before provenance was kept).
-      const issuerOwned = sources[field]?.source === 'ISSUER' || (sources[field] === null && user[field] === value);
-      if (!verified && !issuerOwned && user[field]) return;
+      // The user's own value — an edit (a cleared field too), a declaration, the customer centre's
+      // correction, or one typed before provenance was kept — outranks an unverified claim; the
+      // issuer's earlier word does not. A value equal to the claim came from the issuer (at a login
+      // before provenance was kept; numbers compared as numbers, as older rows kept the issuer's spelling).
+      const source = sources[field];
+      const theirs = source !== null && source.source !== 'ISSUER';
+      const issuerOwned = source?.source === 'ISSUER' || (source === null && sameValue(field, user[field], value));
+      if (!verified && (theirs || (!issuerOwned && user[field]))) return;
       if (user[field] !== value) changes[field] = value;
       await recordSource(tx, user.id, field, { source: 'ISSUER', issuerLabel, verified }, at);
     };
     await take('givenName', login.givenName, false);
     await take('familyName', login.familyName, false);
     await take('phoneNumber', login.phoneNumber, login.phoneVerified);
-    await take('birthdate', login.birthdate, login.birthdate !== null);
+    await take('birthdate', login.birthdate, login.birthdateVerified);
 
     if (login.email && login.email !== user.email) {
       changes.email = login.email;
@@ -68,6 +72,12 @@ export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLo
     const [updated] = await tx.update(appUser).set(changes).where(eq(appUser.id, user.id)).returning();
     return updated ?? user;
   });
+}
+
+function sameValue(field: ProfileField, stored: string | null, claimed: string): boolean {
+  if (stored === null) return false;
+  if (field !== 'phoneNumber') return stored === claimed;
+  return parsePhoneNumberFromString(stored, 'NO')?.number === claimed;
 }
 
 /** The fields of `requested` that differ from the user's and are locked: an edit the page should not have offered. */
@@ -86,7 +96,8 @@ export async function recordUserEdits(tx: Tx | Db, user: UserRow, requested: Par
 /** Locks the birthdate the buyer gave for a purchase with an age limit (SPEC §5): later edits cannot reopen or close an offer. */
 export async function declareBirthdate(tx: Tx, userId: string, birthdate: string, at: Date): Promise<void> {
   const [current] = await tx.select().from(profileFieldSource).where(and(eq(profileFieldSource.userId, userId), eq(profileFieldSource.field, 'birthdate')));
-  if (current && (current.source === 'ISSUER' && current.verified)) return;
+  // Locked already: the issuer's verified word, an earlier declaration, or the customer centre's correction stands.
+  if (current && ((current.source === 'ISSUER' && current.verified) || current.source === 'DECLARED' || current.source === 'CUSTOMER_SERVICE')) return;
   await tx.update(appUser).set({ birthdate }).where(eq(appUser.id, userId));
   await recordSource(tx, userId, 'birthdate', { source: 'DECLARED', issuerLabel: null, verified: false }, at);
 }

@@ -16,14 +16,15 @@ const settledWith: Partial<Record<InvoiceSettlement, string>> = {
  * `paidAt`; a bank payment's `paidAt` is noon Oslo of the bank's payment date). Null when it is
  * not paid, or paid without a recorded time (the status badge alone says Betalt then).
  */
-export function paidText(invoice: { status: InvoiceStatus; paidAt?: string | null; settledBy?: InvoiceSettlement | null }): string | null {
+export function paidText(invoice: { status: InvoiceStatus; paidAt?: string | null; settledBy?: InvoiceSettlement | null; creditedOre?: number }): string | null {
   if (invoice.status !== 'PAID' || !invoice.paidAt) return null;
   const at = new Date(invoice.paidAt);
   if (Number.isNaN(at.getTime())) return null;
   const how = invoice.settledBy ? settledWith[invoice.settledBy] : undefined;
   const day = formatLongDate(osloToday(at));
-  // Settled by a credit note (a cancelled invoice) or a 100 % discount: nothing was paid.
-  if (invoice.settledBy === 'CREDIT') return `Kreditert ${day}`;
+  // Settled by a credit note: a complaint's credit set off against it (paid with what the subscriber
+  // had to their credit), or a cancelled invoice or a 100 % discount (nothing was paid).
+  if (invoice.settledBy === 'CREDIT') return (invoice.creditedOre ?? 0) > 0 ? `Betalt med kreditnota ${day}` : `Kreditert ${day}`;
   return how ? `Betalt ${day} ${how}` : `Betalt ${day}`;
 }
 

@@ -3,10 +3,10 @@ import { billingErrorCodes, billingErrorMessages, osloToday } from '@minside/dom
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../../db/client.ts';
-import { billingDocument, invoice, payment } from '../../../db/schema.ts';
+import { billingDocument, creditSetOff, invoice, payment } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import { fixedAvtaleGiroDraw } from '../../bank/claim-window.ts';
-import { paidSoFar } from '../paid-so-far.ts';
+import { capturedSoFar } from '../paid-so-far.ts';
 import { notFound } from '../../../plugins/errors.ts';
 import type { PaymentEngine } from '../engine.ts';
 import { issueCreditNote } from './issue.ts';
@@ -36,29 +36,42 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
   const { db, engine, catalogue, now, log } = deps;
   const refusal = (code: keyof typeof billingErrorCodes, status = 409) => new AppError(status, billingErrorCodes[code], billingErrorMessages[code]);
 
-  async function alreadyCredited(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<boolean> {
-    const [found] = await reader.select({ number: billingDocument.number }).from(billingDocument).where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
-    return found !== undefined;
+  /**
+   * The invoice's credit notes so far: `whole` when it was cancelled or refunded (this function's
+   * own), `partly` when a complaint credited some of its papers (documents/set-off.ts).
+   */
+  async function creditedSoFar(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ whole: boolean; partly: boolean }> {
+    const notes = await reader.select({ source: billingDocument.source }).from(billingDocument).where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+    const whole = notes.some((note) => note.source.startsWith('cancel:') || note.source.startsWith('refund:'));
+    return { whole, partly: !whole && notes.length > 0 };
+  }
+  async function refuseCredited(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<void> {
+    const credited = await creditedSoFar(reader, ariaInvoiceNo);
+    if (credited.whole) throw refusal('invoiceAlreadyCredited');
+    // The whole invoice again would credit those papers twice (and their credit waits for the next invoice).
+    if (credited.partly) throw refusal('invoicePartlyCredited');
   }
 
   return {
     async creditInvoice(ariaInvoiceNo, reason) {
       const [target] = await db.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
       if (!target) throw notFound();
-      if (await alreadyCredited(db, ariaInvoiceNo)) throw refusal('invoiceAlreadyCredited');
+      await refuseCredited(db, ariaInvoiceNo);
       const captured = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
 
       if (captured.length === 0 && target.paidAt === null) {
-        const settlement = 'Fakturaen er kreditert i sin helhet. Du skal ikke betale den.';
         const creditNoteNumber = await db.transaction(async (tx) => {
           // Under the invoice's lock, everything asked again: a payment, a bank part-payment or another
           // credit that came in since the reads above is seen here, and nothing is cancelled over it.
           const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
           if (!locked || locked.paidAt) throw refusal('invoiceAlreadyPaid');
-          if (await alreadyCredited(tx, ariaInvoiceNo)) throw refusal('invoiceAlreadyCredited');
-          if ((await paidSoFar(tx, ariaInvoiceNo)) > 0) throw refusal('invoicePartlyPaid');
+          await refuseCredited(tx, ariaInvoiceNo);
+          if ((await capturedSoFar(tx, ariaInvoiceNo)) > 0) throw refusal('invoicePartlyPaid');
           // An AvtaleGiro draw the bank no longer lets go of would take the money for a cancelled invoice.
           if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, osloToday(now()))) throw refusal('invoiceDrawnByAvtaleGiro');
+          // A complaint's credit set off against this invoice is not used up by cancelling it: it waits for the next one again.
+          const released = await tx.update(creditSetOff).set({ ariaInvoiceNo: null, setOffAt: null }).where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo)).returning({ id: creditSetOff.id });
+          const settlement = `Fakturaen er kreditert i sin helhet. Du skal ikke betale den.${released.length > 0 ? ' Beløpet du har til gode fra en kreditnota, trekkes fra neste faktura.' : ''}`;
           const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `cancel:${ariaInvoiceNo}`, at: now() });
           await tx.update(invoice).set({ paidAt: now(), settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
           await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.ts';
-import { billingDocument, creditSetOff, invoice } from '../../../db/schema.ts';
+import { qualified } from '../../../db/qualified.ts';
+import { billingDocument, creditSetOff, deliveryComplaint, deliveryComplaintDay, invoice } from '../../../db/schema.ts';
 import { issueCreditNote } from './issue.ts';
 import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
 
@@ -22,52 +23,85 @@ export interface ComplaintCreditInput {
   subscriptionId: string;
   /** "RK-100001": the complaint's case number, in the reason and the source. */
   caseNumber: string;
+  caseNo: number;
   days: readonly string[];
   /** The title's value of one paper (`pausedIssueCreditOre`). */
   perIssueOre: number;
   at: Date;
 }
 
-/** The invoices that paid for `days`, each with the days it covers and what is left of it to credit. */
-async function invoicesCovering(reader: Reader, subscriptionId: string, days: readonly string[]): Promise<{ ariaInvoiceNo: number; days: string[]; creditableOre: number }[]> {
-  const covering = new Map<number, { ariaInvoiceNo: number; days: string[]; creditableOre: number }>();
+interface CoveringInvoice {
+  ariaInvoiceNo: number;
+  days: string[];
+  creditableOre: number;
+}
+
+/**
+ * The paid invoices that paid for `days`, each with the days it covers and what is left of it to
+ * credit (its amount less every credit note on it). The period's own invoice — a renewal's or an
+ * order's, which starts with the period — not a plan change's top-up that covers its last part.
+ * An unpaid one pays for nothing yet: its days are not credited. `lock` takes the invoices' row
+ * locks, so a complaint and a customer centre's credit of the same invoice wait for each other.
+ */
+async function invoicesCovering(reader: Reader | Tx, subscriptionId: string, days: readonly string[], lock = false): Promise<CoveringInvoice[]> {
+  const covering = new Map<number, CoveringInvoice>();
   for (const day of days) {
-    // The newest invoice for the period the day is in: a plan change's replacement over the first.
-    const [found] = await reader
-      .select({
-        ariaInvoiceNo: invoice.ariaInvoiceNo,
-        creditableOre: sql<number>`(${invoice.amountOre} - coalesce((select sum(d.amount_ore) from ${billingDocument} d where d.aria_invoice_no = ${invoice.ariaInvoiceNo} and d.kind = 'CREDIT_NOTE'), 0))::int`,
-      })
+    const query = reader
+      .select({ ariaInvoiceNo: invoice.ariaInvoiceNo })
       .from(invoice)
       .where(and(eq(invoice.subscriptionId, subscriptionId), lte(invoice.periodFrom, day), gte(invoice.periodTo, day)))
-      .orderBy(desc(invoice.createdAt), desc(invoice.ariaInvoiceNo))
+      .orderBy(asc(invoice.periodFrom), desc(invoice.createdAt))
       .limit(1);
-    if (!found || found.creditableOre <= 0) continue;
-    const entry = covering.get(found.ariaInvoiceNo) ?? { ...found, days: [] };
+    const [found] = lock ? await query.for('update') : await query;
+    if (!found) continue;
+    const [state] = await reader
+      .select({
+        paidAt: invoice.paidAt,
+        settledBy: invoice.settledBy,
+        creditableOre: sql<number>`(${invoice.amountOre} - coalesce((select sum(d.amount_ore) from ${billingDocument} d where d.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and d.kind = 'CREDIT_NOTE'), 0))::int`,
+      })
+      .from(invoice)
+      .where(eq(invoice.ariaInvoiceNo, found.ariaInvoiceNo));
+    if (!state?.paidAt || state.settledBy === 'CREDIT' || state.creditableOre <= 0) continue;
+    const entry = covering.get(found.ariaInvoiceNo) ?? { ariaInvoiceNo: found.ariaInvoiceNo, creditableOre: state.creditableOre, days: [] };
     entry.days.push(day);
     covering.set(found.ariaInvoiceNo, entry);
   }
   return [...covering.values()];
 }
 
-/** Whether a complaint about `days` can be credited: a paper has a value and an invoice paid for one of the days. */
+/** The days of `days` credited already by an earlier complaint of the subscription, whatever its code: a paper is credited once. */
+async function creditedBefore(reader: Reader, subscriptionId: string, days: readonly string[], exceptCaseNo: number): Promise<Set<string>> {
+  if (days.length === 0) return new Set();
+  const rows = await reader
+    .select({ day: deliveryComplaintDay.issueDate })
+    .from(deliveryComplaintDay)
+    .innerJoin(deliveryComplaint, eq(deliveryComplaint.caseNo, deliveryComplaintDay.caseNo))
+    .where(and(eq(deliveryComplaintDay.subscriptionId, subscriptionId), inArray(deliveryComplaintDay.issueDate, [...days]), eq(deliveryComplaint.remedy, 'CREDIT'), ne(deliveryComplaint.caseNo, exceptCaseNo)));
+  return new Set(rows.map((row) => row.day));
+}
+
+/** Whether a complaint about `days` can be credited: a paper has a value, and a paid invoice paid for one of the days not credited yet. */
 export async function complaintCreditable(reader: Reader, subscriptionId: string, days: readonly string[], perIssueOre: number): Promise<boolean> {
   if (perIssueOre <= 0 || days.length === 0) return false;
-  return (await invoicesCovering(reader, subscriptionId, days)).length > 0;
+  const credited = await creditedBefore(reader, subscriptionId, days, -1);
+  return (await invoicesCovering(reader, subscriptionId, days.filter((day) => !credited.has(day)))).length > 0;
 }
 
 /**
- * Credits a complaint's papers, in the complaint's transaction: one credit note per invoice that
- * paid for the days (never more than is left of it), each waiting to be set off against the next
- * invoice, and e-mailed. Returns the notes and the total; no notes when no invoice paid for the days.
+ * Credits a complaint's papers, in the complaint's transaction (its days already written): one
+ * credit note per paid invoice that paid for days not credited before, never more than is left of
+ * it, each waiting to be set off against the next invoice, and e-mailed. Returns the notes and the
+ * total; none when nothing is left to credit.
  */
 export async function creditComplaint(tx: Tx, deps: DocumentMailDeps, input: ComplaintCreditInput): Promise<{ creditNoteNumbers: number[]; amountOre: number }> {
   const creditNoteNumbers: number[] = [];
   let total = 0;
   if (input.perIssueOre <= 0) return { creditNoteNumbers, amountOre: 0 };
-  for (const covered of await invoicesCovering(tx, input.subscriptionId, input.days)) {
+  const credited = await creditedBefore(tx, input.subscriptionId, input.days, input.caseNo);
+  for (const covered of await invoicesCovering(tx, input.subscriptionId, input.days.filter((day) => !credited.has(day)), true)) {
     const amountOre = Math.min(covered.creditableOre, covered.days.length * input.perIssueOre);
-    const reason = `Reklamasjon ${input.caseNumber}: ${covered.days.length === 1 ? 'én avis' : `${covered.days.length} aviser`} som ikke kom som den skulle`;
+    const reason = `Reklamasjon ${input.caseNumber}: ${covered.days.length === 1 ? 'én avis som ikke kom som den skulle' : `${covered.days.length} aviser som ikke kom som de skulle`}`;
     const number = await issueCreditNote(tx, deps.catalogue, {
       ariaInvoiceNo: covered.ariaInvoiceNo,
       amountOre,

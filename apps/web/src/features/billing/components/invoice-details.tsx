@@ -39,7 +39,7 @@ export function InvoiceDetails({ invoice }: InvoiceDetailsProps) {
             {invoice.description}
           </h2>
         </div>
-        <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} />
+        <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} creditedOre={invoice.creditedOre ?? 0} />
       </div>
       <p className={styles.amount}>{formatKroner(invoice.amountOre)}</p>
       {paid ? <p className={styles.paid}>{paid}</p> : null}

@@ -39,6 +39,7 @@ const invoices: Invoice[] = [
   { ...base, ariaInvoiceNo: 9002, settledBy: 'SWEDBANK-PPG', description: 'Papir + digital, april' },
   { ...base, ariaInvoiceNo: 9001, settledBy: 'BANKGIRO' },
   { ...base, ariaInvoiceNo: 9000, settledBy: 'CREDIT', description: 'Papir + digital, februar' },
+  { ...base, ariaInvoiceNo: 8999, settledBy: 'CREDIT', paidOre: 0, creditedOre: 64_900, description: 'Papir + digital, januar' },
 ];
 
 const expected: Record<number, string | null> = {
@@ -53,6 +54,8 @@ const expected: Record<number, string | null> = {
   9002: 'Betalt 3. mars 2026 med kort',
   9001: 'Betalt 3. mars 2026 i nettbank',
   9000: 'Kreditert 3. mars 2026',
+  // Paid in full by a complaint's credit set off against it.
+  8999: 'Betalt med kreditnota 3. mars 2026',
 };
 
 function screenWidth(wide: boolean) {

@@ -86,7 +86,7 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
               </td>
               <td>
                 <span className={styles.status}>
-                  <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} />
+                  <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} creditedOre={invoice.creditedOre ?? 0} />
                   <PaidNote invoice={invoice} />
                 </span>
               </td>
@@ -116,7 +116,7 @@ function InvoiceCards({ invoices }: { invoices: Invoice[] }) {
                 <h3 id={headingId} className={styles.cardTitle}>
                   {invoice.description}
                 </h3>
-                <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} />
+                <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} creditedOre={invoice.creditedOre ?? 0} />
               </div>
               <p className={styles.cardAmount}>{formatKroner(invoice.amountOre)}</p>
               <PaidNote invoice={invoice} />
