@@ -12,8 +12,13 @@
 // of CI. Only PGlite, which lives inside the faked process: PostgreSQL and Redis are servers with
 // their own (real) clock, so they run on today's date in the main run.
 //
+// Every date runs in one Vitest run (vitest.config.ts, MINSIDE_TIME_SWEEP): each date's copy of
+// the projects has its workers started under faketime at that date, so each test file starts at
+// the date itself (a run per date let the clock run on across the whole run, minutes past it).
+//
 //   node scripts/time-sweep.mjs               every date (what `npm test` runs)
 //   node scripts/time-sweep.mjs --at 2028-02-29T11:59:00Z [--whole]
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { ensureFaketime } from './ensure-debian-tool.mjs';
 import { root, run } from './lib.mjs';
@@ -37,8 +42,6 @@ export const sweepDates = [
  */
 export const datedSuites = {
   projects: ['domain', 'titles', 'bank-files', 'vipps'],
-  // Vitest's file filters apply to every project: each names files of one of them.
-  files: ['packages/domain/src/', 'packages/titles/src/', 'packages/bank-files/', 'packages/vipps/'],
 };
 export const datedServerFiles = {
   project: 'server',
@@ -61,35 +64,51 @@ function faketimeSpec(at) {
   return `@${instant.toISOString().slice(0, 19).replace('T', ' ')}`;
 }
 
-export async function sweepAt({ at, whole, server }) {
+/** Where faketime puts libfaketime (LD_PRELOAD, as the `faketime` command sets it). */
+function faketimeLibrary() {
+  return execFileSync('faketime', ['-f', '@2000-01-01 00:00:00', 'printenv', 'LD_PRELOAD'], { encoding: 'utf8' }).trim();
+}
+
+function clean(env) {
+  const copy = { ...env };
+  delete copy.TEST_DATABASE_URL;
+  delete copy.TEST_REDIS_URL;
+  return copy;
+}
+
+/** By hand with --whole: every suite under faketime at one date (the Vitest process too). */
+function wholeSuiteAt(at) {
   const name = at.replace(/[:]/g, '').replace(/\.\d+/, '');
   const args = ['vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=reports/time-sweep/${name}.json`];
-  if (!whole) {
-    for (const project of datedSuites.projects) args.push('--project', project);
-    args.push(...datedSuites.files);
-    if (server) args.push('--project', datedServerFiles.project, ...datedServerFiles.files);
-  }
-  const env = { ...process.env, TZ: 'UTC', FAKETIME_DONT_RESET: '1' };
-  delete env.TEST_DATABASE_URL;
-  delete env.TEST_REDIS_URL;
-  console.log(`\n--- ${whole ? 'whole suite' : server ? 'dated package and server suites' : 'package suites'} at ${at} ---`);
-  return run('faketime', ['-f', faketimeSpec(at), 'npx', ...args], { env });
+  console.log(`\n--- whole suite at ${at} ---`);
+  return run('faketime', ['-f', faketimeSpec(at), 'npx', ...args], { env: { ...clean(process.env), TZ: 'UTC', FAKETIME_DONT_RESET: '1' } });
+}
+
+/** The dated suites at each of `dates`, in one Vitest run; a line per date says how it went. */
+async function sweep(dates) {
+  const library = faketimeLibrary();
+  const plan = dates.map(({ at, server }) => ({
+    at,
+    // TZ=UTC: faketime reads the instant in the process's zone; the code under test works in Oslo time itself.
+    env: { LD_PRELOAD: library, FAKETIME: faketimeSpec(at), FAKETIME_DONT_RESET: '1', TZ: 'UTC' },
+    projects: datedSuites.projects,
+    ...(server ? { serverFiles: datedServerFiles.files } : {}),
+  }));
+  const args = ['vitest', 'run', '--reporter=dot', '--reporter=json', '--outputFile.json=reports/time-sweep/sweep.json', '--reporter=./scripts/time-sweep-reporter.mjs'];
+  console.log(`\n--- the dated suites at ${dates.length} dates: ${dates.map((date) => `${date.at}${date.server ? ' (with server)' : ''}`).join(', ')} ---`);
+  return run('npx', args, { env: { ...clean(process.env), MINSIDE_TIME_SWEEP: JSON.stringify(plan) } });
 }
 
 export async function timeSweep(argv = []) {
   if (!(await ensureFaketime())) return 1;
   mkdirSync(`${root}/reports/time-sweep`, { recursive: true });
   const atIndex = argv.indexOf('--at');
-  const dates = atIndex >= 0 ? [{ at: argv[atIndex + 1], whole: argv.includes('--whole'), server: true }] : sweepDates;
-  const failed = [];
-  for (const date of dates) {
-    const started = performance.now();
-    const code = await sweepAt(date);
-    console.log(`--- ${date.at}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((performance.now() - started) / 1000).toFixed(0)} s (${date.why ?? 'by hand'})`);
-    if (code !== 0) failed.push(date.at);
-  }
-  if (failed.length) console.log(`Date sweep failed at: ${failed.join(', ')}`);
-  return failed.length ? 1 : 0;
+  if (atIndex >= 0 && argv.includes('--whole')) return wholeSuiteAt(argv[atIndex + 1]);
+  const dates = atIndex >= 0 ? [{ at: argv[atIndex + 1], server: true, why: 'by hand' }] : sweepDates;
+  const started = performance.now();
+  const code = await sweep(dates);
+  console.log(`--- date sweep: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return code === 0 ? 0 : 1;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exit(await timeSweep(process.argv.slice(2)));

@@ -7,6 +7,7 @@ import { testConfig, type Config } from '../src/config.ts';
 import { createDatabase, type Database, type DatabaseOptions } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemoData } from '../src/db/seed.ts';
+import { pgliteTemplate, postgresTemplate } from './database-support.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 
@@ -25,15 +26,22 @@ export interface ScratchDatabase {
   dispose(): Promise<void>;
 }
 
-/** A fresh, empty database: in-memory PGlite, or a new database on the PostgreSQL server. */
-export async function createScratchDatabase(kind: 'pglite' | 'postgres'): Promise<ScratchDatabase> {
-  if (kind === 'pglite') return { options: { kind: 'pglite', dataDir: undefined }, dispose: async () => {} };
+/**
+ * A fresh database: in-memory PGlite, or a new database on the PostgreSQL server. Empty, or
+ * with `migrated` a copy of the run's migrated database when there is one (database-support.ts).
+ */
+export async function createScratchDatabase(kind: 'pglite' | 'postgres', { migrated = false } = {}): Promise<ScratchDatabase> {
+  if (kind === 'pglite') {
+    const loadDataDir = migrated ? await pgliteTemplate() : undefined;
+    return { options: { kind: 'pglite', dataDir: undefined, ...(loadDataDir ? { loadDataDir } : {}) }, dispose: async () => {} };
+  }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `minside_test_${randomBytes(6).toString('hex')}`;
+  const template = migrated ? postgresTemplate() : undefined;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -60,7 +68,7 @@ export async function buildTestApp(
   kind: 'pglite' | 'postgres',
   options: { config?: Partial<Config>; catalogue?: Catalogue; seed?: boolean; now?: Clock } = {},
 ): Promise<TestApp> {
-  const scratch = await createScratchDatabase(kind);
+  const scratch = await createScratchDatabase(kind, { migrated: true });
   const database = await createDatabase(scratch.options);
   await migrate(database);
   // The seed and the app read one clock, so seeded dates and the app's "today" always agree.

@@ -33,8 +33,12 @@ export type DatabaseOptions =
    * network to the database hangs instead of failing.
    */
   | { kind: 'postgres'; url: string; queryTimeoutMs?: number; /** Sees every statement and its parameters (test/query-plans.test.ts explains them). */ logger?: Logger }
-  /** dataDir undefined keeps the database in memory (tests). */
-  | { kind: 'pglite'; dataDir: string | undefined };
+  /**
+   * dataDir undefined keeps the database in memory (tests). loadDataDir (tests only, in
+   * memory only): start from a dump of a data directory (`dumpDataDir`) instead of an empty
+   * cluster, so each test app need not run initdb and every migration again.
+   */
+  | { kind: 'pglite'; dataDir: string | undefined; loadDataDir?: Blob };
 
 export function databaseOptionsFrom(config: { databaseUrl: string | undefined; dataDir: string }): DatabaseOptions {
   return config.databaseUrl
@@ -54,12 +58,12 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') return createPostgres(options.url, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, options.logger);
-  return createPglite(options.dataDir);
+  return createPglite(options.dataDir, options.loadDataDir);
 }
 
-async function createPglite(dataDir: string | undefined): Promise<Database> {
+async function createPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const client = dataDir ? new PGlite(dataDir) : loadDataDir ? new PGlite({ loadDataDir }) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   let closed = false;
