@@ -54,6 +54,9 @@ export const datedServerFiles = {
     'test/student.test.ts',
     'test/bank.test.ts',
     'test/vipps.test.ts',
+    'test/complaint-credit.test.ts',
+    'test/profile-provenance.test.ts',
+    'test/identity-claims.test.ts',
   ],
 };
 
