@@ -98,10 +98,15 @@ export async function creditComplaint(tx: Tx, deps: DocumentMailDeps, input: Com
   const creditNoteNumbers: number[] = [];
   let total = 0;
   if (input.perIssueOre <= 0) return { creditNoteNumbers, amountOre: 0 };
+  // The invoices' locks first: a complaint of the same days under another code, at the same moment,
+  // has committed its days by the time the lock is ours, and is seen as credited below.
+  const covering = await invoicesCovering(tx, input.subscriptionId, input.days, true);
   const credited = await creditedBefore(tx, input.subscriptionId, input.days, input.caseNo);
-  for (const covered of await invoicesCovering(tx, input.subscriptionId, input.days.filter((day) => !credited.has(day)), true)) {
-    const amountOre = Math.min(covered.creditableOre, covered.days.length * input.perIssueOre);
-    const reason = `Reklamasjon ${input.caseNumber}: ${covered.days.length === 1 ? 'én avis som ikke kom som den skulle' : `${covered.days.length} aviser som ikke kom som de skulle`}`;
+  for (const covered of covering) {
+    const days = covered.days.filter((day) => !credited.has(day));
+    if (days.length === 0) continue;
+    const amountOre = Math.min(covered.creditableOre, days.length * input.perIssueOre);
+    const reason = `Reklamasjon ${input.caseNumber}: ${days.length === 1 ? 'én avis som ikke kom som den skulle' : `${days.length} aviser som ikke kom som de skulle`}`;
     const number = await issueCreditNote(tx, deps.catalogue, {
       ariaInvoiceNo: covered.ariaInvoiceNo,
       amountOre,
