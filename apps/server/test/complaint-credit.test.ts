@@ -97,6 +97,11 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     }
     const [issuedMail] = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where to_address = 'varden@minside.test' and subject like ${`%ny faktura ${next?.ariaInvoiceNo}%`}`);
     expect(plain(issuedMail?.text ?? '')).toContain('Å betale: 1 849,00 kr');
+    // The mail's pay-link page says why less is due than the invoice's amount.
+    const token = new URL(`http://x${/(\/betaling\?token=\S+)/.exec(issuedMail?.text ?? '')?.[1] ?? ''}`).searchParams.get('token') ?? '';
+    const paylink = await test.app.inject({ method: 'GET', url: `/api/paylink/${encodeURIComponent(token)}` });
+    expect(paylink.statusCode, paylink.body).toBe(200);
+    expect(paylink.json()).toMatchObject({ amountOre: QUARTER_PRICE, creditedOre: 2 * PER_PAPER, paidOre: 0, openOre: QUARTER_PRICE - 2 * PER_PAPER, payable: true });
     // Paying it asks for what is due, not the full price.
     const started = await varden.request('POST', `${PORTAL}/api/invoice/${next?.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
     expect(started.status, started.body).toBeLessThan(300);

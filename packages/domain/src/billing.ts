@@ -353,7 +353,11 @@ export const paylinkDetailsSchema = z.object({
   dueOn: isoDate,
   status: z.enum(invoiceStatuses),
   payable: z.boolean(),
-  /** What is still to pay (the amount less a part-payment). */
+  /** What has come in so far (a part-payment in the netbank). */
+  paidOre: z.number().int().nonnegative(),
+  /** A complaint's credit note set off against it ("Fratrukket kreditnota"). */
+  creditedOre: z.number().int().nonnegative(),
+  /** What is still to pay (the amount less a part-payment and a set-off credit note). */
   openOre: z.number().int().nonnegative(),
   /** Set when the bank draws it with AvtaleGiro on that day (then it is not payable here). */
   avtaleGiroDrawOn: isoDate.nullable(),

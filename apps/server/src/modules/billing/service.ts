@@ -415,6 +415,8 @@ export function createBillingService(deps: BillingServiceDeps) {
         dueOn: dto.dueOn,
         status: dto.status,
         payable: dto.payable,
+        paidOre: dto.paidOre,
+        creditedOre: dto.creditedOre,
         openOre: dto.openOre,
         avtaleGiroDrawOn: dto.avtaleGiroDrawOn,
         avtaleGiroDrawOre: dto.avtaleGiroDrawOre,

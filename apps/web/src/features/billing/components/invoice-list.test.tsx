@@ -119,6 +119,11 @@ describe('one invoice', () => {
     expect(screen.queryByText(/Betalt \d/)).toBeNull();
   });
 
+  it('with a complaint’s credit note set off against it, says what is taken off and what is left to pay (the pay-link page too)', () => {
+    render(<InvoiceDetails invoice={{ ...base, status: 'UNPAID', paidAt: null, settledBy: null, paidOre: 0, creditedOre: 5_000, openOre: 59_900, avtaleGiroDrawOn: null }} />);
+    expect(screen.getByText('Fratrukket kreditnota 50 kr – 599 kr å betale', { normalizer: (text) => text.replace(/\s+/g, ' ') })).toBeDefined();
+  });
+
   it('after the due date, a claim waits for the bank’s answer', () => {
     render(<InvoiceDetails invoice={{ ...base, status: 'OVERDUE', paidAt: null, settledBy: null, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-03-05' }} />);
     expect(screen.getByText('Trekk med AvtaleGiro 5. mars 2026 – venter på svar fra banken')).toBeDefined();
