@@ -27,6 +27,12 @@ test.describe('title branding', () => {
     await expect(footer).toContainText('Org.nr. 962806112');
     await expect(footer.getByRole('link', { name: '72 50 00 00' })).toHaveAttribute('href', /^tel:/);
     await expect(footer.getByRole('link', { name: 'kundesenter@adressa.no' })).toHaveAttribute('href', 'mailto:kundesenter@adressa.no');
+    // The terms and the privacy statement from every page (issue 25.15).
+    await expect(footer.getByRole('link', { name: 'Vilkår for abonnement' })).toHaveAttribute('href', '/vilkaar');
+    await expect(footer.getByRole('link', { name: 'Vilkår for bedrifter' })).toHaveAttribute('href', '/vilkaar/bedrift');
+    await footer.getByRole('link', { name: 'Personvernerklæring' }).click();
+    await expect(page).toHaveURL(adresseavisen('/personvern'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Personvern' })).toBeVisible();
   });
 
   test('Varden: page title and favicon', async ({ page }) => {

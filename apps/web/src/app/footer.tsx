@@ -1,4 +1,6 @@
+import { Link } from 'react-router';
 import type { Title } from '@minside/domain';
+import { pathTo } from './paths.ts';
 import { ConsentManager, ConsentManagerButton } from '../features/privacy/index.ts';
 import { telHref } from '../lib/format.ts';
 import styles from './footer.module.css';
@@ -10,7 +12,8 @@ export interface FooterProps {
 
 /**
  * SPEC §2 footer: the title name and link, phone, e-mail, organisation number, the group
- * copyright with the current year, and the privacy settings (consent manager).
+ * copyright with the current year, the terms and the privacy statement on every page (issue
+ * 25.15), and the privacy settings (consent manager).
  */
 export function Footer({ title }: FooterProps) {
   const year = systemClock().getFullYear();
@@ -38,7 +41,18 @@ export function Footer({ title }: FooterProps) {
         </div>
 
         <div className={styles.column}>
-          <h2 className={styles.heading}>Personvern</h2>
+          <h2 className={styles.heading}>Vilkår og personvern</h2>
+          <ul className={styles.list}>
+            <li>
+              <Link to={pathTo('terms')}>Vilkår for abonnement</Link>
+            </li>
+            <li>
+              <Link to={pathTo('businessTerms')}>Vilkår for bedrifter</Link>
+            </li>
+            <li>
+              <Link to={pathTo('privacy')}>Personvernerklæring</Link>
+            </li>
+          </ul>
           <ConsentManagerButton className={styles.linkButton} />
           <ConsentManager />
         </div>
