@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { carrierFeedQuerySchema, creditInvoiceBodySchema, formatKroner, instStatusName, lastDayWithAccess, osloToday, renewalDay, toCsv } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import { appUser, mailOutbox, titleMaintenance } from '../db/schema.ts';
@@ -88,7 +89,7 @@ export async function correctBirthdate(context: AdminContext, args: string[]): P
   const { positionals } = parse(args, {}, birthdateUsage);
   const [who, birthdate, ...rest] = positionals;
   const today = osloToday(context.now());
-  if (!who || !birthdate || rest.length > 0 || !/^\d{4}-\d{2}-\d{2}$/.test(birthdate) || Number.isNaN(Date.parse(birthdate)) || new Date(`${birthdate}T00:00:00Z`).toISOString().slice(0, 10) !== birthdate || birthdate > today || birthdate < '1900-01-01') {
+  if (!who || !birthdate || rest.length > 0 || !z.iso.date().safeParse(birthdate).success || birthdate > today || birthdate < '1900-01-01') {
     throw new AdminInputError(`Give a subscriber and a birthdate that exists (YYYY-MM-DD, not in the future).\nUsage: npm run admin -- ${birthdateUsage}`);
   }
   const userId = await findSubscriber(context, who);

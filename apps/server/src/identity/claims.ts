@@ -1,5 +1,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { z } from 'zod';
 import { cleanText, PERSON_NAME_MAX_LENGTH } from '@minside/domain';
+
+/** YYYY-MM-DD of a day the calendar has (zod checks month lengths and leap years). */
+const calendarDate = z.iso.date();
 
 /**
  * Who a person is, by their issuer's word (issue 24): the claims of the ID token and of the
@@ -55,9 +59,7 @@ function phone(value: unknown, profile: ClaimProfile): string | null {
 /** A full date that exists and is not in the future of `today`; partial birthdates ("0000-05-17") are no birthdate. */
 function birthdate(value: unknown, today: string): string | null {
   const raw = text(value);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || raw.startsWith('0000')) return null;
-  const parsed = new Date(`${raw}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== raw || raw > today) return null;
+  if (!calendarDate.safeParse(raw).success || raw.startsWith('0000') || raw > today) return null;
   return raw;
 }
 
