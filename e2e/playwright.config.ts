@@ -11,6 +11,9 @@ const port = Number(process.env.E2E_PORT);
 // A second server with MAINTENANCE=on, for the maintenance journey.
 const maintenancePort = port + 1;
 process.env.E2E_MAINTENANCE_PORT = String(maintenancePort);
+// A third server with "Logg inn med Vipps" beside the demo account (VIPPS_LOGIN=simulator, as `npm start`), for the two-issuer journey.
+const vippsLoginPort = port + 2;
+process.env.E2E_VIPPS_LOGIN_PORT = String(vippsLoginPort);
 const root = path.resolve(import.meta.dirname, '..');
 /** The operator endpoints' bearer token on the e2e server (tests/support.ts reads it back). */
 const operatorToken = (process.env.E2E_OPERATOR_TOKEN ??= `e2e-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`);
@@ -74,6 +77,16 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
       env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on', JOBS: 'off', PAYMENT_PROVIDER: '', VIPPS_BASE_URL: '' },
+    },
+    {
+      command: 'node apps/server/dist/main.js',
+      cwd: root,
+      url: `http://127.0.0.1:${vippsLoginPort}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { PORT: String(vippsLoginPort), DATA_DIR: `${process.env.E2E_DATA_DIR}/vipps-login`, LOG_LEVEL: 'warn', DATABASE_URL: '', VIPPS_LOGIN: 'simulator', CONSENT_PROMPT: 'off', JOBS: 'off', PAYMENT_PROVIDER: '', VIPPS_BASE_URL: '' },
     },
   ],
 });

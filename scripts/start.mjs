@@ -11,4 +11,8 @@ if (isStale('apps/server/dist/main.js', serverInputs)) {
   console.log('Min Side: building the server …');
   if ((await run('npm', ['run', 'build', '-w', 'apps/server'])) !== 0) process.exit(1);
 }
+// "Logg inn med Vipps" beside the demo account (issue 24): the Vipps Login simulator in the server,
+// on a developer's machine only — production, or a real second issuer, is left as configured.
+const production = process.env.NODE_ENV === 'production' || (process.env.PUBLIC_URL ?? '').startsWith('https://');
+if (!production && !process.env.OIDC2_ISSUER) process.env.VIPPS_LOGIN ??= 'simulator';
 await import(pathToFileURL(path.join(root, 'apps/server/dist/main.js')).href);

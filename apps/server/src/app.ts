@@ -59,6 +59,8 @@ import { registerPortalOrigin } from './plugins/portal-origin.ts';
 import { createSessionStore } from './plugins/session.ts';
 import { createSharedState } from './lib/shared-state/index.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
+import { startEmbeddedVippsLogin } from './identity/vipps-login/embedded.ts';
+import { issuerDto, type LoginIssuer } from './modules/auth/logins.ts';
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
 import { embeddedClientCredentials, registerEmbeddedIdentityProvider } from './identity/provider/index.ts';
@@ -154,20 +156,56 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const sessions = createSessionStore({ db: database.db, https, now, records: shared.sessions });
   const offeredCodes = new Set(catalogue.offered().map((entry) => entry.titleCode));
   const accounts = createAccountService({ db: database.db, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()), now });
-  const relyingParty = createRelyingParty({
-    issuer: issuerUrl(config),
-    clientId: config.oidcClientId,
-    // With an external issuer the secret is configuration (required then); the embedded provider keeps its own.
-    clientSecret: config.oidcIssuer
-      ? async () => config.oidcClientSecret ?? ''
-      : async () => (await embeddedClientCredentials(database, config)).clientSecret,
-    ...(config.oidcIssuer ? {} : { fetch: inProcessFetch(app) }),
-    ...(config.oidcScopes ? { scopes: config.oidcScopes } : {}),
-    claimProfile: config.oidcClaims,
-    today: () => osloToday(now()),
-  });
-  registerPortalOrigin(app, redirectPolicyFor(config.publicUrl, catalogue));
-  const auth = createAuthService({ db: database.db, relyingParty, sessions, accounts, titles, identityProviderName: config.identityProviderName, issuerLabel: config.oidcIssuerLabel, now, loginAttempts: shared.loginAttempts });
+  const today = () => osloToday(now());
+  const loginIssuers: LoginIssuer[] = [
+    {
+      key: config.oidcKey,
+      label: config.oidcIssuerLabel,
+      claimProfile: config.oidcClaims,
+      relyingParty: createRelyingParty({
+        issuer: issuerUrl(config),
+        clientId: config.oidcClientId,
+        // With an external issuer the secret is configuration (required then); the embedded provider keeps its own.
+        clientSecret: config.oidcIssuer
+          ? async () => config.oidcClientSecret ?? ''
+          : async () => (await embeddedClientCredentials(database, config)).clientSecret,
+        ...(config.oidcIssuer ? {} : { fetch: inProcessFetch(app) }),
+        ...(config.oidcScopes ? { scopes: config.oidcScopes } : {}),
+        claimProfile: config.oidcClaims,
+        today,
+      }),
+    },
+  ];
+  const redirectPolicy = redirectPolicyFor(config.publicUrl, catalogue);
+  if (config.secondIssuer) {
+    const second = config.secondIssuer;
+    const client =
+      second.kind === 'external'
+        ? { issuer: second.issuer, clientId: second.clientId, clientSecret: second.clientSecret }
+        : await startEmbeddedVippsLogin({
+            registeredRedirectUri: new URL('/callback', config.publicUrl ?? `http://localhost:${config.port}`).href,
+            redirectUriAllowed: (uri) => redirectPolicy.redirectUriAllowed(uri),
+            today: today(),
+            password: config.demoPassword,
+            log: app.log,
+          });
+    if ('close' in client) app.addHook('onClose', () => client.close());
+    loginIssuers.push({
+      key: second.key,
+      label: second.label,
+      claimProfile: second.claims,
+      relyingParty: createRelyingParty({
+        issuer: client.issuer,
+        clientId: client.clientId,
+        clientSecret: async () => client.clientSecret,
+        ...(second.scopes ? { scopes: second.scopes } : {}),
+        claimProfile: second.claims,
+        today,
+      }),
+    });
+  }
+  registerPortalOrigin(app, redirectPolicy);
+  const auth = createAuthService({ db: database.db, issuers: loginIssuers, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
   const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, now });
@@ -197,7 +235,8 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(studentRoutes, { student, sessions, titles });
   await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, now });
   await registerBank(app, { config, db: database.db, catalogue, mailer, now });
-  await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter });
+  const ageVerifier = loginIssuers.map(issuerDto).find((issuer) => issuer.verifiesAge) ?? null;
+  await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter, ageVerifier });
   const consent = createConsentService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
   await app.register(consentRoutes, { consent, sessions, titles, catalogue, settings: config.clientSettings });
   const permissions = createConsentPermissionService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });

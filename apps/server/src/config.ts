@@ -16,6 +16,14 @@ const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', ''])
   .transform((value) => value === 'on' || value === 'true' || value === '1');
 
+const scopesSetting = z
+  .string()
+  .regex(/^[\w:./-]+( [\w:./-]+)*$/, 'must be scopes separated by single spaces, e.g. "openid email profile"')
+  .refine((value) => value.split(' ').includes('openid'), 'must include openid')
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+const loginKey = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, 'must be lower-case letters, digits and hyphens, e.g. vipps');
+
 const envSchema = z.object({
   /** `production` (the Dockerfile and deploy/kubernetes set it) makes this a production process: see `isProduction`. */
   NODE_ENV: z.string().optional(),
@@ -60,16 +68,26 @@ const envSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).default('minside'),
   OIDC_CLIENT_SECRET: z.string().optional().or(z.literal('').transform(() => undefined)),
   /** Space-separated scopes to ask the issuer for; the claim profile's defaults when empty (issue 24). */
-  OIDC_SCOPES: z
-    .string()
-    .regex(/^[\w:./-]+( [\w:./-]+)*$/, 'must be scopes separated by single spaces, e.g. "openid email profile"')
-    .refine((value) => value.split(' ').includes('openid'), 'must include openid')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  OIDC_SCOPES: scopesSetting,
   /** How the issuer names its claims: standard OpenID Connect (oidc) or Vipps Login (vipps). */
   OIDC_CLAIMS: z.enum(claimProfiles).default('oidc'),
   /** The issuer as the profile page names it: "fra Vipps", "fra {label}". */
   OIDC_ISSUER_LABEL: z.string().trim().min(1).max(60).optional().or(z.literal('').transform(() => undefined)),
+  /** The primary issuer's key in the user_login table (issue 24): keep it when the issuer moves. */
+  OIDC_KEY: loginKey.default('account'),
+  /**
+   * A second issuer beside the first (issue 24): "Logg inn med Vipps" on the portal's login page.
+   * OIDC2_ISSUER is a real one (Vipps Login: https://api.vipps.no/access-management-1.0/access/);
+   * VIPPS_LOGIN=simulator runs the Vipps Login simulator in this process instead (development only).
+   */
+  OIDC2_ISSUER: z.url().optional().or(z.literal('').transform(() => undefined)),
+  OIDC2_CLIENT_ID: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
+  OIDC2_CLIENT_SECRET: z.string().optional().or(z.literal('').transform(() => undefined)),
+  OIDC2_SCOPES: scopesSetting,
+  OIDC2_CLAIMS: z.enum(claimProfiles).default('vipps'),
+  OIDC2_ISSUER_LABEL: z.string().trim().min(1).max(60).optional().or(z.literal('').transform(() => undefined)),
+  OIDC2_KEY: loginKey.optional(),
+  VIPPS_LOGIN: z.enum(['simulator']).optional().or(z.literal('').transform(() => undefined)),
   SEED_DEMO_DATA: onOff.optional(),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo1234'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -235,6 +253,10 @@ export interface Config {
   oidcClaims: ClaimProfile;
   /** Where the profile says a field came from: "fra Vipps" (issue 24). */
   oidcIssuerLabel: string;
+  /** OIDC_KEY: the primary issuer's key in user_login. */
+  oidcKey: string;
+  /** The second issuer (issue 24), or none. */
+  secondIssuer: SecondIssuerConfig | undefined;
   /** Seed the demo subscribers at start. Default: on for the embedded database, off for DATABASE_URL. */
   seedDemoData: boolean;
   demoPassword: string;
@@ -372,6 +394,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   }
   const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'vipps');
   const vipps: Config['vipps'] = embeddedVipps ? { embeddedSimulator: true, port: e.VIPPS_SIMULATOR_PORT } : paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
+  const secondIssuer = secondIssuerConfig(e, production);
+  if (secondIssuer && secondIssuer.key === e.OIDC_KEY) throw new ConfigError(`Invalid configuration: OIDC2_KEY: "${secondIssuer.key}" is the first issuer's key (OIDC_KEY) too`);
   // Demo users with a published password belong on a developer's machine, not on a public https site.
   const seedDemoData = e.SEED_DEMO_DATA ?? (e.DATABASE_URL === undefined && !production);
   return {
@@ -393,6 +417,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     oidcScopes: e.OIDC_SCOPES,
     oidcClaims: e.OIDC_CLAIMS,
     oidcIssuerLabel: e.OIDC_ISSUER_LABEL ?? (e.OIDC_CLAIMS === 'vipps' ? 'Vipps' : 'kontoen din'),
+    oidcKey: e.OIDC_KEY,
+    secondIssuer,
     seedDemoData,
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
@@ -475,6 +501,28 @@ function studentDomains(value: string | undefined, demo: boolean): string[] {
   const listed = (value ?? '').split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean);
   if (listed.length > 0) return listed;
   return [...defaultStudentEmailDomains, ...(demo ? ['*.test'] : [])];
+}
+
+/**
+ * The second issuer (issue 24): a real one (OIDC2_*), or the Vipps Login simulator in this process
+ * (VIPPS_LOGIN=simulator, as `npm start`; its URL is known only once it listens). A simulator
+ * verifies no one, so production refuses it.
+ */
+export type SecondIssuerConfig =
+  | { kind: 'external'; key: string; issuer: string; clientId: string; clientSecret: string; scopes: string | undefined; claims: ClaimProfile; label: string }
+  | { kind: 'simulator'; key: string; scopes: string | undefined; claims: 'vipps'; label: string };
+
+function secondIssuerConfig(e: z.infer<typeof envSchema>, production: boolean): SecondIssuerConfig | undefined {
+  const key = e.OIDC2_KEY ?? (e.OIDC2_CLAIMS === 'vipps' ? 'vipps' : 'second');
+  const label = e.OIDC2_ISSUER_LABEL ?? (e.OIDC2_CLAIMS === 'vipps' ? 'Vipps' : 'den andre kontoen din');
+  if (e.VIPPS_LOGIN === 'simulator') {
+    if (production) throw new ConfigError('Invalid configuration: VIPPS_LOGIN: the Vipps Login simulator verifies no one and is for development only; set OIDC2_ISSUER to Vipps Login instead');
+    if (e.OIDC2_ISSUER) throw new ConfigError('Invalid configuration: VIPPS_LOGIN: choose either the simulator or OIDC2_ISSUER, not both');
+    return { kind: 'simulator', key, scopes: e.OIDC2_SCOPES, claims: 'vipps', label };
+  }
+  if (!e.OIDC2_ISSUER) return undefined;
+  if (!e.OIDC2_CLIENT_ID || !e.OIDC2_CLIENT_SECRET) throw new ConfigError('Invalid configuration: OIDC2_CLIENT_ID and OIDC2_CLIENT_SECRET: required when OIDC2_ISSUER is set');
+  return { kind: 'external', key, issuer: e.OIDC2_ISSUER, clientId: e.OIDC2_CLIENT_ID, clientSecret: e.OIDC2_CLIENT_SECRET, scopes: e.OIDC2_SCOPES, claims: e.OIDC2_CLAIMS, label };
 }
 
 /** A config for tests and tools: defaults, then the given overrides. */

@@ -112,6 +112,8 @@ export interface LoginOptions {
   password: string;
   titleCode?: string;
   returnTo?: string;
+  /** Which issuer to pick on the portal's login page when there are several; the main one (`account`) by default. */
+  issuer?: string;
 }
 
 export interface ProviderRoundTrip {
@@ -128,7 +130,14 @@ export async function loginAtProvider(browser: TestBrowser, options: LoginOption
   if (options.titleCode) query.set('titleCode', options.titleCode);
   const tokenResponse = await browser.request('GET', `${options.portal}/api/loginToken?${query}`);
   if (tokenResponse.status !== 200) throw new Error(`loginToken answered ${tokenResponse.status}: ${tokenResponse.body}`);
-  const { loginToken, authorizationUrl } = tokenResponse.json<{ loginToken: string; authorizationUrl: string }>();
+  const { loginToken, authorizationUrl: firstUrl } = tokenResponse.json<{ loginToken: string; authorizationUrl: string }>();
+  // With a second issuer (issue 24) the token's URL is the portal's login page: pick the main issuer there, as a person would.
+  let authorizationUrl = firstUrl;
+  if (new URL(firstUrl).pathname === '/logg-inn') {
+    const chosen = await browser.request('POST', `${options.portal}/api/login/choose`, { json: { loginToken, issuer: options.issuer ?? 'account' } });
+    if (chosen.status !== 200) throw new Error(`login/choose answered ${chosen.status}: ${chosen.body}`);
+    authorizationUrl = chosen.json<{ authorizationUrl: string }>().authorizationUrl;
+  }
   const callback = await submitLoginForm(browser, authorizationUrl, options);
   return { callback, loginToken, authorizationUrl: new URL(authorizationUrl) };
 }

@@ -158,7 +158,22 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
       redirectUri: 'http://adresseavisen.localhost:3000/callback',
       returnTo: '/fakturaoversikt',
       titleCode: 'ADR',
+      issuer: null,
+      purpose: 'LOGIN' as const,
+      linkUserId: null,
       expiresAt: new Date(clock + 30 * MINUTE),
+    });
+
+    it('take the issuer the person picks once, only from the browser that started them, and carry it to the claim', async () => {
+      const state = randomUUID();
+      await shared.loginAttempts.save(state, { ...record(), purpose: 'LINK', linkUserId: 'user-1' }, now());
+      expect(await shared.loginAttempts.chooseIssuer(state, 'binding-b', 'vipps')).toBeNull();
+      expect(await shared.loginAttempts.chooseIssuer(state, 'binding-a', 'vipps')).toMatchObject({ issuer: 'vipps', purpose: 'LINK', linkUserId: 'user-1' });
+      // Picked once: a second pick (another tab, a replay) does not switch the issuer under a login in progress.
+      expect(await shared.loginAttempts.chooseIssuer(state, 'binding-a', 'account')).toBeNull();
+      expect(await shared.loginAttempts.claim(state, 'binding-a', now())).toMatchObject({ issuer: 'vipps', purpose: 'LINK', linkUserId: 'user-1' });
+      // Claimed: too late to pick.
+      expect(await shared.loginAttempts.chooseIssuer(state, 'binding-a', 'account')).toBeNull();
     });
 
     it('are claimed once, only by the browser that started them', async () => {

@@ -10,52 +10,8 @@ import { freePort } from './reliability-support.ts';
  */
 const script = fileURLToPath(new URL('./fixtures/vipps-like-issuer.mjs', import.meta.url));
 
-/** A Vipps userinfo address (api_version_2): every field is there, empty when unknown. */
-export interface VippsAddress {
-  street_address: string;
-  postal_code: string;
-  region: string;
-  /** Two letters: "NO". */
-  country: string;
-  formatted: string;
-  /** home, work or other. */
-  address_type: string;
-}
-
-/** Claims as Vipps Login's userinfo hands them out; the issuer refuses other names and formats. */
-export interface VippsClaims {
-  name?: string;
-  given_name?: string;
-  family_name?: string;
-  email?: string;
-  email_verified?: boolean;
-  /** MSISDN: country code first, no "+" ("4791234567"). */
-  phone_number?: string;
-  phone_number_verified?: boolean;
-  address?: VippsAddress;
-  other_addresses?: VippsAddress[];
-  /** YYYY-MM-DD. */
-  birthdate?: string;
-  /** Eleven digits. */
-  nin?: string;
-}
-
-/** The scopes a person can decline (openid cannot be). */
-export type VippsScope = 'name' | 'email' | 'phoneNumber' | 'address' | 'birthDate' | 'nin' | 'api_version_2';
-
-/** The scopes most merchants may ask Vipps Login for (nin needs Vipps' separate approval). */
-export const VIPPS_LOGIN_SCOPE = 'openid name email phoneNumber address birthDate api_version_2';
-
-export interface VippsPerson {
-  /** Vipps gives a UUID. */
-  sub: string;
-  /** What the login form takes; not a claim (that is claims.email). */
-  email: string;
-  password: string;
-  claims: VippsClaims;
-  /** Scopes this person does not consent to: their claims are absent from userinfo. */
-  withhold?: VippsScope[];
-}
+export { VIPPS_LOGIN_SCOPE, type VippsAddress, type VippsClaims, type VippsPerson, type VippsScope } from '../src/identity/vipps-login/simulator.ts';
+import type { VippsClaims, VippsPerson, VippsScope } from '../src/identity/vipps-login/simulator.ts';
 
 export interface VippsLikeIssuer {
   /** http://127.0.0.1:PORT, for discovery. */

@@ -84,10 +84,51 @@ export const returnToSchema = z
 /** Title code the browser resolved (retrieveTitleCode); the server checks it. */
 const titleCodeParam = z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/);
 
+/** A configured issuer's key (config OIDC_KEY / OIDC2_KEY): `account`, `vipps`. */
+export const loginIssuerKeySchema = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/);
+
 export const loginTokenQuerySchema = z.object({
   returnTo: returnToSchema.optional(),
   titleCode: titleCodeParam.optional(),
+  /**
+   * Which issuer to log in with (issue 24). Without it, and with more than one issuer, the
+   * authorization URL is the portal's own login page, which lists them.
+   */
+  issuer: loginIssuerKeySchema.optional(),
+  /** `link`: the signed-in user adds this issuer's login to their own ("Koble til Vipps", "Bekreft alderen med Vipps"). */
+  purpose: z.enum(['login', 'link']).optional(),
 });
+
+/** One way to log in, as the login page and the profile list it. */
+export const loginIssuerSchema = z.object({
+  key: loginIssuerKeySchema,
+  /** "Vipps", "Adresseavisen-konto": what the button and the profile call it. */
+  label: z.string(),
+  /** `vipps` gets Vipps' own button; `oidc` the title's. */
+  style: z.enum(['oidc', 'vipps']),
+  /** It verifies birthdates (Vipps: BankID): "Bekreft alderen med …" uses it. */
+  verifiesAge: z.boolean(),
+});
+export type LoginIssuer = z.infer<typeof loginIssuerSchema>;
+
+/** GET /api/login/issuers: the ways to log in, the first the main one. */
+export const loginIssuersResponseSchema = z.object({ issuers: z.array(loginIssuerSchema).min(1) });
+
+/** POST /api/login/choose: the person picked an issuer on the portal's login page. */
+export const chooseLoginIssuerBodySchema = z.object({ loginToken: z.string().min(1).max(512), issuer: loginIssuerKeySchema });
+export const chooseLoginIssuerResponseSchema = z.object({ authorizationUrl: z.string() });
+
+/** GET /api/profile/logins: each configured issuer, and whether this user's login with it is linked. */
+export const profileLoginsResponseSchema = z.object({
+  logins: z.array(
+    loginIssuerSchema.extend({
+      linkedAt: z.string().nullable(),
+      /** False for the last linked login: a user always keeps one way in. */
+      canUnlink: z.boolean(),
+    }),
+  ),
+});
+export type ProfileLogins = z.infer<typeof profileLoginsResponseSchema>;
 
 /** GET /api/loginToken: a one-time login token bound to this browser, and where to go with it. */
 export const loginTokenResponseSchema = z.object({
@@ -153,6 +194,11 @@ export const authErrorCodes = {
   identityMismatch: 'IDENTITY_MISMATCH',
   providerUnavailable: 'IDENTITY_PROVIDER_UNAVAILABLE',
   unknownPortalHost: 'UNKNOWN_PORTAL_HOST',
+  unknownIssuer: 'UNKNOWN_LOGIN_ISSUER',
+  loginLinkedElsewhere: 'LOGIN_LINKED_TO_OTHER_USER',
+  issuerAlreadyLinked: 'LOGIN_ISSUER_ALREADY_LINKED',
+  loginNotLinked: 'LOGIN_NOT_LINKED',
+  lastLogin: 'LAST_LOGIN',
 } as const;
 
 export const authErrorMessages = {
@@ -163,6 +209,11 @@ export const authErrorMessages = {
   identityMismatch: 'Innloggingen hører til en annen bruker. Prøv å logge inn på nytt.',
   providerUnavailable: 'Innloggingen er ikke tilgjengelig akkurat nå. Prøv igjen om litt.',
   unknownPortalHost: 'Min Side er ikke tilgjengelig på denne adressen.',
+  unknownIssuer: 'Denne måten å logge inn på finnes ikke her.',
+  loginLinkedElsewhere: 'Denne innloggingen hører allerede til en annen bruker på Min Side. Logg inn med den for å bruke den brukeren.',
+  issuerAlreadyLinked: 'Du har allerede koblet til en annen konto av denne typen. Koble den fra først.',
+  loginNotLinked: 'Denne innloggingen er ikke koblet til deg.',
+  lastLogin: 'Du kan ikke koble fra den eneste måten du logger inn på.',
 } as const;
 
 export const accountErrorCodes = {

@@ -111,6 +111,8 @@ export const orderErrorCodes = {
   orderNotCancellable: 'ORDER_NOT_CANCELLABLE',
   /** Another order of the same offer (plan at the title) is still open: one open purchase at a time. */
   orderAlreadyOpen: 'ORDER_ALREADY_OPEN',
+  /** The title takes no self-declared age for this offer: the buyer confirms it with an issuer that verifies it (issue 24). */
+  ageVerificationRequired: 'AGE_VERIFICATION_REQUIRED',
 } as const;
 
 export const orderMessages = {
@@ -124,6 +126,7 @@ export const orderMessages = {
   orderClosed: 'Denne bestillingen er avsluttet. Start en ny bestilling.',
   orderNotCancellable: 'Bestillingen er fullført og kan ikke avbrytes her. Du kan si opp abonnementet på Min Side.',
   orderAlreadyOpen: 'Du har allerede en påbegynt bestilling av dette abonnementet. Fullfør betalingen der du startet den, eller prøv igjen om en time.',
+  ageVerificationRequired: (issuerLabel: string) => `Dette tilbudet har en aldersgrense, og avisen trenger en bekreftet fødselsdato. Bekreft alderen med ${issuerLabel}, så kan du fullføre kjøpet.`,
   /** SPEC §8 purchase errors. */
   timeout: 'Serveren brukte for lang tid på å svare. Prøv igjen litt senere.',
   purchaseFailed: 'Kjøp feilet',

@@ -103,6 +103,11 @@ export function planEligibility(plan: Pick<Plan, 'ariaPlanID' | 'name' | 'minimu
   return { eligible: true };
 }
 
+/** Whether the plan has an age limit beyond the buyer's 18 (Ung; Honnør from 67): SPEC §5. */
+export function hasAgeLimit(plan: Pick<Plan, 'ariaPlanID' | 'minimumAge'>): boolean {
+  return isUngSubscription(plan) || (plan.minimumAge !== null && plan.minimumAge > MINIMUM_AGE);
+}
+
 /** The price per day of a plan, in øre (fractional): a year is 365 days, a month a twelfth of it. */
 function dailyRateOre(priceOre: number, period: BillingPeriod): number {
   return (priceOre * 12) / (billingPeriodMonths[period] * 365);

@@ -41,6 +41,7 @@ const titleKeys = new Set([
   'bank',
   'vippsMerchantSerialNumber',
   'seller',
+  'ageSelfDeclaration',
 ]);
 const sellerKeys = new Set(['legalName', 'street', 'postalCode', 'town', 'vatRegistered']);
 const addressKeys = new Set(['street', 'postalCode', 'town']);
@@ -399,6 +400,7 @@ function readTitle(raw: unknown, index: number, problems: Problems): Publication
     bank: read.bank(),
     vippsMerchantSerialNumber: read.optionalNullableString('vippsMerchantSerialNumber', /^\d{4,6}$/, 'the 4–6 digit merchant serial number of the title\'s own Vipps MobilePay sales unit'),
     seller: read.seller(typeof raw['name'] === 'string' ? raw['name'] : ''),
+    ageSelfDeclaration: read.optionalBoolean('ageSelfDeclaration', true),
   };
 }
 

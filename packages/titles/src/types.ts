@@ -58,6 +58,12 @@ export interface PublicationConfig {
   vippsMerchantSerialNumber: string | null;
   /** Who invoices the title's subscriptions (issue 23): printed on every invoice and credit note. */
   seller: TitleSeller;
+  /**
+   * Whether a buyer without a verified birthdate may declare it for an offer with an age limit
+   * (Ung, Honnør; issue 24). False: they confirm it with an issuer that verifies it ("Bekreft
+   * alderen med Vipps"). Default true.
+   */
+  ageSelfDeclaration: boolean;
 }
 
 /**

@@ -141,6 +141,26 @@ export const appUser = pgTable('app_user', {
 }, (table) => [index('app_user_email_idx').on(table.email)]);
 
 /**
+ * The logins that reach a user (issue 24): one row per issuer and subject. A person may sign in with
+ * the group's account and with Vipps and reach the same subscriber; `issuer` is the configured key
+ * (`account`, `vipps`), not the issuer's URL, so a moved issuer keeps its people.
+ */
+export const userLogin = pgTable(
+  'user_login',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id').notNull().references(() => appUser.id),
+    linkedAt: timestamp('linked_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.issuer, table.subject] }),
+    // One login per issuer and user: a second Vipps account is linked only after the first is unlinked.
+    uniqueIndex('user_login_user_issuer_idx').on(table.userId, table.issuer),
+  ],
+);
+
+/**
  * Where each of a user's profile fields came from (issue 24): the issuer (with its word on whether
  * it verified the value), the user, the user's own declaration at a purchase with an age limit,
  * or customer service. A verified or declared field is locked against the user's own edits. No
@@ -298,6 +318,12 @@ export const loginAttempt = pgTable(
   redirectUri: text('redirect_uri').notNull(),
   returnTo: text('return_to').notNull(),
   titleCode: text('title_code').notNull(),
+  /** The issuer's key (issue 24); null until the person picks one on the portal's login page. */
+  issuer: text('issuer'),
+  /** LOGIN, or LINK: a signed-in user adds this issuer's login to their own (and with it, its verified claims). */
+  purpose: text('purpose').notNull().default('LOGIN'),
+  /** For LINK: the user who started it; the login completes only in that user's session. */
+  linkUserId: text('link_user_id'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),

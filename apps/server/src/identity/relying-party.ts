@@ -12,6 +12,8 @@ export interface RelyingParty {
    * aud, exp, nonce) and the state. Throws on any mismatch.
    */
   exchangeCode(input: { callbackUrl: URL; expectedState: string; expectedNonce: string; codeVerifier: string }): Promise<VerifiedLogin>;
+  /** Whether this issuer issued the ID token (its `iss`): the session's logout goes to the issuer of its login. */
+  issued(idToken: string): Promise<boolean>;
   /** Where to send the browser to end its session at the provider; null if it has no such endpoint. */
   endSessionUrl(input: { idToken: string; postLogoutRedirectUri: string }): Promise<string | null>;
 }
@@ -97,6 +99,18 @@ export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
       // person's consent: ask it whenever it has the endpoint. fetchUserInfo checks its `sub` is the token's.
       const userinfo = config.serverMetadata().userinfo_endpoint ? await oidc.fetchUserInfo(config, tokens.access_token, claims.sub) : {};
       return { subject: claims.sub, idToken: tokens.id_token, ...mapIssuerClaims(claimProfile, { ...claims, ...userinfo }, options.today()) };
+    },
+
+    async issued(idToken) {
+      const config = await discover();
+      // Read, not verified: it only chooses where to send the browser to log out, and the token was verified at login.
+      const payload = idToken.split('.')[1];
+      if (!payload) return false;
+      try {
+        return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown }).iss === config.serverMetadata().issuer;
+      } catch {
+        return false;
+      }
     },
 
     async endSessionUrl({ idToken, postLogoutRedirectUri }) {

@@ -72,6 +72,7 @@ export const IDENTITY_PROVIDER_TOKEN = '{identityProvider}';
 export const pages = {
   home: page('/', 'subscription', subscriber, 'Min Side', 'Oversikt over abonnementet ditt, med snarveier til det du kan ordne selv.'),
   callback: page('/callback', 'auth', open, 'Logger inn', 'Fullfører innloggingen når du kommer tilbake fra innloggingstjenesten.'),
+  login: page('/logg-inn', 'auth', open, 'Logg inn', 'Velg hvordan du vil logge inn: med e-post og passord eller med Vipps.'),
   orderSubscription: page('/bestill-abonnement', 'ordering', auth, 'Bestill abonnement', 'Her starter du bestillingen av et nytt abonnement.'),
   winback: page('/winback', 'ordering', open, 'Velkommen tilbake', 'Et tilbud til deg som har vært abonnent før: 3 måneder for prisen av 1.'),
   orderFailed: page('/bestilling-feilet', 'ordering', auth, 'Bestillingen feilet', 'Bestillingen kunne ikke fullføres, eller det tok for lang tid. Her kan du prøve på nytt.'),

@@ -12,6 +12,11 @@ export interface LoginAttemptRecord {
   redirectUri: string;
   returnTo: string;
   titleCode: string;
+  /** The issuer's key; null until the person picks one on the portal's login page (issue 24). */
+  issuer: string | null;
+  /** LINK: a signed-in user adds this login to their own; it completes only in that user's session. */
+  purpose: 'LOGIN' | 'LINK';
+  linkUserId: string | null;
   expiresAt: Date;
 }
 
@@ -23,6 +28,11 @@ export interface LoginAttempts {
    * caller's to judge, so an expired token can be told apart from a forged one.
    */
   claim(stateHash: string, browserBindingHash: string, at: Date): Promise<LoginAttemptRecord | null>;
+  /**
+   * Records the issuer the person picked, once, for the browser that started the login and
+   * before it is claimed: null when any of that is not so. Expiry is the caller's to judge.
+   */
+  chooseIssuer(stateHash: string, browserBindingHash: string, issuer: string): Promise<LoginAttemptRecord | null>;
 }
 
 /** Rows a day past their expiry are of no use, even as evidence of a replay. */
@@ -42,9 +52,22 @@ export function databaseLoginAttempts(db: Db): LoginAttempts {
         .set({ usedAt: at })
         .where(and(eq(loginAttempt.stateHash, stateHash), eq(loginAttempt.browserBindingHash, browserBindingHash), isNull(loginAttempt.usedAt)))
         .returning();
-      return row ?? null;
+      return row ? attemptOf(row) : null;
+    },
+
+    async chooseIssuer(stateHash, browserBindingHash, issuer) {
+      const [row] = await db
+        .update(loginAttempt)
+        .set({ issuer })
+        .where(and(eq(loginAttempt.stateHash, stateHash), eq(loginAttempt.browserBindingHash, browserBindingHash), isNull(loginAttempt.usedAt), isNull(loginAttempt.issuer)))
+        .returning();
+      return row ? attemptOf(row) : null;
     },
   };
+}
+
+function attemptOf(row: typeof loginAttempt.$inferSelect): LoginAttemptRecord {
+  return { ...row, purpose: row.purpose === 'LINK' ? 'LINK' : 'LOGIN' };
 }
 
 /**
@@ -62,7 +85,34 @@ redis.call('DEL', KEYS[1])
 return fields
 `;
 
+/** Sets the issuer only when the binding matches and none is set yet (a claimed attempt is gone). */
+const chooseScript = `
+local binding = redis.call('HGET', KEYS[1], 'browserBindingHash')
+if not binding or binding ~= ARGV[1] then return nil end
+if redis.call('HGET', KEYS[1], 'issuer') ~= '' then return nil end
+redis.call('HSET', KEYS[1], 'issuer', ARGV[2])
+return redis.call('HGETALL', KEYS[1])
+`;
+
 const attemptKey = (stateHash: string) => `login:${stateHash}`;
+
+function recordOf(flat: string[]): LoginAttemptRecord {
+  const fields = new Map<string, string>();
+  for (let index = 0; index + 1 < flat.length; index += 2) fields.set(flat[index] as string, flat[index + 1] as string);
+  const text = (name: keyof LoginAttemptRecord) => fields.get(name) ?? '';
+  return {
+    browserBindingHash: text('browserBindingHash'),
+    codeVerifier: text('codeVerifier'),
+    nonce: text('nonce'),
+    redirectUri: text('redirectUri'),
+    returnTo: text('returnTo'),
+    titleCode: text('titleCode'),
+    issuer: text('issuer') || null,
+    purpose: text('purpose') === 'LINK' ? 'LINK' : 'LOGIN',
+    linkUserId: text('linkUserId') || null,
+    expiresAt: new Date(Number(text('expiresAt'))),
+  };
+}
 
 export function redisLoginAttempts(redis: Redis, call: RedisCall): LoginAttempts {
   return {
@@ -72,7 +122,7 @@ export function redisLoginAttempts(redis: Redis, call: RedisCall): LoginAttempts
       await call(() =>
         redis
           .multi()
-          .hset(key, { ...record, expiresAt: record.expiresAt.getTime() })
+          .hset(key, { ...record, issuer: record.issuer ?? '', linkUserId: record.linkUserId ?? '', expiresAt: record.expiresAt.getTime() })
           .pexpire(key, ttl)
           .exec(),
       );
@@ -80,19 +130,12 @@ export function redisLoginAttempts(redis: Redis, call: RedisCall): LoginAttempts
 
     async claim(stateHash, browserBindingHash) {
       const flat = (await call(() => redis.eval(claimScript, 1, attemptKey(stateHash), browserBindingHash))) as string[] | null;
-      if (!flat) return null;
-      const fields = new Map<string, string>();
-      for (let index = 0; index + 1 < flat.length; index += 2) fields.set(flat[index] as string, flat[index + 1] as string);
-      const text = (name: keyof LoginAttemptRecord) => fields.get(name) ?? '';
-      return {
-        browserBindingHash: text('browserBindingHash'),
-        codeVerifier: text('codeVerifier'),
-        nonce: text('nonce'),
-        redirectUri: text('redirectUri'),
-        returnTo: text('returnTo'),
-        titleCode: text('titleCode'),
-        expiresAt: new Date(Number(text('expiresAt'))),
-      };
+      return flat ? recordOf(flat) : null;
+    },
+
+    async chooseIssuer(stateHash, browserBindingHash, issuer) {
+      const flat = (await call(() => redis.eval(chooseScript, 1, attemptKey(stateHash), browserBindingHash, issuer))) as string[] | null;
+      return flat ? recordOf(flat) : null;
     },
   };
 }

@@ -2,6 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   apiErrorSchema,
+  chooseLoginIssuerBodySchema,
+  chooseLoginIssuerResponseSchema,
+  loginIssuerKeySchema,
+  loginIssuersResponseSchema,
+  profileLoginsResponseSchema,
   handleCodeBodySchema,
   handleCodeResponseSchema,
   loginTokenQuerySchema,
@@ -12,7 +17,7 @@ import {
 } from '@minside/domain';
 import type { AuthService } from './service.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 503: apiErrorSchema };
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema, 503: apiErrorSchema };
 
 /** SPEC §7 login-flow calls: loginToken, handlecode, handleLoginToken, logout; plus the session check. */
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
@@ -30,6 +35,24 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       async (request, reply) => auth.completeLogin(request, reply, request.body, request.log),
     );
   }
+
+  // Issue 24: the portal's login page lists the issuers; the person's pick sends them on.
+  app.get('/api/login/issuers', { schema: { tags: ['auth'], response: { 200: loginIssuersResponseSchema } } }, async () => auth.loginIssuers());
+  app.post(
+    '/api/login/choose',
+    { schema: { tags: ['auth'], body: chooseLoginIssuerBodySchema, response: { 200: chooseLoginIssuerResponseSchema, ...errors } } },
+    async (request) => auth.chooseIssuer(request, request.body),
+  );
+  app.get(
+    '/api/profile/logins',
+    { schema: { tags: ['auth'], response: { 200: profileLoginsResponseSchema, ...errors } } },
+    async (request) => auth.loginsOf(request),
+  );
+  app.delete(
+    '/api/profile/logins/:issuer',
+    { schema: { tags: ['auth'], params: z.object({ issuer: loginIssuerKeySchema }), body: z.object({}).strict(), response: { 200: profileLoginsResponseSchema, 404: apiErrorSchema, ...errors } } },
+    async (request) => auth.unlink(request, request.params.issuer),
+  );
 
   app.get(
     '/api/session',

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import {
   authErrorCodes,
@@ -8,16 +6,17 @@ import {
   type HandleCodeBody,
   type HandleCodeResponse,
   type LoginTokenResponse,
+  type ProfileLogins,
   type SessionResponse,
 } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
-import { appUser } from '../../db/schema.ts';
-import type { RelyingParty, VerifiedLogin } from '../../identity/relying-party.ts';
+import type { appUser } from '../../db/schema.ts';
+import type { VerifiedLogin } from '../../identity/relying-party.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { databaseLoginAttempts, type LoginAttempts } from '../../lib/shared-state/login-attempts.ts';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { hashToken, randomToken, type SessionStore } from '../../plugins/session.ts';
-import { applyIssuerClaims } from '../profile/provenance.ts';
+import { createUserLogins, issuerDto, type LoginIssuer } from './logins.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { toAccountDto, toUserDto } from '../subscription/service.ts';
 import type { TitleService } from '../titles/service.ts';
@@ -32,13 +31,12 @@ export const AFTER_LOGOUT_PATH = '/kundeservice';
 
 export interface AuthServiceDeps {
   db: Db;
-  relyingParty: RelyingParty;
+  /** The issuers a person can log in with, the main one (OIDC_*) first (issue 24). */
+  issuers: readonly LoginIssuer[];
   sessions: SessionStore;
   accounts: AccountService;
   titles: TitleService;
   identityProviderName: string;
-  /** The issuer as the profile names the fields it gave: "fra Vipps" (issue 24). */
-  issuerLabel: string;
   now: () => Date;
   /** Where login attempts live (lib/shared-state): the database unless REDIS_URL is set. */
   loginAttempts?: LoginAttempts;
@@ -48,9 +46,17 @@ function loginInvalid(): AppError {
   return new AppError(400, authErrorCodes.loginStateInvalid, authErrorMessages.loginStateInvalid);
 }
 
+function unknownIssuer(): AppError {
+  return new AppError(400, authErrorCodes.unknownIssuer, authErrorMessages.unknownIssuer);
+}
+
+/** The portal's own login page: lists the issuers when there is more than one (apps/web `/logg-inn`). */
+export const LOGIN_CHOOSER_PATH = '/logg-inn';
+
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, relyingParty, sessions, accounts, titles, identityProviderName, issuerLabel, now } = deps;
+  const { db, issuers, sessions, accounts, titles, identityProviderName, now } = deps;
   const attempts = deps.loginAttempts ?? databaseLoginAttempts(db);
+  const logins = createUserLogins(db, issuers, now);
 
   async function sessionView(userRow: typeof appUser.$inferSelect, titleCode: string) {
     const accountRow = await accounts.accountOf(userRow.id);
@@ -61,18 +67,13 @@ export function createAuthService(deps: AuthServiceDeps) {
     };
   }
 
-  /**
-   * The portal's user for a verified identity: found by its `sub`, created at first login, and
-   * brought up to date with what the issuer says at every login (modules/profile/provenance.ts).
-   */
-  async function userFor(login: VerifiedLogin) {
-    await db
-      .insert(appUser)
-      .values({ id: randomUUID(), identitySub: login.subject, email: login.email })
-      .onConflictDoNothing({ target: appUser.identitySub });
-    const [row] = await db.select().from(appUser).where(eq(appUser.identitySub, login.subject));
-    if (!row) throw new Error('user row missing right after insert');
-    return applyIssuerClaims(db, row, login, issuerLabel, now());
+  async function authorizationUrlFor(issuer: LoginIssuer, attempt: { redirectUri: string; codeVerifier: string; nonce: string }, loginToken: string, log: FastifyBaseLogger): Promise<string> {
+    try {
+      return await issuer.relyingParty.authorizationUrl({ redirectUri: attempt.redirectUri, state: loginToken, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier });
+    } catch (error) {
+      log.error({ err: error, issuer: issuer.key }, 'identity provider unreachable (discovery failed)');
+      throw new AppError(503, authErrorCodes.providerUnavailable, authErrorMessages.providerUnavailable);
+    }
   }
 
   return {
@@ -83,23 +84,25 @@ export function createAuthService(deps: AuthServiceDeps) {
     async startLogin(
       request: FastifyRequest,
       reply: FastifyReply,
-      input: { returnTo?: string | undefined; titleCode?: string | undefined },
+      input: { returnTo?: string | undefined; titleCode?: string | undefined; issuer?: string | undefined; purpose?: 'login' | 'link' | undefined },
     ): Promise<LoginTokenResponse> {
       const origin = request.portalOrigin();
       const title = titles.titleFor(input.titleCode, `${origin}/`);
+      const chosen = input.issuer === undefined ? (issuers.length === 1 ? issuers[0] : undefined) : logins.issuer(input.issuer);
+      if (input.issuer !== undefined && !chosen) throw unknownIssuer();
+      // Linking adds a login to the user signed in here, so it needs both.
+      const linkUserId = input.purpose === 'link' ? (await sessions.require(request)).user.id : null;
+      if (linkUserId !== null && !chosen) throw unknownIssuer();
       const loginToken = randomToken();
       const binding = request.cookies[sessions.cookies.names.loginBinding] ?? randomToken();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const nonce = oidc.randomNonce();
       const redirectUri = `${origin}/callback`;
       const at = now();
-      let authorizationUrl: string;
-      try {
-        authorizationUrl = await relyingParty.authorizationUrl({ redirectUri, state: loginToken, nonce, codeVerifier });
-      } catch (error) {
-        request.log.error({ err: error }, 'identity provider unreachable (discovery failed)');
-        throw new AppError(503, authErrorCodes.providerUnavailable, authErrorMessages.providerUnavailable);
-      }
+      // With several issuers and none chosen, the person picks one on the portal's login page first.
+      const authorizationUrl = chosen
+        ? await authorizationUrlFor(chosen, { redirectUri, codeVerifier, nonce }, loginToken, request.log)
+        : `${origin}${LOGIN_CHOOSER_PATH}?${new URLSearchParams({ login: loginToken })}`;
       await attempts.save(
         hashToken(loginToken),
         {
@@ -109,12 +112,48 @@ export function createAuthService(deps: AuthServiceDeps) {
           redirectUri,
           returnTo: input.returnTo ?? '/',
           titleCode: title.titleCode,
+          issuer: chosen?.key ?? null,
+          purpose: linkUserId === null ? 'LOGIN' : 'LINK',
+          linkUserId,
           expiresAt: new Date(at.getTime() + LOGIN_TOKEN_TTL_MS),
         },
         at,
       );
       reply.setCookie(sessions.cookies.names.loginBinding, binding, { ...sessions.cookies.options, maxAge: LOGIN_TOKEN_TTL_MS / 1000 });
       return { loginToken, authorizationUrl };
+    },
+
+    /** GET /api/login/issuers: what the portal's login page offers. */
+    loginIssuers() {
+      return { issuers: issuers.map(issuerDto) };
+    },
+
+    /**
+     * POST /api/login/choose: the person picked an issuer on the portal's login page. The login
+     * token stays the OIDC state; the issuer is fixed for it once, by the browser that started it.
+     */
+    async chooseIssuer(request: FastifyRequest, body: { loginToken: string; issuer: string }): Promise<{ authorizationUrl: string }> {
+      const issuer = logins.issuer(body.issuer);
+      if (!issuer) throw unknownIssuer();
+      const binding = request.cookies[sessions.cookies.names.loginBinding];
+      if (!binding) throw loginInvalid();
+      const attempt = await attempts.chooseIssuer(hashToken(body.loginToken), hashToken(binding), issuer.key);
+      if (!attempt) throw loginInvalid();
+      if (now().getTime() > attempt.expiresAt.getTime()) throw new AppError(400, authErrorCodes.loginExpired, authErrorMessages.loginExpired);
+      return { authorizationUrl: await authorizationUrlFor(issuer, attempt, body.loginToken, request.log) };
+    },
+
+    /** GET /api/profile/logins: the ways this user logs in. */
+    async loginsOf(request: FastifyRequest): Promise<ProfileLogins> {
+      const { user } = await sessions.require(request);
+      return logins.loginsOf(user.id);
+    },
+
+    /** DELETE /api/profile/logins/{issuer}: "Koble fra". */
+    async unlink(request: FastifyRequest, issuerKey: string): Promise<ProfileLogins> {
+      const { user } = await sessions.require(request);
+      await logins.unlink(user.id, issuerKey);
+      return logins.loginsOf(user.id);
     },
 
     /**
@@ -138,18 +177,32 @@ export function createAuthService(deps: AuthServiceDeps) {
       callbackUrl.searchParams.set('code', body.code);
       callbackUrl.searchParams.set('state', body.state);
       if (body.iss !== undefined) callbackUrl.searchParams.set('iss', body.iss);
+      const issuer = logins.issuer(attempt.issuer);
+      // No issuer: the login page was skipped (a forged or replayed state); one no longer configured: start again.
+      if (!issuer) throw loginInvalid();
+      // A link completes only in the session of the user who started it.
+      const linking = attempt.purpose === 'LINK' ? await sessions.find(request) : null;
+      if (attempt.purpose === 'LINK' && linking?.user.id !== attempt.linkUserId) throw loginInvalid();
       let login: VerifiedLogin;
       try {
-        login = await relyingParty.exchangeCode({ callbackUrl, expectedState: body.state, expectedNonce: attempt.nonce, codeVerifier: attempt.codeVerifier });
+        login = await issuer.relyingParty.exchangeCode({ callbackUrl, expectedState: body.state, expectedNonce: attempt.nonce, codeVerifier: attempt.codeVerifier });
       } catch (error) {
-        log.warn({ err: error }, 'login refused: code exchange or ID token validation failed');
+        log.warn({ err: error, issuer: issuer.key }, 'login refused: code exchange or ID token validation failed');
         throw new AppError(400, authErrorCodes.loginFailed, authErrorMessages.loginFailed);
       }
-      if (body.identityId !== undefined && body.identityId !== login.subject) {
+      if (linking) {
+        const userRow = await logins.linkTo(linking.user, issuer, login);
+        reply.clearCookie(sessions.cookies.names.loginBinding, sessions.cookies.options);
+        return { ...(await sessionView(userRow, attempt.titleCode)), returnTo: attempt.returnTo };
+      }
+      // The identity id is the main issuer's subject; another issuer's login is checked against the user it reaches.
+      if (body.identityId !== undefined && issuer === issuers[0] && body.identityId !== login.subject) {
         throw new AppError(400, authErrorCodes.identityMismatch, authErrorMessages.identityMismatch);
       }
-
-      const userRow = await userFor(login);
+      const userRow = await logins.userFor(issuer, login);
+      if (body.identityId !== undefined && body.identityId !== userRow.identitySub) {
+        throw new AppError(400, authErrorCodes.identityMismatch, authErrorMessages.identityMismatch);
+      }
       await sessions.create(request, reply, { userId: userRow.id, idToken: login.idToken });
       reply.clearCookie(sessions.cookies.names.loginBinding, sessions.cookies.options);
       return { ...(await sessionView(userRow, attempt.titleCode)), returnTo: attempt.returnTo };
@@ -171,8 +224,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       await sessions.destroy(reply, session);
       if (!session) return { endSessionUrl: null };
       try {
+        // The session ends at the issuer it was opened with.
+        let issuer: LoginIssuer | undefined;
+        for (const candidate of issuers) if (!issuer && (await candidate.relyingParty.issued(session.idToken))) issuer = candidate;
+        if (!issuer) return { endSessionUrl: null };
         return {
-          endSessionUrl: await relyingParty.endSessionUrl({ idToken: session.idToken, postLogoutRedirectUri: `${request.portalOrigin()}${AFTER_LOGOUT_PATH}` }),
+          endSessionUrl: await issuer.relyingParty.endSessionUrl({ idToken: session.idToken, postLogoutRedirectUri: `${request.portalOrigin()}${AFTER_LOGOUT_PATH}` }),
         };
       } catch (error) {
         // The portal session is gone either way; the provider's will expire on its own.

@@ -33,11 +33,13 @@ export interface OrderingSetup {
   now: () => Date;
   /** Shared counters (lib/shared-state): searches per client address. */
   rateLimiter: RateLimiter;
+  /** The issuer whose login confirms an age (Vipps), for titles that take no self-declaration (issue 24); null when none is configured. */
+  ageVerifier: { label: string } | null;
 }
 
 /** Buying and connecting subscriptions (issue 7). Registered after billing: it needs `app.paymentEngine`. */
 export async function registerOrdering(app: FastifyInstance, setup: OrderingSetup): Promise<void> {
-  const { config, db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter } = setup;
+  const { config, db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter, ageVerifier } = setup;
   const ordering = createOrderingService({
     db,
     engine: app.paymentEngine,
@@ -52,6 +54,7 @@ export async function registerOrdering(app: FastifyInstance, setup: OrderingSetu
     identityProviderName: config.identityProviderName,
     log: app.log,
     providerStoresCards: app.paymentProvider.storesCards,
+    ageVerifier,
   });
   app.paymentEngine.onSettled('ORDER', (tx, row) => ordering.onSettled(tx, row));
   app.decorate('ordering', ordering);

@@ -13,6 +13,7 @@ import {
   invoiceLineDescription,
   nextPossibleDeliveryDay,
   offerLabels,
+  hasAgeLimit,
   orderEligibility,
   orderErrorCodes,
   orderMessages,
@@ -45,7 +46,7 @@ import type { PaymentEngine, PaymentRow } from '../billing/engine.ts';
 import type { PublicationCalendar } from '@minside/domain';
 import type { PublicationConfig } from '@minside/titles';
 import { townOf } from '../delivery/postal-codes.ts';
-import { declareBirthdate } from '../profile/provenance.ts';
+import { declareBirthdate, sourcesOf } from '../profile/provenance.ts';
 import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
 import { findPlan, soldPlans } from '../subscription/plans.ts';
 import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
@@ -74,6 +75,12 @@ export interface OrderingDeps {
   log: FastifyBaseLogger;
   /** Whether the payment provider keeps a card for later periods (Vipps MobilePay does not: a card order goes on giro). */
   providerStoresCards: boolean;
+  /**
+   * The issuer whose login confirms an age (Vipps), for titles that take no self-declaration
+   * (issue 24). Null when none is configured: such a title then takes the declaration too, as
+   * nobody could buy otherwise (logged at start).
+   */
+  ageVerifier?: { label: string } | null;
 }
 
 function orderError(status: number, code: string, message: string): AppError {
@@ -120,6 +127,11 @@ export function toOrderDto(row: OrderRow): Order {
  */
 export function createOrderingService(deps: OrderingDeps) {
   const { db, engine, catalogue, titles, accounts, mailer, now, calendarOf, cutoffTime, winbackSecret, identityProviderName, log, providerStoresCards } = deps;
+  const ageVerifier = deps.ageVerifier ?? null;
+  if (!ageVerifier) {
+    const strict = catalogue.offered().filter((title) => !title.ageSelfDeclaration).map((title) => title.titleCode);
+    if (strict.length) log.warn({ titles: strict }, 'titles take no self-declared age, but no issuer verifies ages (OIDC2_*): they take the declaration');
+  }
   const today = () => osloToday(now());
 
   function paperStartOf(titleCode: string): string {
@@ -399,6 +411,13 @@ export function createOrderingService(deps: OrderingDeps) {
       const plan = (await orderablePlans(titleCode)).find((candidate) => candidate.ariaPlanID === body.ariaPlanID);
       if (!plan) throw orderError(404, orderErrorCodes.unknownPlan, 'Dette abonnementet selges ikke av avisen.');
       if (await hasAccessAt(user.id, titleCode)) throw orderError(409, orderErrorCodes.alreadySubscriber, orderMessages.alreadySubscriber);
+      // A title that takes no self-declared age for an offer with an age limit wants the issuer's
+      // verified birthdate first; then the age rules judge that one (issue 24).
+      const entry = catalogue.findByTitleCode(titleCode);
+      if (ageVerifier && entry && !entry.ageSelfDeclaration && hasAgeLimit(plan)) {
+        const { birthdate: source } = await sourcesOf(db, user.id);
+        if (!(source?.source === 'ISSUER' && source.verified)) throw orderError(409, orderErrorCodes.ageVerificationRequired, orderMessages.ageVerificationRequired(ageVerifier.label));
+      }
       const birthdate = user.birthdate ?? body.birthdate ?? null;
       const eligibility = orderEligibility(plan, birthdate, today());
       if (!eligibility.eligible) throw orderError(eligibility.code === orderErrorCodes.birthdateRequired ? 400 : 409, eligibility.code, eligibility.message);

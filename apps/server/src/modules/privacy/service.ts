@@ -46,6 +46,7 @@ import {
   subscriptionChange,
   subscriptionMember,
   userSession,
+  userLogin,
   verificationCode,
   subscriptionOrder,
   connectRequest,
@@ -255,6 +256,8 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
     await tx.delete(dataRequest).where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'export')));
     await tx.delete(userSession).where(eq(userSession.userId, user.id));
 
+    // No login reaches the erased user any more (issue 24: the group's account, Vipps).
+    await tx.delete(userLogin).where(eq(userLogin.userId, user.id));
     // The embedded provider's login, its sessions and grants: the person cannot sign in again.
     await tx.delete(idpAccount).where(eq(idpAccount.id, user.identitySub));
     await tx.delete(idpPayload).where(sql`${idpPayload.payload}->>'accountId' = ${user.identitySub}`);

@@ -36,8 +36,13 @@ export async function recordSource(tx: Tx | Db, userId: string, field: ProfileFi
   await tx.insert(profileFieldSource).values(values).onConflictDoUpdate({ target: [profileFieldSource.userId, profileFieldSource.field], set: values });
 }
 
-/** Takes what a login's issuer said into the user's profile, by the rule above. Returns the row as it now is. */
-export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLogin, issuerLabel: string, at: Date): Promise<UserRow> {
+/**
+ * Takes what a login's issuer said into the user's profile, by the rule above. Returns the row as it now is.
+ * `email`: `follow` for the user's main login (the address is the login's); `fill` for a second
+ * login beside it (issue 24), whose address replaces only one the user has not proven, and only
+ * when that issuer verified it — two issuers must not take turns with where receipts go.
+ */
+export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLogin, issuerLabel: string, at: Date, email: 'follow' | 'fill' = 'follow'): Promise<UserRow> {
   return db.transaction(async (tx) => {
     const sources = await sourcesOf(tx, user.id);
     const changes: Partial<typeof appUser.$inferInsert> = {};
@@ -59,14 +64,16 @@ export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLo
     await take('phoneNumber', login.phoneNumber, login.phoneVerified);
     await take('birthdate', login.birthdate, login.birthdateVerified);
 
-    if (login.email && login.email !== user.email) {
+    if (email === 'fill' && (user.emailVerifiedAt !== null || !login.emailVerified)) {
+      // The main login's proven address stands.
+    } else if (login.email && login.email !== user.email) {
       changes.email = login.email;
       changes.emailVerifiedAt = login.emailVerified ? at : null;
     } else if (login.emailVerified && user.emailVerifiedAt === null) {
       // Since when the address is proven: the data export lists mail to it only from then on (issue 20).
       changes.emailVerifiedAt = at;
     }
-    if (login.email) await recordSource(tx, user.id, 'email', { source: 'ISSUER', issuerLabel, verified: login.emailVerified }, at);
+    if (login.email && (changes.email !== undefined || email === 'follow')) await recordSource(tx, user.id, 'email', { source: 'ISSUER', issuerLabel, verified: login.emailVerified }, at);
 
     if (Object.keys(changes).length === 0) return user;
     const [updated] = await tx.update(appUser).set(changes).where(eq(appUser.id, user.id)).returning();

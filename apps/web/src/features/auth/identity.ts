@@ -1,7 +1,7 @@
 import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginTokenResponse, type SessionResponse } from '@minside/domain';
 import { pathTo } from '../../app/paths.ts';
 import { isApiError } from '../../lib/http.ts';
-import { getLoginToken } from './api/get-login-token.ts';
+import { getLoginToken, type LoginTokenOptions } from './api/get-login-token.ts';
 import { getSession } from './api/get-session.ts';
 import { handleCode } from './api/handle-code.ts';
 import { postLogout, type LogoutResponse } from './api/logout.ts';
@@ -12,7 +12,7 @@ import { sessionStore, type SessionStore, type SignedInSession } from './session
 /** The identity calls of SPEC §7, as the client uses them. */
 export interface IdentityApi {
   getSession(titleCode: string | undefined): Promise<SessionResponse>;
-  getLoginToken(returnTo: string, titleCode: string | undefined): Promise<LoginTokenResponse>;
+  getLoginToken(returnTo: string, titleCode: string | undefined, options?: LoginTokenOptions): Promise<LoginTokenResponse>;
   handleCode(body: HandleCodeBody): Promise<HandleCodeResponse>;
   logout(): Promise<LogoutResponse>;
 }
@@ -52,6 +52,11 @@ export interface IdentityClient {
    * error is logged and it resolves with the logged-in check instead (SPEC §8).
    */
   login(returnTo: string): Promise<boolean>;
+  /**
+   * Sends the signed-in user to another issuer to add its login to their own ("Koble til Vipps",
+   * "Bekreft alderen med Vipps"; issue 24), then back to `returnTo`. Rejects if it cannot start.
+   */
+  link(issuer: string, returnTo: string): Promise<void>;
   /** Ends the server session, clears the session and title, and leaves for the provider's logout (or /kundeservice). */
   logout(): Promise<void>;
   /**
@@ -187,6 +192,14 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
     return attempt;
   }
 
+  async function link(issuer: string, returnTo: string): Promise<void> {
+    const target = returnTargetOf(toLocation(returnTo));
+    const { authorizationUrl } = requireLoginToken(await api.getLoginToken(target, requireInit().titleCode(), { issuer, purpose: 'link' }));
+    saveReturnTarget(target);
+    leaveTo(authorizationUrl);
+    await new Promise<never>(() => {});
+  }
+
   async function logout(): Promise<void> {
     const { onSignedOut } = requireInit();
     let endSessionUrl: string | null = null;
@@ -240,6 +253,7 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
     checkSession,
     isLoggedIn,
     login,
+    link,
     logout,
     completeLogin,
     handleUnauthenticated,

@@ -9,3 +9,4 @@ export type { CheckPurpose } from './session-cache.ts';
 export { sessionStore, useSessionUser, useSessionAccount, useSessionSubscription } from './session.ts';
 export type { SessionState, SessionStatus, SignedInSession } from './session.ts';
 export { authMessages } from './messages.ts';
+export { loginIssuersQueryOptions, profileLoginsKey, profileLoginsQueryOptions, unlinkLogin } from './api/logins.ts';

@@ -1,12 +1,21 @@
 import type { LoginTokenResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
+/** Which issuer, and whether to log in or to link it to the signed-in user (issue 24). */
+export interface LoginTokenOptions {
+  issuer?: string;
+  purpose?: 'login' | 'link';
+}
+
 /**
  * GET /api/loginToken (SPEC §7): a one-time login token bound to this browser by a cookie,
- * and the provider's authorization URL that carries it.
+ * and the provider's authorization URL that carries it — or, with several issuers and none
+ * chosen, the portal's own login page that lists them.
  */
-export function getLoginToken(returnTo: string, titleCode: string | undefined): Promise<LoginTokenResponse> {
+export function getLoginToken(returnTo: string, titleCode: string | undefined, options: LoginTokenOptions = {}): Promise<LoginTokenResponse> {
   const params = new URLSearchParams({ returnTo });
   if (titleCode) params.set('titleCode', titleCode);
+  if (options.issuer) params.set('issuer', options.issuer);
+  if (options.purpose) params.set('purpose', options.purpose);
   return http.get<LoginTokenResponse>(`loginToken?${params}`, { skipUnauthenticatedHandler: true });
 }

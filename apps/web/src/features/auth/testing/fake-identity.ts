@@ -85,6 +85,10 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
       if (fake.loginOutcome === 'redirect') return new Promise<boolean>(() => {});
       return Promise.resolve(fake.loginOutcome);
     },
+    link(issuer, returnTo) {
+      fake.logins.push(`${issuer}:${returnTo}`);
+      return new Promise<void>(() => {});
+    },
     async logout() {
       fake.logouts += 1;
       setSignedOut(sessionStore, systemClock().getTime());

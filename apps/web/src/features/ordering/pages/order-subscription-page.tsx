@@ -11,6 +11,7 @@ import { useSessionAccount, useSessionUser } from '../../auth/index.ts';
 import { goToProvider } from '../../billing/index.ts';
 import { AddressFields, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../../delivery/index.ts';
 import { useTitle } from '../../titles/index.ts';
+import { AgeVerificationButton } from '../components/age-verification-button.tsx';
 import { createAccount, createOrder, ORDER_CALL_TIMEOUT_MS, startOrderPayment, useOffers, useOrder } from '../api/orders.ts';
 import { OrderSummary } from '../components/order-summary.tsx';
 import styles from '../components/ordering.module.css';
@@ -68,6 +69,7 @@ export function OrderSubscriptionPage() {
   const [addressErrors, setAddressErrors] = useState<AddressErrors>({});
   const [chooseError, setChooseError] = useState<string | null>(null);
   const [payError, setPayError] = useState<string | null>(null);
+  const [ageVerification, setAgeVerification] = useState(false);
   const [paying, setPaying] = useState<InvoicePaymentMethod | null>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const id = useId();
@@ -151,7 +153,10 @@ export function OrderSubscriptionPage() {
       setPaying(null);
       if (timeout.aborted) return void navigate(redirects.orderTimeout.pattern);
       if (isApiError(error) && error.code === orderErrorCodes.alreadySubscriber) return void navigate(pathTo('alreadySubscriber'));
-      if (isApiError(error) && error.status >= 400 && error.status < 500) return setPayError(error.message);
+      if (isApiError(error) && error.status >= 400 && error.status < 500) {
+        setAgeVerification(error.code === orderErrorCodes.ageVerificationRequired);
+        return setPayError(error.message);
+      }
       void navigate(pathTo('purchaseError'));
     }
   };
@@ -281,6 +286,7 @@ export function OrderSubscriptionPage() {
                     {payError}
                   </p>
                 ) : null}
+                {payError && ageVerification ? <AgeVerificationButton /> : null}
                 <div className={styles.payButtons}>
                   <button type="button" className={`${button.button} ${button.primary}`} onClick={() => void pay('VIPPS')} disabled={paying !== null}>
                     {paying === 'VIPPS' ? 'Sender deg til Vipps …' : 'Betal med Vipps'}

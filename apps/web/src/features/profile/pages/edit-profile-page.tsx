@@ -21,6 +21,7 @@ import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
 import { confirmEmailChange, profileQueryOptions, requestEmailChange, updateProfile } from '../api/profile.ts';
+import { LoginsSection } from '../logins-section.tsx';
 import { sourceHint } from '../source-hint.ts';
 import { useProfileUpdate } from '../use-profile-update.ts';
 
@@ -165,6 +166,7 @@ export function EditProfilePage() {
           <>
             <ProfileFormSection profile={profile} />
             <EmailSection key={profile.email} profile={profile} />
+            <LoginsSection />
           </>
         ) : null}
         <p className={ui.muted}>

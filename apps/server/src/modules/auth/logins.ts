@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { authErrorCodes, authErrorMessages, type LoginIssuer as LoginIssuerDto, type ProfileLogins } from '@minside/domain';
+import type { Db } from '../../db/client.ts';
+import { appUser, profileFieldSource, userLogin } from '../../db/schema.ts';
+import type { ClaimProfile } from '../../identity/claims.ts';
+import type { RelyingParty, VerifiedLogin } from '../../identity/relying-party.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { applyIssuerClaims } from '../profile/provenance.ts';
+
+/**
+ * The issuers a person can log in with (issue 24), the first the main one (OIDC_*): the group's
+ * account, or Vipps where Vipps is the only one. A user is reached by any login linked to them in
+ * `user_login`; see docs/decisions/028.
+ */
+export interface LoginIssuer {
+  key: string;
+  /** "Vipps", "kontoen din": the login page's button and the profile's "fra …". */
+  label: string;
+  claimProfile: ClaimProfile;
+  relyingParty: RelyingParty;
+}
+
+type UserRow = typeof appUser.$inferSelect;
+
+export function issuerDto(issuer: LoginIssuer): LoginIssuerDto {
+  // Only Vipps' birthdate counts as verified (identity/claims.ts): a group account may let people type theirs.
+  const vipps = issuer.claimProfile === 'vipps';
+  return { key: issuer.key, label: issuer.label, style: vipps ? 'vipps' : 'oidc', verifiesAge: vipps };
+}
+
+export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: () => Date) {
+  const mainKey: string = issuers[0]?.key ?? '';
+  if (mainKey === '') throw new Error('at least one login issuer is required');
+
+  async function linkedUser(issuer: string, subject: string): Promise<UserRow | undefined> {
+    const [row] = await db
+      .select({ user: appUser })
+      .from(userLogin)
+      .innerJoin(appUser, eq(appUser.id, userLogin.userId))
+      .where(and(eq(userLogin.issuer, issuer), eq(userLogin.subject, subject)));
+    return row?.user;
+  }
+
+  /** Whether the user has a login with the main issuer: its e-mail address is then the one that counts. */
+  async function hasMainLogin(userId: string): Promise<boolean> {
+    const [row] = await db.select({ userId: userLogin.userId }).from(userLogin).where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, mainKey)));
+    return row !== undefined;
+  }
+
+  /**
+   * The one user an issuer's *verified* word points at, for a first login with that issuer: the same
+   * proven e-mail address, or the same phone number an issuer verified for them. Never a user who
+   * already has another login with this issuer, never one of two: then a new user is made, and the
+   * person links the logins themselves on the profile page.
+   */
+  async function matchByVerifiedContact(issuer: string, login: VerifiedLogin): Promise<UserRow | undefined> {
+    const candidates = new Map<string, UserRow>();
+    if (login.email && login.emailVerified) {
+      const rows = await db.select().from(appUser).where(and(eq(appUser.email, login.email), isNotNull(appUser.emailVerifiedAt)));
+      for (const row of rows) candidates.set(row.id, row);
+    }
+    if (login.phoneNumber && login.phoneVerified) {
+      const rows = await db
+        .select({ user: appUser })
+        .from(appUser)
+        .innerJoin(profileFieldSource, and(eq(profileFieldSource.userId, appUser.id), eq(profileFieldSource.field, 'phoneNumber'), eq(profileFieldSource.verified, true)))
+        .where(eq(appUser.phoneNumber, login.phoneNumber));
+      for (const row of rows) candidates.set(row.user.id, row.user);
+    }
+    if (candidates.size !== 1) return undefined;
+    const [candidate] = candidates.values();
+    if (!candidate) return undefined;
+    const [taken] = await db.select({ subject: userLogin.subject }).from(userLogin).where(and(eq(userLogin.userId, candidate.id), eq(userLogin.issuer, issuer)));
+    return taken ? undefined : candidate;
+  }
+
+  async function link(userId: string, issuer: string, subject: string): Promise<void> {
+    await db.insert(userLogin).values({ issuer, subject, userId, linkedAt: now() }).onConflictDoNothing();
+  }
+
+  async function applyClaims(user: UserRow, issuer: LoginIssuer, login: VerifiedLogin): Promise<UserRow> {
+    const email = issuer.key === mainKey || !(await hasMainLogin(user.id)) ? 'follow' : 'fill';
+    return applyIssuerClaims(db, user, login, issuer.label, now(), email);
+  }
+
+  return {
+    issuers,
+
+    issuer(key: string | null | undefined): LoginIssuer | undefined {
+      return issuers.find((issuer) => issuer.key === key);
+    },
+
+    /**
+     * The portal's user for a login: the one its (issuer, sub) is linked to; for the main issuer,
+     * the user of that `sub` from before logins were kept per issuer; the one user the issuer's
+     * verified e-mail or phone number points at; or a new user. Then brought up to date with what
+     * the issuer says (modules/profile/provenance.ts).
+     */
+    async userFor(issuer: LoginIssuer, login: VerifiedLogin): Promise<UserRow> {
+      let user = await linkedUser(issuer.key, login.subject);
+      if (!user && issuer.key === mainKey) {
+        [user] = await db.select().from(appUser).where(eq(appUser.identitySub, login.subject));
+        if (user) await link(user.id, issuer.key, login.subject);
+      }
+      if (!user) {
+        user = await matchByVerifiedContact(issuer.key, login);
+        if (user) await link(user.id, issuer.key, login.subject);
+      }
+      if (!user) {
+        // The identity id (SPEC §3) is the main issuer's `sub`; a user who came by another issuer
+        // gets one that names it, unique as that issuer's subjects are.
+        const identitySub = issuer.key === mainKey ? login.subject : `${issuer.key}:${login.subject}`;
+        await db.insert(appUser).values({ id: randomUUID(), identitySub, email: login.email }).onConflictDoNothing({ target: appUser.identitySub });
+        const [created] = await db.select().from(appUser).where(eq(appUser.identitySub, identitySub));
+        if (!created) throw new Error('user row missing right after insert');
+        await link(created.id, issuer.key, login.subject);
+        // Two first logins at once: both inserted the same identity; the login row decides.
+        user = (await linkedUser(issuer.key, login.subject)) ?? created;
+      }
+      return applyClaims(user, issuer, login);
+    },
+
+    /**
+     * Adds a login to a signed-in user ("Koble til Vipps", "Bekreft alderen med Vipps"): refused when
+     * it reaches another user, or when the user has another account with the same issuer. Linking
+     * the same login again brings its claims up to date (a consent given this time).
+     */
+    async linkTo(user: UserRow, issuer: LoginIssuer, login: VerifiedLogin): Promise<UserRow> {
+      const owner = await linkedUser(issuer.key, login.subject);
+      if (owner && owner.id !== user.id) throw new AppError(409, authErrorCodes.loginLinkedElsewhere, authErrorMessages.loginLinkedElsewhere);
+      if (!owner) {
+        const [other] = await db.select({ subject: userLogin.subject }).from(userLogin).where(and(eq(userLogin.userId, user.id), eq(userLogin.issuer, issuer.key)));
+        if (other) throw new AppError(409, authErrorCodes.issuerAlreadyLinked, authErrorMessages.issuerAlreadyLinked);
+        await db.insert(userLogin).values({ issuer: issuer.key, subject: login.subject, userId: user.id, linkedAt: now() });
+      }
+      return applyClaims(user, issuer, login);
+    },
+
+    /** The profile's list: each configured issuer, linked or not. */
+    async loginsOf(userId: string): Promise<ProfileLogins> {
+      const rows = await db.select().from(userLogin).where(eq(userLogin.userId, userId)).orderBy(asc(userLogin.linkedAt));
+      const linked = new Map(rows.map((row) => [row.issuer, row]));
+      return {
+        logins: issuers.map((issuer) => ({
+          ...issuerDto(issuer),
+          linkedAt: linked.get(issuer.key)?.linkedAt.toISOString() ?? null,
+          canUnlink: linked.has(issuer.key) && rows.length > 1,
+        })),
+      };
+    },
+
+    /**
+     * Unlinks one login. The user keeps at least one way in; what that issuer verified stays on
+     * the profile, as verified then (ADR 028).
+     */
+    async unlink(userId: string, issuerKey: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        // Locked in a stable order, so two unlinks at once cannot both see the other login left.
+        const rows = await tx.select().from(userLogin).where(eq(userLogin.userId, userId)).orderBy(asc(userLogin.issuer)).for('update');
+        if (!rows.some((row) => row.issuer === issuerKey)) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
+        if (rows.length < 2) throw new AppError(409, authErrorCodes.lastLogin, authErrorMessages.lastLogin);
+        await tx.delete(userLogin).where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, issuerKey)));
+      });
+    },
+  };
+}
+
+export type UserLogins = ReturnType<typeof createUserLogins>;

@@ -1,0 +1,72 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { pages } from '../../../app/paths.ts';
+import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Page } from '../../../components/page.tsx';
+import ui from '../../../components/ui.module.css';
+import { useTitle } from '../../titles/index.ts';
+import { chooseLoginIssuer, loginIssuersQueryOptions } from '../api/logins.ts';
+import { useIdentity } from '../identity-context.tsx';
+import styles from './login-page.module.css';
+
+/**
+ * /logg-inn (issue 24): with more than one issuer, the login token's authorization URL is this
+ * page; the person picks how to log in, and the pick sends them to that issuer with the same
+ * login token (POST /api/login/choose). Without a token (a bookmark) it starts a login first.
+ */
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const loginToken = params.get('login');
+  const identity = useIdentity();
+  const title = useTitle();
+  const issuers = useQuery(loginIssuersQueryOptions());
+  const [leaving, setLeaving] = useState<string | null>(null);
+  const choose = useMutation({
+    mutationFn: (issuer: string) => {
+      if (!loginToken) throw new Error('no login token');
+      return chooseLoginIssuer(loginToken, issuer);
+    },
+    onSuccess: ({ authorizationUrl }) => window.location.assign(authorizationUrl),
+    onError: () => setLeaving(null),
+  });
+
+  if (!loginToken) {
+    return (
+      <Page title={pages.login.title} lead={`Logg inn på Min Side for ${title.name}.`}>
+        <div className={ui.actions}>
+          <button type="button" className={`${button.button} ${button.primary}`} onClick={() => void identity.login('/')}>
+            Logg inn
+          </button>
+        </div>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={pages.login.title} lead={`Velg hvordan du vil logge inn på Min Side for ${title.name}. Du kommer til samme abonnement uansett.`}>
+      <div className={styles.choices}>
+        {issuers.isPending ? <p className={ui.muted}>Henter innloggingsvalg …</p> : null}
+        <ErrorAlert error={issuers.error ?? choose.error} />
+        {issuers.data?.issuers.map((issuer) => (
+          <button
+            key={issuer.key}
+            type="button"
+            className={`${button.button} ${issuer.style === 'vipps' ? styles.vipps : button.primary} ${styles.choice}`}
+            disabled={leaving !== null}
+            onClick={() => {
+              setLeaving(issuer.key);
+              choose.mutate(issuer.key);
+            }}
+          >
+            {leaving === issuer.key ? 'Sender deg videre …' : issuer.style === 'vipps' ? `Logg inn med ${issuer.label}` : `Logg inn med ${issuer.label === 'kontoen din' ? 'e-post og passord' : issuer.label}`}
+          </button>
+        ))}
+        <p className={ui.muted}>
+          Har du logget inn med begge før, kan du koble dem sammen under Endre profil. Vi kobler dem automatisk når e-postadressen eller telefonnummeret er bekreftet hos begge.
+        </p>
+      </div>
+    </Page>
+  );
+}
