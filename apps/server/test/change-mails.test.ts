@@ -285,6 +285,29 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
         expect(part).toContain(`Oppgi saksnummer ${caseNumber}.`);
       }
     });
+
+    it('a stop that has begun, ended early: the new last day and when the paper comes back', async () => {
+      const { issueAfter, firstChangeable, calendar } = days();
+      const papir = await signIn(test, PORTAL, 'papir@minside.test');
+      const from = firstChangeable;
+      const placed = await papir.request('POST', delivery('/changes'), { json: { type: 'STOP', fromDate: from, toDate: issueAfter(from, 8), address: null } });
+      expect(placed.status, placed.body).toBe(201);
+      const { id } = placed.json<{ id: string }>();
+      try {
+        // Its first issue has passed: deleting it now ends it as early as the cutoff allows.
+        clock.set(`${issueAfter(from, 1)}T10:00:00Z`);
+        const later = await signIn(test, PORTAL, 'papir@minside.test');
+        const ended = await later.request('DELETE', `${PORTAL}/api/delivery/changes/${id}?titleCode=ADR`, { json: {} });
+        expect(ended.status, ended.body).toBe(200);
+        const { toDate, resumesOn } = ended.json<{ change: { toDate: string; resumesOn: string } }>().change;
+        expect(calendar.nextPublicationDay(addDays(toDate, 1))).toBe(resumesOn);
+        const mail = await onlyMail('papir@minside.test', 'deliveryChanged', 'Adresseavisen: stopp av avisen avsluttes tidligere');
+        expect(mail.text).toContain(`Stopp av avisen avsluttes tidligere enn planlagt. Siste dag er nå ${formatWeekdayDate(toDate)}.`);
+        expect(mail.text).toContain(`Avisen kommer igjen ${formatWeekdayDate(resumesOn, 'dayMonth')}.`);
+      } finally {
+        clock.set(AT);
+      }
+    });
   });
 
 });

@@ -210,8 +210,11 @@ export function createLifecycleService({ db, accounts, catalogue, mails, now }: 
       return offerFor(db, row);
     },
 
-    /** DELETE /api/deleteSubscription: cancel at the period end, or take the retention offer instead. `actor` is customerCentre for an erasure asked for by letter or phone. */
-    async deleteSubscription(user: SessionUser, body: DeleteSubscriptionBody, actor: ChangeActor = 'self'): Promise<DeleteSubscriptionResponse> {
+    /**
+     * DELETE /api/deleteSubscription: cancel at the period end, or take the retention offer instead. `actor` is customerCentre for an erasure asked for by letter or phone.
+     * `confirm: false` queues no confirmation: an account erasure's own mail names what it cancelled, and an "angre oppsigelsen" link would be wrong there.
+     */
+    async deleteSubscription(user: SessionUser, body: DeleteSubscriptionBody, actor: ChangeActor = 'self', { confirm = true }: { confirm?: boolean } = {}): Promise<DeleteSubscriptionResponse> {
       await db.transaction(async (tx) => {
         const row = await lockOwn(tx, user.id, body.ariaAccountNo, body.titleCode);
         if (body.actionType === 'CANCELLATION') {
@@ -221,7 +224,7 @@ export function createLifecycleService({ db, accounts, catalogue, mails, now }: 
             .set({ instStatusCode: to, cancelledAt: now(), resumeStatusCode: row.instStatusCode, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
             .where(eq(subscription.id, row.id));
           const cancelled = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
-          await mails.cancelled(tx, { subscriptionId: row.id, ...cancelled });
+          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...cancelled });
         } else {
           if (!body.offerCode) throw new AppError(400, errorCodes.validation, cancellationMessages.offerRequired);
           require(row, 'acceptRetentionOffer');
