@@ -208,5 +208,20 @@ test.describe('25.14 a vacation stop may end on any day', () => {
     await card.getByRole('button', { name: 'Ja, slett' }).click();
     await expect(page.getByText('Endringen er slettet.')).toBeVisible();
     expect(await changesOf(page)).toEqual([]);
+
+    // 25.7: both changes are confirmed by e-mail from Adresseavisen, with the dates and a reference.
+    const { subscription } = await session(page);
+    await page.goto(adresseavisen('/_dev/mail'));
+    const inbox = page.getByRole('article').filter({ hasText: 'Til ferie@minside.test' });
+    await expect(inbox.filter({ hasText: 'Adresseavisen: stopp av avisen er registrert' }).first()).toContainText(`Papiravisen stoppes fra og med ${weekdayLong(from)} til og med ${weekdayLong(end)}`);
+    await expect(inbox.filter({ hasText: 'Adresseavisen: stopp av avisen er slettet' }).first()).toContainText('Avisen kommer som vanlig.');
+    const outbox = (await apiCall(page, '/_dev/mail.json')).body as { from: string; to: string; subject: string; text: string; html: string | null }[];
+    const placed = outbox.find((mail) => mail.to === 'ferie@minside.test' && mail.subject === 'Adresseavisen: stopp av avisen er registrert' && mail.text.includes(weekdayLong(from)));
+    expect(placed?.from).toMatch(/^"Adresseavisen" </);
+    expect(placed?.text).toContain('Hei Frida!');
+    expect(placed?.text).toContain(`Avisen kommer igjen ${dayAndMonth(resumes)}.`);
+    expect(placed?.text).toMatch(/Registrert \d{1,2}\. \p{L}+ \d{4} kl\. \d{2}\.\d{2}\./u);
+    expect(placed?.text).toContain(`Oppgi kundenummer ${subscription.ariaAccountNo}.`);
+    expect(placed?.html).toContain(`Papiravisen stoppes fra og med ${weekdayLong(from)}`);
   });
 });

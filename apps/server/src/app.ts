@@ -25,6 +25,7 @@ import { subscriptionRoutes } from './modules/subscription/routes.ts';
 import { createAccountService } from './modules/subscription/service.ts';
 import { lifecycleRoutes } from './modules/subscription/lifecycle-routes.ts';
 import { createLifecycleService } from './modules/subscription/lifecycle-service.ts';
+import { createChangeMails } from './modules/subscription/change-mails.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { createProfileService } from './modules/profile/service.ts';
 import { createMailer } from './integrations/mail/index.ts';
@@ -208,10 +209,11 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const auth = createAuthService({ db: database.db, issuers: loginIssuers, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
-  const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, now });
-  await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
   const unsubscribe = { secret: await mailUnsubscribeSecret(database.db), origin: portalOriginFor(config, catalogue) };
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, dkim: config.mailDkim, unsubscribe, log: app.log, now });
+  const changeMails = createChangeMails({ mailer, catalogue, portalOrigin: portalOriginFor(config, catalogue) });
+  const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, mails: changeMails, now });
+  await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
   await app.register(unsubscribeRoutes, { db: database.db, secret: unsubscribe.secret, catalogue, now });
   const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   await app.register(profileRoutes, { profile, sessions });
@@ -221,7 +223,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const calendarOf = createCalendarCache();
   const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now, calendarOf, portalOrigin: portalOriginFor(config, catalogue) });
   const complaintCrediting = createComplaintCrediting({ db: database.db, catalogue, mailer, portalOrigin: portalOriginFor(config, catalogue) });
-  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime, calendarOf, noticesFor: notices.noticesFor, complaintCrediting });
+  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime, calendarOf, noticesFor: notices.noticesFor, complaintCrediting, mails: changeMails });
   await app.register(deliveryRoutes, {
     delivery,
     notices,
@@ -233,7 +235,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(businessRoutes, { business, sessions, titles });
   const student = createStudentService({ db: database.db, mailer, accounts, titles, catalogue, now, domains: config.studentEmailDomains, identityProviderName: config.identityProviderName });
   await app.register(studentRoutes, { student, sessions, titles });
-  await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, now });
+  await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, changeMails, now });
   await registerBank(app, { config, db: database.db, catalogue, mailer, now });
   const ageVerifier = loginIssuers.map(issuerDto).find((issuer) => issuer.verifiesAge) ?? null;
   await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter, ageVerifier });

@@ -210,6 +210,8 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
       expect(await count(sql`select inst_status_code as n from subscription where id = 'demo-slett-adr'`)).toBe(2);
       expect(await count(sql`select count(*) as n from subscription_change where subscription_id = 'demo-slett-adr' and kind = 'cancelled'`)).toBe(1);
       expect(await count(sql`select count(*) as n from mail_outbox where to_address = 'slett@minside.test' and subject = 'Vi sletter kontoen din'`)).toBe(1);
+      // That mail names what was cancelled; no cancellation confirmation offers to undo it (issue 25.7).
+      expect(await count(sql`select count(*) as n from mail_outbox where to_address = 'slett@minside.test' and kind = 'subscriptionCancelled'`)).toBe(0);
       // A second click finds the first request.
       const again = await browser.request('POST', `${PORTAL}/api/privacy/deletion`, { json: { confirmConsequences: true, confirmPaymentHistory: true } });
       expect(again.json()).toEqual(scheduled.json());

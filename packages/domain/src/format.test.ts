@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatInstant, formatKroner, formatLongDate, formatPeriod, formatShortDate, formatWeekdayDate, invoiceLineDescription } from './format.ts';
+import { formatClockTime, formatInstant, formatKroner, formatLongInstant, formatLongDate, formatPeriod, formatShortDate, formatWeekdayDate, invoiceLineDescription } from './format.ts';
 
 const nbsp = '\u00a0';
 const minus = '\u2212';
@@ -104,6 +104,13 @@ describe('dates', () => {
   it('returns what is not an ISO date as it is', () => {
     for (const format of [formatLongDate, formatShortDate, formatWeekdayDate]) expect(format('not a date')).toBe('not a date');
     expect(formatInstant('not an instant')).toBe('not an instant');
+  });
+
+  it('writes an instant in prose for letters and e-mails, and a time of day with "kl." and a full stop', () => {
+    expect(formatLongInstant(new Date('2026-12-06T23:15:00Z'))).toBe('7. desember 2026 kl. 00.15');
+    expect(formatLongInstant(new Date('2026-06-30T22:30:00Z'))).toBe('1. juli 2026 kl. 00.30');
+    expect(formatClockTime('00:15')).toBe('kl. 00.15');
+    expect(formatClockTime('12')).toBe('12');
   });
 
   it('writes an instant on the Oslo clock, across the daylight-saving changes', () => {

@@ -105,7 +105,19 @@ export function formatInstant(instant: Date | string): string {
   const at = typeof instant === 'string' ? new Date(instant) : instant;
   if (Number.isNaN(at.getTime())) return String(instant);
   const wall = osloWallClock(at);
-  return `${formatShortDate(wall.slice(0, 10))} kl. ${wall.slice(11, 13)}.${wall.slice(14, 16)}`;
+  return `${formatShortDate(wall.slice(0, 10))} ${formatClockTime(wall.slice(11, 16))}`;
+}
+
+/** An instant on the Oslo clock in prose, as a letter or an e-mail writes it: "7. desember 2026 kl. 00.15". */
+export function formatLongInstant(instant: Date): string {
+  const wall = osloWallClock(instant);
+  return `${formatLongDate(wall.slice(0, 10))} ${formatClockTime(wall.slice(11, 16))}`;
+}
+
+/** A time of day "HH:MM" (a cutoff, the Oslo clock) as Språkrådet writes it: "kl. 00.15". Anything else as it is. */
+export function formatClockTime(time: string): string {
+  const match = /^(\d{2}):(\d{2})$/.exec(time);
+  return match ? `kl. ${match[1]}.${match[2]}` : time;
 }
 
 // ---------------------------------------------------------------------------------------

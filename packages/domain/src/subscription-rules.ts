@@ -39,6 +39,8 @@ export const billingPeriodLabels = {
   MONTH_PREMIUM: 'Månedlig Premium',
 } as const;
 export type BillingPeriod = keyof typeof billingPeriodLabels;
+/** What a price is for, written after the amount: "299 kr per måned". */
+export const perBillingPeriod: Record<BillingPeriod, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
 export const billingPeriods = Object.keys(billingPeriodLabels) as BillingPeriod[];
 
 /** SPEC §9 payment provider codes, plus the two ways the portal itself charges. */

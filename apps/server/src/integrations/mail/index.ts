@@ -9,7 +9,7 @@ import { isOptionalMailKind, type OptionalMailKind, type TransactionalMailKind }
 import { mailboxOf, type MailDkimConfig } from './sender.ts';
 import { unsubscribeUrl, type UnsubscribeLinks } from './unsubscribe.ts';
 
-export { titleMail, type MailContent, type MailTitle, type RenderedMail } from './templates.ts';
+export { subscriberMail, titleMail, type MailContent, type MailRecipient, type MailTitle, type RenderedMail } from './templates.ts';
 export { mailKinds, type MailKind, type OptionalMailKind, type TransactionalMailKind } from './kinds.ts';
 
 /** What the sender needs of the title a message is for: its name (From) and customer centre (Reply-To). */

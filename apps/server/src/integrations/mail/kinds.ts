@@ -44,6 +44,24 @@ export const mailKinds = {
   avtalegiroStopped: 'transactional',
   /** The Vipps agreement stopped: the payment method changed. */
   vippsAgreementStopped: 'transactional',
+  // Confirmations of a change the subscriber made to the subscription or its delivery (issue 25.7):
+  // each answers something the person did, with its dates and amount, so it is transactional.
+  /** The subscription is cancelled at the period end. */
+  subscriptionCancelled: 'transactional',
+  /** A cancellation taken back: the subscription goes on. */
+  cancellationUndone: 'transactional',
+  /** A retention offer taken instead of cancelling. */
+  retentionOfferAccepted: 'transactional',
+  /** An expired subscription started again. */
+  subscriptionReactivated: 'transactional',
+  /** A plan changed at once, a change ordered from the period end, or an ordered change withdrawn. */
+  planChanged: 'transactional',
+  /** The way to pay changed (chosen on Min Side, or a card or Vipps agreement approved). */
+  paymentMethodChanged: 'transactional',
+  /** A vacation stop, a redirect or a move (address change) placed, changed, shortened or deleted. */
+  deliveryChanged: 'transactional',
+  /** A delivery complaint received, with its case number. */
+  complaintReceived: 'transactional',
   /** The copy of one's data is ready to download. */
   dataExport: 'transactional',
   /** Confirmation that the account is being erased. */

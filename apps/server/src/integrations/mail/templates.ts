@@ -86,3 +86,24 @@ ${(content.footnotes ?? []).map((line) => paragraph(line, true)).join('\n')}
 
   return { subject, text, html };
 }
+
+/** Whom a subscriber's mail is addressed to: the proven address and the name to greet. */
+export interface MailRecipient {
+  email: string;
+  givenName: string;
+}
+
+/**
+ * The one shape of a mail to a subscriber about their own subscription, delivery or money
+ * (confirmations of changes, receipts): the subject says the title first ("Adresseavisen:
+ * oppsigelsen er registrert"), the text greets them by name, and the rest is `titleMail`.
+ * Gives what `Mailer.enqueue` takes besides the kind and the idempotency key.
+ */
+export function subscriberMail(title: MailTitle, recipient: MailRecipient, content: MailContent & { subject: string }): RenderedMail & { to: string; title: MailTitle } {
+  const greeting = recipient.givenName.trim() ? `Hei ${recipient.givenName.trim()}!` : 'Hei!';
+  return {
+    to: recipient.email,
+    title,
+    ...titleMail(title, { ...content, subject: `${title.name}: ${content.subject}`, paragraphs: [greeting, ...content.paragraphs] }),
+  };
+}

@@ -18,6 +18,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { invoice, payment, paymentAgreement, paymentCallback, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import type { ChangeMails } from '../subscription/change-mails.ts';
 import { CallbackSignatureError, ProviderNotFoundError, type AgreementTerms, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
 
 /**
@@ -75,6 +76,8 @@ export interface EngineDeps {
   log: FastifyBaseLogger;
   /** A title's portal origin (lib/portal-url.ts), for the return URL the provider sends the payer to. */
   portalOrigin: (titleCode: string) => string;
+  /** The subscriber's confirmation of a card or Vipps agreement they approved (issue 25.7). */
+  mails: ChangeMails;
 }
 
 export function toPaymentDto(row: PaymentRow): Payment {
@@ -107,7 +110,7 @@ export type AgreementEndedListener = (tx: Tx, agreement: typeof paymentAgreement
 /** A refunded payment, told in the transaction that records it. */
 export type RefundedListener = (tx: Tx, refunded: PaymentRow) => Promise<void>;
 
-export function createPaymentEngine({ db, provider, now, log, portalOrigin }: EngineDeps) {
+export function createPaymentEngine({ db, provider, now, log, portalOrigin, mails }: EngineDeps) {
   const listeners = new Map<PaymentPurpose, SettledListener[]>();
   const refundedListeners: RefundedListener[] = [];
   const agreementEndedListeners: AgreementEndedListener[] = [];
@@ -334,21 +337,24 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       .where(and(eq(payment.id, id), eq(payment.status, 'PENDING')));
   }
 
-  async function logMethodChange(tx: Tx, subscriptionId: string, userId: string | null, label: string): Promise<void> {
+  /** The change log's entry of a new way to pay; its id and time name the confirmation e-mail. */
+  async function logMethodChange(tx: Tx, subscriptionId: string, userId: string | null, label: string): Promise<{ changeId: string; at: Date }> {
+    const written = { changeId: randomUUID(), at: now() };
     await tx.insert(subscriptionChange).values({
-      id: randomUUID(),
+      id: written.changeId,
       subscriptionId,
-      at: now(),
+      at: written.at,
       actor: userId ? 'self' : 'system',
       actorUserId: userId,
       kind: 'paymentMethodChanged',
       details: { paymentMethod: label },
     });
+    return written;
   }
 
   /** Stores an approved card / Vipps agreement as the subscription's way to pay. */
-  async function storeAgreement(tx: Tx, row: PaymentRow, agreement: ProviderAgreement): Promise<void> {
-    if (!row.subscriptionId) return;
+  async function storeAgreement(tx: Tx, row: PaymentRow, agreement: ProviderAgreement): Promise<{ changeId: string; at: Date } | null> {
+    if (!row.subscriptionId) return null;
     // The subscription row serialises every change of its payment method (service.ts takes it too).
     await tx.select({ id: subscription.id }).from(subscription).where(eq(subscription.id, row.subscriptionId)).for('update');
     const at = now();
@@ -373,7 +379,7 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
       updatedAt: at,
     });
     await tx.update(subscription).set({ paymentMethod: subscriptionMethodOfProvider[agreement.method] }).where(eq(subscription.id, row.subscriptionId));
-    await logMethodChange(tx, row.subscriptionId, row.userId, paymentProviderLabels[agreement.method]);
+    return logMethodChange(tx, row.subscriptionId, row.userId, paymentProviderLabels[agreement.method]);
   }
 
   /**
@@ -480,7 +486,14 @@ export function createPaymentEngine({ db, provider, now, log, portalOrigin }: En
         if (target?.paidAt) duplicate = true;
         else await tx.update(invoice).set({ paidAt: at, settledBy: locked.method }).where(eq(invoice.ariaInvoiceNo, locked.ariaInvoiceNo));
       }
-      if (agreement) await storeAgreement(tx, locked, agreement);
+      if (agreement) {
+        const stored = await storeAgreement(tx, locked, agreement);
+        // The subscriber chose this way to pay on Min Side: told in the same transaction. (An order's agreement is told by its receipt.)
+        if (stored && locked.subscriptionId) {
+          const change = agreement.method === 'VIPPS' ? { method: 'VIPPS' as const } : { method: 'CARD' as const, card: agreement.card ? { brand: agreement.card.brand, last4: agreement.card.last4 } : null };
+          await mails.paymentMethodChanged(tx, { subscriptionId: locked.subscriptionId, ...stored, change });
+        }
+      }
       if (orderAgreement) {
         // The order's listener made the subscription (or found the buyer had one already: then nothing is kept).
         const [fulfilled] = await tx.select({ subscriptionId: payment.subscriptionId }).from(payment).where(eq(payment.id, paymentId));

@@ -11,6 +11,7 @@ import { ensureBillingSecret } from '../../integrations/payment/secrets.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { createPaymentEngine, type PaymentEngine } from './engine.ts';
+import type { ChangeMails } from '../subscription/change-mails.ts';
 import { createBillingJobs, type BillingJobs } from './jobs.ts';
 import { createInvoiceCrediting, type InvoiceCrediting } from './documents/credit.ts';
 import { createEhfOutbox, type EhfOutbox } from './documents/ehf-outbox.ts';
@@ -47,6 +48,8 @@ export interface BillingSetup {
   accounts: AccountService;
   sessions: SessionStore;
   mailer: Mailer;
+  /** Confirmations of a new way to pay (issue 25.7). */
+  changeMails: ChangeMails;
   now: () => Date;
 }
 
@@ -54,12 +57,12 @@ export interface BillingSetup {
 
 /** Invoices and payments (issue 6): the provider, the engine, the routes and the jobs. */
 export async function registerBilling(app: FastifyInstance, setup: BillingSetup): Promise<void> {
-  const { config, db, catalogue, accounts, sessions, mailer, now } = setup;
+  const { config, db, catalogue, accounts, sessions, mailer, changeMails, now } = setup;
   const titleMerchants = new Map(catalogue.all().flatMap((title) => (title.vippsMerchantSerialNumber ? [[title.titleCode, title.vippsMerchantSerialNumber] as const] : [])));
   const configured = await createPaymentProvider(config, db, now, app.log, titleMerchants);
   const { provider } = configured;
-  const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
-  const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards });
+  const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue), mails: changeMails });
+  const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards, mails: changeMails });
   const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const invoiceCrediting = createInvoiceCrediting({ db, engine, catalogue, mailer, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   app.decorate('billingJobs', jobs);

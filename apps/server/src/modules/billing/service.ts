@@ -32,6 +32,7 @@ import { account, billingDocument, discountCode, invoice, paymentAgreement, subs
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { AccountService } from '../subscription/service.ts';
+import type { ChangeMails } from '../subscription/change-mails.ts';
 import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { creditNotesOf, documentPdf, invoicePdf } from './documents/issue.ts';
@@ -56,6 +57,8 @@ export interface BillingServiceDeps {
   paylinkSecret: string;
   /** Whether the payment provider keeps cards (PaymentProvider.storesCards): without, no subscription is put on a stored card. */
   providerStoresCards: boolean;
+  /** The subscriber's confirmation of a new way to pay, queued with the change (issue 25.7). */
+  mails: ChangeMails;
 }
 
 const methodLabels: Record<PaymentMethod, string> = {
@@ -133,7 +136,7 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, 
 }
 
 export function createBillingService(deps: BillingServiceDeps) {
-  const { db, engine, accounts, catalogue, now, paylinkSecret, providerStoresCards } = deps;
+  const { db, engine, accounts, catalogue, now, paylinkSecret, providerStoresCards, mails } = deps;
   const today = () => osloToday(now());
 
   /** The invoice with its title, if it belongs to the user (another user's is "not found"). */
@@ -471,10 +474,11 @@ export function createBillingService(deps: BillingServiceDeps) {
           superseded = await engine.supersedeAgreementFlows(tx, sub.id);
           await lockSubscription(tx, sub.id);
           const [current] = await tx.select({ paymentMethod: subscription.paymentMethod }).from(subscription).where(eq(subscription.id, sub.id));
-          await chooseAvtaleGiro(tx, sub.id, title, now());
+          const mandate = await chooseAvtaleGiro(tx, sub.id, title, now());
           if (current?.paymentMethod !== 'AVTALEGIRO') {
             await tx.update(subscription).set({ paymentMethod: 'AVTALEGIRO' }).where(eq(subscription.id, sub.id));
-            await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.AVTALEGIRO);
+            const changed = await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.AVTALEGIRO);
+            await mails.paymentMethodChanged(tx, { subscriptionId: sub.id, ...changed, change: { method: 'AVTALEGIRO', kid: mandate.providerAgreementId, confirmed: mandate.status === 'ACTIVE' } });
           }
         });
         await engine.cancelAtProvider(superseded);
@@ -494,7 +498,8 @@ export function createBillingService(deps: BillingServiceDeps) {
         const [current] = await tx.select({ paymentMethod: subscription.paymentMethod }).from(subscription).where(eq(subscription.id, sub.id));
         if (current?.paymentMethod !== 'INVOICE') {
           await tx.update(subscription).set({ paymentMethod: 'INVOICE' }).where(eq(subscription.id, sub.id));
-          await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.BANKGIRO);
+          const changed = await engine.logMethodChange(tx, sub.id, userId, paymentProviderLabels.BANKGIRO);
+          await mails.paymentMethodChanged(tx, { subscriptionId: sub.id, ...changed, change: { method: 'INVOICE' } });
         }
       });
       await engine.cancelAtProvider(superseded);

@@ -48,6 +48,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import type { AccountService } from '../subscription/service.ts';
+import type { ChangeMails, DeliveryChangeEvent } from '../subscription/change-mails.ts';
 import type { TitleService } from '../titles/service.ts';
 import type { createCalendarCache } from './calendars.ts';
 import { townOf } from './postal-codes.ts';
@@ -75,6 +76,8 @@ export interface DeliveryServiceDeps {
   noticesFor: (subscriptionId: string, days: readonly string[]) => Promise<DeliveryNotice[]>;
   /** A complaint credited on the next invoice (remedy CREDIT): a credit note, set off by billing (ADR 026). */
   complaintCrediting: ComplaintCrediting;
+  /** The confirmation e-mail of each change and complaint, queued in its transaction (issue 25.7). */
+  mails: ChangeMails;
 }
 
 function ruleError(violation: DeliveryRuleViolation): AppError {
@@ -92,7 +95,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function createDeliveryService(deps: DeliveryServiceDeps) {
-  const { db, catalogue, accounts, titles, now, cutoffTime, calendarOf, noticesFor, complaintCrediting } = deps;
+  const { db, catalogue, accounts, titles, now, cutoffTime, calendarOf, noticesFor, complaintCrediting, mails } = deps;
+
+  /** The subscriber's confirmation of what just happened to a change, in the same transaction. */
+  function confirm(tx: Tx, ctx: DeliveryContext, row: ChangeRow, event: DeliveryChangeEvent, at: Date): Promise<void> {
+    const change = { id: row.id, event, type: row.type as DeliveryChangeType, fromDate: row.fromDate, toDate: row.toDate, address: row.address ?? null, calendar: ctx.calendar, cutoffTime };
+    return mails.deliveryChanged(tx, { subscriptionId: ctx.subscription.id, at, change });
+  }
 
   /**
    * Whether CREDIT ("godskrevet på neste faktura") can be offered: the title gives a value per paper,
@@ -248,6 +257,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
           .insert(deliveryChange)
           .values({ id: randomUUID(), subscriptionId: ctx.subscription.id, type: body.type, fromDate: body.fromDate, toDate: body.toDate, address, status: 'active', placedAt: at, updatedAt: at })
           .returning();
+        if (inserted) await confirm(tx, ctx, inserted, 'placed', at);
         return inserted;
       });
       if (!row) throw new Error('delivery change missing after insert');
@@ -280,6 +290,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
           throw ruleError({ code: deliveryErrorCodes.started, message: type === 'PERMANENT' ? deliveryMessages.permanentStarted : deliveryMessages.started });
         }
         const [updated] = await tx.update(deliveryChange).set({ ...values, updatedAt: at }).where(eq(deliveryChange.id, id)).returning();
+        if (updated) await confirm(tx, ctx, updated, state === 'upcoming' ? 'updated' : 'shortened', at);
         return updated;
       });
       if (!row) throw notFound();
@@ -299,6 +310,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
         const state = deliveryChangeState(ctx.calendar, { type, fromDate: current.fromDate, toDate: current.toDate }, at, cutoffTime);
         if (state === 'upcoming') {
           await tx.update(deliveryChange).set({ status: 'cancelled', cancelledAt: at, updatedAt: at }).where(eq(deliveryChange.id, id));
+          await confirm(tx, ctx, current, 'deleted', at);
           return null;
         }
         if (state === 'locked') throw ruleError({ code: deliveryErrorCodes.started, message: type === 'PERMANENT' ? deliveryMessages.permanentStarted : deliveryMessages.started });
@@ -307,7 +319,9 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
           .set({ toDate: earliestEnd(ctx.calendar, at, cutoffTime), updatedAt: at })
           .where(eq(deliveryChange.id, id))
           .returning();
-        return updated ? toDto(ctx, updated, at) : null;
+        if (!updated) return null;
+        await confirm(tx, ctx, updated, 'shortened', at);
+        return toDto(ctx, updated, at);
       });
     },
 
@@ -385,10 +399,13 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
           if (!complaint) throw new Error('complaint missing after insert');
           await tx.insert(deliveryComplaintDay).values(days.map((day) => ({ caseNo: complaint.caseNo, subscriptionId: ctx.subscription.id, issueDate: day, code: body.code })));
           const caseNumber = caseNumberOf(complaint.caseNo);
-          if (body.remedy !== 'CREDIT') return { caseNumber, code: body.code, days, remedy: body.remedy, createdAt: at.toISOString(), credit: null };
-          const credit = await complaintCrediting.credit(tx, { subscriptionId: ctx.subscription.id, caseNumber, caseNo: complaint.caseNo, days, perIssueOre: ctx.title.pausedIssueCreditOre, at });
-          // No invoice paid for these days (or nothing is left of it to credit): the complaint is not filed.
-          if (credit.amountOre <= 0) throw new AppError(422, deliveryErrorCodes.remedyNotOffered, deliveryMessages.remedyNotOffered);
+          let credit: ComplaintReceipt['credit'] = null;
+          if (body.remedy === 'CREDIT') {
+            credit = await complaintCrediting.credit(tx, { subscriptionId: ctx.subscription.id, caseNumber, caseNo: complaint.caseNo, days, perIssueOre: ctx.title.pausedIssueCreditOre, at });
+            // No invoice paid for these days (or nothing is left of it to credit): the complaint is not filed.
+            if (credit.amountOre <= 0) throw new AppError(422, deliveryErrorCodes.remedyNotOffered, deliveryMessages.remedyNotOffered);
+          }
+          await mails.complaintReceived(tx, { subscriptionId: ctx.subscription.id, at, complaint: { caseNumber, code: body.code, days, text: body.text ?? null, remedy: body.remedy, credit } });
           return { caseNumber, code: body.code, days, remedy: body.remedy, createdAt: at.toISOString(), credit };
         });
       } catch (error) {

@@ -365,7 +365,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
       for (const { sub } of owned) {
         const view = { instStatusCode: sub.instStatusCode, currentPeriodEnd: sub.currentPeriodEnd, resumeStatusCode: sub.resumeStatusCode, sharedFrom: sub.sharedFromSubscriptionId, subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: sub.subscriptionInfo1 } };
         if (!decideTransition(view, 'cancel', today).allowed) continue;
-        await lifecycle.deleteSubscription(user, { ariaAccountNo: sub.ariaAccountNo, titleCode: sub.titleCode, actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText: 'Kontoen slettes' }, requestedBy);
+        await lifecycle.deleteSubscription(user, { ariaAccountNo: sub.ariaAccountNo, titleCode: sub.titleCode, actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText: 'Kontoen slettes' }, requestedBy, { confirm: false });
         cancelled.push(sub.planName);
       }
 

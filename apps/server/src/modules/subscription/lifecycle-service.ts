@@ -50,6 +50,7 @@ import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { findPlan, soldPlans } from './plans.ts';
 import type { AccountService } from './service.ts';
+import type { ChangeMails } from './change-mails.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 
@@ -57,6 +58,8 @@ export interface LifecycleDeps {
   db: Db;
   accounts: AccountService;
   catalogue: Catalogue;
+  /** The confirmation e-mail of each change, queued in its transaction (issue 25.7). */
+  mails: ChangeMails;
   now: () => Date;
 }
 
@@ -91,17 +94,18 @@ function reactivationError(code: Exclude<ReactivationResultCode, 'ok'>): AppErro
  * change log (issue 4). Each call runs in one transaction holding the subscription's row
  * lock: a refused request changes nothing, and two requests at once are taken in turn.
  */
-export function createLifecycleService({ db, accounts, catalogue, now }: LifecycleDeps) {
+export function createLifecycleService({ db, accounts, catalogue, mails, now }: LifecycleDeps) {
   const today = () => osloToday(now());
 
   async function log(
     tx: Tx,
     entry: { subscriptionId: string; actor: ChangeActor; userId: string | null; kind: ChangeKind; from?: number | null; to?: number | null; details?: ChangeDetails },
-  ): Promise<void> {
+  ): Promise<{ changeId: string; at: Date }> {
+    const written = { changeId: randomUUID(), at: now() };
     await tx.insert(subscriptionChange).values({
-      id: randomUUID(),
+      id: written.changeId,
       subscriptionId: entry.subscriptionId,
-      at: now(),
+      at: written.at,
       actor: entry.actor,
       actorUserId: entry.actor === 'self' ? entry.userId : null,
       kind: entry.kind,
@@ -109,6 +113,7 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
       toStatusCode: entry.to ?? null,
       details: entry.details ?? {},
     });
+    return written;
   }
 
   /**
@@ -205,8 +210,11 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
       return offerFor(db, row);
     },
 
-    /** DELETE /api/deleteSubscription: cancel at the period end, or take the retention offer instead. `actor` is customerCentre for an erasure asked for by letter or phone. */
-    async deleteSubscription(user: SessionUser, body: DeleteSubscriptionBody, actor: ChangeActor = 'self'): Promise<DeleteSubscriptionResponse> {
+    /**
+     * DELETE /api/deleteSubscription: cancel at the period end, or take the retention offer instead. `actor` is customerCentre for an erasure asked for by letter or phone.
+     * `confirm: false` queues no confirmation: an account erasure's own mail names what it cancelled, and an "angre oppsigelsen" link would be wrong there.
+     */
+    async deleteSubscription(user: SessionUser, body: DeleteSubscriptionBody, actor: ChangeActor = 'self', { confirm = true }: { confirm?: boolean } = {}): Promise<DeleteSubscriptionResponse> {
       await db.transaction(async (tx) => {
         const row = await lockOwn(tx, user.id, body.ariaAccountNo, body.titleCode);
         if (body.actionType === 'CANCELLATION') {
@@ -215,7 +223,8 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
             .update(subscription)
             .set({ instStatusCode: to, cancelledAt: now(), resumeStatusCode: row.instStatusCode, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
             .where(eq(subscription.id, row.id));
-          await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
+          const cancelled = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
+          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...cancelled });
         } else {
           if (!body.offerCode) throw new AppError(400, errorCodes.validation, cancellationMessages.offerRequired);
           require(row, 'acceptRetentionOffer');
@@ -231,14 +240,16 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
           if (offer.code === 'WINBACK_3_FOR_1') {
             const periodEnd = addMonths(row.currentPeriodEnd, WINBACK_FREE_MONTHS);
             await tx.update(subscription).set({ currentPeriodEnd: periodEnd }).where(eq(subscription.id, row.id));
-            await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline, on: periodEnd } });
+            const accepted = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline, on: periodEnd } });
+            await mails.retentionOfferAccepted(tx, { subscriptionId: row.id, ...accepted, headline: offer.headline, plan: null, from: periodEnd });
           } else if (offer.plan) {
             await tx
               .update(subscription)
               .set({ pendingPlanId: offer.plan.ariaPlanID, pendingPlanName: offer.plan.name, pendingChangeOn: row.currentPeriodEnd })
               .where(eq(subscription.id, row.id));
-            await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline } });
+            const accepted = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline } });
             await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'planChangeScheduled', details: { planName: offer.plan.name, billingPeriod: offer.plan.billingPeriod, on: row.currentPeriodEnd } });
+            await mails.retentionOfferAccepted(tx, { subscriptionId: row.id, ...accepted, headline: offer.headline, plan: offer.plan, from: row.currentPeriodEnd });
           }
         }
         await tx.insert(cancellationSurvey).values({
@@ -259,7 +270,8 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
         const row = await lockOwn(tx, userId, ariaAccountNo, titleCode);
         const to = require(row, 'undoCancellation');
         await tx.update(subscription).set({ instStatusCode: to, cancelledAt: null, resumeStatusCode: null }).where(eq(subscription.id, row.id));
-        await log(tx, { subscriptionId: row.id, actor: 'self', userId, kind: 'cancellationUndone', from: row.instStatusCode, to });
+        const undone = await log(tx, { subscriptionId: row.id, actor: 'self', userId, kind: 'cancellationUndone', from: row.instStatusCode, to });
+        await mails.cancellationUndone(tx, { subscriptionId: row.id, ...undone });
       });
       return accounts.getOwnSubscription(userId, ariaAccountNo, titleCode);
     },
@@ -296,7 +308,8 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
           .update(subscription)
           .set({ ...planColumns(plan, day), instStatusCode: decision.to, currentPeriodEnd: periodEnd, cancelledAt: null, resumeStatusCode: null, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
           .where(eq(subscription.id, row.id));
-        await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'reactivated', from: row.instStatusCode, to: decision.to, details: { planName: plan.name, on: periodEnd } });
+        const reactivated = await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'reactivated', from: row.instStatusCode, to: decision.to, details: { planName: plan.name, on: periodEnd } });
+        await mails.reactivated(tx, { subscriptionId: row.id, ...reactivated });
       });
       return { result: 'ok', message: reactivationResults.ok.message, subscription: await accounts.getOwnSubscription(user.id, ariaAccountNo, titleCode) };
     },
@@ -335,12 +348,17 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
         const wasCancelled = row.instStatusCode === instStatusCodes.PENDING_CANCELLATION;
         const restart = wasCancelled ? { instStatusCode: to, cancelledAt: null, resumeStatusCode: null } : {};
         const self = { subscriptionId: row.id, actor: 'self' as const, userId: user.id };
-        if (wasCancelled) await log(tx, { ...self, kind: 'cancellationUndone', from: row.instStatusCode, to });
+        const undone = wasCancelled ? await log(tx, { ...self, kind: 'cancellationUndone', from: row.instStatusCode, to }) : null;
 
         if (quote.kind === 'current') {
           if (!row.pendingPlanId && !wasCancelled) throw new AppError(409, planErrorCodes.samePlan, planMessages.samePlan);
           await tx.update(subscription).set({ ...restart, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null }).where(eq(subscription.id, row.id));
-          if (row.pendingPlanName) await log(tx, { ...self, kind: 'planChangeWithdrawn', details: { planName: row.pendingPlanName } });
+          if (row.pendingPlanName) {
+            const withdrawn = await log(tx, { ...self, kind: 'planChangeWithdrawn', details: { planName: row.pendingPlanName } });
+            await mails.planChanged(tx, { subscriptionId: row.id, ...withdrawn, change: { kind: 'withdrawn', withdrawnPlanName: row.pendingPlanName, undidCancellation: wasCancelled } });
+          } else if (undone) {
+            await mails.cancellationUndone(tx, { subscriptionId: row.id, ...undone });
+          }
         } else if (quote.kind === 'upgrade') {
           await tx
             .update(subscription)
@@ -354,24 +372,29 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
               pendingChangeOn: null,
             })
             .where(eq(subscription.id, row.id));
+          let topUp: { ariaInvoiceNo: number; dueOn: string } | null = null;
           if (quote.amountOre > 0) {
-            await insertInvoice(tx, catalogue, row.titleCode, {
+            const dueOn = addDays(day, 14);
+            const issued = await insertInvoice(tx, catalogue, row.titleCode, {
               ariaAccountNo: row.ariaAccountNo,
               subscriptionId: row.id,
               amountOre: quote.amountOre,
               description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: row.currentPeriodEnd, note: `mellomlegg ved bytte fra ${row.planName}` }),
               periodFrom: day,
               periodTo: row.currentPeriodEnd,
-              dueOn: addDays(day, 14),
+              dueOn,
             }, now());
+            topUp = { ariaInvoiceNo: issued.ariaInvoiceNo, dueOn };
           }
-          await log(tx, { ...self, kind: 'planChanged', from: row.instStatusCode, to, details: { fromPlanName: row.planName, planName: plan.name, billingPeriod: plan.billingPeriod, amountOre: quote.amountOre } });
+          const changed = await log(tx, { ...self, kind: 'planChanged', from: row.instStatusCode, to, details: { fromPlanName: row.planName, planName: plan.name, billingPeriod: plan.billingPeriod, amountOre: quote.amountOre } });
+          await mails.planChanged(tx, { subscriptionId: row.id, ...changed, change: { kind: 'upgrade', fromPlanName: row.planName, plan, amountOre: quote.amountOre, invoice: topUp, undidCancellation: wasCancelled } });
         } else {
           await tx
             .update(subscription)
             .set({ ...restart, pendingPlanId: plan.ariaPlanID, pendingPlanName: plan.name, pendingChangeOn: quote.effectiveOn })
             .where(eq(subscription.id, row.id));
-          await log(tx, { ...self, kind: 'planChangeScheduled', details: { planName: plan.name, billingPeriod: plan.billingPeriod, on: quote.effectiveOn } });
+          const scheduled = await log(tx, { ...self, kind: 'planChangeScheduled', details: { planName: plan.name, billingPeriod: plan.billingPeriod, on: quote.effectiveOn } });
+          await mails.planChanged(tx, { subscriptionId: row.id, ...scheduled, change: { kind: quote.kind, fromPlanName: row.planName, plan, effectiveOn: quote.effectiveOn, undidCancellation: wasCancelled } });
         }
         return { quote, plan: priced, fromPlanName: row.planName };
       });

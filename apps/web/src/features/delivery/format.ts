@@ -1,4 +1,4 @@
-import { formatWeekdayDate, type DeliveryAddress } from '@minside/domain';
+import { deliveryAddressLines, formatWeekdayDate } from '@minside/domain';
 
 // The delivery pages' names for the house formats (packages/domain format.ts).
 /** "tirsdag 1. desember 2026". */
@@ -8,13 +8,5 @@ export const dayAndMonth = (date: string) => formatWeekdayDate(date, 'dayMonth')
 /** "tir. 1. des.". */
 export const shortIssueDate = (date: string) => formatWeekdayDate(date, 'short');
 
-/** "Kongens gate 14B, H0302" / "7011 Trondheim". */
-export function addressLines(address: DeliveryAddress): string[] {
-  const street = [`${address.street} ${address.streetNumber}`.trim(), address.apartment].filter(Boolean).join(', ');
-  return [
-    address.name,
-    ...(address.coName ? [`c/o ${address.coName}`] : []),
-    street + (address.floor ? ` (${address.floor}. etasje)` : ''),
-    `${address.postalCode} ${address.town}`,
-  ];
-}
+/** "Kongens gate 14B, H0302" / "7011 Trondheim": the domain's lines, the same in the confirmation e-mail. */
+export const addressLines = deliveryAddressLines;
