@@ -10,8 +10,11 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 30_000, retry: shouldRetry, refetchOnWindowFocus: false },
-      mutations: { retry: false },
+      // networkMode 'always': offline, TanStack Query would pause a call and leave the page on
+      // "Sender …" with no word; the http client fails it at once with OFFLINE instead, which the
+      // page shows with "Prøv igjen" (issue 25.11).
+      queries: { staleTime: 30_000, retry: shouldRetry, refetchOnWindowFocus: false, networkMode: 'always' },
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

@@ -54,8 +54,7 @@ const toValue = (value: string | null): CalendarDate | null => {
 export function IssueDatePicker({ id, label, value, onChange, publicationDays, anyDay, minValue, maxValue, description, errorMessage, isDisabled, isRequired }: IssueDatePickerProps) {
   const isDateUnavailable = anyDay ? undefined : (date: DateValue) => !publicationDays.has(date.toString());
   return (
-    // `display: contents`: the wrapper only carries the id, the picker stays the layout's item.
-    <div id={id} style={{ display: 'contents' }}>
+    <div id={id} className={styles.fieldAnchor}>
       <I18nProvider locale="nb-NO">
         <DatePicker
           className={styles.picker}
