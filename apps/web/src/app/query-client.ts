@@ -1,9 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/http.ts';
+import { isApiError, OFFLINE, TIMEOUT } from '../lib/http.ts';
 
-/** Client errors (4xx) are answers, not glitches: they are not retried. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
+/**
+ * Client errors (4xx) are answers, not glitches: they are not retried. Nor is a call made
+ * offline or one that already waited the client's whole timeout: retrying would only keep the
+ * user waiting longer for the message that says so.
+ */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
+  if (isApiError(error) && (error.code === OFFLINE || error.code === TIMEOUT)) return false;
   return failureCount < 2;
 }
 
