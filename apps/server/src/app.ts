@@ -16,6 +16,7 @@ import { createPageBootstrap } from './plugins/spa-bootstrap.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
 import { registerRouteScopes } from './plugins/route-scope.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { titleRoutes } from './modules/titles/routes.ts';
 import { createTitleService } from './modules/titles/service.ts';
@@ -134,27 +135,29 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   if (production) refuseDevRoutes(app);
   registerSecurityHeaders(app, { https, sources: thirdPartySources(config.clientSettings) });
   await app.register(fastifyCookie);
+
+  // Sessions, login tokens, throttles, rate limits and idempotent answers: Redis with REDIS_URL, else the database (ADR 018).
+  const shared = await createSharedState({ config, db: database.db, now, log: app.log });
+  app.addHook('onClose', () => shared.close());
+  const sessions = createSessionStore({ db: database.db, https, now, records: shared.sessions });
+  // Before compression: its onSend keeps the answer as the text the route sent (ADR 029).
+  registerIdempotency(app, { store: shared.idempotency, sessions });
   // JSON answers over 1 KB go Brotli- or gzip-compressed to a browser that accepts it (an invoice
   // page of 120 rows is 43 KB of JSON, the FAQ 7 KB): Brotli at quality 4, cheap enough per
   // request. The built assets (precompressed copies) and index.html (compressed per request)
   // are handled in plugins/spa.ts. Compressed request bodies are not accepted: they would slip
   // past `bodyLimit`.
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
-
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Min Side API', version: '1.0.0' } },
     transform: jsonSchemaTransform,
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  // Sessions, login tokens, throttles and rate limits: Redis with REDIS_URL, else the database (ADR 018).
-  const shared = await createSharedState({ config, db: database.db, now, log: app.log });
-  app.addHook('onClose', () => shared.close());
   await app.register(healthRoutes, { database, ...(shared.kind === 'redis' ? { redis: shared } : {}) });
   const titles = createTitleService({ catalogue, config, db: database.db });
   await app.register(titleRoutes, { titles });
 
-  const sessions = createSessionStore({ db: database.db, https, now, records: shared.sessions });
   const offeredCodes = new Set(catalogue.offered().map((entry) => entry.titleCode));
   const accounts = createAccountService({ db: database.db, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()), now });
   const today = () => osloToday(now());

@@ -16,6 +16,10 @@ export const errorCodes = {
   urlTooLong: 'URL_TOO_LONG',
   headersTooLarge: 'HEADERS_TOO_LARGE',
   requestTimeout: 'REQUEST_TIMEOUT',
+  /** An `Idempotency-Key` (or a body's idempotency key) already used for another request. */
+  idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
+  /** The request with this `Idempotency-Key` is still being answered (a double submit). */
+  idempotentRequestInProgress: 'IDEMPOTENT_REQUEST_IN_PROGRESS',
 } as const;
 
 export const errorMessages = {
@@ -31,4 +35,6 @@ export const errorMessages = {
   urlTooLong: 'Adressen er for lang.',
   headersTooLarge: 'Forespørselen har for store hoder.',
   requestTimeout: 'Forespørselen tok for lang tid. Prøv igjen.',
+  idempotencyKeyReused: 'Forespørselen er allerede brukt til noe annet. Last siden på nytt og prøv igjen.',
+  idempotentRequestInProgress: 'Vi holder allerede på med dette. Vent litt, så ser du resultatet.',
 } as const;

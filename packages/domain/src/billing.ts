@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCodes, errorMessages } from './api-error-codes.ts';
 import { freeText } from './fields.ts';
 import { paymentMethods } from './subscription.ts';
 
@@ -391,7 +392,7 @@ export const billingErrorCodes = {
   cardNotFound: 'CARD_NOT_FOUND',
   paymentMethodNotChangeable: 'PAYMENT_METHOD_NOT_CHANGEABLE',
   paymentMethodNotOffered: 'PAYMENT_METHOD_NOT_OFFERED',
-  idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
+  idempotencyKeyReused: errorCodes.idempotencyKeyReused,
   paymentProviderUnavailable: 'PAYMENT_PROVIDER_UNAVAILABLE',
   invalidSignature: 'INVALID_SIGNATURE',
   paylinkInvalid: 'PAYLINK_INVALID',
@@ -415,7 +416,7 @@ export const billingErrorMessages = {
   cardNotFound: 'Finner ikke kortdetaljer',
   paymentMethodNotChangeable: 'Betalingsmetoden for dette abonnementet kan ikke endres her.',
   paymentMethodNotOffered: 'Betalingskort kan ikke lagres for abonnementet her. Velg Vipps, AvtaleGiro eller giro.',
-  idempotencyKeyReused: 'Forespørselen er allerede brukt til noe annet. Last siden på nytt og prøv igjen.',
+  idempotencyKeyReused: errorMessages.idempotencyKeyReused,
   paymentProviderUnavailable: 'Betalingstjenesten svarer ikke akkurat nå. Prøv igjen om litt.',
   invalidSignature: 'Ugyldig signatur.',
   paylinkInvalid: 'Betalingslenken er ugyldig.',

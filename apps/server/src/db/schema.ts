@@ -362,6 +362,26 @@ export const rateLimitCounter = pgTable(
   (table) => [primaryKey({ columns: [table.key, table.windowStart] }), index('rate_limit_counter_expires_idx').on(table.expiresAt)],
 );
 
+/**
+ * The first answer to a state-changing API call that carried an `Idempotency-Key`
+ * (plugins/idempotency.ts) when REDIS_URL is not set. `scope` is user, method, route and key;
+ * `fingerprint` the hash of what was asked. A row without `status` is a call still running.
+ * Swept after `expires_at`.
+ */
+export const idempotentRequest = pgTable(
+  'idempotent_request',
+  {
+    scope: text('scope').primaryKey(),
+    fingerprint: text('fingerprint').notNull(),
+    status: integer('status'),
+    contentType: text('content_type'),
+    body: text('body'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('idempotent_request_expires_idx').on(table.expiresAt)],
+);
+
 // ---------------------------------------------------------------------------------------
 // Paper delivery (modules/delivery): vacation stops, redirects, moves and complaints.
 // delivery_address above is the address the subscription started with; moves are

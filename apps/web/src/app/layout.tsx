@@ -1,10 +1,11 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Outlet, ScrollRestoration } from 'react-router';
 import { useTitle } from '../features/titles/index.ts';
 import { useSpinnerState } from '../lib/spinner.ts';
 import { AfterEachRoute } from './after-each-route.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
+import { OfflineNotice, ProgressBar } from './progress.tsx';
 import { SpinnerOverlay } from './spinner-overlay.tsx';
 import { useTitleTheme } from './title-theme.ts';
 import styles from './layout.module.css';
@@ -26,6 +27,7 @@ function Shell({ children }: { children?: ReactNode }) {
         Hopp til hovedinnholdet
       </a>
       <Header title={title} />
+      <OfflineNotice />
       <main id="main" tabIndex={-1} className={styles.main} aria-busy={showSpinner || undefined}>
         <div className={styles.content}>{children}</div>
         <SpinnerOverlay />
@@ -35,16 +37,11 @@ function Shell({ children }: { children?: ReactNode }) {
   );
 }
 
-function NavigationProgress() {
-  const navigation = useNavigation();
-  return navigation.state === 'idle' ? null : <div className={styles.progress} aria-hidden="true" />;
-}
-
 /** The root route's component. */
 export function Layout() {
   return (
     <Shell>
-      <NavigationProgress />
+      <ProgressBar />
       <AfterEachRoute />
       <Outlet />
       <ScrollRestoration />

@@ -1,17 +1,25 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/http.ts';
+import { isApiError, OFFLINE, TIMEOUT } from '../lib/http.ts';
 
-/** Client errors (4xx) are answers, not glitches: they are not retried. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
+/**
+ * Client errors (4xx) are answers, not glitches: they are not retried. Nor is a call made
+ * offline or one that already waited the client's whole timeout: retrying would only keep the
+ * user waiting longer for the message that says so.
+ */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
+  if (isApiError(error) && (error.code === OFFLINE || error.code === TIMEOUT)) return false;
   return failureCount < 2;
 }
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 30_000, retry: shouldRetry, refetchOnWindowFocus: false },
-      mutations: { retry: false },
+      // networkMode 'always': offline, TanStack Query would pause a call and leave the page on
+      // "Sender …" with no word; the http client fails it at once with OFFLINE instead, which the
+      // page shows with "Prøv igjen" (issue 25.11).
+      queries: { staleTime: 30_000, retry: shouldRetry, refetchOnWindowFocus: false, networkMode: 'always' },
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

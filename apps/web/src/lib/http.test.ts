@@ -3,18 +3,18 @@ import type { AddressInfo } from 'node:net';
 import type { Title } from '@minside/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adresseavisen } from '../test/fixtures.ts';
-import { ApiError, createHttpClient, INVALID_RESPONSE, NETWORK_ERROR } from './http.ts';
+import { ApiError, createHttpClient, INVALID_RESPONSE, isConnectionError, NETWORK_ERROR, OFFLINE, TIMEOUT } from './http.ts';
 
 let server: Server;
 let base: string;
-const received: Array<{ method?: string; url?: string; contentType?: string; body: string }> = [];
+const received: Array<{ method?: string; url?: string; contentType?: string; idempotencyKey?: string | string[]; body: string }> = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      received.push({ method: request.method, url: request.url, contentType: request.headers['content-type'], body });
+      received.push({ method: request.method, url: request.url, contentType: request.headers['content-type'], idempotencyKey: request.headers['idempotency-key'], body });
       const json = (status: number, data: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
       if (request.url === '/api/title/ADR') return json(200, adresseavisen);
       if (request.url === '/api/title/XX') return json(404, { code: 'UNKNOWN_TITLE', message: 'Fant ingen avis med koden XX.' });
@@ -103,5 +103,72 @@ describe('http client', () => {
     await expect(client.get('private', { skipUnauthenticatedHandler: true })).rejects.toMatchObject({ status: 401 });
     await expect(client.get('notacceptable', { skipUnauthenticatedHandler: true })).rejects.toMatchObject({ status: 406 });
     expect(onUnauthenticated).not.toHaveBeenCalled();
+  });
+
+  it('gives every write an Idempotency-Key, the same for the same action until it is answered (ADR 029)', async () => {
+    let made = 0;
+    const client = createHttpClient({ baseUrl: base, newKey: () => `key-${++made}` });
+    await client.get<Title>('title/ADR');
+    expect(received.at(-1)?.idempotencyKey).toBeUndefined();
+
+    // Answered: the same request again is a new action with a new key.
+    await client.post('echo', { name: 'Varden' });
+    await client.post('echo', { name: 'Varden' });
+    expect(received.slice(-2).map((request) => request.idempotencyKey)).toEqual(['key-1', 'key-2']);
+
+    // Another body is another action; a caller's own key wins.
+    await client.put('echo', { name: 'Varden' });
+    await client.post('echo', { name: 'Adresseavisen' }, { idempotencyKey: 'my-own-key' });
+    expect(received.slice(-2).map((request) => request.idempotencyKey)).toEqual(['key-3', 'my-own-key']);
+  });
+
+  it('keeps the key of a write that got no answer, so "Prøv igjen" is the same action', async () => {
+    let made = 0;
+    let failNext = true;
+    const sent: Array<string | null> = [];
+    const client = createHttpClient({
+      baseUrl: base,
+      newKey: () => `key-${++made}`,
+      fetch: (input, init) => {
+        sent.push(new Headers(init?.headers).get('idempotency-key'));
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new TypeError('Failed to fetch'));
+        }
+        return fetch(input, init);
+      },
+    });
+    const lost = await client.post('echo', { name: 'Varden' }).catch((error: unknown) => error);
+    expect(lost).toMatchObject({ status: 0, code: NETWORK_ERROR });
+    expect(isConnectionError(lost)).toBe(true);
+    await client.post('echo', { name: 'Varden' });
+    await client.post('echo', { name: 'Varden' });
+    expect(sent).toEqual(['key-1', 'key-1', 'key-2']);
+  });
+
+  it('fails at once with OFFLINE when the browser has no network, and sends nothing', async () => {
+    const fetched = vi.fn<typeof fetch>();
+    const client = createHttpClient({ baseUrl: base, fetch: fetched, isOnline: () => false });
+    const error = await client.post('echo', { name: 'Varden' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 0, code: OFFLINE, message: 'Du er uten nettforbindelse. Koble til internett og prøv igjen.' });
+    expect(isConnectionError(error)).toBe(true);
+    expect(fetched).not.toHaveBeenCalled();
+  });
+
+  it('gives up with TIMEOUT when no answer comes in time, instead of waiting on', async () => {
+    const hanging: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const client = createHttpClient({ baseUrl: base, fetch: hanging, timeoutMs: 20 });
+    await expect(client.post('echo', {})).rejects.toMatchObject({ status: 0, code: TIMEOUT, message: 'Min Side svarer ikke. Sjekk nettforbindelsen og prøv igjen.' });
+  });
+
+  it('passes the caller’s own abort on as it is, not as a timeout', async () => {
+    const hanging: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const client = createHttpClient({ baseUrl: base, fetch: hanging, timeoutMs: 10_000 });
+    const caller = new AbortController();
+    const pending = client.get('title/ADR', { signal: caller.signal }).catch((e: unknown) => e);
+    caller.abort();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
   });
 });

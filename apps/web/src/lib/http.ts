@@ -1,4 +1,5 @@
 import { errorCodes, errorMessages } from '@minside/domain';
+import { createActionKeys } from './idempotency.ts';
 
 /**
  * The data a contract schema of @minside/domain describes (zod's output type), for contracts
@@ -27,6 +28,31 @@ export function isApiError(error: unknown): error is ApiError {
 
 export const NETWORK_ERROR = 'NETWORK_ERROR';
 export const INVALID_RESPONSE = 'INVALID_RESPONSE';
+/** The browser says it has no network: nothing was sent. */
+export const OFFLINE = 'OFFLINE';
+/** No answer within the client's timeout: the request was given up. */
+export const TIMEOUT = 'TIMEOUT';
+
+/** What the user reads when the server could not be reached, by code. */
+export const connectionMessages = {
+  [OFFLINE]: 'Du er uten nettforbindelse. Koble til internett og prøv igjen.',
+  [NETWORK_ERROR]: 'Kunne ikke kontakte Min Side. Sjekk nettforbindelsen og prøv igjen.',
+  [TIMEOUT]: 'Min Side svarer ikke. Sjekk nettforbindelsen og prøv igjen.',
+} as const;
+
+/**
+ * A call that got no answer: offline, the network failed, or it timed out. The same action
+ * may be retried safely: a write keeps its Idempotency-Key until it has an answer.
+ */
+export function isConnectionError(error: unknown): error is ApiError {
+  return isApiError(error) && error.status === 0 && error.code in connectionMessages;
+}
+
+/** How long a call may go without an answer before the user is told (issue 25.11: never a silent spinner). */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+/** The header of a write's idempotency key (ADR 029). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** SPEC §9: these statuses send the user to the login flow (SPEC §8). */
 export const LOGIN_REDIRECT_STATUSES: readonly number[] = [401, 406];
@@ -41,6 +67,8 @@ export interface RequestOptions {
    * would loop.
    */
   skipUnauthenticatedHandler?: boolean;
+  /** A write's own idempotency key, instead of the one the client keeps per action. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -66,6 +94,12 @@ export interface HttpClientOptions {
   /** Where `/api/` lives; a path or an absolute URL, with a trailing slash. */
   baseUrl: string;
   fetch?: typeof fetch;
+  /** Default REQUEST_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Whether the browser has a network (default `navigator.onLine`); false fails a call at once with OFFLINE. */
+  isOnline?: () => boolean;
+  /** Makes the keys of writes (default a v4 UUID). */
+  newKey?: () => string;
 }
 
 function join(baseUrl: string, path: string): string {
@@ -89,26 +123,50 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+function connectionError(code: keyof typeof connectionMessages, cause?: unknown): ApiError {
+  return new ApiError(0, code, connectionMessages[code], { cause });
+}
+
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   let onUnauthenticated: (error: ApiError) => void = () => {};
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const isOnline = options.isOnline ?? (() => typeof navigator === 'undefined' || navigator.onLine !== false);
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const actions = createActionKeys(options.newKey);
+
+  /** Sends, and gives up after `timeoutMs` without an answer; the caller's own abort is passed on as it is. */
+  async function send(url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Response> {
+    const timeout = new AbortController();
+    const giveUp = setTimeout(() => timeout.abort(), timeoutMs);
+    const follow = () => timeout.abort();
+    signal?.addEventListener('abort', follow);
+    try {
+      return await doFetch(url, { ...init, signal: timeout.signal });
+    } catch (cause) {
+      if (signal?.aborted) throw cause;
+      if (timeout.signal.aborted) throw connectionError(TIMEOUT, cause);
+      throw connectionError(isOnline() ? NETWORK_ERROR : OFFLINE, cause);
+    } finally {
+      clearTimeout(giveUp);
+      signal?.removeEventListener('abort', follow);
+    }
+  }
 
   async function request<T>(method: Method, path: string, body: unknown, requestOptions?: RequestOptions): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const init: RequestInit = { method, headers, credentials: 'same-origin' };
-    if (requestOptions?.signal) init.signal = requestOptions.signal;
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
+    const url = join(options.baseUrl, path);
+    // Every write is one user action with one key until it is answered (ADR 029).
+    const action = method === 'GET' ? undefined : `${method} ${url} ${init.body ?? ''}`;
+    if (action !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = requestOptions?.idempotencyKey ?? actions.keyFor(action);
 
-    let response: Response;
-    try {
-      response = await doFetch(join(options.baseUrl, path), init);
-    } catch (cause) {
-      if (requestOptions?.signal?.aborted) throw cause;
-      throw new ApiError(0, NETWORK_ERROR, 'Kunne ikke kontakte Min Side. Sjekk nettforbindelsen og prøv igjen.', { cause });
-    }
+    if (!isOnline()) throw connectionError(OFFLINE);
+    const response = await send(url, init, requestOptions?.signal);
+    if (action !== undefined) actions.answered(action);
 
     const data = await readJson(response);
     if (!response.ok) {

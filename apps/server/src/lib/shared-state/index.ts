@@ -5,16 +5,18 @@ import { createLoginThrottle, type LoginThrottle } from '../../identity/provider
 import { databaseLoginAttempts, redisLoginAttempts, type LoginAttempts } from './login-attempts.ts';
 import { redisLoginThrottle } from './login-throttle.ts';
 import { databaseRateLimiter, redisRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { databaseIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { connectRedis, guarded } from './redis.ts';
 import { databaseSessionRecords, redisSessionRecords, type SessionRecords } from './sessions.ts';
 
 export type { RateLimit, RateLimiter, RateLimitResult } from './rate-limiter.ts';
 export type { SessionRecords } from './sessions.ts';
 export type { LoginAttempts } from './login-attempts.ts';
+export type { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency.ts';
 
 /**
  * The state every instance must see the same way (docs/decisions/018): sessions, login
- * tokens, the login throttle and rate limits. With REDIS_URL it lives in Redis; without it in
+ * tokens, the login throttle, rate limits and the first answers of idempotent calls. With REDIS_URL it lives in Redis; without it in
  * the database, which every instance shares too. Nothing here is kept in process memory.
  */
 export interface SharedState {
@@ -23,6 +25,7 @@ export interface SharedState {
   readonly loginAttempts: LoginAttempts;
   readonly loginThrottle: LoginThrottle;
   readonly rateLimiter: RateLimiter;
+  readonly idempotency: IdempotencyStore;
   /** Resolves when the store answers (readiness); the database is checked elsewhere. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -44,6 +47,7 @@ export async function createSharedState({ config, db, now, log }: SharedStateOpt
       loginAttempts: databaseLoginAttempts(db),
       loginThrottle: createLoginThrottle({ db, now, onSweepError: onSweepError('idp_login_failure') }),
       rateLimiter: databaseRateLimiter({ db, now, onSweepError: onSweepError('rate_limit_counter') }),
+      idempotency: databaseIdempotencyStore({ db, now, onSweepError: onSweepError('idempotent_request') }),
       ping: async () => {},
       close: async () => {},
     };
@@ -56,6 +60,7 @@ export async function createSharedState({ config, db, now, log }: SharedStateOpt
     loginAttempts: redisLoginAttempts(redis, call),
     loginThrottle: redisLoginThrottle(redis, call, now),
     rateLimiter: redisRateLimiter(redis, call, now),
+    idempotency: redisIdempotencyStore(redis, call),
     async ping() {
       await redis.ping();
     },

@@ -1,4 +1,4 @@
-import { newIdempotencyKey } from '../billing/index.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
 /**
  * The order being placed in this tab (SPEC §3 temporary keys): its idempotency key, and its id

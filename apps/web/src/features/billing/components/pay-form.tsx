@@ -6,7 +6,7 @@ import { ErrorAlert } from '../../../components/error-alert.tsx';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
 import { formatKroner } from '../format.ts';
-import { createAttemptKeys } from '../idempotency.ts';
+import { createAttemptKeys } from '../../../lib/idempotency.ts';
 import { savePaymentKeys, type PaymentFlowSource } from '../payment-keys.ts';
 import { goToProvider } from '../provider-redirect.ts';
 import styles from './pay-form.module.css';

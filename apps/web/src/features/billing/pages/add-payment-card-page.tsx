@@ -10,7 +10,7 @@ import ui from '../../../components/ui.module.css';
 import { useSessionSubscription } from '../../auth/index.ts';
 import { changeCard, paymentMethodQueryOptions } from '../api/payment-method.ts';
 import { CurrentMethod } from '../components/current-method.tsx';
-import { newIdempotencyKey } from '../idempotency.ts';
+import { newIdempotencyKey } from '../../../lib/idempotency.ts';
 import { paymentMethodFetchError } from '../messages.ts';
 import { savePaymentKeys } from '../payment-keys.ts';
 import { goToProvider } from '../provider-redirect.ts';

@@ -20,7 +20,7 @@ import { useSessionSubscription } from '../../auth/index.ts';
 import { changePaymentMethod, paymentMethodQueryOptions } from '../api/payment-method.ts';
 import { AvtaleGiroInstructions } from '../components/avtalegiro-instructions.tsx';
 import { CurrentMethod } from '../components/current-method.tsx';
-import { createAttemptKeys } from '../idempotency.ts';
+import { createAttemptKeys } from '../../../lib/idempotency.ts';
 import { paymentMethodFetchError } from '../messages.ts';
 import { savePaymentKeys } from '../payment-keys.ts';
 import { goToProvider } from '../provider-redirect.ts';

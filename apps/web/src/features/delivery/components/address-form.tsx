@@ -36,7 +36,17 @@ export function validateAddress(values: AddressValues): { address: DeliveryAddre
   return { address: null, errors };
 }
 
+/** The id of an address field's input under `idPrefix` (AddressFields). */
+export const addressFieldId = (idPrefix: string, name: keyof AddressValues) => `${idPrefix}-${name}`;
+
+/** The address errors by the ids of their inputs, in the fields' order, for a form's error summary. */
+export function addressErrorsById(idPrefix: string, errors: AddressErrors): Record<string, string | undefined> {
+  const order: (keyof AddressValues)[] = ['name', 'coName', 'street', 'streetNumber', 'apartment', 'floor', 'postalCode'];
+  return Object.fromEntries(order.map((name) => [addressFieldId(idPrefix, name), errors[name]]));
+}
+
 interface FieldProps {
+  idPrefix: string;
   name: keyof AddressValues;
   label: string;
   optional?: boolean;
@@ -50,8 +60,8 @@ interface FieldProps {
   onChange: (name: keyof AddressValues, value: string) => void;
 }
 
-function Field({ name, label, optional, autoComplete, inputMode, maxLength, span, values, errors, onChange }: FieldProps) {
-  const id = useId();
+function Field({ idPrefix, name, label, optional, autoComplete, inputMode, maxLength, span, values, errors, onChange }: FieldProps) {
+  const id = addressFieldId(idPrefix, name);
   const error = errors[name];
   return (
     <div className={`${form.field} ${grid[`span${span}`]}`}>
@@ -80,20 +90,24 @@ function Field({ name, label, optional, autoComplete, inputMode, maxLength, span
 }
 
 export interface AddressFieldsProps {
+  /** Put before each field's name in its id (default a generated one); a form's error summary links to them. */
+  idPrefix?: string;
   values: AddressValues;
   errors: AddressErrors;
   onChange: (name: keyof AddressValues, value: string) => void;
 }
 
 /** SPEC §3 delivery address: name, c/o, street, number, flat, floor, postal code; the town is looked up. */
-export function AddressFields({ values, errors, onChange }: AddressFieldsProps) {
-  const townId = useId();
+export function AddressFields({ idPrefix, values, errors, onChange }: AddressFieldsProps) {
+  const generated = useId();
+  const prefix = idPrefix ?? generated;
+  const townId = `${prefix}-town`;
   const postalCode = values.postalCode.trim();
   const lookup = usePostalCodeTown(postalCode);
   const unknown = isApiError(lookup.error) && lookup.error.status === 404;
   const town = /^\d{4}$/.test(postalCode) ? (lookup.data?.town ?? '') : '';
   const postalError = errors.postalCode ?? (unknown ? lookup.error?.message : undefined);
-  const common = { values, errors: { ...errors, postalCode: postalError }, onChange };
+  const common = { idPrefix: prefix, values, errors: { ...errors, postalCode: postalError }, onChange };
 
   return (
     <div className={grid.addressGrid}>

@@ -17,11 +17,12 @@ import {
 } from '@minside/domain';
 import { isApiError } from '../../../lib/http.ts';
 import button from '../../../components/button.module.css';
+import { Form } from '../../../components/form.tsx';
 import { deliveryKeys } from '../api/keys.ts';
 import { useSaveDeliveryChange } from '../api/save-change.ts';
 import { usePostalCodeTown } from '../api/lookup-postal-code.ts';
 import { addressLines, dayAndMonth, longDate, shortIssueDate } from '../format.ts';
-import { AddressFields, addressValuesOf, validateAddress, type AddressErrors, type AddressValues } from './address-form.tsx';
+import { AddressFields, addressErrorsById, addressValuesOf, validateAddress, type AddressErrors, type AddressValues } from './address-form.tsx';
 import { IssueDatePicker } from './issue-date-picker.tsx';
 import styles from '../../../components/form.module.css';
 import own from './change-form.module.css';
@@ -68,6 +69,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
   const [confirming, setConfirming] = useState<{ address: DeliveryAddressInput | null } | null>(null);
   const [serverError, setServerError] = useState<{ message: string; offerNextPossible: boolean } | null>(null);
   const typeName = useId();
+  const ids = { fromDate: useId(), toDate: useId(), address: useId() };
   const headingId = useId();
   const confirmHeading = useRef<HTMLHeadingElement>(null);
   const town = usePostalCodeTown(addressValues.postalCode.trim()).data?.town ?? '';
@@ -219,7 +221,11 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
   }
 
   return (
-    <form className={styles.form} onSubmit={review} noValidate>
+    <Form
+      className={styles.form}
+      onSubmit={review}
+      errors={{ [ids.fromDate]: fromError, [ids.toDate]: errors.toDate, ...addressErrorsById(ids.address, errors.address ?? {}) }}
+    >
       {serverError ? (
         <div className={styles.alert} role="alert">
           <p className={own.alertText}>{serverError.message}</p>
@@ -244,6 +250,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
 
       <div className={own.dates}>
         <IssueDatePicker
+          id={ids.fromDate}
           label="Fra og med"
           value={fromDate}
           onChange={(value) => {
@@ -261,6 +268,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
         {type === 'PERMANENT' ? null : (
           <div className={own.end}>
             <IssueDatePicker
+              id={ids.toDate}
               label="Til og med"
               value={hasEnd ? toDate : null}
               onChange={(value) => {
@@ -302,6 +310,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
           <fieldset className={styles.fieldset}>
             <legend className={styles.legend}>{type === 'PERMANENT' ? 'Ny adresse' : 'Hvor skal avisen?'}</legend>
             <AddressFields
+              idPrefix={ids.address}
               values={addressValues}
               errors={errors.address ?? {}}
               onChange={(name, value) => {
@@ -323,6 +332,6 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
           </button>
         ) : null}
       </div>
-    </form>
+    </Form>
   );
 }

@@ -1,15 +1,16 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { cutoffPassedMessage, deliveryErrorCodes, deliveryMessages } from '@minside/domain';
 import { Link } from 'react-router';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { Form } from '../../../components/form.tsx';
 import { Page } from '../../../components/page.tsx';
 import { isApiError } from '../../../lib/http.ts';
 import { useCancelDeliveryChange } from '../api/cancel-change.ts';
 import { useChangeDeliveryAddress } from '../api/change-address.ts';
 import { useDeliveryAddress } from '../api/get-address.ts';
 import { useDeliveryCalendar } from '../api/get-calendar.ts';
-import { AddressFields, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../components/address-form.tsx';
+import { AddressFields, addressErrorsById, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../components/address-form.tsx';
 import { IssueDatePicker } from '../components/issue-date-picker.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
@@ -29,6 +30,7 @@ export function DeliveryAddressPage() {
   const cancel = useCancelDeliveryChange(titleCode);
   const [values, setValues] = useState<AddressValues>(emptyAddress);
   const [errors, setErrors] = useState<AddressErrors>({});
+  const ids = { address: useId(), fromDate: useId() };
   const [fromDate, setFromDate] = useState<string | null>(null);
   const [dateError, setDateError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -136,13 +138,14 @@ export function DeliveryAddressPage() {
           Skal avisen bare til en annen adresse en periode, for eksempel i ferien? Bruk{' '}
           <Link to={pathTo('deliveryChange')}>ferie og leveringsendring</Link> i stedet.
         </p>
-        <form className={form.form} onSubmit={(event) => void submit(event)} noValidate>
+        <Form className={form.form} onSubmit={(event) => void submit(event)} errors={{ ...addressErrorsById(ids.address, errors), [ids.fromDate]: dateError }}>
           {serverError ? (
             <p className={form.alert} role="alert">
               {serverError}
             </p>
           ) : null}
           <AddressFields
+            idPrefix={ids.address}
             values={values}
             errors={errors}
             onChange={(name, value) => {
@@ -153,6 +156,7 @@ export function DeliveryAddressPage() {
           {calendar.data ? (
             <div className={own.dateRow}>
               <IssueDatePicker
+                id={ids.fromDate}
                 label="Gjelder fra"
                 value={effectiveFrom}
                 onChange={(value) => {
@@ -187,7 +191,7 @@ export function DeliveryAddressPage() {
               {change.isPending ? 'Lagrer …' : 'Lagre ny adresse'}
             </button>
           </div>
-        </form>
+        </Form>
       </section>
     </Page>
   );

@@ -12,11 +12,12 @@ import {
 } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import { Page } from '../../../components/page.tsx';
-import { isApiError } from '../../../lib/http.ts';
 import { useComplaintCodes } from '../api/get-complaint-codes.ts';
 import { useComplaintOptions } from '../api/get-complaint-options.ts';
-import { useFileComplaint } from '../api/file-complaint.ts';
+import { useFileComplaint, type ComplaintInput } from '../api/file-complaint.ts';
 import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
 import { dayAndMonth } from '../format.ts';
@@ -90,7 +91,8 @@ export function DeliveryComplaintPage() {
   const [text, setText] = useState('');
   const [remedy, setRemedy] = useState<ComplaintRemedy | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  /** A refused or lost call, with what was sent: "Prøv igjen" sends the same (the same idempotency key). */
+  const [failed, setFailed] = useState<{ error: unknown; input: ComplaintInput } | null>(null);
   const [receipt, setReceipt] = useState<ComplaintReceipt | null>(null);
   const ids = { code: useId(), days: useId(), text: useId(), remedy: useId() };
 
@@ -143,9 +145,17 @@ export function DeliveryComplaintPage() {
     setErrors((current) => ({ ...current, days: undefined }));
   }
 
-  async function submit(event: FormEvent) {
+  async function send(input: ComplaintInput) {
+    setFailed(null);
+    try {
+      setReceipt(await file.mutateAsync(input));
+    } catch (error) {
+      setFailed({ error, input });
+    }
+  }
+
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setServerError(null);
     const found: Errors = {};
     if (!code) found.code = 'Velg hva som var galt';
     if (days.length === 0) found.days = deliveryMessages.complaintDaysRequired;
@@ -153,11 +163,7 @@ export function DeliveryComplaintPage() {
     if (!chosenRemedy) found.remedy = 'Velg hva du ønsker';
     setErrors(found);
     if (Object.keys(found).length > 0 || !code || !chosenRemedy) return;
-    try {
-      setReceipt(await file.mutateAsync({ code, days, text: text.trim() || null, remedy: chosenRemedy }));
-    } catch (error) {
-      setServerError(isApiError(error) ? error.message : 'Noe gikk galt. Prøv igjen.');
-    }
+    void send({ code, days, text: text.trim() || null, remedy: chosenRemedy });
   }
 
   return (
@@ -179,14 +185,10 @@ export function DeliveryComplaintPage() {
             <p className={styles.infoText}>Du kan likevel melde fra, for eksempel om avisen ikke kom i det hele tatt.</p>
           </div>
         ) : null}
-        <form className={form.form} onSubmit={(event) => void submit(event)} noValidate>
-          {serverError ? (
-            <p className={form.alert} role="alert">
-              {serverError}
-            </p>
-          ) : null}
+        <Form className={form.form} onSubmit={submit} errors={{ [ids.code]: errors.code, [ids.days]: errors.days, [ids.text]: errors.text, [ids.remedy]: errors.remedy }}>
+          <ErrorAlert error={failed?.error} fallback="Noe gikk galt. Prøv igjen." onRetry={failed ? () => void send(failed.input) : undefined} />
 
-          <fieldset className={form.fieldset} aria-describedby={errors.code ? `${ids.code}-error` : undefined}>
+          <fieldset id={ids.code} className={form.fieldset} aria-describedby={errors.code ? `${ids.code}-error` : undefined}>
             <legend className={form.legend}>Hva var galt?</legend>
             <div className={form.choices}>
               {codes.data.map((entry) => (
@@ -212,7 +214,7 @@ export function DeliveryComplaintPage() {
             ) : null}
           </fieldset>
 
-          <fieldset className={form.fieldset} aria-describedby={errors.days ? `${ids.days}-error` : `${ids.days}-hint`}>
+          <fieldset id={ids.days} className={form.fieldset} aria-describedby={errors.days ? `${ids.days}-error` : `${ids.days}-hint`}>
             <legend className={form.legend}>Hvilke dager?</legend>
             <p id={`${ids.days}-hint`} className={form.hint}>
               Du kan melde fra om dager med avis de siste 7 dagene.
@@ -266,7 +268,7 @@ export function DeliveryComplaintPage() {
             ) : null}
           </div>
 
-          <fieldset className={form.fieldset} aria-describedby={errors.remedy ? `${ids.remedy}-error` : undefined}>
+          <fieldset id={ids.remedy} className={form.fieldset} aria-describedby={errors.remedy ? `${ids.remedy}-error` : undefined}>
             <legend className={form.legend}>Hva ønsker du?</legend>
             <div className={form.choices}>
               {offered.map((value) => (
@@ -297,7 +299,7 @@ export function DeliveryComplaintPage() {
               {file.isPending ? 'Sender …' : 'Send inn'}
             </button>
           </div>
-        </form>
+        </Form>
       </section>
     </Page>
   );

@@ -17,6 +17,7 @@ import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { TextField } from '../../../components/field.tsx';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
@@ -43,7 +44,12 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
   const errors = formState.errors;
   const locked = (field: ProfileField) => isLockedField(profile.sources[field]);
   return (
-    <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={handleSubmit((values) => mutation.mutate(values))} aria-labelledby="om-deg">
+    <Form
+      className={`${ui.panel} ${form.form}`}
+      onSubmit={handleSubmit((values) => mutation.mutate(values))}
+      errors={{ 'given-name': errors.givenName?.message, 'family-name': errors.familyName?.message, phone: errors.phoneNumber?.message, birthdate: errors.birthdate?.message }}
+      aria-labelledby="om-deg"
+    >
       <h2 id="om-deg" className={ui.panelHeading}>
         Om deg
       </h2>
@@ -75,7 +81,7 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
           {mutation.isPending ? 'Lagrer …' : 'Lagre endringene'}
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -104,7 +110,7 @@ function EmailSection({ profile }: { profile: ProfileResponse }) {
         </p>
       ) : null}
       {profile.emailChangeHere ? (
-        <form className={form.form} noValidate onSubmit={handleSubmit((values) => mutation.mutate(values))}>
+        <Form className={form.form} onSubmit={handleSubmit((values) => mutation.mutate(values))} errors={{ 'new-email': errors.newEmail?.message, password: errors.password?.message }}>
           <TextField id="new-email" type="email" label="Ny e-postadresse" autoComplete="email" error={errors.newEmail?.message} registration={register('newEmail')} />
           <TextField
             id="password"
@@ -121,7 +127,7 @@ function EmailSection({ profile }: { profile: ProfileResponse }) {
               {mutation.isPending ? 'Sender …' : 'Send bekreftelse til ny adresse'}
             </button>
           </div>
-        </form>
+        </Form>
       ) : (
         <p className={ui.muted}>E-postadressen endrer du hos innloggingstjenesten.</p>
       )}

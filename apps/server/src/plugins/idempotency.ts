@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes, errorMessages } from '@minside/domain';
+import { AppError } from '../lib/app-error.ts';
+import type { IdempotencyStore } from '../lib/shared-state/index.ts';
+import { routeScope } from './route-scope.ts';
+import type { SessionStore } from './session.ts';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Set on an answer that is the stored first answer, not a new run. */
+export const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The web sends v4 UUIDs; any opaque token of printable ASCII is accepted, as the IETF draft allows. */
+const keyPattern = /^[\x21-\x7e]{8,200}$/;
+
+/** The scope of the claim this request holds, kept until its answer is sent. */
+const claims = new WeakMap<FastifyRequest, string>();
+
+/** What was asked: the same key with another body, params or query is another request. */
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(JSON.stringify([request.params ?? null, request.query ?? null, request.body ?? null]))
+    .digest('base64url');
+}
+
+/**
+ * `Idempotency-Key` on every state-changing API call of a session (docs/decisions/029): the
+ * first answer of (user, method, route, key) is stored and sent again for the same request,
+ * which is not run again. So a retry after a lost answer, or a second click, changes nothing
+ * twice. The same key for another request answers 409 `IDEMPOTENCY_KEY_REUSED`; while the
+ * first is still running, 409 `IDEMPOTENT_REQUEST_IN_PROGRESS`.
+ *
+ * It runs after validation (an invalid request is refused before anything is kept, and a
+ * corrected one may use the key) and needs a session: without one there is no user to keep
+ * the answer for, and the call refuses itself or needs none (login). A 5xx or a 429 is not
+ * kept, so the retry runs the call again. Register it before @fastify/compress: its onSend
+ * must see the answer as text, before it is compressed.
+ */
+export function registerIdempotency(app: FastifyInstance, options: { store: IdempotencyStore; sessions: Pick<SessionStore, 'find'> }): void {
+  const { store, sessions } = options;
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!unsafeMethods.has(request.method) || routeScope(request) !== 'api') return;
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || !keyPattern.test(key)) {
+      throw new AppError(400, errorCodes.validation, errorMessages.validation, 'Idempotency-Key must be 8 to 200 printable ASCII characters');
+    }
+    const session = await sessions.find(request);
+    if (!session) return;
+    const scope = `${session.user.id}:${request.method} ${request.routeOptions.url ?? ''}:${key}`;
+    const claim = await store.claim(scope, fingerprintOf(request));
+    switch (claim.kind) {
+      case 'claimed':
+        claims.set(request, scope);
+        return;
+      case 'mismatch':
+        throw new AppError(409, errorCodes.idempotencyKeyReused, errorMessages.idempotencyKeyReused);
+      case 'inProgress':
+        throw new AppError(409, errorCodes.idempotentRequestInProgress, errorMessages.idempotentRequestInProgress);
+      case 'completed': {
+        const { status, contentType, body } = claim.response;
+        reply.code(status).header(IDEMPOTENT_REPLAY_HEADER, 'true');
+        if (contentType) reply.header('content-type', contentType);
+        return reply.send(body === '' ? undefined : body);
+      }
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const scope = claims.get(request);
+    if (scope === undefined) return payload;
+    claims.delete(request);
+    try {
+      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : null;
+      if (reply.statusCode >= 500 || reply.statusCode === 429 || text === null) {
+        await store.release(scope);
+      } else {
+        const contentType = reply.getHeader('content-type');
+        await store.complete(scope, { status: reply.statusCode, contentType: typeof contentType === 'string' ? contentType : null, body: text });
+      }
+    } catch (error) {
+      // The answer still goes out; the claim ends with its lease and a retry runs the call then.
+      request.log.error({ err: error }, 'idempotency: could not keep the answer');
+    }
+    return payload;
+  });
+}
