@@ -38,7 +38,7 @@ async function chooseDigitalAndGoToSummary(page: Page) {
   await expect(page.getByText('Steg 1: Velg abonnement')).toBeVisible();
   await expect(page.getByText(/Steg \d+ av \d+/)).toHaveCount(0);
   // The announced price increase, before choosing (the seed announces 329 kr for Digital monthly).
-  await expect(page.locator('label').filter({ hasText: 'Digital – månedlig' })).toContainText(/Ny pris fra \d+\. \p{L}+ \d{4}: 329\s*kr per måned/u);
+  await expect(page.locator('label').filter({ hasText: /^Digital – månedlig/ })).toContainText(/Ny pris fra \d+\. \p{L}+ \d{4}: 329\s*kr per måned/u);
   await page.getByRole('radio', { name: /Digital – månedlig/ }).check();
   await page.getByRole('button', { name: 'Gå videre' }).click();
   await expect(page.getByRole('heading', { name: 'Oppsummering' })).toBeFocused();
