@@ -77,6 +77,7 @@ const visits: Record<string, Visit> = {
   purchaseError: { as: null },
   noSubscription: { as: NO_SUBSCRIPTION_HERE },
   receipt: { as: PAPIR, why: 'a receipt of a real order needs a purchase; without an order id the page says so' },
+  withdrawal: { as: PAPIR, why: 'papir@ bought nothing here, so the page says the right of withdrawal does not apply; the form itself is in ordering.spec.ts' },
   deliveryAddress: { as: PAPIR },
   contact: { as: 'familie@minside.test' },
   customerService: { as: null },

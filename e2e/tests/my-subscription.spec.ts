@@ -167,15 +167,46 @@ test('familie upgrades to Komplett at once, pays the prorated difference and get
   await expect(page.getByRole('region', { name: 'Endringslogg' })).toContainText('Byttet fra Digital Familie til Komplett (månedlig).');
 });
 
+/** The announced price change of a plan, from the public price list (/nye-priser's call). */
+async function announcedPrice(page: Page, titleCode: string, ariaPlanID: string): Promise<{ priceOre: number; from: string } | null> {
+  const { plans } = (await apiCall(page, `/api/plans/${titleCode}`)).body as { plans: { ariaPlanID: string; nextPrice: { priceOre: number; from: string } | null }[] };
+  return plans.find((plan) => plan.ariaPlanID === ariaPlanID)?.nextPrice ?? null;
+}
+
+test('papir, choosing Digital, is told what the change takes away, from the catalogue, and the price with the announced increase', async ({ page }) => {
+  await signIn(page, 'papir@minside.test', '/endre-abonnement');
+  const { subscription } = await session(page);
+  await page.getByRole('group', { name: 'Digital', exact: true }).getByRole('radio', { name: /Månedlig/ }).check();
+  const losses = page.getByRole('region', { name: 'Dette mister du' });
+  await expect(losses).toContainText(`Fra ${longDate(subscription.currentPeriodEnd)} har Digital ikke dette, som du har i Komplett i dag:`);
+  // What Komplett has and Digital has not (paper, family sharing, the partner benefit) — not what both have.
+  await expect(losses.getByRole('listitem')).toHaveText([
+    'Papiravisen – Avisen leveres ikke lenger på døra.',
+    'Familiedeling – Du kan ikke lenger dele den digitale tilgangen med dem du bor sammen med.',
+    'Partnerfordel – Strømmetjenesten fra partneren vår følger ikke lenger med.',
+  ]);
+  const announced = await announcedPrice(page, 'ADR', 'ADR-DIGITAL-M');
+  expect(announced?.from && announced.from > subscription.currentPeriodEnd).toBe(true);
+  await expect(page.getByText(new RegExp(`^Pris: 299\\skr per måned, 329\\skr fra ${longDate(announced?.from ?? '')}\\.$`))).toBeVisible();
+  // An upgrade back to what papir has takes nothing away: no box.
+  await page.getByRole('group', { name: 'Komplett' }).getByRole('radio', { name: /Kvartalsvis/ }).check();
+  await expect(losses).toHaveCount(0);
+});
+
 test('varden downgrades from the period end: shown as a pending plan change on a date', async ({ page }) => {
   await page.goto(varden('/endre-abonnement'));
   await signInAtProvider(page, 'varden@minside.test');
   await expect(page).toHaveURL(varden('/endre-abonnement'));
   const { subscription: before } = await session(page, 'VAR');
   await page.getByRole('group', { name: 'Digital', exact: true }).getByRole('radio', { name: /Månedlig/ }).check();
+  await expect(page.getByRole('region', { name: 'Dette mister du' })).toContainText('Papiravisen');
   await page.getByRole('button', { name: 'Bekreft bytte' }).click();
   await expect(page).toHaveURL(varden('/receipt2'));
   await expect(page.getByText('Byttet til Digital er bestilt')).toBeVisible();
+  // Issue 25.3: the receipt's price is the one from the day the change applies, with an announced change still to come.
+  const announced = await announcedPrice(page, 'VAR', 'VAR-DIGITAL-M');
+  const price = announced && announced.from > before.currentPeriodEnd ? `299 kr per måned, 329 kr fra ${longDate(announced.from)}` : announced ? '329 kr per måned' : '299 kr per måned';
+  await expect(page.getByRole('region', { name: 'Kvittering' })).toContainText(`Pris${price}`);
   await page.getByRole('link', { name: 'Til Min Side' }).click();
   await expect(page.getByRole('heading', { level: 2, name: `Du bytter til Digital ${longDate(before.currentPeriodEnd)}` })).toBeVisible();
   await expect(page.getByText('Endring bestilt')).toBeVisible();

@@ -25,11 +25,28 @@ async function codeMailedTo(page: Page, to: string): Promise<string> {
   return code;
 }
 
+async function accountNo(page: Page): Promise<number> {
+  const session = (await apiCall(page, '/api/session?titleCode=ADR')).body as { account: { ariaAccountNo: number } };
+  return session.account.ariaAccountNo;
+}
+
 async function chooseDigitalAndGoToSummary(page: Page) {
   await expect(page.getByRole('heading', { level: 1, name: 'Bestill abonnement' })).toBeVisible();
+  // Issue 25.8: the step counter names the step and never shows a total that changes with the choice.
+  await expect(page.getByText('Steg 1: Velg abonnement')).toBeVisible();
+  await page.getByRole('radio', { name: /Komplett – månedlig/ }).check();
+  await expect(page.getByText('Steg 1: Velg abonnement')).toBeVisible();
+  await expect(page.getByText(/Steg \d+ av \d+/)).toHaveCount(0);
+  // The announced price increase, before choosing (the seed announces 329 kr for Digital monthly).
+  await expect(page.locator('label').filter({ hasText: /^Digital – månedlig/ })).toContainText(/Ny pris fra \d+\. \p{L}+ \d{4}: 329\s*kr per måned/u);
   await page.getByRole('radio', { name: /Digital – månedlig/ }).check();
   await page.getByRole('button', { name: 'Gå videre' }).click();
   await expect(page.getByRole('heading', { name: 'Oppsummering' })).toBeFocused();
+  await expect(page.getByText('Steg 2: Oppsummering og betaling')).toBeVisible();
+  // The terms and the right of withdrawal, before the buy buttons.
+  await expect(page.getByRole('link', { name: 'abonnementsvilkårene' })).toHaveAttribute('href', '/vilkaar');
+  await expect(page.getByText(/Du har 14 dagers angrerett etter angrerettloven\. Du kan gå fra avtalen innen 14 dager fra den ble inngått/)).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: /^329\s*kr per måned fra \d+\. \p{L}+ \d{4} \(varslet prisendring\)$/u })).toBeVisible();
   await expect(page.getByText('Første måned for 1 kr')).toBeVisible();
   await expect(page.getByText(/^1\s*kr$/)).toBeVisible();
   await expect(page.getByText(/^299\s*kr per måned fra/)).toBeVisible();
@@ -141,5 +158,34 @@ test.describe.serial('buying and connecting a subscription', () => {
     await page.goto(adresseavisen('/bestill-abonnement'));
     await expect(page).toHaveURL(adresseavisen('/allerede-abonnent'));
     await expect(page.getByRole('heading', { level: 1, name: 'Du er allerede abonnent' })).toBeVisible();
+  });
+
+  test('ny@ withdraws the purchase within 14 days (angrerett): the subscription ends and the 1 kr goes back to Vipps, confirmed by a credit note', async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto(adresseavisen('/'));
+    await signInAtProvider(page, 'ny@minside.test');
+    await expect(page).toHaveURL(adresseavisen('/'));
+    // From the subscription page while the 14 days run.
+    await expect(page.getByText(/har angrerett til og med \d+\. \p{L}+ \d{4}/u)).toBeVisible();
+    await page.getByRole('link', { name: 'Angre kjøpet' }).click();
+    await expect(page).toHaveURL(adresseavisen('/angre-kjop'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Angre kjøpet' })).toBeVisible();
+    await expect(page.getByText('Du har rett til å gå fra denne avtalen innen 14 dager uten å oppgi noen grunn. Angrefristen utløper 14 dager etter den dagen avtalen ble inngått.')).toBeVisible();
+    const form = page.getByRole('region', { name: 'Angreskjema' });
+    await expect(form).toContainText('AbonnementDigital');
+    await expect(form).toContainText(/Du får tilbake1\s*kr, med samme betalingsmiddel som du brukte/);
+    await form.getByRole('button', { name: 'Angre kjøpet' }).click();
+
+    await expect(page.getByRole('heading', { name: 'Du har angret kjøpet' })).toBeVisible();
+    await expect(page.getByRole('status')).toContainText('Abonnementet er avsluttet.');
+    // Refunded at Vipps MobilePay, on its word: the credit note is numbered.
+    await expect(page.getByRole('list', { name: 'Tilbakebetaling' })).toHaveText(/^1\s*kr er betalt tilbake til deg \(kreditnota \d+\)\.$/);
+    const session = (await apiCall(page, '/api/session?titleCode=ADR')).body as { subscription: { instStatusCode: number } };
+    expect(session.subscription.instStatusCode).toBe(-2);
+    const mails = await page.evaluate(async () => ((await (await fetch('/_dev/mail.json', { credentials: 'same-origin' })).json()) as { to: string; subject: string }[]).filter((mail) => mail.to === 'ny@minside.test').map((mail) => mail.subject));
+    expect(mails.some((subject) => /angret kjøpet/i.test(subject))).toBe(true);
+    // Again: the same answer, nothing new.
+    const again = await apiCall(page, `/api/subscription/${await accountNo(page)}/ADR/withdrawal`, { method: 'POST', json: {} });
+    expect(again).toMatchObject({ status: 200, body: { state: 'withdrawn' } });
   });
 });

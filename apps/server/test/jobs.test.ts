@@ -280,6 +280,7 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
         ['billing-reconciliation', 'every 10m'],
         ['mail-outbox', 'every 1m'],
         ['ordering-repair', 'every 5m'],
+        ['withdrawal-refunds', 'every 5m'],
         ['data-export', 'every 10m'],
         ['data-erasure', 'every 1h'],
         ['bank-exchange', 'every 15m'],
@@ -329,7 +330,7 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
 // ---------------------------------------------------------------------------------------
 
 const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const jobNames = ['billing-renewals', 'billing-reconciliation', 'mail-outbox', 'ordering-repair', 'data-export', 'data-erasure', 'bank-exchange', 'avtalegiro-claims', 'billing-documents', 'ehf-outbox', 'student-reminders'];
+const jobNames = ['billing-renewals', 'billing-reconciliation', 'mail-outbox', 'ordering-repair', 'withdrawal-refunds', 'data-export', 'data-erasure', 'bank-exchange', 'avtalegiro-claims', 'billing-documents', 'ehf-outbox', 'student-reminders'];
 
 interface Server {
   child: ChildProcess;

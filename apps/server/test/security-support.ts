@@ -130,6 +130,9 @@ export function fixtures(seeded: Seeded): Record<string, Fixture> {
     'POST /api/reactivateSubscription': { body: { ariaAccountNo: papirNo, titleCode: 'ADR', email: personas.papir.email }, owned: true },
     'POST /api/reactivateSubscription/': { body: { ariaAccountNo: papirNo, titleCode: 'ADR', email: personas.papir.email }, owned: true },
     'POST /api/subscription/:accountNo/:titleCode/undo-cancellation': { params: { accountNo: papirNo, titleCode: 'ADR' }, body: {}, owned: true },
+    'GET /api/subscription/:accountNo/:titleCode/withdrawal': { params: { accountNo: papirNo, titleCode: 'ADR' }, owned: true },
+    // papir@ bought nothing here: the owner's call is refused (WITHDRAWAL_NOT_AVAILABLE) and ends nothing.
+    'POST /api/subscription/:accountNo/:titleCode/withdrawal': { params: { accountNo: papirNo, titleCode: 'ADR' }, body: {}, owned: true },
     'GET /api/subscription/:accountNo/:titleCode/retention-offer': { params: { accountNo: papirNo, titleCode: 'ADR' }, owned: true },
     'GET /api/subscription/:accountNo/:titleCode/plans': { params: { accountNo: papirNo, titleCode: 'ADR' }, owned: true },
     'POST /api/subscription/:accountNo/:titleCode/plan': { params: { accountNo: papirNo, titleCode: 'ADR' }, body: { ariaPlanID: 'ADR-FINNES-IKKE' }, owned: true },

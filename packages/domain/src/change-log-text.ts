@@ -18,6 +18,7 @@ export const changeKinds = [
   'started',
   'cancelled',
   'cancellationUndone',
+  'withdrawn',
   'expired',
   'reactivated',
   'planChanged',
@@ -65,6 +66,8 @@ export function describeChange(kind: ChangeKind, details: ChangeDetails): string
       return `Abonnementet ble sagt opp${on ? ` og løper ut ${lastDay}` : ''}.${details.reason ? ` Årsak: ${details.reason}.` : ''}`;
     case 'cancellationUndone':
       return 'Oppsigelsen ble angret. Abonnementet fortsetter som før.';
+    case 'withdrawn':
+      return `Kjøpet av ${plan} ble angret (angrerett). Abonnementet er avsluttet${details.amountOre ? `, og ${formatKroner(details.amountOre)} betales tilbake` : ''}.`;
     case 'expired':
       return `Abonnementet løp ut${lastDay ? ` ${lastDay}` : ''}.`;
     case 'reactivated':

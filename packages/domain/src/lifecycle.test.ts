@@ -24,6 +24,9 @@ describe('allowed transitions (docs/decisions/006)', () => {
     ['changePlan', S.TRIAL, S.TRIAL],
     ['changePlan', S.PENDING_CANCELLATION, S.ACTIVE],
     ['acceptRetentionOffer', S.ACTIVE, S.ACTIVE],
+    ['withdraw', S.ACTIVE, S.CANCELLED],
+    ['withdraw', S.TRIAL, S.CANCELLED],
+    ['withdraw', S.PENDING_CANCELLATION, S.CANCELLED],
   ] as [LifecycleEvent, number, number][])('%s from %i → %i', (event, from, to) => {
     expect(decideTransition(sub(from), event, today)).toEqual({ allowed: true, to });
   });
@@ -65,6 +68,7 @@ describe('allowed transitions (docs/decisions/006)', () => {
     ['undoCancellation', S.ACTIVE, 'Abonnementet er ikke sagt opp, så det er ingen oppsigelse å angre.'],
     ['reactivate', S.ACTIVE, 'Abonnementet er ikke avsluttet, så det er ingenting å starte på nytt.'],
     ['changePlan', S.CANCELLED, 'Et avsluttet abonnement kan ikke endres. Start det på nytt først.'],
+    ['withdraw', S.CANCELLED, 'Abonnementet er allerede avsluttet.'],
   ] as [LifecycleEvent, number, string][])('%s from %i says "%s"', (event, from, message) => {
     expect(decideTransition(sub(from), event, today)).toMatchObject({ allowed: false, message });
   });

@@ -7,8 +7,8 @@ import { hasAccess, instStatusCodes, isBusinessSubscription, type InstStatusCode
  * decided. The server refuses any other with 409 and the Norwegian message given here.
  */
 
-/** What can happen to a subscription. The first five are self-service; `expire` is the system's. */
-export const lifecycleEvents = ['cancel', 'undoCancellation', 'reactivate', 'changePlan', 'acceptRetentionOffer', 'expire'] as const;
+/** What can happen to a subscription. All but `expire` (the system's) are self-service. */
+export const lifecycleEvents = ['cancel', 'undoCancellation', 'reactivate', 'changePlan', 'acceptRetentionOffer', 'withdraw', 'expire'] as const;
 export type LifecycleEvent = (typeof lifecycleEvents)[number];
 
 const S = instStatusCodes;
@@ -24,6 +24,9 @@ const transitions: Record<LifecycleEvent, Partial<Record<number, InstStatusCode 
   // A plan change on a cancelled-but-running subscription is the "restart": it withdraws the cancellation.
   changePlan: { [S.ACTIVE]: S.ACTIVE, [S.TRIAL]: 'same', [S.PENDING_CANCELLATION]: 'resume' },
   acceptRetentionOffer: { [S.ACTIVE]: S.ACTIVE },
+  // The right of withdrawal (angrerett, ADR 030) ends the agreement at once, cancelled or not;
+  // whether the 14 days are still open is withdrawal.ts's question, asked by the server.
+  withdraw: { [S.ACTIVE]: S.CANCELLED, [S.TRIAL]: S.CANCELLED, [S.PENDING_CANCELLATION]: S.CANCELLED },
   expire: { [S.PENDING_CANCELLATION]: S.CANCELLED, [S.PENDING_TERMINATION]: S.TERMINATED },
 };
 
@@ -77,6 +80,8 @@ function refusal(event: LifecycleEvent, from: number): TransitionDecision {
         return ended ? lifecycleMessages.endedCannotChange : lifecycleMessages.notSelfService;
       case 'acceptRetentionOffer':
         return lifecycleMessages.offerNotAvailable;
+      case 'withdraw':
+        return ended ? lifecycleMessages.alreadyEnded : lifecycleMessages.notSelfService;
       case 'expire':
         return lifecycleMessages.notSelfService;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, calendarDaysBetween, planEligibility, priceOn, quotePlanChange, roundToWholeKroner, type CurrentPlan, type Plan } from './plans.ts';
+import { ageOn, calendarDaysBetween, lostFeatures, planEligibility, priceOn, priceOutlook, quotePlanChange, roundToWholeKroner, type CurrentPlan, type Plan } from './plans.ts';
 import { instStatusCodes } from './subscription.ts';
 
 const today = '2026-03-10';
@@ -116,5 +116,36 @@ describe('announced prices', () => {
     const withNext = { ...plan('ADR-DIGITAL-M', 29_900), nextPrice: { priceOre: 32_900, from: '2026-04-01' } };
     expect(priceOn(withNext, '2026-03-31')).toBe(29_900);
     expect(priceOn(withNext, '2026-04-01')).toBe(32_900);
+  });
+});
+
+describe('the price from a day on, with the announced change (issue 25.3)', () => {
+  const withNext = { ...plan('ADR-DIGITAL-M', 29_900), nextPrice: { priceOre: 32_900, from: '2027-01-01' } };
+
+  it('is today’s price and the change still to come', () => {
+    expect(priceOutlook(withNext, '2026-12-07')).toEqual({ priceOre: 29_900, then: { priceOre: 32_900, from: '2027-01-01' } });
+  });
+
+  it('is the new price alone once the announced date has come', () => {
+    expect(priceOutlook(withNext, '2027-01-01')).toEqual({ priceOre: 32_900, then: null });
+    expect(priceOutlook(withNext, '2027-02-07')).toEqual({ priceOre: 32_900, then: null });
+  });
+
+  it('has nothing to come without an announcement', () => {
+    expect(priceOutlook(plan('ADR-DIGITAL-Y', 299_000), '2026-12-07')).toEqual({ priceOre: 299_000, then: null });
+  });
+});
+
+describe('what a change of product takes away (issue 25.3)', () => {
+  const paper = { plusContent: true, ePaper: true, paper: true, familySharing: true, thirdPartyBundle: true };
+  const digital = { plusContent: true, ePaper: true, paper: false, familySharing: false, thirdPartyBundle: false };
+
+  it('lists the features the new product lacks, in the catalogue’s order', () => {
+    expect(lostFeatures(paper, digital)).toEqual(['paper', 'familySharing', 'thirdPartyBundle']);
+  });
+
+  it('is empty for an upgrade or the same features', () => {
+    expect(lostFeatures(digital, paper)).toEqual([]);
+    expect(lostFeatures(paper, paper)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { billingPeriodLabels, billingPeriods, featureSetSchema, instStatusCodes, isUngSubscription, planProductTypes, type BillingPeriod } from './subscription.ts';
+import { billingPeriodLabels, billingPeriods, featureSetSchema, instStatusCodes, isUngSubscription, planProductTypes, type BillingPeriod, type FeatureSet } from './subscription.ts';
 
 /**
  * The plans a title sells, the age rules on them (SPEC §5, §9) and what a change from one
@@ -176,4 +176,29 @@ export function planLabel(plan: Pick<Plan, 'name' | 'billingPeriod'>): string {
 /** The price that applies on `day`: the announced one once its date has come. */
 export function priceOn(plan: Pick<Plan, 'priceOre' | 'nextPrice'>, day: string): number {
   return plan.nextPrice && plan.nextPrice.from <= day ? plan.nextPrice.priceOre : plan.priceOre;
+}
+
+/**
+ * The price from `day` on (issue 25.3): the one that applies that day, and the announced change
+ * still to come after it, if any. A period that starts on or after the announced date is billed
+ * at the new price (the renewal job's rule), so this is what the subscriber will pay, not only
+ * what the list says today. Pages, receipts and the order summary all read prices through it.
+ */
+export interface PriceOutlook {
+  priceOre: number;
+  /** An announced change that takes effect after `day`; null when none is coming. */
+  then: PriceChange | null;
+}
+export type PriceChange = z.infer<typeof priceChangeSchema>;
+
+export function priceOutlook(plan: Pick<Plan, 'priceOre' | 'nextPrice'>, day: string): PriceOutlook {
+  const coming = plan.nextPrice && plan.nextPrice.from > day && plan.nextPrice.priceOre !== plan.priceOre ? plan.nextPrice : null;
+  return { priceOre: priceOn(plan, day), then: coming };
+}
+
+export const featureKeys = ['plusContent', 'ePaper', 'paper', 'familySharing', 'thirdPartyBundle'] as const satisfies readonly (keyof FeatureSet)[];
+
+/** What a change from one product to another takes away: the features `from` has and `to` has not, in the catalogue's order. */
+export function lostFeatures(from: FeatureSet, to: FeatureSet): (keyof FeatureSet)[] {
+  return featureKeys.filter((feature) => from[feature] && !to[feature]);
 }

@@ -1202,6 +1202,30 @@ export const subscriptionOrder = pgTable(
 );
 
 /**
+ * A purchase withdrawn under the right of withdrawal (angrerett, ADR 030): one per order. The
+ * subscription ended when the row was written; `refunds` is what the invoice-crediting machinery
+ * answered for each invoice of the agreement (a refund is only ever recorded from its answer,
+ * which comes on the provider's word), and `refundsOpen` keeps the repair job asking for the
+ * ones it could not settle yet.
+ */
+export const subscriptionWithdrawal = pgTable(
+  'subscription_withdrawal',
+  {
+    orderId: text('order_id').primaryKey().references(() => subscriptionOrder.id),
+    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    userId: text('user_id').notNull(),
+    agreedOn: date('agreed_on', { mode: 'string' }).notNull(),
+    deadline: date('deadline', { mode: 'string' }).notNull(),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }).notNull(),
+    /** What the agreement had been paid when it was withdrawn: what is owed back. */
+    paidOre: integer('paid_ore').notNull(),
+    refunds: jsonb('refunds').$type<{ ariaInvoiceNo: number; amountOre: number; outcome: 'refunded' | 'cancelled' | 'pending' | 'manual'; creditNoteNumber: number | null; code: string | null }[]>().notNull(),
+    refundsOpen: boolean('refunds_open').notNull(),
+  },
+  (table) => [index('subscription_withdrawal_subscription_idx').on(table.subscriptionId), index('subscription_withdrawal_open_idx').on(table.refundsOpen)],
+);
+
+/**
  * An account bought elsewhere (customer centre, paper coupon) that has no login yet: its
  * `account.user_id` is a stand-in user without an identity. A login takes it over through
  * /koble-bruker after proving the contact e-mail; `claimedAt` makes that happen once.

@@ -23,7 +23,7 @@ export interface JobSources {
 
 /**
  * The product's jobs: the areas' own job functions, called as they are, on their schedules.
- * `app.billingJobs`, `app.ordering` and `app.bank` must be registered first.
+ * `app.billingJobs`, `app.ordering`, `app.withdrawals` and `app.bank` must be registered first.
  */
 export function productJobs(app: FastifyInstance, { mailer, privacy, student }: JobSources): JobDefinition[] {
   return [
@@ -31,6 +31,7 @@ export function productJobs(app: FastifyInstance, { mailer, privacy, student }: 
     { name: 'billing-reconciliation', description: 'Settle or time out pending payments, confirm AvtaleGiro (ADR 009)', schedule: every('10m'), run: () => app.billingJobs.runReconciliation() },
     { name: 'mail-outbox', description: 'Send due outbox e-mail with backoff (ADR 010)', schedule: every('1m'), run: async () => ({ sent: await mailer.deliverPending() }) },
     { name: 'ordering-repair', description: 'Settle, fulfil, refund or time out stuck orders (ADR 014)', schedule: every('5m'), run: () => app.ordering.repair() },
+    { name: 'withdrawal-refunds', description: 'Ask again for the refunds of withdrawn purchases the provider has not settled (ADR 030)', schedule: every('5m'), run: () => app.withdrawals.retryRefunds() },
     { name: 'data-export', description: 'Build pending data exports, delete expired ones (ADR 015)', schedule: every('10m'), run: async () => ({ processed: await privacy.runExports() }) },
     { name: 'data-erasure', description: 'Carry out due account erasures (ADR 015)', schedule: every('1h'), run: async () => ({ processed: await privacy.runErasures() }) },
     { name: 'bank-exchange', description: "Fetch and import the bank's files, send the claim files (ADR 024)", schedule: every('15m'), run: () => app.bank.exchange() },

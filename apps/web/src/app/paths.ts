@@ -81,6 +81,7 @@ export const pages = {
   purchaseError: page('/feil-kjop', 'ordering', notStated, 'Kjøp feilet', 'Det oppstod en uventet feil under kjøpet. Her kan du prøve igjen eller kontakte kundeservice.'),
   noSubscription: page('/ingen-abonnement', 'ordering', auth, 'Ingen abonnement', 'Du er logget inn, men har ikke et aktivt abonnement. Her finner du tilbud og kan koble til et abonnement du allerede har.'),
   receipt: page('/kvittering', 'ordering', subscriber, 'Kvittering', 'Kvittering for bestillingen din.'),
+  withdrawal: page('/angre-kjop', 'ordering', subscriber, 'Angre kjøpet', 'Bruk angreretten: gå fra avtalen innen 14 dager etter at du kjøpte abonnementet på nett, og få pengene tilbake.'),
   deliveryAddress: page('/leveringsadresse', 'delivery', subscriber, 'Leveringsadresse', 'Se og endre adressen avisen leveres til.'),
   contact: page('/kontakt', 'profile', subscriber, 'Kontaktinformasjon', 'Kontaktinformasjonen din og hvem du deler abonnementet med.'),
   customerService: page('/kundeservice', 'support', open, 'Kundeservice', 'Svar på vanlige spørsmål og kontaktinformasjon til kundeservice.'),

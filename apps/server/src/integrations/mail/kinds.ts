@@ -30,6 +30,8 @@ export const mailKinds = {
   familyInvitation: 'transactional',
   /** The receipt of an order. */
   orderReceipt: 'transactional',
+  /** The confirmation that a purchase was withdrawn (angrerett, ADR 030). */
+  withdrawalConfirmation: 'transactional',
   /** A new invoice to pay (KID, due date, pay-link). */
   invoiceIssued: 'transactional',
   /** A renewal charge the provider refused. */

@@ -13,11 +13,15 @@ import type { TitleService } from '../titles/service.ts';
 import { createConnectService } from './connect.ts';
 import { orderingRoutes } from './routes.ts';
 import { createOrderingService, type OrderingService } from './service.ts';
+import { createWithdrawalService, type WithdrawalService } from './withdrawal.ts';
+import { withdrawalRoutes } from './withdrawal-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Orders (issue 7): `ordering.repair()` is the job issue 11 schedules. */
     ordering: OrderingService;
+    /** The right of withdrawal (ADR 030): `withdrawals.retryRefunds()` is the `withdrawal-refunds` job. */
+    withdrawals: WithdrawalService;
   }
 }
 
@@ -37,7 +41,7 @@ export interface OrderingSetup {
   ageVerifier: { label: string } | null;
 }
 
-/** Buying and connecting subscriptions (issue 7). Registered after billing: it needs `app.paymentEngine`. */
+/** Buying and connecting subscriptions (issue 7). Registered after billing: it needs `app.paymentEngine` and `app.invoiceCrediting`. */
 export async function registerOrdering(app: FastifyInstance, setup: OrderingSetup): Promise<void> {
   const { config, db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter, ageVerifier } = setup;
   const ordering = createOrderingService({
@@ -59,5 +63,8 @@ export async function registerOrdering(app: FastifyInstance, setup: OrderingSetu
   app.paymentEngine.onSettled('ORDER', (tx, row) => ordering.onSettled(tx, row));
   app.decorate('ordering', ordering);
   const connect = createConnectService({ db, mailer, accounts, titles, now, identityProviderName: config.identityProviderName, rateLimiter });
+  const withdrawals = createWithdrawalService({ db, now, engine: app.paymentEngine, crediting: app.invoiceCrediting, mailer, titles, log: app.log });
+  app.decorate('withdrawals', withdrawals);
+  await app.register(withdrawalRoutes, { withdrawals, sessions });
   await app.register(orderingRoutes, { ordering, connect, sessions, titles, operatorToken: config.operatorToken, portalOrigin: portalOriginFor(config, catalogue) });
 }

@@ -64,7 +64,8 @@ export interface LifecycleDeps {
 }
 
 /** What the transition rules read about a stored subscription. */
-function lifecycleView(row: SubscriptionRow) {
+/** What the transition rules read of a stored subscription (also the withdrawal's, modules/ordering/withdrawal.ts). */
+export function lifecycleView(row: SubscriptionRow) {
   return {
     instStatusCode: row.instStatusCode,
     currentPeriodEnd: row.currentPeriodEnd,

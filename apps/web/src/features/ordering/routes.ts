@@ -11,6 +11,7 @@ import { CancelOrderPage } from './pages/cancel-order-page.tsx';
 import { NoSubscriptionPage } from './pages/no-subscription-page.tsx';
 import { ConnectSubscriptionPage } from './pages/connect-subscription-page.tsx';
 import { AlreadySubscriberPage } from './pages/already-subscriber-page.tsx';
+import { WithdrawalPage } from './pages/withdrawal-page.tsx';
 
 export const routes = {
   orderSubscription: { Component: OrderSubscriptionPage },
@@ -24,4 +25,5 @@ export const routes = {
   noSubscription: { Component: NoSubscriptionPage },
   connectSubscription: { Component: ConnectSubscriptionPage },
   alreadySubscriber: { Component: AlreadySubscriberPage },
+  withdrawal: { Component: WithdrawalPage },
 } satisfies AreaRoutes<'ordering'>;

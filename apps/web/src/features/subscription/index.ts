@@ -3,4 +3,4 @@ export { priceListQueryOptions } from './api/get-price-list.ts';
 export { subscriptionKeys } from './api/keys.ts';
 export { subscriptionQueryOptions } from './api/get-subscription.ts';
 export { useCurrentSubscription, useSubscriptionUpdate } from './use-subscription.ts';
-export { formatKroner, formatLongDate, periodLabel, priceLabel, paymentMethodLabels } from './labels.ts';
+export { formatKroner, formatLongDate, periodLabel, priceLabel, priceOutlookLabel, paymentMethodLabels } from './labels.ts';

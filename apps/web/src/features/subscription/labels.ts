@@ -1,10 +1,12 @@
 import {
   billingPeriodLabels,
+  featureKeys,
   formatKroner,
   formatLongDate,
   type BillingPeriod,
   type FeatureSet,
   type PaymentMethod,
+  type PriceOutlook,
   type SelfServiceTask,
   type UserFacingState,
 } from '@minside/domain';
@@ -28,15 +30,16 @@ export const stateLabels: Record<UserFacingState, string> = {
   pending: 'Under oppstart',
 };
 
-export const featureLabels: Record<keyof FeatureSet, { label: string; text: string }> = {
-  plusContent: { label: 'Plussaker', text: 'Alle saker på nett og i appen, også de låste.' },
-  ePaper: { label: 'eAvisen', text: 'Papiravisen som digital utgave, fra kvelden før.' },
-  paper: { label: 'Papiravisen', text: 'Levert på døra tidlig om morgenen.' },
-  familySharing: { label: 'Familiedeling', text: 'Del den digitale tilgangen gratis med husstanden.' },
-  thirdPartyBundle: { label: 'Partnerfordel', text: 'Strømmetjeneste fra en av våre partnere inkludert.' },
+/** Each feature of the catalogue: its name, what it gives, and what losing it means (the plan change's "Dette mister du"). */
+export const featureLabels: Record<keyof FeatureSet, { label: string; text: string; lost: string }> = {
+  plusContent: { label: 'Plussaker', text: 'Alle saker på nett og i appen, også de låste.', lost: 'De låste sakene på nett og i appen.' },
+  ePaper: { label: 'eAvisen', text: 'Papiravisen som digital utgave, fra kvelden før.', lost: 'Papiravisen som digital utgave.' },
+  paper: { label: 'Papiravisen', text: 'Levert på døra tidlig om morgenen.', lost: 'Avisen leveres ikke lenger på døra.' },
+  familySharing: { label: 'Familiedeling', text: 'Del den digitale tilgangen gratis med husstanden.', lost: 'Du kan ikke lenger dele den digitale tilgangen med dem du bor sammen med.' },
+  thirdPartyBundle: { label: 'Partnerfordel', text: 'Strømmetjeneste fra en av våre partnere inkludert.', lost: 'Strømmetjenesten fra partneren vår følger ikke lenger med.' },
 };
 
-export const featureOrder: (keyof FeatureSet)[] = ['plusContent', 'ePaper', 'paper', 'familySharing', 'thirdPartyBundle'];
+export const featureOrder: readonly (keyof FeatureSet)[] = featureKeys;
 
 const perPeriod: Record<BillingPeriod, string> = {
   YEAR: 'per år',
@@ -52,6 +55,12 @@ export function periodLabel(period: string): string {
 /** "649 kr per måned". */
 export function priceLabel(priceOre: number, period: string): string {
   return `${formatKroner(priceOre)} ${period in perPeriod ? perPeriod[period as BillingPeriod] : ''}`.trim();
+}
+
+/** "299 kr per måned, 329 kr fra 1. januar 2027": the price and the announced change still to come (domain `priceOutlook`). */
+export function priceOutlookLabel(outlook: PriceOutlook, period: string): string {
+  const now = priceLabel(outlook.priceOre, period);
+  return outlook.then ? `${now}, ${formatKroner(outlook.then.priceOre)} fra ${formatLongDate(outlook.then.from)}` : now;
 }
 
 export { formatKroner, formatLongDate };

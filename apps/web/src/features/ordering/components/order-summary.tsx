@@ -1,4 +1,4 @@
-import { addMonths, billingPeriodLabels, formatKroner, formatLongDate, osloToday, type BillingPeriod, type DeliveryAddress, type OrderQuote, systemClock } from '@minside/domain';
+import { addMonths, billingPeriodLabels, formatKroner, formatLongDate, osloToday, type BillingPeriod, type DeliveryAddress, type OrderQuote, type PriceOutlook, systemClock } from '@minside/domain';
 import styles from './ordering.module.css';
 
 export interface OrderSummaryProps {
@@ -9,6 +9,8 @@ export interface OrderSummaryProps {
   paperStartsOn: string | null;
   /** The day the subscription started (receipt); else today (summary before paying). */
   startedOn?: string | null;
+  /** The price when the later periods begin, with an announced change still to come (domain `priceOutlook`; the plan is known before paying). */
+  later?: PriceOutlook;
 }
 
 export interface DeliveryAddressDraft {
@@ -23,7 +25,7 @@ const months = (count: number) => (count === 1 ? '1 måned' : `${count} måneder
 const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
 
 /** What is bought and what it costs now and later, in whole kroner (the summary step and the receipt). */
-export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, paperStartsOn, startedOn }: OrderSummaryProps) {
+export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, paperStartsOn, startedOn, later }: OrderSummaryProps) {
   const start = startedOn ?? osloToday(systemClock());
   const laterFrom = addMonths(start, quote.firstPeriodMonths);
   return (
@@ -44,8 +46,16 @@ export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, 
       </dd>
       <dt>Deretter</dt>
       <dd>
-        {formatKroner(quote.priceLaterOre)} {perPeriod[billingPeriod] ?? 'per periode'} fra {formatLongDate(laterFrom)}
+        {formatKroner(later?.priceOre ?? quote.priceLaterOre)} {perPeriod[billingPeriod] ?? 'per periode'} fra {formatLongDate(laterFrom)}
       </dd>
+      {later?.then ? (
+        <>
+          <dt>Ny pris</dt>
+          <dd>
+            {formatKroner(later.then.priceOre)} {perPeriod[billingPeriod] ?? 'per periode'} fra {formatLongDate(later.then.from)} (varslet prisendring)
+          </dd>
+        </>
+      ) : null}
       {paperStartsOn ? (
         <>
           <dt>Papiravisen kommer fra</dt>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatKroner, formatLongDate, orderErrorCodes, type InvoicePaymentMethod, type OrderOffer, type OrderState } from '@minside/domain';
+import { addMonths, formatKroner, formatLongDate, orderErrorCodes, osloToday, priceOutlook, systemClock, withdrawalTexts, type InvoicePaymentMethod, type OrderOffer, type OrderState } from '@minside/domain';
 import { pages, pathTo, redirects } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import form from '../../../components/form.module.css';
@@ -19,7 +19,20 @@ import { clearDraft, draftFor, saveDraft } from '../order-draft.ts';
 
 const closedStates: readonly OrderState[] = ['cancelled', 'failed', 'timed_out'];
 
+/** The terms the purchase is made on: the business terms for a business plan, else the subscription terms. */
+function termsPath(ariaPlanID: string): string {
+  return ariaPlanID.includes('BEDRIFT') ? pathTo('businessTerms') : pathTo('terms');
+}
+
 type Step = 'choose' | 'address' | 'summary';
+
+/**
+ * "Steg 2: Leveringsadresse". No total: how many steps there are depends on the product (paper
+ * asks for an address), and a total that changed with the choice was read as a jump (issue 25.8).
+ */
+function stepLabel(step: number, name: string): string {
+  return `Steg ${step}: ${name}`;
+}
 
 const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
 
@@ -27,6 +40,8 @@ function OfferChoice({ offer, checked, onChoose }: { offer: OrderOffer; checked:
   const id = useId();
   const { plan, quote, unavailable } = offer;
   const later = `${formatKroner(quote.priceLaterOre)} ${perPeriod[plan.billingPeriod] ?? ''}`;
+  // An announced price change still to come (/nye-priser), said before the buyer chooses.
+  const announced = priceOutlook(plan, osloToday(systemClock())).then;
   return (
     <label className={styles.offer} htmlFor={id}>
       <input id={id} type="radio" name="plan" value={plan.ariaPlanID} checked={checked} disabled={unavailable !== null} onChange={onChoose} aria-describedby={`${id}-text`} />
@@ -39,6 +54,11 @@ function OfferChoice({ offer, checked, onChoose }: { offer: OrderOffer; checked:
         <span className={styles.price}>
           {quote.offerCode ? `${formatKroner(quote.amountNowOre)} nå, deretter ${later}` : later}
         </span>
+        {announced ? (
+          <span className={styles.announced}>
+            Ny pris fra {formatLongDate(announced.from)}: {formatKroner(announced.priceOre)} {perPeriod[plan.billingPeriod] ?? ''}
+          </span>
+        ) : null}
         {unavailable ? <span className={styles.reason}>{unavailable.message}</span> : null}
       </span>
     </label>
@@ -188,6 +208,7 @@ export function OrderSubscriptionPage() {
       planName={offer.plan.name}
       billingPeriod={offer.plan.billingPeriod}
       quote={offer.quote}
+      later={priceOutlook(offer.plan, addMonths(osloToday(systemClock()), offer.quote.firstPeriodMonths))}
       deliveryAddress={paper ? { ...address, town: '' } : null}
       paperStartsOn={paper ? offers.data.paperStartsOn : null}
     />
@@ -210,7 +231,7 @@ export function OrderSubscriptionPage() {
 
         {step === 'choose' ? (
           <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submitChoice} aria-labelledby={`${id}-choose`}>
-            <p className={form.step}>Steg 1 av {paper ? 3 : 2}</p>
+            <p className={form.step}>{stepLabel(1, 'Velg abonnement')}</p>
             <h2 id={`${id}-choose`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
               Velg abonnement
             </h2>
@@ -246,7 +267,7 @@ export function OrderSubscriptionPage() {
 
         {step === 'address' ? (
           <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submitAddress} aria-labelledby={`${id}-address`}>
-            <p className={form.step}>Steg 2 av 3</p>
+            <p className={form.step}>{stepLabel(2, 'Leveringsadresse')}</p>
             <h2 id={`${id}-address`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
               Leveringsadresse
             </h2>
@@ -265,7 +286,7 @@ export function OrderSubscriptionPage() {
 
         {step === 'summary' ? (
           <section className={ui.panel} aria-labelledby={`${id}-summary`}>
-            <p className={form.step}>{resumedOrder ? 'Bestillingen din' : `Steg ${paper ? 3 : 2} av ${paper ? 3 : 2}`}</p>
+            <p className={form.step}>{resumedOrder ? 'Bestillingen din' : stepLabel(paper ? 3 : 2, 'Oppsummering og betaling')}</p>
             <h2 id={`${id}-summary`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
               Oppsummering
             </h2>
@@ -280,7 +301,15 @@ export function OrderSubscriptionPage() {
               </p>
             ) : (
               <>
-                <p className={ui.text}>Du blir sendt videre til betalingstjenesten. Du kan si opp når du vil, med virkning fra slutten av perioden du har betalt for.</p>
+                <div className={styles.terms}>
+                  <p className={ui.text}>
+                    Ved å betale godtar du <Link to={termsPath(resumedOrder?.plan.ariaPlanID ?? offer?.plan.ariaPlanID ?? '')}>abonnementsvilkårene</Link>. Du kan si opp når du vil, med virkning fra slutten av perioden du har betalt for.
+                  </p>
+                  <p className={ui.text}>
+                    <strong>Angrerett:</strong> {withdrawalTexts.beforeBuying} Du angrer på Min Side under «Angre kjøpet».
+                  </p>
+                </div>
+                <p className={ui.muted}>Du blir sendt videre til betalingstjenesten.</p>
                 {payError ? (
                   <p className={ui.alert} role="alert">
                     {payError}

@@ -1,5 +1,6 @@
-import { useSearchParams } from 'react-router';
-import { pages } from '../../../app/paths.ts';
+import { withdrawalTexts } from '@minside/domain';
+import { Link, useSearchParams } from 'react-router';
+import { pages, pathTo } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
@@ -35,6 +36,11 @@ export function ReceiptPage() {
           </p>
         )}
         {order ? <p className={ui.text}>Kvitteringen er også sendt til deg på e-post.</p> : null}
+        {order ? (
+          <p className={ui.text}>
+            <strong>Angrerett:</strong> {withdrawalTexts.beforeBuying} <Link to={pathTo('withdrawal')}>Angre kjøpet</Link>
+          </p>
+        ) : null}
         <div className={ui.actions}>
           <HomeLink />
         </div>

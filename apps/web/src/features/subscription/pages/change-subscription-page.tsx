@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { formatKroner, formatLongDate, planErrorCodes, requiredMessage, type PlanOption, type Subscription } from '@minside/domain';
+import { formatKroner, formatLongDate, lostFeatures, planErrorCodes, priceOutlook, requiredMessage, type PlanOption, type Subscription } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -14,7 +14,7 @@ import { planOptionsQueryOptions } from '../api/get-plan-options.ts';
 import { changePlan } from '../api/mutations.ts';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
-import { featureLabels, featureOrder, periodLabel, priceLabel } from '../labels.ts';
+import { featureLabels, featureOrder, periodLabel, priceLabel, priceOutlookLabel } from '../labels.ts';
 import { useCurrentSubscription, useSubscriptionUpdate } from '../use-subscription.ts';
 import type { ReceiptState } from './change-subscription-receipt-page.tsx';
 import styles from './change-subscription-page.module.css';
@@ -24,6 +24,12 @@ type Choice = z.infer<typeof choiceSchema>;
 
 /** Refusals that concern one plan and this subscriber's age: the other plans stay open. */
 const ageCodes: ReadonlySet<string> = new Set([planErrorCodes.ungAgeLimit, planErrorCodes.birthdateRequired, planErrorCodes.underMinimumAge, planErrorCodes.planMinimumAge]);
+
+/** The announced price still to come when the change takes effect (domain `priceOutlook`), as one sentence. */
+function nextPriceText(option: PlanOption): string {
+  const { then } = priceOutlook(option.plan, option.quote.effectiveOn);
+  return then ? ` Ny pris fra ${formatLongDate(then.from)}: ${formatKroner(then.priceOre)}.` : '';
+}
 
 /** What choosing an option means, in one sentence. */
 function effectText(option: PlanOption, subscription: Subscription): string {
@@ -42,6 +48,33 @@ function effectText(option: PlanOption, subscription: Subscription): string {
     case 'afterTrial':
       return `Starter når prøveperioden er over, ${formatLongDate(quote.effectiveOn)}.`;
   }
+}
+
+/**
+ * "Dette mister du" (issue 25.3): the features of the subscription today that the chosen plan
+ * does not have, from the catalogue's feature set, with the day the loss takes effect.
+ */
+function LossBox({ option, subscription }: { option: PlanOption; subscription: Subscription }) {
+  const lost = lostFeatures(subscription.features, option.plan.features);
+  if (lost.length === 0 || option.quote.kind === 'current') return null;
+  const from = option.quote.kind === 'upgrade' ? 'Fra i dag' : `Fra ${formatLongDate(option.quote.effectiveOn)}`;
+  return (
+    <section className={styles.losses} aria-labelledby="dette-mister-du">
+      <h3 id="dette-mister-du" className={styles.lossesHeading}>
+        Dette mister du
+      </h3>
+      <p className={ui.text}>
+        {from} har {option.plan.name} ikke dette, som du har i {subscription.planName} i dag:
+      </p>
+      <ul className={styles.lossList}>
+        {lost.map((feature) => (
+          <li key={feature}>
+            <strong>{featureLabels[feature].label}</strong> – {featureLabels[feature].lost}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 function groupByProduct(options: PlanOption[]): { name: string; description: string; options: PlanOption[] }[] {
@@ -116,7 +149,7 @@ export function ChangeSubscriptionPage() {
                           </span>
                           <span id={`${id}-effect`} className={form.hint}>
                             {option.unavailable ? option.unavailable.message : effectText(option, subscription)}
-                            {option.plan.nextPrice ? ` Ny pris fra ${formatLongDate(option.plan.nextPrice.from)}: ${formatKroner(option.plan.nextPrice.priceOre)}.` : ''}
+                            {nextPriceText(option)}
                           </span>
                         </span>
                       </label>
@@ -140,6 +173,12 @@ export function ChangeSubscriptionPage() {
               <p className={ui.text} aria-live="polite">
                 {chosen ? `Du har valgt ${chosen.plan.name}, ${periodLabel(chosen.plan.billingPeriod).toLowerCase()}. ${effectText(chosen, subscription)}` : 'Velg et abonnement over.'}
               </p>
+              {chosen ? (
+                <p className={ui.text}>
+                  Pris: {priceOutlookLabel(priceOutlook(chosen.plan, chosen.quote.effectiveOn), chosen.plan.billingPeriod)}.
+                </p>
+              ) : null}
+              {chosen ? <LossBox option={chosen} subscription={subscription} /> : null}
               <ErrorAlert error={mutation.error} />
               <div className={ui.actions}>
                 <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending}>

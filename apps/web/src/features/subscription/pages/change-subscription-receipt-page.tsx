@@ -1,11 +1,11 @@
 import { useLocation } from 'react-router';
-import { formatKroner, formatLongDate, renewalDay, type ChangePlanResponse, type PlanChangeKind } from '@minside/domain';
+import { formatKroner, formatLongDate, priceOutlook, renewalDay, type ChangePlanResponse, type PlanChangeKind } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import ui from '../../../components/ui.module.css';
-import { periodLabel, priceLabel } from '../labels.ts';
+import { periodLabel, priceOutlookLabel } from '../labels.ts';
 import { Fact, Facts } from '../../../components/facts.tsx';
 
 /** What /endre-abonnement hands to the receipt (kept in the history entry, so a reload still shows it). */
@@ -63,7 +63,8 @@ export function ChangeSubscriptionReceiptPage() {
           <Facts>
             <Fact label="Fra">{receipt.fromPlanName}</Fact>
             <Fact label="Til">{plan.name}, {periodLabel(plan.billingPeriod).toLowerCase()}</Fact>
-            <Fact label="Pris">{priceLabel(plan.priceOre, plan.billingPeriod)}</Fact>
+            {/* The price from the day the change applies, with an announced change still to come. */}
+            <Fact label="Pris">{priceOutlookLabel(priceOutlook(plan, quote.effectiveOn), plan.billingPeriod)}</Fact>
             <Fact label="Gjelder fra">{formatLongDate(quote.effectiveOn)}</Fact>
             {quote.kind === 'upgrade' ? (
               <Fact label="Mellomlegg (på neste faktura)">{formatKroner(quote.amountOre)}</Fact>

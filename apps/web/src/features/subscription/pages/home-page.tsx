@@ -5,6 +5,7 @@ import { telHref } from '../../../lib/format.ts';
 import { Page } from '../../../components/page.tsx';
 import { useSessionUser } from '../../auth/index.ts';
 import { DeliveryNoticeBanner } from '../../delivery/index.ts';
+import { WithdrawalNotice } from '../../ordering/index.ts';
 import { StudentStatusNotice } from '../../student/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { ChangeLog } from '../components/change-log.tsx';
@@ -48,6 +49,7 @@ export function HomePage() {
         </div>
         <div className={styles.state}>
           <StatePanel subscription={subscription} today={today} />
+          <WithdrawalNotice subscription={subscription} today={today} />
         </div>
         <aside className={styles.help} aria-labelledby="trenger-du-hjelp">
           <h2 id="trenger-du-hjelp" className={ui.panelHeading}>

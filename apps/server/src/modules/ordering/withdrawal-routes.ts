@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema, subscriptionActionParamsSchema, withdrawalResponseSchema } from '@minside/domain';
+import type { SessionStore } from '../../plugins/session.ts';
+import type { WithdrawalService } from './withdrawal.ts';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+
+/**
+ * The right of withdrawal (angrerett, ADR 030) on the subscription it concerns: GET tells the
+ * buyer whether and until when, POST withdraws (409 WITHDRAWAL_PERIOD_EXPIRED after the deadline,
+ * WITHDRAWAL_NOT_AVAILABLE for a subscription not bought here). Another user's subscription is 404.
+ */
+export const withdrawalRoutes: FastifyPluginAsyncZod<{ withdrawals: WithdrawalService; sessions: SessionStore }> = async (app, { withdrawals, sessions }) => {
+  app.get(
+    '/api/subscription/:accountNo/:titleCode/withdrawal',
+    { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, response: { 200: withdrawalResponseSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return withdrawals.status(user, request.params.accountNo, request.params.titleCode);
+    },
+  );
+
+  app.post(
+    '/api/subscription/:accountNo/:titleCode/withdrawal',
+    { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, body: z.object({}).strict(), response: { 200: withdrawalResponseSchema, ...errors } } },
+    async (request) => {
+      const { user } = await sessions.require(request);
+      return withdrawals.withdraw(user, request.params.accountNo, request.params.titleCode);
+    },
+  );
+};

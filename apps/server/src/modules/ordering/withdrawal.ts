@@ -1,0 +1,267 @@
+import { and, asc, desc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  addDays,
+  billingErrorCodes,
+  decideTransition,
+  formatKroner,
+  formatLongDate,
+  osloToday,
+  withdrawalDeadline,
+  withdrawalErrorCodes,
+  withdrawalMessages,
+  withinWithdrawalPeriod,
+  WITHDRAWAL_DAYS,
+  type WithdrawalRefund,
+  type WithdrawalResponse,
+} from '@minside/domain';
+import { norwegianPublicHolidays } from '@minside/domain/holidays';
+import type { Db, Tx } from '../../db/client.ts';
+import { account, appUser, invoice, paymentAgreement, subscription, subscriptionChange, subscriptionOrder, subscriptionWithdrawal } from '../../db/schema.ts';
+import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { notFound } from '../../plugins/errors.ts';
+import type { SessionUser } from '../../plugins/session.ts';
+import type { InvoiceCrediting } from '../billing/documents/credit.ts';
+import type { PaymentEngine } from '../billing/engine.ts';
+import { lifecycleView } from '../subscription/lifecycle-service.ts';
+import type { TitleService } from '../titles/service.ts';
+import { randomUUID } from 'node:crypto';
+
+type SubscriptionRow = typeof subscription.$inferSelect;
+type OrderRow = typeof subscriptionOrder.$inferSelect;
+type WithdrawalRow = typeof subscriptionWithdrawal.$inferSelect;
+type StoredRefund = WithdrawalRow['refunds'][number];
+
+export interface WithdrawalDeps {
+  db: Db;
+  now: () => Date;
+  engine: Pick<PaymentEngine, 'stopReplacedAgreements'>;
+  crediting: InvoiceCrediting;
+  mailer: Mailer;
+  titles: TitleService;
+  log: FastifyBaseLogger;
+}
+
+/** Refusals of the crediting machinery that a person has to finish (money back from the bank, a part-payment). */
+const needsAPerson: ReadonlySet<string> = new Set([
+  billingErrorCodes.refundNeedsBank,
+  billingErrorCodes.invoicePartlyPaid,
+  billingErrorCodes.invoicePartlyCredited,
+  billingErrorCodes.invoiceDrawnByAvtaleGiro,
+]);
+
+const isHoliday = (day: string) => norwegianPublicHolidays(Number(day.slice(0, 4))).has(day);
+
+/**
+ * The right of withdrawal (angrerett, issue 25.8; docs/decisions/030-right-of-withdrawal.md).
+ * A subscription bought here on the web may be withdrawn within 14 days of the day the order
+ * was fulfilled (the agreement was made when the payment was taken and the subscription
+ * began). Withdrawing ends the subscription at once, stops a stored Vipps agreement, and asks
+ * the invoice-crediting machinery (ADR 026) to credit every invoice of the agreement: a paid
+ * one is refunded at the provider and gets its credit note only on the provider's REFUNDED;
+ * an unpaid one is cancelled. What the machinery could not settle yet is asked again by the
+ * `withdrawal-refunds` job; what needs the bank goes to a person.
+ */
+export function createWithdrawalService({ db, now, engine, crediting, mailer, titles, log }: WithdrawalDeps) {
+  const today = () => osloToday(now());
+
+  async function ownSubscription(reader: Db | Tx, userId: string, ariaAccountNo: number, titleCode: string, lock: boolean): Promise<SubscriptionRow> {
+    const [owned] = await reader
+      .select({ id: subscription.id })
+      .from(subscription)
+      .innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
+      .where(and(eq(account.userId, userId), eq(subscription.ariaAccountNo, ariaAccountNo), eq(subscription.titleCode, titleCode.toUpperCase())));
+    if (!owned) throw notFound();
+    const query = reader.select().from(subscription).where(eq(subscription.id, owned.id));
+    const [row] = lock ? await query.for('update') : await query;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** The agreement the subscription runs on now: its newest fulfilled order (a subscription reactivated or bought again has a newer one). */
+  async function agreementOf(reader: Db | Tx, subscriptionId: string): Promise<OrderRow | undefined> {
+    const [order] = await reader
+      .select()
+      .from(subscriptionOrder)
+      .where(and(eq(subscriptionOrder.subscriptionId, subscriptionId), eq(subscriptionOrder.state, 'fulfilled'), isNotNull(subscriptionOrder.startedOn)))
+      .orderBy(desc(subscriptionOrder.startedOn), desc(subscriptionOrder.updatedAt))
+      .limit(1);
+    return order;
+  }
+
+  /** The invoices of this agreement: issued for periods from the day it was made (earlier ones belong to an earlier agreement). */
+  async function invoicesOf(reader: Db | Tx, subscriptionId: string, agreedOn: string) {
+    return reader
+      .select()
+      .from(invoice)
+      .where(and(eq(invoice.subscriptionId, subscriptionId), gte(invoice.periodFrom, agreedOn)))
+      .orderBy(asc(invoice.ariaInvoiceNo));
+  }
+
+  const paidOf = (rows: { amountOre: number; paidAt: Date | null; settledBy: string | null }[]) =>
+    rows.filter((row) => row.paidAt !== null && row.settledBy !== 'CREDIT').reduce((sum, row) => sum + row.amountOre, 0);
+
+  const toRefund = (stored: StoredRefund): WithdrawalRefund => ({ ariaInvoiceNo: stored.ariaInvoiceNo, amountOre: stored.amountOre, outcome: stored.outcome, creditNoteNumber: stored.creditNoteNumber });
+
+  async function view(reader: Db | Tx, row: SubscriptionRow): Promise<WithdrawalResponse> {
+    const order = row.sharedFromSubscriptionId === null ? await agreementOf(reader, row.id) : undefined;
+    const base = { planName: row.planName, orderId: null, agreedOn: null, deadline: null, paidOre: 0, withdrawnAt: null, refunds: [], message: null };
+    if (!order?.startedOn) return { ...base, state: 'notAvailable', message: withdrawalMessages.notAvailable };
+    const [withdrawn] = await reader.select().from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, order.id));
+    if (withdrawn) {
+      return {
+        ...base,
+        state: 'withdrawn',
+        orderId: order.id,
+        planName: order.planName,
+        agreedOn: withdrawn.agreedOn,
+        deadline: withdrawn.deadline,
+        paidOre: withdrawn.paidOre,
+        withdrawnAt: withdrawn.withdrawnAt.toISOString(),
+        refunds: withdrawn.refunds.map(toRefund),
+      };
+    }
+    const deadline = withdrawalDeadline(order.startedOn, isHoliday);
+    const open = withinWithdrawalPeriod(deadline, today());
+    const paidOre = paidOf(await invoicesOf(reader, row.id, order.startedOn));
+    const facts = { ...base, orderId: order.id, planName: order.planName, agreedOn: order.startedOn, deadline, paidOre };
+    if (!open) return { ...facts, state: 'expired', message: withdrawalMessages.periodExpired(deadline) };
+    // Ended by other means (an expired cancellation): nothing runs that could be withdrawn.
+    const decision = decideTransition(lifecycleView(row), 'withdraw', today());
+    if (!decision.allowed) return { ...facts, state: 'notAvailable', message: decision.message };
+    return { ...facts, state: 'open' };
+  }
+
+  /** Asks the crediting machinery for each invoice still waiting, and records what it answered. */
+  async function settleRefunds(orderId: string): Promise<number> {
+    const [row] = await db.select().from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, orderId));
+    if (!row?.refundsOpen) return 0;
+    const reason = `Angrerett: kjøpet ble angret ${formatLongDate(osloToday(row.withdrawnAt))}.`;
+    const refunds: StoredRefund[] = [];
+    let settled = 0;
+    for (const refund of row.refunds) {
+      if (refund.outcome !== 'pending') {
+        refunds.push(refund);
+        continue;
+      }
+      try {
+        const credited = await crediting.creditInvoice(refund.ariaInvoiceNo, reason);
+        refunds.push({ ...refund, outcome: credited.refunded ? 'refunded' : 'cancelled', creditNoteNumber: credited.creditNoteNumber, code: null });
+        settled += 1;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        // Credited already (by the customer centre, or by a run of this that stopped before writing): nothing more is owed here.
+        if (error.code === billingErrorCodes.invoiceAlreadyCredited) refunds.push({ ...refund, outcome: 'cancelled', code: error.code });
+        else if (needsAPerson.has(error.code)) refunds.push({ ...refund, outcome: 'manual', code: error.code });
+        // The provider did not answer REFUNDED (yet): asked again by the job. Nothing is recorded as refunded.
+        else refunds.push({ ...refund, code: error.code });
+        if (error.code !== billingErrorCodes.invoiceAlreadyCredited && !needsAPerson.has(error.code)) log.warn({ orderId, ariaInvoiceNo: refund.ariaInvoiceNo, code: error.code }, 'withdrawal refund not settled yet');
+      }
+    }
+    await db
+      .update(subscriptionWithdrawal)
+      .set({ refunds, refundsOpen: refunds.some((refund) => refund.outcome === 'pending') })
+      .where(eq(subscriptionWithdrawal.orderId, orderId));
+    return settled;
+  }
+
+  return {
+    /** GET …/withdrawal: whether this subscription may be withdrawn, until when, and what a withdrawal gives back. */
+    async status(user: SessionUser, ariaAccountNo: number, titleCode: string): Promise<WithdrawalResponse> {
+      return view(db, await ownSubscription(db, user.id, ariaAccountNo, titleCode, false));
+    },
+
+    /**
+     * POST …/withdrawal: the buyer withdraws. Within the deadline the subscription ends now and
+     * the refunds are asked for; the same request again answers the same withdrawal.
+     */
+    async withdraw(user: SessionUser, ariaAccountNo: number, titleCode: string): Promise<WithdrawalResponse> {
+      const orderId = await db.transaction(async (tx) => {
+        const row = await ownSubscription(tx, user.id, ariaAccountNo, titleCode, true);
+        const current = await view(tx, row);
+        if (current.state === 'withdrawn') return current.orderId;
+        if (current.state === 'expired') throw new AppError(409, withdrawalErrorCodes.periodExpired, current.message ?? withdrawalMessages.notAvailable);
+        if (current.state !== 'open' || !current.orderId || !current.agreedOn || !current.deadline) {
+          throw new AppError(409, withdrawalErrorCodes.notAvailable, current.message ?? withdrawalMessages.notAvailable);
+        }
+        const decision = decideTransition(lifecycleView(row), 'withdraw', today());
+        if (!decision.allowed) throw new AppError(409, decision.code, decision.message);
+        const at = now();
+        const day = today();
+        const invoices = await invoicesOf(tx, row.id, current.agreedOn);
+        const refunds: StoredRefund[] = invoices
+          .filter((found) => found.settledBy !== 'CREDIT')
+          .map((found) => ({ ariaInvoiceNo: found.ariaInvoiceNo, amountOre: found.amountOre, outcome: 'pending', creditNoteNumber: null, code: null }));
+        // Ended today: no access from now, no renewal, no scheduled change; the period end is today (the renewal day that never comes).
+        await tx
+          .update(subscription)
+          .set({ instStatusCode: decision.to, cancelledAt: at, currentPeriodEnd: day, resumeStatusCode: null, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
+          .where(eq(subscription.id, row.id));
+        // A stored Vipps agreement or card would be charged again: set aside here, stopped at the provider after commit.
+        await tx
+          .update(paymentAgreement)
+          .set({ status: 'REPLACED', updatedAt: at })
+          .where(and(eq(paymentAgreement.subscriptionId, row.id), eq(paymentAgreement.status, 'ACTIVE'), inArray(paymentAgreement.method, ['VIPPS', 'SWEDBANK-PPG'])));
+        await tx.insert(subscriptionChange).values({
+          id: randomUUID(),
+          subscriptionId: row.id,
+          at,
+          actor: 'self',
+          actorUserId: user.id,
+          kind: 'withdrawn',
+          fromStatusCode: row.instStatusCode,
+          toStatusCode: decision.to,
+          details: { planName: current.planName, amountOre: current.paidOre },
+        });
+        await tx.insert(subscriptionWithdrawal).values({
+          orderId: current.orderId,
+          subscriptionId: row.id,
+          userId: user.id,
+          agreedOn: current.agreedOn,
+          deadline: current.deadline,
+          withdrawnAt: at,
+          paidOre: current.paidOre,
+          refunds,
+          refundsOpen: refunds.length > 0,
+        });
+        const [buyer] = await tx.select({ email: appUser.email }).from(appUser).where(eq(appUser.id, user.id));
+        if (buyer) {
+          const title = titles.getTitle(row.titleCode);
+          // The seller confirms a withdrawal made on its web form at once, on a durable medium (angrerettloven).
+          const paragraphs = [
+            `Vi har mottatt at du angrer kjøpet av ${current.planName}. Avtalen ble inngått ${formatLongDate(current.agreedOn)}, og angrefristen var ${formatLongDate(current.deadline)}.`,
+            'Abonnementet er avsluttet fra i dag.',
+            current.paidOre > 0
+              ? `Vi betaler tilbake ${formatKroner(current.paidOre)} med samme betalingsmiddel som du brukte, senest ${formatLongDate(addDays(day, WITHDRAWAL_DAYS))}. Du får en kreditnota på e-post når pengene er sendt.`
+              : 'Du har ikke betalt noe for abonnementet, så det er ingenting å betale tilbake.',
+          ];
+          await mailer.enqueue(tx, { to: buyer.email, title, kind: 'withdrawalConfirmation', ...titleMail(title, { heading: 'Du har angret kjøpet', paragraphs }), idempotencyKey: `withdrawal:${current.orderId}` });
+        }
+        return current.orderId;
+      });
+      if (orderId) {
+        const [found] = await db.select({ subscriptionId: subscriptionWithdrawal.subscriptionId }).from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, orderId));
+        if (found) await engine.stopReplacedAgreements(found.subscriptionId);
+        await settleRefunds(orderId).catch((error: unknown) => log.error({ err: error, orderId }, 'withdrawal refunds failed; the withdrawal-refunds job asks again'));
+      }
+      return view(db, await ownSubscription(db, user.id, ariaAccountNo, titleCode, false));
+    },
+
+    /** The `withdrawal-refunds` job: asks again for the refunds the provider had not settled. */
+    async retryRefunds(): Promise<{ withdrawals: number; settled: number }> {
+      const open = await db.select({ orderId: subscriptionWithdrawal.orderId }).from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.refundsOpen, true));
+      let settled = 0;
+      for (const { orderId } of open) {
+        try {
+          settled += await settleRefunds(orderId);
+        } catch (error) {
+          log.error({ err: error, orderId }, 'withdrawal refunds failed; asked again on the next run');
+        }
+      }
+      return { withdrawals: open.length, settled };
+    },
+  };
+}
+
+export type WithdrawalService = ReturnType<typeof createWithdrawalService>;

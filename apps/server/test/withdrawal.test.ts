@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarDaysBetween, formatLongDate, orderResponseSchema, orderSchema, osloNoonOf, osloToday, paymentRedirectSchema, systemClock, withdrawalResponseSchema } from '@minside/domain';
+import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
+import type { TestBrowser } from './browser.ts';
+import { answerAtVipps, expectRefused, signIn as signInAs, vippsOf } from './support.ts';
+
+// Issue 25.8: the right of withdrawal (angrerett, ADR 030). ny@ buys here and withdraws within
+// 14 days: the subscription ends at once, the Vipps agreement is stopped, and the money goes back
+// through the invoice-crediting machinery — refunded at Vipps MobilePay (the simulator), the credit
+// note issued only on its word. After the deadline the same request is refused with the date.
+
+const PORTAL = 'http://adresseavisen.localhost:3000';
+const DAY = 24 * 60 * 60 * 1000;
+
+describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
+  let test: TestApp;
+  // Noon in Oslo, so whole days forward never cross midnight on a daylight-saving night.
+  const base = osloNoonOf(osloToday(systemClock())).getTime();
+  let offsetDays = 0;
+  const now = () => new Date(base + offsetDays * DAY);
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now });
+  });
+  afterAll(() => test.close());
+
+  const signIn = (email: string) => signInAs(test, PORTAL, email);
+  const buy = async (browser: TestBrowser, titleCode: string, method: 'VIPPS' | 'SWEDBANK-PPG', options: { refundFault?: boolean } = {}) => {
+    const created = orderSchema.parse((await browser.request('POST', `${PORTAL}/api/order?titleCode=${titleCode}`, { json: { idempotencyKey: randomUUID(), ariaPlanID: `${titleCode}-DIGITAL-M` } })).json());
+    const flow = paymentRedirectSchema.parse((await browser.request('POST', `${PORTAL}/api/order/${created.orderId}/payment`, { json: { method } })).json());
+    await answerAtVipps(test, flow.redirectUrl, 'approve');
+    const done = orderResponseSchema.parse((await browser.request('GET', `${PORTAL}/api/order/${created.orderId}`)).json());
+    expect(done.order.state).toBe('fulfilled');
+    if (options.refundFault) {
+      // Vipps MobilePay cannot be reached to refund the card payment (429 to the call and both retries).
+      vippsOf(test).faults.next('rate-limited', { count: 3, method: 'POST', pathPrefix: `/epayment/v1/payments/${flow.paymentId}/refund` });
+    }
+    return { orderId: created.orderId, paymentId: flow.paymentId, accountNo: done.session?.account.ariaAccountNo ?? 0 };
+  };
+  const withdrawal = (browser: TestBrowser, accountNo: number, titleCode: string) => `${PORTAL}/api/subscription/${accountNo}/${titleCode}/withdrawal`;
+  const subscriptionOf = async (accountNo: number, titleCode: string) =>
+    (await test.database.rows<{ id: string; inst_status_code: number; current_period_end: string }>(sql`select id, inst_status_code, current_period_end::text from subscription where aria_account_no = ${accountNo} and title_code = ${titleCode}`))[0];
+
+  it('within 14 days: the subscription ends now, the Vipps agreement stops, the 1 kr comes back with a credit note, and the buyer is told', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { orderId, paymentId, accountNo } = await buy(ny, 'ADR', 'VIPPS');
+    const today = osloToday(now());
+
+    const before = withdrawalResponseSchema.parse((await ny.request('GET', withdrawal(ny, accountNo, 'ADR'))).json());
+    expect(before).toMatchObject({ state: 'open', orderId, planName: 'Digital', agreedOn: today, paidOre: 100, withdrawnAt: null, refunds: [] });
+    expect(calendarDaysBetween(today, before.deadline ?? '')).toBeGreaterThanOrEqual(14);
+
+    const response = await ny.request('POST', withdrawal(ny, accountNo, 'ADR'), { json: {} });
+    expect(response.status, response.body).toBe(200);
+    const after = withdrawalResponseSchema.parse(response.json());
+    expect(after).toMatchObject({ state: 'withdrawn', orderId, paidOre: 100, refunds: [{ amountOre: 100, outcome: 'refunded' }] });
+    expect(after.refunds[0]?.creditNoteNumber).toEqual(expect.any(Number));
+
+    // Ended today, no access; the change log says so.
+    expect(await subscriptionOf(accountNo, 'ADR')).toMatchObject({ inst_status_code: -2, current_period_end: today });
+    const session = (await ny.request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json<{ subscription: { instStatusCode: number } }>();
+    expect(session.subscription.instStatusCode).toBe(-2);
+    const changes = await test.database.rows<{ kind: string }>(sql`select kind from subscription_change where subscription_id = ${(await subscriptionOf(accountNo, 'ADR'))?.id ?? ''} order by at desc limit 1`);
+    expect(changes[0]?.kind).toBe('withdrawn');
+    // The money moved at the provider, and the payment says so only because the provider did.
+    expect((await test.app.paymentEngine.load(paymentId))?.status).toBe('REFUNDED');
+    // The agreement is stopped at Vipps MobilePay: nothing more is charged.
+    const agreements = await test.database.rows<{ status: string }>(sql`select status from payment_agreement where subscription_id = ${(await subscriptionOf(accountNo, 'ADR'))?.id ?? ''}`);
+    expect(agreements.map((agreement) => agreement.status)).toEqual(['STOPPED']);
+    const mails = await test.database.rows<{ kind: string; subject: string }>(sql`select kind, subject from mail_outbox where to_address = 'ny@minside.test' and kind in ('withdrawalConfirmation', 'creditNote')`);
+    expect(mails.map((mail) => mail.kind).sort()).toEqual(['creditNote', 'withdrawalConfirmation']);
+
+    // Again: the same withdrawal, nothing refunded twice.
+    const again = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'ADR'), { json: {} })).json());
+    expect(again).toEqual(after);
+    const notes = await test.database.rows(sql`select 1 from billing_document where kind = 'CREDIT_NOTE' and aria_account_no = ${accountNo}`);
+    expect(notes).toHaveLength(1);
+  });
+
+  it('a refund the provider does not confirm stays open (nothing marked refunded) until the job hears REFUNDED', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { paymentId, accountNo } = await buy(ny, 'VAR', 'SWEDBANK-PPG', { refundFault: true });
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'VAR'), { json: {} })).json());
+    expect(after).toMatchObject({ state: 'withdrawn', refunds: [{ amountOre: 100, outcome: 'pending', creditNoteNumber: null }] });
+    expect((await test.app.paymentEngine.load(paymentId))?.status).toBe('CAPTURED');
+    expect(await subscriptionOf(accountNo, 'VAR')).toMatchObject({ inst_status_code: -2 });
+
+    expect(await test.app.withdrawals.retryRefunds()).toEqual({ withdrawals: 1, settled: 1 });
+    const settled = withdrawalResponseSchema.parse((await ny.request('GET', withdrawal(ny, accountNo, 'VAR'))).json());
+    expect(settled.refunds).toEqual([expect.objectContaining({ outcome: 'refunded', creditNoteNumber: expect.any(Number) })]);
+    expect((await test.app.paymentEngine.load(paymentId))?.status).toBe('REFUNDED');
+    expect(await test.app.withdrawals.retryRefunds()).toEqual({ withdrawals: 0, settled: 0 });
+  });
+
+  it('open on the deadline day; the day after refused with WITHDRAWAL_PERIOD_EXPIRED and the date, and nothing changes', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'AAV', 'SWEDBANK-PPG');
+    const open = withdrawalResponseSchema.parse((await ny.request('GET', withdrawal(ny, accountNo, 'AAV'))).json());
+    const deadline = open.deadline ?? '';
+
+    // Days later the session is long gone: signed in again each time.
+    offsetDays = calendarDaysBetween(osloToday(new Date(base)), deadline);
+    const onTheDay = await signIn('ny@minside.test');
+    expect(withdrawalResponseSchema.parse((await onTheDay.request('GET', withdrawal(onTheDay, accountNo, 'AAV'))).json()).state).toBe('open');
+
+    offsetDays += 1;
+    const later = await signIn('ny@minside.test');
+    const late = withdrawalResponseSchema.parse((await later.request('GET', withdrawal(later, accountNo, 'AAV'))).json());
+    expect(late).toMatchObject({ state: 'expired', deadline, message: `Fristen for å angre kjøpet gikk ut ${formatLongDate(deadline)}. Du kan fortsatt si opp abonnementet, så løper det ut perioden du har betalt for.` });
+    const before = await subscriptionOf(accountNo, 'AAV');
+    expectRefused(await later.request('POST', withdrawal(later, accountNo, 'AAV'), { json: {} }), 409, 'WITHDRAWAL_PERIOD_EXPIRED', late.message ?? '');
+    expect(await subscriptionOf(accountNo, 'AAV')).toEqual(before);
+    expect(await test.database.rows(sql`select 1 from subscription_withdrawal where subscription_id = ${before?.id ?? ''}`)).toHaveLength(0);
+    offsetDays = 0;
+  });
+
+  it('a subscription not bought here cannot be withdrawn (WITHDRAWAL_NOT_AVAILABLE), and another user’s is not found', async () => {
+    offsetDays = 0;
+    const papir = await signIn('papir@minside.test');
+    const session = (await papir.request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json<{ account: { ariaAccountNo: number } }>();
+    const papirNo = session.account.ariaAccountNo;
+    expect(withdrawalResponseSchema.parse((await papir.request('GET', withdrawal(papir, papirNo, 'ADR'))).json())).toMatchObject({ state: 'notAvailable', orderId: null });
+    expectRefused(await papir.request('POST', withdrawal(papir, papirNo, 'ADR'), { json: {} }), 409, 'WITHDRAWAL_NOT_AVAILABLE');
+    expect(await subscriptionOf(papirNo, 'ADR')).toMatchObject({ inst_status_code: 1 });
+    const digital = await signIn('digital@minside.test');
+    expectRefused(await digital.request('GET', withdrawal(digital, papirNo, 'ADR')), 404, 'NOT_FOUND');
+    expectRefused(await digital.request('POST', withdrawal(digital, papirNo, 'ADR'), { json: {} }), 404, 'NOT_FOUND');
+  });
+});

@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { addDays, formatLongDate, WITHDRAWAL_DAYS, type Subscription } from '@minside/domain';
+import { pathTo } from '../../../app/paths.ts';
+import ui from '../../../components/ui.module.css';
+import { withdrawalQueryOptions } from '../api/withdrawal.ts';
+
+/** Beyond the 14 days a deadline can move past weekends and holidays (Christmas, Easter): no more than this. */
+const LONGEST_EXTENSION_DAYS = 6;
+
+/**
+ * "Du kan angre kjøpet til og med …" on the subscription page while the right of withdrawal is
+ * open (ADR 030). Asked of the server only for a subscription that started recently enough to
+ * still be within it; the server decides.
+ */
+export function WithdrawalNotice({ subscription, today }: { subscription: Subscription; today: string }) {
+  const recent = subscription.sharedFrom === null && subscription.startedOn >= addDays(today, -(WITHDRAWAL_DAYS + LONGEST_EXTENSION_DAYS));
+  const { data } = useQuery({ ...withdrawalQueryOptions(subscription), enabled: recent });
+  if (!recent || data?.state !== 'open' || !data.deadline) return null;
+  return (
+    <p className={ui.text}>
+      Du kjøpte abonnementet {data.agreedOn ? formatLongDate(data.agreedOn) : ''} og har angrerett til og med {formatLongDate(data.deadline)}.{' '}
+      <Link to={pathTo('withdrawal')}>Angre kjøpet</Link>
+    </p>
+  );
+}
