@@ -204,7 +204,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect(shown.json()).toMatchObject({ method: 'AVTALEGIRO', avtaleGiro: { kid: avtaleGiro.kid, status: 'ACTIVE' } });
 
     // An unpaid invoice due inside the bank's window is claimed once, on the mandate's KID.
-    // varden's invoices are all paid in the seed: the newest is made unpaid, as a fresh renewal invoice would be.
+    // varden's newest-numbered invoice (the older quarter) is unpaid, as it is in the seed (an overdue giro).
     await test.database.rows(sql`update invoice set paid_at = null, settled_by = null where aria_invoice_no = (select max(aria_invoice_no) from invoice where subscription_id = 'demo-varden-var')`);
     const [claimable] = await test.database.rows<{ aria_invoice_no: number; amount_ore: number; due_on: string }>(
       sql`select aria_invoice_no, amount_ore, to_char(due_on, 'YYYY-MM-DD') as due_on from invoice where subscription_id = 'demo-varden-var' and paid_at is null and amount_ore > 0 order by due_on desc limit 1`,
