@@ -75,7 +75,8 @@ function InvoiceTable({ invoices, caption }: { invoices: Invoice[]; caption: str
                   <span className={styles.meta}>Fakturanr. {invoice.ariaInvoiceNo}</span>
                 </span>
               </th>
-              <td className={styles.nowrap}>{formatPeriod(invoice.periodFrom, invoice.periodTo)}</td>
+              {/* The period may break after its dash: a row with "Betal" and "PDF" then still fits at 1280 px. */}
+              <td>{formatPeriod(invoice.periodFrom, invoice.periodTo)}</td>
               <td className={styles.nowrap}>{formatShortDate(invoice.dueOn)}</td>
               <td className={`${styles.number} ${styles.amount}`}>{formatKroner(invoice.amountOre)}</td>
               <td>

@@ -146,7 +146,7 @@ function InvitationActions({ member, busy, onAction }: { member: BusinessMember;
       <button type="button" className={`${button.button} ${button.secondary} ${button.small}`} disabled={busy} onClick={() => onAction('resend')}>
         Send på nytt<span className="visually-hidden"> til {member.email}</span>
       </button>
-      <button type="button" className={`${button.button} ${button.link} ${styles.withdraw}`} disabled={busy} onClick={() => onAction('withdraw')}>
+      <button type="button" className={`${button.button} ${button.link}`} disabled={busy} onClick={() => onAction('withdraw')}>
         Trekk tilbake<span className="visually-hidden"> invitasjonen til {member.email}</span>
       </button>
     </div>
