@@ -141,7 +141,7 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   const no = String(unpaid.ariaInvoiceNo);
   const returned = new RegExp(`/betal-faktura/${no}\\?paymentId=`);
   const amountAtVipps = /^Betal 1\s899,00\skr$/;
-  const payWithVipps = /^Betal 1\s899 kr med Vipps$/;
+  const payWithVipps = /^Betal 1\s899\skr med Vipps$/;
 
   // Listed first, under Forfalt, with the KID a bank accepts (MOD10), the amount in whole kroner.
   const overdue = page.getByRole('region', { name: 'Forfalt (1)' });
@@ -149,7 +149,7 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   await expect(rows.nth(1)).toContainText(`Fakturanr. ${no}`);
   const row = rows.filter({ hasText: `Fakturanr. ${no}` });
   await expect(row).toContainText('Forfalt');
-  await expect(row).toContainText(/1\s899 kr/);
+  await expect(row).toContainText(/1\s899\skr/);
   const shownKid = /KID\s+(\d+)/.exec(await row.innerText())?.[1] ?? '';
   expect(shownKid).toBe(unpaid.kid);
   expect(hasValidMod10(shownKid)).toBe(true);
@@ -165,7 +165,7 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   expect(pdf).toMatchObject({ type: 'application/pdf', head: '%PDF-', same: true });
   expect(pdf.size).toBeGreaterThan(10_000);
   await expect(page.getByRole('heading', { name: 'Du har 1 faktura som har forfalt' })).toBeVisible();
-  await expect(page.getByRole('link', { name: /^Betal 1\s899 kr nå$/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Betal 1\s899\skr nå$/ })).toBeVisible();
 
   // A pay-link (as the customer centre sends by SMS) opens without signing in; Avvis in Vipps there changes nothing.
   const link = await operatorCall('/api/operator/paylink', { ariaInvoiceNo: unpaid.ariaInvoiceNo });
@@ -204,7 +204,7 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   await page.getByRole('button', { name: 'Prøv igjen' }).click();
   await expect(page).toHaveURL(varden(`/betal-faktura/${no}`));
   await page.getByRole('radio', { name: /Betalingskort/ }).check();
-  const cardForm = await heldOnTheWayToVipps(page, () => page.getByRole('button', { name: /^Betal 1\s899 kr med kort$/ }).click());
+  const cardForm = await heldOnTheWayToVipps(page, () => page.getByRole('button', { name: /^Betal 1\s899\skr med kort$/ }).click());
   await expect(page.getByRole('button', { name: 'Sender deg til betalingstjenesten …' })).toBeDisabled();
   const kept = JSON.parse((await paymentKeys(page)) ?? '{}') as Record<string, unknown>;
   expect(kept).toMatchObject({ paymentMethodId: 'SWEDBANK-PPG', invoiceDueAmount: unpaid.amountOre, invoiceNo: no, source: 'payInvoice' });
@@ -227,7 +227,7 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   await atVippsMobilePay(page, 'Godkjenn', returned);
   const receipt = page.getByRole('region', { name: 'Kvittering' });
   await expect(receipt).toContainText('Betalingen er gjennomført. Takk!');
-  await expect(receipt).toContainText(/1\s899 kr/);
+  await expect(receipt).toContainText(/1\s899\skr/);
   await expect(receipt.getByRole('definition').filter({ hasText: /^Vipps$/ })).toBeVisible();
   await expect(receipt).toContainText(unpaid.kid);
   expect(await paymentKeys(page)).toBeNull();
