@@ -6,8 +6,9 @@ import { adresseavisen, apiCall, operatorCall, signInAtProvider, varden } from '
 // The server pays as `npm start` does: the real Vipps MobilePay adapter against the simulator
 // embedded in the server, whose landing page (Godkjenn / Avvis / La utløpe) stands in for the
 // Vipps app and the card form. The specs share one seeded server, so each journey that changes
-// something uses a persona no other spec changes that way: papir's one unpaid invoice is paid
-// only here (the attempts that leave it unpaid first, in one test so the order is fixed);
+// something uses a persona no other spec changes that way: varden's overdue giro invoice is paid
+// only here (the attempts that leave it unpaid first, in one test so the order is fixed), while
+// papir's unpaid invoice, which the bank draws with AvtaleGiro, is never offered for payment;
 // student (a card kept by the old test provider) switches to a Vipps agreement; ung stops the
 // seeded Vipps agreement; varden adds the only discount. admin@'s unpaid invoice is paid by card,
 // with the keyboard alone, in keyboard.spec.ts.
@@ -16,7 +17,10 @@ interface InvoiceBody {
   ariaInvoiceNo: number;
   kid: string;
   amountOre: number;
+  dueOn: string;
   status: 'PAID' | 'UNPAID' | 'OVERDUE';
+  collection: string;
+  scheduledDrawOn: string | null;
 }
 
 const PAYMENT_KEYS = 'minside.paymentFlow';
@@ -42,8 +46,8 @@ async function signIn(page: Page, email: string, path: string, at: (path: string
   await expect(page).toHaveURL(at(path));
 }
 
-async function invoicesOf(page: Page): Promise<InvoiceBody[]> {
-  const session = (await apiCall(page, '/api/session?titleCode=ADR')).body as { subscription: { ariaAccountNo: number } };
+async function invoicesOf(page: Page, titleCode = 'ADR'): Promise<InvoiceBody[]> {
+  const session = (await apiCall(page, `/api/session?titleCode=${titleCode}`)).body as { subscription: { ariaAccountNo: number } };
   const response = await apiCall(page, `/api/invoice/${session.subscription.ariaAccountNo}`);
   expect(response.status).toBe(200);
   return (response.body as { invoices: InvoiceBody[] }).invoices;
@@ -94,21 +98,58 @@ test.beforeEach(async ({ page }) => {
 
 const paymentKeys = (page: Page) => page.evaluate((key) => window.sessionStorage.getItem(key), PAYMENT_KEYS);
 
-test('papir: the unpaid invoice has a valid KID; Avvis by pay-link, La utløpe and Avvis at the card form leave it unpaid; Godkjenn in Vipps pays it', async ({ page, browser }) => {
-  test.setTimeout(120_000);
+test('papir: the invoice the bank draws with AvtaleGiro is coming, not overdue — no alarm, no Betal nå (issue 25.6)', async ({ page }) => {
   await signIn(page, 'papir@minside.test', '/fakturaoversikt');
-  const unpaid = (await invoicesOf(page)).find((invoice) => invoice.status !== 'PAID');
-  if (!unpaid) throw new Error('papir has no unpaid invoice: has another spec paid it?');
+  const coming = (await invoicesOf(page)).find((invoice) => invoice.status !== 'PAID');
+  if (!coming) throw new Error('papir has no unpaid invoice in the seed');
+  // The server says how it is paid, so the page does not guess: the bank draws it on its due date.
+  expect(coming).toMatchObject({ status: 'UNPAID', collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: coming.dueOn });
+  const day = new Intl.DateTimeFormat('nb-NO', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${coming.dueOn}T12:00:00Z`));
+  const no = String(coming.ariaInvoiceNo);
+
+  // The top says what happens, calmly: no alarm, nothing to pay.
+  const summary = page.getByRole('region', { name: `Kommende – trekkes automatisk ${day}` });
+  await expect(summary).toContainText('du trenger ikke gjøre noe');
+  await expect(summary).toContainText('649 kr');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText(/ikke betalt|har forfalt/i)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /^Betal/ })).toHaveCount(0);
+
+  // Grouped: Kommende, then Betalt; nothing is Forfalt.
+  await expect(page.getByRole('region', { name: 'Kommende (1)' })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Betalt \(\d+\)$/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Forfalt/ })).toHaveCount(0);
+  const row = page.getByRole('region', { name: 'Kommende (1)' }).getByRole('row').filter({ hasText: `Fakturanr. ${no}` });
+  await expect(row).toContainText('Kommende');
+  await expect(row).toContainText(`Trekkes automatisk ${day}`);
+  await expect(row.getByRole('link', { name: `Betal faktura ${no}` })).toHaveCount(0);
+
+  // The same on a phone, as a card.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const card = page.getByRole('region', { name: 'Kommende (1)' }).getByRole('article');
+  await expect(card).toContainText(`Trekkes automatisk ${day}`);
+  await expect(card.getByRole('link', { name: /^Betal/ })).toHaveCount(0);
+});
+
+test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La utløpe and Avvis at the card form leave it unpaid; Godkjenn in Vipps pays it', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'varden@minside.test', '/fakturaoversikt', varden);
+  const unpaid = (await invoicesOf(page, 'VAR')).find((invoice) => invoice.status !== 'PAID');
+  if (!unpaid) throw new Error('varden has no unpaid invoice: has another spec paid it?');
+  // Giro: the payer's to pay, and past its due date.
+  expect(unpaid).toMatchObject({ status: 'OVERDUE', collection: 'OVERDUE' });
   const no = String(unpaid.ariaInvoiceNo);
   const returned = new RegExp(`/betal-faktura/${no}\\?paymentId=`);
-  const amountAtVipps = /^Betal 649,00\skr$/;
+  const amountAtVipps = /^Betal 1\s899,00\skr$/;
+  const payWithVipps = /^Betal 1\s899\skr med Vipps$/;
 
-  // Listed, newest first, with the KID a bank accepts (MOD10), the amount in whole kroner.
-  const rows = page.getByRole('table').getByRole('row');
+  // Listed first, under Forfalt, with the KID a bank accepts (MOD10), the amount in whole kroner.
+  const overdue = page.getByRole('region', { name: 'Forfalt (1)' });
+  const rows = overdue.getByRole('table').getByRole('row');
   await expect(rows.nth(1)).toContainText(`Fakturanr. ${no}`);
   const row = rows.filter({ hasText: `Fakturanr. ${no}` });
-  await expect(row).toContainText(/Ikke betalt|Forfalt/);
-  await expect(row).toContainText('649 kr');
+  await expect(row).toContainText('Forfalt');
+  await expect(row).toContainText(/1\s899\skr/);
   const shownKid = /KID\s+(\d+)/.exec(await row.innerText())?.[1] ?? '';
   expect(shownKid).toBe(unpaid.kid);
   expect(hasValidMod10(shownKid)).toBe(true);
@@ -123,7 +164,8 @@ test('papir: the unpaid invoice has a valid KID; Avvis by pay-link, La utløpe a
   }, pdfHref);
   expect(pdf).toMatchObject({ type: 'application/pdf', head: '%PDF-', same: true });
   expect(pdf.size).toBeGreaterThan(10_000);
-  await expect(page.getByRole('heading', { name: 'Du har 1 faktura som ikke er betalt' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Du har 1 faktura som har forfalt' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Betal 1\s899\skr nå$/ })).toBeVisible();
 
   // A pay-link (as the customer centre sends by SMS) opens without signing in; Avvis in Vipps there changes nothing.
   const link = await operatorCall('/api/operator/paylink', { ariaInvoiceNo: unpaid.ariaInvoiceNo });
@@ -131,14 +173,14 @@ test('papir: the unpaid invoice has a valid KID; Avvis by pay-link, La utløpe a
   const anonymous = await browser.newContext();
   const payer = await anonymous.newPage();
   await declineConsentWhenAsked(payer);
-  await payer.goto(adresseavisen((link.body as { path: string }).path));
+  await payer.goto(varden((link.body as { path: string }).path));
   await expect(payer.getByRole('heading', { level: 1, name: 'Betaling' })).toBeVisible();
-  await expect(payer.getByRole('region', { name: /Komplett/ })).toContainText(unpaid.kid);
+  await expect(payer.getByRole('region', { name: /Papir \+ digital/ })).toContainText(unpaid.kid);
   await expect(payer.getByRole('button', { name: 'Logg inn' }).or(payer.getByRole('link', { name: 'Logg inn' })).first()).toBeVisible();
-  await payer.getByRole('button', { name: 'Betal 649 kr med Vipps' }).click();
+  await payer.getByRole('button', { name: payWithVipps }).click();
   // In Vipps: the amount and what it is for, as the merchant sent them.
   await expect(payer.getByRole('heading', { level: 1, name: amountAtVipps })).toBeVisible();
-  await expect(payer.getByText(`Faktura ${no} – Adresseavisen`)).toBeVisible();
+  await expect(payer.getByText(`Faktura ${no} – Varden`)).toBeVisible();
   await atVippsMobilePay(payer, 'Avvis', /\/betaling\?token=.+&paymentId=/);
   await expect(payer.getByRole('heading', { name: 'Betalingen ble avbrutt' })).toBeFocused();
   await expect(payer.getByText('Betalingen ble avbrutt. Fakturaen er ikke betalt.')).toBeVisible();
@@ -147,22 +189,22 @@ test('papir: the unpaid invoice has a valid KID; Avvis by pay-link, La utløpe a
 
   // Signed in: Betal → Vipps → La utløpe (never answered in the app): a clear message, and a retry.
   await row.getByRole('link', { name: `Betal faktura ${no}` }).click();
-  await expect(page).toHaveURL(adresseavisen(`/betal-faktura/${no}`));
-  await expect(page.getByRole('region', { name: /Komplett/ })).toContainText('Ikke betalt');
+  await expect(page).toHaveURL(varden(`/betal-faktura/${no}`));
+  await expect(page.getByRole('region', { name: /Papir \+ digital/ })).toContainText('Forfalt');
   await expect(page.getByRole('radio', { name: /Vipps/ })).toBeChecked();
-  await page.getByRole('button', { name: 'Betal 649 kr med Vipps' }).click();
+  await page.getByRole('button', { name: payWithVipps }).click();
   await atVippsMobilePay(page, 'La utløpe', returned);
   await expect(page.getByRole('heading', { name: 'Betalingen gikk ikke gjennom' })).toBeFocused();
   await expect(page.getByText('Betalingen tok for lang tid og ble avbrutt. Prøv igjen.')).toBeVisible();
-  await expect(page.getByRole('region', { name: /Komplett/ })).toContainText('Ikke betalt');
+  await expect(page.getByRole('region', { name: /Papir \+ digital/ })).toContainText('Forfalt');
   expect(await paymentKeys(page)).toBeNull();
 
   // Card: the page says it is sending the payer on, and keeps the SPEC §3 temporary keys in
   // sessionStorage meanwhile, nothing of a card; the card form is the provider's.
   await page.getByRole('button', { name: 'Prøv igjen' }).click();
-  await expect(page).toHaveURL(adresseavisen(`/betal-faktura/${no}`));
+  await expect(page).toHaveURL(varden(`/betal-faktura/${no}`));
   await page.getByRole('radio', { name: /Betalingskort/ }).check();
-  const cardForm = await heldOnTheWayToVipps(page, () => page.getByRole('button', { name: 'Betal 649 kr med kort' }).click());
+  const cardForm = await heldOnTheWayToVipps(page, () => page.getByRole('button', { name: /^Betal 1\s899\skr med kort$/ }).click());
   await expect(page.getByRole('button', { name: 'Sender deg til betalingstjenesten …' })).toBeDisabled();
   const kept = JSON.parse((await paymentKeys(page)) ?? '{}') as Record<string, unknown>;
   expect(kept).toMatchObject({ paymentMethodId: 'SWEDBANK-PPG', invoiceDueAmount: unpaid.amountOre, invoiceNo: no, source: 'payInvoice' });
@@ -174,30 +216,31 @@ test('papir: the unpaid invoice has a valid KID; Avvis by pay-link, La utløpe a
   await atVippsMobilePay(page, 'Avvis', returned);
   await expect(page.getByRole('heading', { name: 'Betalingen ble avbrutt' })).toBeFocused();
   await expect(page.getByText('Betalingen ble avbrutt. Fakturaen er ikke betalt.')).toBeVisible();
-  await expect(page.getByRole('region', { name: /Komplett/ })).toContainText('Ikke betalt');
+  await expect(page.getByRole('region', { name: /Papir \+ digital/ })).toContainText('Forfalt');
   expect(await paymentKeys(page)).toBeNull();
-  expect((await invoicesOf(page)).find((invoice) => invoice.ariaInvoiceNo === unpaid.ariaInvoiceNo)?.status).not.toBe('PAID');
+  expect((await invoicesOf(page, 'VAR')).find((invoice) => invoice.ariaInvoiceNo === unpaid.ariaInvoiceNo)?.status).not.toBe('PAID');
 
   // Retry with Vipps → Godkjenn: a receipt, then Betalt in the overview.
   await page.getByRole('button', { name: 'Prøv igjen' }).click();
   await page.getByRole('radio', { name: /Vipps/ }).check();
-  await page.getByRole('button', { name: 'Betal 649 kr med Vipps' }).click();
+  await page.getByRole('button', { name: payWithVipps }).click();
   await atVippsMobilePay(page, 'Godkjenn', returned);
   const receipt = page.getByRole('region', { name: 'Kvittering' });
   await expect(receipt).toContainText('Betalingen er gjennomført. Takk!');
-  await expect(receipt).toContainText('649 kr');
+  await expect(receipt).toContainText(/1\s899\skr/);
   await expect(receipt.getByRole('definition').filter({ hasText: /^Vipps$/ })).toBeVisible();
   await expect(receipt).toContainText(unpaid.kid);
   expect(await paymentKeys(page)).toBeNull();
   await receipt.getByRole('link', { name: 'Til fakturaoversikten' }).click();
-  const paidRow = page.getByRole('table').getByRole('row').filter({ hasText: `Fakturanr. ${no}` });
+  const paidRow = page.getByRole('region', { name: /^Betalt \(\d+\)$/ }).getByRole('row').filter({ hasText: `Fakturanr. ${no}` });
   await expect(paidRow).toContainText(/Betalt .* med Vipps/);
+  await expect(page.getByRole('region', { name: /^Forfalt/ })).toHaveCount(0);
   await expect(paidRow).not.toContainText('Ikke betalt');
   await expect(paidRow.getByRole('link', { name: /Betal faktura/ })).toHaveCount(0);
   await expect(page.getByText('Alle fakturaene dine er betalt.')).toBeVisible();
 
   // Paying it again is refused: on the page and through the pay-link.
-  await page.goto(adresseavisen(`/betal-faktura/${no}`));
+  await page.goto(varden(`/betal-faktura/${no}`));
   await expect(page.getByRole('heading', { name: 'Fakturaen er allerede betalt.' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Betal \d+ kr/ })).toHaveCount(0);
   await payer.reload();

@@ -77,3 +77,39 @@ test('the admin has the invoices sent as EHF: a wrong organisation number is nam
   await page.reload();
   await expect(ehf.getByLabel('Organisasjonsnummer')).toHaveValue('');
 });
+
+test('the admin resends one pending invitation, is asked to wait before sending it again, and withdraws another (issue 25.15)', async ({ page }) => {
+  await page.goto(adresseavisen('/administrer-bedrift'));
+  await signInAtProvider(page, 'admin@firma.test');
+  await expect(page.getByRole('heading', { level: 1, name: 'Administrer bedriftsabonnement' })).toBeVisible();
+  const mailsTo = (to: string) =>
+    page.evaluate(async (address) => {
+      const response = await fetch('/_dev/mail.json', { credentials: 'same-origin' });
+      return ((await response.json()) as { to: string; subject: string }[]).filter((mail) => mail.to === address).map((mail) => mail.subject);
+    }, to);
+
+  // The seeded pending invitation: resend and withdraw; the colleague who took theirs up has neither.
+  const pending = 'ny.kollega@firma.test';
+  await expect(page.getByRole('row').filter({ hasText: 'ansatt@firma.test' }).getByRole('button')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: `Trekk tilbake invitasjonen til ${pending}` })).toBeVisible();
+  await page.getByRole('button', { name: `Send på nytt til ${pending}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'på nytt' })).toHaveText(`Invitasjonen er sendt på nytt til ${pending}.`);
+  expect(await mailsTo(pending)).toEqual(['Du har fått tilgang til Adresseavisen gjennom jobben']);
+
+  // Again at once: a clear message, and no second e-mail.
+  await page.getByRole('button', { name: `Send på nytt til ${pending}` }).click();
+  await expect(page.getByRole('alert')).toHaveText(`${pending}: Invitasjonen ble sendt for mindre enn 5 minutter siden. Vent litt før du sender den på nytt.`);
+  expect(await mailsTo(pending)).toHaveLength(1);
+
+  // A fresh invitation, withdrawn: gone from the list, and the seat is free again.
+  const withdrawn = `tilbake.${Date.now().toString(36)}@firma.test`;
+  await page.getByLabel('E-postadresser').fill(withdrawn);
+  await page.getByRole('button', { name: 'Send invitasjoner' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'sendt.' }).first()).toBeVisible();
+  const seats = page.getByRole('definition').filter({ hasText: 'ledige' });
+  const seatsWithIt = await seats.innerText();
+  await page.getByRole('button', { name: `Trekk tilbake invitasjonen til ${withdrawn}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'trukket tilbake' })).toHaveText(`Invitasjonen til ${withdrawn} er trukket tilbake. Lenken i e-posten virker ikke lenger.`);
+  await expect(page.getByRole('row').filter({ hasText: withdrawn })).toHaveCount(0);
+  await expect(seats).not.toHaveText(seatsWithIt);
+});

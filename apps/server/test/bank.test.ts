@@ -204,7 +204,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect(shown.json()).toMatchObject({ method: 'AVTALEGIRO', avtaleGiro: { kid: avtaleGiro.kid, status: 'ACTIVE' } });
 
     // An unpaid invoice due inside the bank's window is claimed once, on the mandate's KID.
-    // varden's invoices are all paid in the seed: the newest is made unpaid, as a fresh renewal invoice would be.
+    // varden's newest-numbered invoice (the older quarter) is unpaid, as it is in the seed (an overdue giro).
     await test.database.rows(sql`update invoice set paid_at = null, settled_by = null where aria_invoice_no = (select max(aria_invoice_no) from invoice where subscription_id = 'demo-varden-var')`);
     const [claimable] = await test.database.rows<{ aria_invoice_no: number; amount_ore: number; due_on: string }>(
       sql`select aria_invoice_no, amount_ore, to_char(due_on, 'YYYY-MM-DD') as due_on from invoice where subscription_id = 'demo-varden-var' and paid_at is null and amount_ore > 0 order by due_on desc limit 1`,
@@ -265,6 +265,8 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const vardenInvoices = await browser.request('GET', `http://varden.localhost:3000/api/invoice/${accounts.varden}`);
     const reopened = vardenInvoices.json<{ invoices: Invoice[] }>().invoices.find((row) => row.ariaInvoiceNo === Number(claimable.aria_invoice_no));
     expect(reopened).toMatchObject({ avtaleGiroDrawOn: null, payable: true });
+    // Issue 25.6: the list says the draw failed and offers to pay it.
+    expect(reopened).toMatchObject({ collection: 'AVTALEGIRO_FAILED', scheduledDrawOn: null });
 
     // Set aside for giro, then deleted at the bank: choosing AvtaleGiro again waits for a new confirmation, it does not come back ACTIVE.
     const giro = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'BANKGIRO', idempotencyKey: randomUUID() } });
@@ -303,6 +305,8 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const first = await test.app.bank.claims(day);
     expect(await claimsIn(first.path)).toEqual([expect.objectContaining({ type: 'avtalegiro-claim', amount: 64_900 })]);
     expect(await shown()).toMatchObject({ status: 'UNPAID', avtaleGiroDrawOn: due, payable: true, paidOre: 0, openOre: 64_900 });
+    // Issue 25.6: the bank draws it, so the list groups it as coming, not as something to pay.
+    expect(await shown()).toMatchObject({ collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: due });
 
     // A part-payment in the netbank with the invoice's KID: the claim would draw too much.
     expect((await upload(await ocrFile([netbankPayment(created.kid, 20_000)]))).json()).toMatchObject({ settled: 0, unmatched: [] });
@@ -319,7 +323,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
 
     // Two days before the due date the bank no longer lets go: not payable here, and refused if tried.
     clockAt(addDays(due, -2));
-    expect(await shown()).toMatchObject({ status: 'UNPAID', avtaleGiroDrawOn: due, payable: false, openOre: 44_900 });
+    expect(await shown()).toMatchObject({ status: 'UNPAID', avtaleGiroDrawOn: due, payable: false, openOre: 44_900, collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: due });
     const browser = await signInAs(test, PORTAL, 'papir@minside.test');
     const refused = await browser.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
     expect(refused.status, refused.body).toBe(409);
@@ -330,7 +334,7 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     clockAt(due);
     const draw = await upload(await ocrFile([{ ...netbankPayment(mandateKid, 44_900, due), transactionType: 15 }]));
     expect(draw.json(), draw.body).toMatchObject({ settled: 1, unmatched: [] });
-    expect(await shown()).toMatchObject({ status: 'PAID', settledBy: 'AVTALEGIRO', paidOre: 64_900, openOre: 0, avtaleGiroDrawOn: null });
+    expect(await shown()).toMatchObject({ status: 'PAID', settledBy: 'AVTALEGIRO', paidOre: 64_900, openOre: 0, avtaleGiroDrawOn: null, collection: 'PAID', scheduledDrawOn: null });
     clock.set(systemClock());
   });
 
@@ -366,13 +370,39 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
 
     // The bank never draws it (no cover): after its due date the invoice waits for the bank's answer…
     clockAt(addDays(due, 2));
-    expect(await shown()).toMatchObject({ status: 'OVERDUE', payable: false, avtaleGiroDrawOn: due });
-    // …and when none came in the days a draw can take, it is the payer's to pay again.
+    expect(await shown()).toMatchObject({ status: 'OVERDUE', payable: false, avtaleGiroDrawOn: due, collection: 'AVTALEGIRO_AWAITING_BANK', scheduledDrawOn: due });
+    // …and when none came in the days a draw can take, it is the payer's to pay again: a failed draw, "Betal nå" (issue 25.6).
     clockAt(addDays(due, 6));
-    expect(await shown()).toMatchObject({ status: 'OVERDUE', payable: true, avtaleGiroDrawOn: null, avtaleGiroDrawOre: null, openOre: 64_900 });
+    expect(await shown()).toMatchObject({ status: 'OVERDUE', payable: true, avtaleGiroDrawOn: null, avtaleGiroDrawOre: null, openOre: 64_900, collection: 'AVTALEGIRO_FAILED', scheduledDrawOn: null });
     const retried = await (await signInAs(test, PORTAL, 'papir@minside.test')).request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
     expect(retried.status, retried.body).toBe(200);
     clock.set(systemClock());
+  });
+
+  it('issue 25.6: an unpaid invoice on a confirmed mandate is the bank’s to draw while a claim reaches it in time; one the bank will not claim, and a giro one, are the payer’s', async () => {
+    const at = (dueInDays: number, description: string) =>
+      test.database.db.transaction((tx) => {
+        const due = addDays(today, dueInDays);
+        return insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description, periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock());
+      });
+    const later = await at(30, 'Komplett, trekkes senere');
+    const lastClaimDay = await at(4, 'Komplett, siste kravdag');
+    const tooLate = await at(3, 'Komplett, for sent for banken');
+    const papir = await invoicesOf('papir@minside.test', accounts.papir);
+    const of = (no: number) => papir.find((row) => row.ariaInvoiceNo === no);
+    // Not yet claimed: the bank draws it on its due date (the claim goes 4–14 days before).
+    expect(of(later.ariaInvoiceNo)).toMatchObject({ status: 'UNPAID', collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: addDays(today, 30), avtaleGiroDrawOn: null });
+    expect(of(lastClaimDay.ariaInvoiceNo)).toMatchObject({ collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: addDays(today, 4) });
+    // Due too soon for any claim run: the bank never sees it, so the payer pays it.
+    expect(of(tooLate.ariaInvoiceNo)).toMatchObject({ status: 'UNPAID', collection: 'DUE', scheduledDrawOn: null, payable: true });
+    // varden pays by giro: an unpaid invoice of theirs is the payer's, due (not alarming) until its due date.
+    const giro = await test.database.db.transaction((tx) => {
+      const due = addDays(today, 200);
+      return insertInvoice(tx, defaultCatalogue, 'VAR', { ariaAccountNo: accounts.varden, subscriptionId: 'demo-varden-var', amountOre: 189_900, description: 'Papir + digital, neste år', periodFrom: addDays(due, 1), periodTo: addDays(due, 90), dueOn: due }, clock());
+    });
+    const browser = await signInAs(test, 'http://varden.localhost:3000', 'varden@minside.test');
+    const varden = (await browser.request('GET', `http://varden.localhost:3000/api/invoice/${accounts.varden}`)).json<{ invoices: Invoice[] }>().invoices;
+    expect(varden.find((row) => row.ariaInvoiceNo === giro.ariaInvoiceNo)).toMatchObject({ status: 'UNPAID', collection: 'DUE', scheduledDrawOn: null, payable: true });
   });
 
   it('pay-now asks only for what is still open after a part-payment', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorCodes, errorMessages } from './api-error-codes.ts';
 import { freeText } from './fields.ts';
+import { formatLongDate } from './format.ts';
 import { paymentMethods } from './subscription.ts';
 
 /**
@@ -59,6 +60,78 @@ export const invoiceStatusLabels: Record<InvoiceStatus, string> = {
   OVERDUE: 'Forfalt',
 };
 
+/**
+ * How an invoice is on its way to being paid (issue 25.6): what the invoice list groups it by and
+ * whether it offers "Betal nå". Decided by the server from the bank's word (ADR 024), so the page
+ * never guesses from a payment method:
+ * - PAID;
+ * - DUE: the payer pays it (giro with KID, eFaktura/EHF, Vipps or card here) by its due date;
+ * - OVERDUE: unpaid past its due date, nothing under way;
+ * - AVTALEGIRO_SCHEDULED: the bank draws it with AvtaleGiro on `scheduledDrawOn` (a confirmed
+ *   mandate, and the claim is at the bank or goes there in time): nothing to do, paying another way
+ *   would risk paying twice;
+ * - AVTALEGIRO_AWAITING_BANK: the draw date has passed and the bank's answer may still come;
+ * - AVTALEGIRO_FAILED: the bank did not draw it (no draw in the days a draw can take) or took the
+ *   draw back: the payer's to pay, and only then is "Betal nå" offered on an AvtaleGiro invoice.
+ */
+export const invoiceCollections = ['PAID', 'DUE', 'OVERDUE', 'AVTALEGIRO_SCHEDULED', 'AVTALEGIRO_AWAITING_BANK', 'AVTALEGIRO_FAILED'] as const;
+export type InvoiceCollection = (typeof invoiceCollections)[number];
+
+/** The invoice list's three groups, in the order shown: what needs the payer first. */
+export const invoiceGroups = ['OVERDUE', 'UPCOMING', 'PAID'] as const;
+export type InvoiceGroup = (typeof invoiceGroups)[number];
+
+export const invoiceGroupHeadings: Record<InvoiceGroup, string> = {
+  OVERDUE: 'Forfalt',
+  UPCOMING: 'Kommende',
+  PAID: 'Betalt',
+};
+
+export const invoiceGroupOf: Record<InvoiceCollection, InvoiceGroup> = {
+  PAID: 'PAID',
+  DUE: 'UPCOMING',
+  OVERDUE: 'OVERDUE',
+  AVTALEGIRO_SCHEDULED: 'UPCOMING',
+  AVTALEGIRO_AWAITING_BANK: 'UPCOMING',
+  AVTALEGIRO_FAILED: 'OVERDUE',
+};
+
+/**
+ * What the list says of one invoice: a short word for its badge (the group's) and what is under way,
+ * e.g. Kommende + "trekkes automatisk 5. desember 2026". `invoiceCollectionLabel` joins them.
+ */
+export function invoiceCollectionText(invoice: { collection: InvoiceCollection; dueOn: string; scheduledDrawOn: string | null }): { badge: string; detail: string | null } {
+  const badge = invoiceGroupHeadings[invoiceGroupOf[invoice.collection]];
+  switch (invoice.collection) {
+    case 'PAID':
+    case 'OVERDUE':
+      return { badge, detail: null };
+    case 'DUE':
+      return { badge, detail: `forfaller ${formatLongDate(invoice.dueOn)}` };
+    case 'AVTALEGIRO_SCHEDULED':
+      return { badge, detail: `trekkes automatisk ${formatLongDate(invoice.scheduledDrawOn ?? invoice.dueOn)}` };
+    case 'AVTALEGIRO_AWAITING_BANK':
+      return { badge, detail: `trekk med AvtaleGiro ${formatLongDate(invoice.scheduledDrawOn ?? invoice.dueOn)}, venter på svar fra banken` };
+    case 'AVTALEGIRO_FAILED':
+      return { badge, detail: 'AvtaleGiro-trekket gikk ikke gjennom' };
+  }
+}
+
+/** "Kommende – trekkes automatisk 5. desember 2026", "Forfalt", "Betalt". */
+export function invoiceCollectionLabel(invoice: { collection: InvoiceCollection; dueOn: string; scheduledDrawOn: string | null }): string {
+  const { badge, detail } = invoiceCollectionText(invoice);
+  return detail ? `${badge} – ${detail}` : badge;
+}
+
+/**
+ * Whether the page offers "Betal nå": an invoice the payer has to pay (due, overdue, or after a
+ * failed AvtaleGiro draw) that the server takes a payment for. An invoice the bank draws is not
+ * offered, even while the claim could still be withdrawn: the subscriber would risk paying twice.
+ */
+export function offersPayNow(invoice: { payable: boolean; collection: InvoiceCollection }): boolean {
+  return invoice.payable && (invoice.collection === 'DUE' || invoice.collection === 'OVERDUE' || invoice.collection === 'AVTALEGIRO_FAILED');
+}
+
 /** How a paid invoice was settled: a provider code, or CREDIT when a credit note covered it. */
 export const invoiceSettlements = [...paymentProviderCodes, 'CREDIT'] as const;
 export type InvoiceSettlement = (typeof invoiceSettlements)[number];
@@ -96,6 +169,10 @@ export const invoiceSchema = z.object({
   avtaleGiroDrawOn: isoDate.nullable(),
   /** What the bank draws then (the claim's amount); null without a claim. */
   avtaleGiroDrawOre: z.number().int().nonnegative().nullable(),
+  /** How it gets paid (issue 25.6): the list's group and whether "Betal nå" is offered (`offersPayNow`). */
+  collection: z.enum(invoiceCollections),
+  /** The day the bank draws it with AvtaleGiro (AVTALEGIRO_SCHEDULED and _AWAITING_BANK): the claim's due date, or the invoice's before the claim has gone; null otherwise. */
+  scheduledDrawOn: isoDate.nullable(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 

@@ -48,6 +48,12 @@ export const businessRemovalMessages: Record<BusinessRemovalResult, string> = {
   notExist: 'Finnes ikke i listen lenger.',
 };
 
+/**
+ * An invitation is sent again at most once in this many minutes (issue 25.15): the button must not
+ * become a way to flood a colleague's inbox.
+ */
+export const BUSINESS_INVITATION_RESEND_MINUTES = 5;
+
 /** SPEC §8 business errors, and the codes they answer with. */
 export const businessErrorCodes = {
   error: 'BUSINESS_ERROR',
@@ -60,6 +66,13 @@ export const businessErrorCodes = {
   listTooLong: 'LIST_TOO_LONG',
   codeWrong: 'CODE_WRONG',
   invalidCode: 'INVALID_CODE',
+  /** Resend or withdraw: no pending invitation with this id on the admin's company (another company's too). */
+  invitationNotFound: 'INVITATION_NOT_FOUND',
+  /** Resend or withdraw an invitation already taken up: the person is removed instead. */
+  invitationNotPending: 'INVITATION_NOT_PENDING',
+  invitationResendTooSoon: 'INVITATION_RESEND_TOO_SOON',
+  /** The employee's side: the admin withdrew the invitation to this address. */
+  invitationWithdrawn: 'INVITATION_WITHDRAWN',
 } as const;
 
 /** The most addresses one paste may hold. */
@@ -80,6 +93,12 @@ export const businessMessages = {
   partialRemovalFailure: 'Noen av personene kunne ikke fjernes:',
   codeWrong: 'Koden er feil. Sjekk koden i e-posten og prøv igjen.',
   invalidCode: 'Koden er ikke lenger gyldig. Be om en ny kode.',
+  invitationNotFound: 'Finner ikke invitasjonen. Den kan allerede være trukket tilbake.',
+  invitationNotPending: 'Personen har allerede tatt imot invitasjonen. Velg personen i listen og bruk «Fjern valgte» for å fjerne tilgangen.',
+  invitationResendTooSoon: `Invitasjonen ble sendt for mindre enn ${BUSINESS_INVITATION_RESEND_MINUTES} minutter siden. Vent litt før du sender den på nytt.`,
+  invitationWithdrawn: 'Invitasjonen til denne adressen er trukket tilbake. Kontakt administratoren i bedriften din hvis du skal ha tilgang.',
+  resent: (email: string) => `Invitasjonen er sendt på nytt til ${email}.`,
+  withdrawn: (email: string) => `Invitasjonen til ${email} er trukket tilbake. Lenken i e-posten virker ikke lenger.`,
 } as const;
 
 /** SPEC §5 separators of a pasted list: comma, semicolon, spaces and line breaks. */
@@ -241,6 +260,16 @@ export const businessRemoveResponseSchema = z.object({
   overview: businessOverviewSchema,
 });
 export type BusinessRemoveResponse = z.infer<typeof businessRemoveResponseSchema>;
+
+/** POST /api/business/invitations/{id}/resend and DELETE /api/business/invitations/{id} (issue 25.15). */
+export const businessInvitationParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** What the admin is told after a resend or a withdrawal, and the list as it now is. */
+export const businessInvitationActionResponseSchema = z.object({
+  message: z.string(),
+  overview: businessOverviewSchema,
+});
+export type BusinessInvitationActionResponse = z.infer<typeof businessInvitationActionResponseSchema>;
 
 /** POST /api/business/verification: an employee asks for a code at their work address. */
 export const businessVerifyBodySchema = z.object({ email: z.string().max(1000) });

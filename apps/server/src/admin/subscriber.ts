@@ -57,7 +57,8 @@ export async function subscriberHistory(context: AdminContext, who: string) {
         { ...row, paidAt: row.paidAt ? new Date(row.paidAt) : null, createdAt: new Date(row.createdAt ?? 0) },
         (row.subscriptionId && titleOf.get(row.subscriptionId)) || firstTitle,
         today,
-        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, creditedOre: creditedOf.get(row.ariaInvoiceNo) ?? 0, claim: claims.get(row.ariaInvoiceNo)?.claim ?? null },
+        // The operator's history prints the status, not how it is collected: no mandate or draw look-ups here.
+        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, creditedOre: creditedOf.get(row.ariaInvoiceNo) ?? 0, claim: claims.get(row.ariaInvoiceNo)?.claim ?? null, drawFailed: false, onActiveMandate: false },
       ),
     ),
   };

@@ -218,9 +218,11 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       ])
       .onConflictDoNothing();
 
-    // Invoices: the last months of every paying subscription; papir's newest one is unpaid.
+    // Invoices: the last months of every paying subscription; papir's newest one is unpaid (the
+    // bank draws it with AvtaleGiro), and varden's older one is overdue (giro: varden pays it by
+    // Vipps in e2e/tests/billing.spec.ts, issue 25.6).
     const invoiceRows: (typeof invoice.$inferInsert)[] = [];
-    const invoiced: { persona: string; months: number; unpaidNewest: boolean }[] = [
+    const invoiced: { persona: string; months: number; unpaidNewest: boolean; unpaidOldest?: boolean }[] = [
       { persona: 'papir', months: 3, unpaidNewest: true },
       { persona: 'digital', months: 2, unpaidNewest: false },
       { persona: 'ung', months: 2, unpaidNewest: false },
@@ -229,7 +231,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       { persona: 'oppsagt', months: 2, unpaidNewest: false },
       { persona: 'utlopt', months: 1, unpaidNewest: false },
       { persona: 'admin', months: 1, unpaidNewest: false },
-      { persona: 'varden', months: 2, unpaidNewest: false },
+      { persona: 'varden', months: 2, unpaidNewest: false, unpaidOldest: true },
       { persona: 'slett', months: 2, unpaidNewest: false },
       // Last, so the numbers above stay put: admin's coming year, unpaid. e2e/tests/keyboard.spec.ts
       // pays it by keyboard alone; papir's unpaid one belongs to billing.spec.ts.
@@ -246,7 +248,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       for (let index = first; index < first + entry.months; index++) {
         const periodTo = addDays(addMonths(periodEnd, -periodMonths * index), -1);
         const periodFrom = addMonths(addDays(periodTo, 1), -periodMonths);
-        const unpaid = index === -1;
+        const unpaid = index === -1 || (entry.unpaidOldest === true && index === first + entry.months - 1);
         const accountNo = accountNoOf(entry.persona);
         invoiceRows.push({
           ariaInvoiceNo: invoiceNo,

@@ -74,6 +74,17 @@ export async function issueCode(
   return { code, expiresAt };
 }
 
+/**
+ * Voids every open code for `purpose` sent to `email`, whoever asked for it: the reason to prove the
+ * address is gone (a business invitation withdrawn, issue 25.15).
+ */
+export async function voidCodesSentTo(tx: Tx, input: { purpose: CodePurpose; email: string; now: Date }): Promise<void> {
+  await tx
+    .update(verificationCode)
+    .set({ voidedAt: input.now })
+    .where(and(eq(verificationCode.purpose, input.purpose), eq(verificationCode.email, input.email.toLowerCase()), isNull(verificationCode.usedAt), isNull(verificationCode.voidedAt)));
+}
+
 export type CodeClaim =
   /** No code was ever sent to this address for this user. */
   | { status: 'none' }

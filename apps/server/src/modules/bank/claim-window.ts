@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { addDays } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { qualified } from '../../db/qualified.ts';
-import { avtaleGiroClaim, invoice, payment, paymentAgreement } from '../../db/schema.ts';
+import { avtaleGiroClaim, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
 
 /**
  * The AvtaleGiro claim's calendar (ADR 024), in one place for the claim run, the import and the
@@ -48,6 +48,30 @@ function inPlay(today: string): SQL {
 /** The invoice's claim at the bank while it is in play, as a column for invoice queries: its due date and the amount the bank draws, in one look-up. */
 export function liveClaimColumn(today: string) {
   return sql<{ dueOn: string; ore: number } | null>`(select json_build_object('dueOn', to_char(c.due_on, 'YYYY-MM-DD'), 'ore', c.amount_ore) from ${avtaleGiroClaim} c where c.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and ${inPlay(today)})`;
+}
+
+/**
+ * Whether the bank's AvtaleGiro draw of the invoice failed, as a column for invoice queries: a claim
+ * not withdrawn whose draw never came in the days a draw can take, or a draw the bank took back.
+ * (A mandate the bank deleted is no failed draw: the subscription is back on giro, ADR 024.)
+ */
+export function failedDrawColumn(today: string) {
+  return sql<boolean>`exists (select 1 from ${avtaleGiroClaim} c where c.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and c.cancelled_in is null
+    and (c.due_on < ${addDays(today, -DRAW_WAIT_DAYS)}
+      or exists (select 1 from ${payment} p where p.aria_invoice_no = c.aria_invoice_no and p.method = 'AVTALEGIRO' and p.error_code = 'BANK_REVERSAL')))`;
+}
+
+/** Whether the invoice's subscription pays by AvtaleGiro on a mandate the bank has confirmed: the claim run will claim it (claims.ts). */
+export const onActiveMandateColumn = sql<boolean>`exists (select 1 from ${subscription} s join ${paymentAgreement} pa on pa.subscription_id = s.id
+  where s.id = ${qualified(invoice.subscriptionId)} and s.payment_method = 'AVTALEGIRO' and pa.method = 'AVTALEGIRO' and pa.status = 'ACTIVE' and pa.provider_agreement_id is not null)`;
+
+/**
+ * Whether an unpaid invoice with no claim yet may still be claimed: the claim run claims invoices
+ * due at least CLAIM_MIN_LEAD_DAYS after its day. On that last day today's run may or may not have
+ * run; it counts as claimed, since telling the payer to pay what the bank then draws would pay twice.
+ */
+export function claimStillInTime(dueOn: string, today: string): boolean {
+  return dueOn >= addDays(today, CLAIM_MIN_LEAD_DAYS);
 }
 
 /** The due date the bank will draw the invoice on, when that can no longer be stopped; null otherwise. */

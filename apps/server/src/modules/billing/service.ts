@@ -37,7 +37,7 @@ import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { creditNotesOf, documentPdf, invoicePdf } from './documents/issue.ts';
 import { chooseAvtaleGiro } from '../bank/mandates.ts';
-import { drawIsFixed, fixedAvtaleGiroDraw, liveClaimColumn } from '../bank/claim-window.ts';
+import { claimStillInTime, drawIsFixed, failedDrawColumn, fixedAvtaleGiroDraw, liveClaimColumn, onActiveMandateColumn } from '../bank/claim-window.ts';
 import { creditedOreColumn, paidOreColumn, paidSoFar } from './paid-so-far.ts';
 
 type InvoiceRow = typeof invoice.$inferSelect;
@@ -95,11 +95,28 @@ export interface InvoiceMoney {
    * (more than is open when a part-payment came too late to withdraw it).
    */
   claim: { dueOn: string; ore: number } | null;
+  /** The bank's draw failed: not drawn in the days a draw can take, or taken back (claim-window.ts). */
+  drawFailed: boolean;
+  /** The subscription pays by AvtaleGiro on a mandate the bank has confirmed. */
+  onActiveMandate: boolean;
 }
 
 /** The columns of InvoiceMoney as of `today`, for any query of invoices. */
 export function invoiceMoney(today: string) {
-  return { paidOre: paidOreColumn, creditedOre: creditedOreColumn, claim: liveClaimColumn(today) };
+  return { paidOre: paidOreColumn, creditedOre: creditedOreColumn, claim: liveClaimColumn(today), drawFailed: failedDrawColumn(today), onActiveMandate: onActiveMandateColumn };
+}
+
+/**
+ * How the invoice gets paid (issue 25.6), from what the bank has said: a live claim is the bank's
+ * to draw (waiting for its answer once the day has passed); a failed draw gives it back to the
+ * payer; an unclaimed invoice on a confirmed mandate is the bank's while a claim still reaches it in time.
+ */
+function collectionOf(row: Pick<InvoiceRow, 'dueOn'>, status: Invoice['status'], money: Pick<InvoiceMoney, 'claim' | 'drawFailed' | 'onActiveMandate'>, today: string): { collection: Invoice['collection']; scheduledDrawOn: string | null } {
+  if (status === 'PAID') return { collection: 'PAID', scheduledDrawOn: null };
+  if (money.claim) return { collection: money.claim.dueOn < today ? 'AVTALEGIRO_AWAITING_BANK' : 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: money.claim.dueOn };
+  if (money.drawFailed) return { collection: 'AVTALEGIRO_FAILED', scheduledDrawOn: null };
+  if (money.onActiveMandate && claimStillInTime(row.dueOn, today)) return { collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: row.dueOn };
+  return { collection: status === 'OVERDUE' ? 'OVERDUE' : 'DUE', scheduledDrawOn: null };
 }
 
 /** What is still to pay on an unpaid invoice: its amount less what came in and what credit notes took off. */
@@ -132,6 +149,7 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, 
     openOre,
     avtaleGiroDrawOn: status === 'PAID' ? null : (money.claim?.dueOn ?? null),
     avtaleGiroDrawOre: status === 'PAID' ? null : (money.claim?.ore ?? null),
+    ...collectionOf(row, status, money, today),
   };
 }
 

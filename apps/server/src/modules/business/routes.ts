@@ -6,6 +6,8 @@ import {
   apiErrorSchema,
   businessConfirmBodySchema,
   businessConfirmResponseSchema,
+  businessInvitationActionResponseSchema,
+  businessInvitationParamsSchema,
   businessInviteBodySchema,
   businessInviteResponseSchema,
   businessMembersCsv,
@@ -89,6 +91,18 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; 
         '/invitations',
         { schema: { tags: ['business'], querystring: sessionQuerySchema, body: businessInviteBodySchema, response: { 200: businessInviteResponseSchema, ...errors } } },
         async (request) => business.invite(await admin(request), request.body.emails, request.portalOrigin()),
+      );
+
+      typed.post(
+        '/invitations/:id/resend',
+        { schema: { tags: ['business'], description: 'Send a pending invitation again (at most once in a few minutes).', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
+        async (request) => business.resendInvitation(await admin(request), request.params.id, request.portalOrigin()),
+      );
+
+      typed.delete(
+        '/invitations/:id',
+        { schema: { tags: ['business'], description: 'Withdraw a pending invitation: its link and codes stop working.', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
+        async (request) => business.withdrawInvitation(await admin(request), request.params.id),
       );
 
       typed.post(

@@ -2,8 +2,9 @@ import type { z } from 'zod';
 import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, desc, eq, ilike, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, ne } from 'drizzle-orm';
 import {
+  BUSINESS_INVITATION_RESEND_MINUTES,
   BUSINESS_INVITE_BATCH_LIMIT,
   businessErrorCodes,
   businessInviteMessages,
@@ -21,6 +22,7 @@ import {
   validationMessages,
   VERIFICATION_CODE_TTL_MINUTES,
   type BusinessConfirmResponse,
+  type BusinessInvitationActionResponse,
   type BusinessInviteItem,
   type BusinessInviteResponse,
   type BusinessMember,
@@ -33,10 +35,10 @@ import {
   type Title,
 } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, einvoiceRecipient, subscription, subscriptionChange, subscriptionMember } from '../../db/schema.ts';
+import { account, einvoiceRecipient, mailOutbox, subscription, subscriptionChange, subscriptionMember } from '../../db/schema.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { claimCode, issueCode } from '../../lib/one-time-code.ts';
+import { claimCode, issueCode, voidCodesSentTo } from '../../lib/one-time-code.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
 import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
@@ -63,6 +65,13 @@ export interface AdminContext {
 
 const refuse = (status: number, code: string, message: string) => new AppError(status, code, message);
 
+/**
+ * A withdrawn invitation keeps its row with this status (issue 25.15): it holds no seat and is not
+ * listed, but the address can no longer prove itself for the company until the admin invites it
+ * again — the e-mailed link and any code sent for it stop working.
+ */
+const WITHDRAWN = 'withdrawn';
+
 function toMember(row: MemberRow): BusinessMember {
   return { id: row.id, email: row.email, addedAt: row.invitedAt.toISOString(), status: row.status === 'active' ? 'active' : 'emailSent' };
 }
@@ -80,8 +89,40 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
     return tx
       .select()
       .from(subscriptionMember)
-      .where(and(eq(subscriptionMember.subscriptionId, subscriptionId), eq(subscriptionMember.kind, 'business')))
+      .where(and(eq(subscriptionMember.subscriptionId, subscriptionId), eq(subscriptionMember.kind, 'business'), ne(subscriptionMember.status, WITHDRAWN)))
       .orderBy(desc(subscriptionMember.invitedAt), asc(subscriptionMember.email));
+  }
+
+  /** The invitation e-mail, into the outbox in the caller's transaction (a first invitation and a resend alike). */
+  async function mailInvitation(tx: Tx, ctx: AdminContext, email: string, origin: string): Promise<void> {
+    const adminName = `${ctx.user.givenName} ${ctx.user.familyName}`.trim() || ctx.user.email;
+    await mailer.enqueue(tx, {
+      to: email,
+      title: ctx.title,
+      kind: 'businessInvitation',
+      ...titleMail(ctx.title, {
+        subject: `Du har fått tilgang til ${ctx.title.name} gjennom jobben`,
+        heading: 'Du har fått tilgang gjennom jobben',
+        paragraphs: [
+          'Hei!',
+          `${adminName} har gitt deg tilgang til ${ctx.title.name} gjennom bedriftsabonnementet for ${ctx.companyDomain}.`,
+          'Logg inn på Min Side (eller lag en bruker), og bekreft jobb-e-postadressen din med en kode vi sender deg.',
+        ],
+        action: { label: 'Bekreft jobb-e-posten', url: `${origin}/bedrift?epost=${encodeURIComponent(email)}` },
+      }),
+    });
+  }
+
+  /** A pending invitation of the admin's company, under the company's lock; 404 for anything else (another company's too), 409 once taken up. */
+  async function pendingInvitation(tx: Tx, ctx: AdminContext, id: string): Promise<MemberRow> {
+    const owner = await lockOwner(tx, ctx.subscriptionId);
+    const [row] = await tx
+      .select()
+      .from(subscriptionMember)
+      .where(and(eq(subscriptionMember.id, id), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, 'business'), ne(subscriptionMember.status, WITHDRAWN)));
+    if (!row) throw refuse(404, businessErrorCodes.invitationNotFound, businessMessages.invitationNotFound);
+    if (row.status === 'active') throw refuse(409, businessErrorCodes.invitationNotPending, businessMessages.invitationNotPending);
+    return row;
   }
 
   async function overviewOf(tx: Tx | Db, subscriptionId: string): Promise<BusinessOverview> {
@@ -130,6 +171,7 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
   /** The address is someone else's already, or the company has no seat left for a new one. */
   async function refuseSeat(tx: Tx | Db, company: { owner: SubscriptionRow; invitation: MemberRow | undefined }, userId: string): Promise<void> {
     const { owner, invitation } = company;
+    if (invitation?.status === WITHDRAWN) throw refuse(409, businessErrorCodes.invitationWithdrawn, businessMessages.invitationWithdrawn);
     if (invitation?.status === 'active' && invitation.userId !== userId) throw refuse(409, businessErrorCodes.userExist, businessMessages.userExist);
     if (invitation) return;
     const used = (await members(tx, owner.id)).length;
@@ -195,24 +237,15 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
         const current = await members(tx, owner.id);
         const existing = new Set([...current.map((row) => row.email.toLowerCase()), ctx.user.email.toLowerCase()]);
         const classified = classifyInvitations(entries, { companyDomain: ctx.companyDomain, existing, remaining: Math.max(0, owner.maxMembers - current.length) });
-        const adminName = `${ctx.user.givenName} ${ctx.user.familyName}`.trim() || ctx.user.email;
         for (const item of classified.filter((entry) => entry.result === 'emailSent')) {
-          await tx.insert(subscriptionMember).values({ id: randomUUID(), subscriptionId: owner.id, kind: 'business', email: item.email, status: 'emailSent', invitedAt: now() });
-          await mailer.enqueue(tx, {
-            to: item.email,
-            title: ctx.title,
-            kind: 'businessInvitation',
-            ...titleMail(ctx.title, {
-              subject: `Du har fått tilgang til ${ctx.title.name} gjennom jobben`,
-              heading: 'Du har fått tilgang gjennom jobben',
-              paragraphs: [
-                'Hei!',
-                `${adminName} har gitt deg tilgang til ${ctx.title.name} gjennom bedriftsabonnementet for ${ctx.companyDomain}.`,
-                'Logg inn på Min Side (eller lag en bruker), og bekreft jobb-e-postadressen din med en kode vi sender deg.',
-              ],
-              action: { label: 'Bekreft jobb-e-posten', url: `${origin}/bedrift?epost=${encodeURIComponent(item.email)}` },
-            }),
-          });
+          // Invited again after a withdrawal: the same row (one per company and address) is pending again.
+          const [again] = await tx
+            .update(subscriptionMember)
+            .set({ status: 'emailSent', invitedAt: now(), userId: null, acceptedAt: null })
+            .where(and(eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, 'business'), eq(subscriptionMember.email, item.email), eq(subscriptionMember.status, WITHDRAWN)))
+            .returning({ id: subscriptionMember.id });
+          if (!again) await tx.insert(subscriptionMember).values({ id: randomUUID(), subscriptionId: owner.id, kind: 'business', email: item.email, status: 'emailSent', invitedAt: now() });
+          await mailInvitation(tx, ctx, item.email, origin);
         }
         return classified;
       });
@@ -233,7 +266,7 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
       const results = await db.transaction(async (tx) => {
         const owner = await lockOwner(tx, ctx.subscriptionId);
         const known = new Map(
-          (await tx.select().from(subscriptionMember).where(and(inArray(subscriptionMember.id, unique), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, 'business')))).map((row) => [row.id, row]),
+          (await tx.select().from(subscriptionMember).where(and(inArray(subscriptionMember.id, unique), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, 'business'), ne(subscriptionMember.status, WITHDRAWN)))).map((row) => [row.id, row]),
         );
         const out: BusinessRemoveItem[] = [];
         for (const id of unique) {
@@ -276,6 +309,42 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
         return out;
       });
       return { results, overview: await overviewOf(db, ctx.subscriptionId) };
+    },
+
+    /**
+     * POST /api/business/invitations/{id}/resend (issue 25.15): the same invitation e-mail again,
+     * through the outbox, at most once in BUSINESS_INVITATION_RESEND_MINUTES per invitation. The
+     * outbox row of the last one is the evidence of when it went; the company's lock orders two clicks.
+     */
+    async resendInvitation(ctx: AdminContext, id: string, origin: string): Promise<BusinessInvitationActionResponse> {
+      const email = await db.transaction(async (tx) => {
+        const row = await pendingInvitation(tx, ctx, id);
+        const since = new Date(now().getTime() - BUSINESS_INVITATION_RESEND_MINUTES * 60_000);
+        const [recent] = await tx
+          .select({ id: mailOutbox.id })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.to, row.email), eq(mailOutbox.kind, 'businessInvitation'), gt(mailOutbox.createdAt, since)))
+          .limit(1);
+        if (recent) throw refuse(429, businessErrorCodes.invitationResendTooSoon, businessMessages.invitationResendTooSoon);
+        await mailInvitation(tx, ctx, row.email, origin);
+        return row.email;
+      });
+      await mailer.deliverPending();
+      return { message: businessMessages.resent(email), overview: await overviewOf(db, ctx.subscriptionId) };
+    },
+
+    /**
+     * DELETE /api/business/invitations/{id} (issue 25.15): the seat is free again, and the invitation's
+     * link and any code sent to the address stop working (the row stays, withdrawn, until invited again).
+     */
+    async withdrawInvitation(ctx: AdminContext, id: string): Promise<BusinessInvitationActionResponse> {
+      const email = await db.transaction(async (tx) => {
+        const row = await pendingInvitation(tx, ctx, id);
+        await tx.update(subscriptionMember).set({ status: WITHDRAWN }).where(eq(subscriptionMember.id, row.id));
+        await voidCodesSentTo(tx, { purpose: 'business', email: row.email, now: now() });
+        return row.email;
+      });
+      return { message: businessMessages.withdrawn(email), overview: await overviewOf(db, ctx.subscriptionId) };
     },
 
     /**

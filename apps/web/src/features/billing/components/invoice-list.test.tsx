@@ -27,13 +27,19 @@ const base: Invoice = {
   openOre: 0,
   avtaleGiroDrawOn: null,
   avtaleGiroDrawOre: null,
+  collection: 'PAID',
+  scheduledDrawOn: null,
 };
 
 const invoices: Invoice[] = [
-  { ...base, ariaInvoiceNo: 9007, status: 'UNPAID', paidAt: null, settledBy: null, payable: false, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-09-05', avtaleGiroDrawOre: 64_900, description: 'Papir + digital, september' },
-  { ...base, ariaInvoiceNo: 9006, status: 'OVERDUE', paidAt: null, settledBy: null, payable: true, paidOre: 20_000, openOre: 44_900, description: 'Papir + digital, august' },
-  { ...base, ariaInvoiceNo: 9005, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, paidOre: 0, openOre: 64_900, description: 'Papir + digital, juli' },
-  { ...base, ariaInvoiceNo: 9008, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, paidOre: 0, creditedOre: 5_000, openOre: 59_900, description: 'Papir + digital, oktober' },
+  { ...base, ariaInvoiceNo: 9007, status: 'UNPAID', paidAt: null, settledBy: null, payable: false, paidOre: 0, openOre: 64_900, avtaleGiroDrawOn: '2026-09-05', avtaleGiroDrawOre: 64_900, collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: '2026-09-05', description: 'Papir + digital, september' },
+  { ...base, ariaInvoiceNo: 9006, status: 'OVERDUE', paidAt: null, settledBy: null, payable: true, paidOre: 20_000, openOre: 44_900, collection: 'OVERDUE', description: 'Papir + digital, august' },
+  { ...base, ariaInvoiceNo: 9005, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, paidOre: 0, openOre: 64_900, collection: 'DUE', description: 'Papir + digital, juli' },
+  { ...base, ariaInvoiceNo: 9008, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, paidOre: 0, creditedOre: 5_000, openOre: 59_900, collection: 'DUE', description: 'Papir + digital, oktober' },
+  // Issue 25.6: the bank draws it (the claim not yet fixed, so the server would take a payment): no "Betal" all the same.
+  { ...base, ariaInvoiceNo: 9010, status: 'UNPAID', paidAt: null, settledBy: null, payable: true, paidOre: 0, openOre: 64_900, collection: 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: '2026-12-05', dueOn: '2026-12-05', description: 'Papir + digital, desember' },
+  // The bank's draw failed: the payer's to pay, and "Betal" is offered.
+  { ...base, ariaInvoiceNo: 9009, status: 'OVERDUE', paidAt: null, settledBy: null, payable: true, paidOre: 0, openOre: 64_900, collection: 'AVTALEGIRO_FAILED', description: 'Papir + digital, november' },
   { ...base, ariaInvoiceNo: 9004, settledBy: 'AVTALEGIRO', paidAt: '2026-06-30T10:00:00.000Z', description: 'Papir + digital, juni' },
   { ...base, ariaInvoiceNo: 9003, settledBy: 'VIPPS', paidAt: '2026-04-30T22:30:00.000Z', description: 'Papir + digital, mai' },
   { ...base, ariaInvoiceNo: 9002, settledBy: 'SWEDBANK-PPG', description: 'Papir + digital, april' },
@@ -44,9 +50,11 @@ const invoices: Invoice[] = [
 
 const expected: Record<number, string | null> = {
   // Open, with what is under way: the bank's draw, a part-payment in the netbank.
-  9007: 'Trekkes med AvtaleGiro 5. september 2026',
+  9007: 'Trekkes automatisk 5. september 2026',
+  9010: 'Trekkes automatisk 5. desember 2026',
+  9009: 'AvtaleGiro-trekket gikk ikke gjennom',
   9006: 'Delbetalt 200 kr – 449 kr gjenstår',
-  9005: null,
+  9005: 'Forfaller 5. mars 2026',
   // A complaint's credit note set off against it: less is due, and it is not "Delbetalt".
   9008: 'Fratrukket kreditnota 50 kr – 599 kr å betale',
   9004: 'Betalt 30. juni 2026 med AvtaleGiro',
@@ -101,8 +109,27 @@ describe('the invoice list', () => {
       const card = cards[index];
       if (!card) throw new Error('missing card');
       if (text) expect(within(card).getByText(text)).toBeDefined();
-      if (!text || invoice.status !== 'PAID') expect(card.textContent).toMatch(/Ikke betalt|Forfalt/);
+      // Only what is past due says Forfalt; a coming one, drawn by the bank or not, is never "Ikke betalt" (issue 25.6).
+      if (invoice.status !== 'PAID') expect(card.textContent).toMatch(invoice.collection === 'OVERDUE' || invoice.collection === 'AVTALEGIRO_FAILED' ? /Forfalt/ : /Kommende/);
+      expect(card.textContent).not.toMatch(/Ikke betalt/);
     });
+  });
+
+  it('offers "Betal" only where the subscriber has to pay: never on an invoice the bank draws, unless its draw failed', () => {
+    for (const wide of [true, false]) {
+      screenWidth(wide);
+      render(
+        <MemoryRouter>
+          <InvoiceList invoices={invoices} />
+        </MemoryRouter>,
+      );
+      const offered = screen
+        .queryAllByRole('link')
+        .map((link) => /^Betal faktura (\d+)$/.exec(link.textContent ?? '')?.[1])
+        .filter((no) => no !== undefined);
+      expect(offered.sort()).toEqual(['9005', '9006', '9008', '9009']);
+      cleanup();
+    }
   });
 });
 

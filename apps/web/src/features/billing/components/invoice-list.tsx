@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
-import type { Invoice } from '@minside/domain';
+import { offersPayNow, type Invoice } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { invoicePdfUrl } from '../api/get-invoices.ts';
 import { formatKroner, formatPeriod, formatShortDate, openText, paidText } from '../format.ts';
 import { useMediaQuery } from '../use-media-query.ts';
-import { InvoiceStatusBadge } from './invoice-status-badge.tsx';
+import { InvoiceCollectionBadge, InvoiceCollectionDetail } from './invoice-status-badge.tsx';
 import styles from './invoice-list.module.css';
 
 /** From this width the invoices are a table; below it, one card per invoice. */
@@ -20,8 +20,9 @@ function PdfLink({ invoice }: { invoice: Invoice }) {
   );
 }
 
+/** "Betal" only where the payer has to pay (offersPayNow): never on an invoice the bank draws with AvtaleGiro, unless its draw failed. */
 function PayLink({ invoice }: { invoice: Invoice }) {
-  if (!invoice.payable) return null;
+  if (!offersPayNow(invoice)) return null;
   return (
     <Link className={`${button.button} ${button.primary} ${button.small}`} to={pathTo('payInvoice', { ariaInvoiceNo: String(invoice.ariaInvoiceNo) })}>
       Betal<span className="visually-hidden"> faktura {invoice.ariaInvoiceNo}</span>
@@ -32,7 +33,8 @@ function PayLink({ invoice }: { invoice: Invoice }) {
 /** "Betalt 3. mars 2026 i nettbank" under the Betalt badge; on an open invoice, what is under way (a draw, a part-payment). */
 function PaidNote({ invoice }: { invoice: Invoice }) {
   const paid = paidText(invoice);
-  const lines = paid ? [paid] : openText(invoice);
+  // The bank's draw is said by the status line already (InvoiceCollectionDetail).
+  const lines = paid ? [paid] : openText({ ...invoice, avtaleGiroDrawOn: null });
   return (
     <>
       {lines.map((line) => (
@@ -44,11 +46,11 @@ function PaidNote({ invoice }: { invoice: Invoice }) {
   );
 }
 
-function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
+function InvoiceTable({ invoices, caption }: { invoices: Invoice[]; caption: string }) {
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
-        <caption className="visually-hidden">Fakturaene dine, nyeste først</caption>
+        <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Faktura</th>
@@ -73,7 +75,8 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
                   <span className={styles.meta}>Fakturanr. {invoice.ariaInvoiceNo}</span>
                 </span>
               </th>
-              <td className={styles.nowrap}>{formatPeriod(invoice.periodFrom, invoice.periodTo)}</td>
+              {/* The period may break after its dash: a row with "Betal" and "PDF" then still fits at 1280 px. */}
+              <td>{formatPeriod(invoice.periodFrom, invoice.periodTo)}</td>
               <td className={styles.nowrap}>{formatShortDate(invoice.dueOn)}</td>
               <td className={`${styles.number} ${styles.amount}`}>{formatKroner(invoice.amountOre)}</td>
               <td>
@@ -86,7 +89,8 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
               </td>
               <td>
                 <span className={styles.status}>
-                  <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} creditedOre={invoice.creditedOre ?? 0} />
+                  <InvoiceCollectionBadge invoice={invoice} />
+                  <InvoiceCollectionDetail invoice={invoice} />
                   <PaidNote invoice={invoice} />
                 </span>
               </td>
@@ -104,21 +108,22 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
   );
 }
 
-function InvoiceCards({ invoices }: { invoices: Invoice[] }) {
+function InvoiceCards({ invoices, caption }: { invoices: Invoice[]; caption: string }) {
   return (
-    <ul className={styles.cards} aria-label="Fakturaene dine, nyeste først">
+    <ul className={styles.cards} aria-label={caption}>
       {invoices.map((invoice) => {
         const headingId = `faktura-${invoice.ariaInvoiceNo}`;
         return (
           <li key={invoice.ariaInvoiceNo} className={styles.cardItem}>
-            <article className={`${styles.card} ${invoice.status === 'PAID' ? '' : styles.cardOpen}`} aria-labelledby={headingId}>
+            <article className={`${styles.card} ${invoice.collection === 'OVERDUE' || invoice.collection === 'AVTALEGIRO_FAILED' ? styles.cardOpen : ''}`} aria-labelledby={headingId}>
               <div className={styles.cardTop}>
                 <h3 id={headingId} className={styles.cardTitle}>
                   {invoice.description}
                 </h3>
-                <InvoiceStatusBadge status={invoice.status} settledBy={invoice.settledBy} creditedOre={invoice.creditedOre ?? 0} />
+                <InvoiceCollectionBadge invoice={invoice} />
               </div>
               <p className={styles.cardAmount}>{formatKroner(invoice.amountOre)}</p>
+              <InvoiceCollectionDetail invoice={invoice} />
               <PaidNote invoice={invoice} />
               <dl className={styles.cardFacts}>
                 <div>
@@ -155,7 +160,7 @@ function InvoiceCards({ invoices }: { invoices: Invoice[] }) {
 }
 
 /** The invoices, newest first: a table on wide screens, cards on narrow ones (one of them in the page at a time). */
-export function InvoiceList({ invoices }: { invoices: Invoice[] }) {
+export function InvoiceList({ invoices, caption = 'Fakturaene dine, nyeste først' }: { invoices: Invoice[]; caption?: string }) {
   const wide = useMediaQuery(TABLE_MEDIA_QUERY);
-  return wide ? <InvoiceTable invoices={invoices} /> : <InvoiceCards invoices={invoices} />;
+  return wide ? <InvoiceTable invoices={invoices} caption={caption} /> : <InvoiceCards invoices={invoices} caption={caption} />;
 }

@@ -167,6 +167,11 @@ export function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             {invoice.avtaleGiroDrawOn ? (
               // A netbank payment reaches us a day or more later, maybe too late to stop the draw: only Vipps and card here.
               <p className={ui.muted}>Fakturaen er sendt til banken for trekk med AvtaleGiro {formatLongDate(invoice.avtaleGiroDrawOn)}. Betaler du nå med Vipps eller kort, stopper vi trekket.</p>
+            ) : invoice.collection === 'AVTALEGIRO_SCHEDULED' && invoice.scheduledDrawOn ? (
+              // Not at the bank yet, but it will be: the netbank is no way to pay it either (issue 25.6).
+              <p className={ui.muted}>
+                Fakturaen trekkes automatisk med AvtaleGiro {formatLongDate(invoice.scheduledDrawOn)}, så du trenger ikke betale her. Betaler du likevel nå med Vipps eller kort, sender vi den ikke til banken.
+              </p>
             ) : (
               <p className={ui.muted}>
                 Vil du heller betale i nettbanken? Bruk KID {invoice.kid} og kontonummer {invoice.bankAccountNumber}.

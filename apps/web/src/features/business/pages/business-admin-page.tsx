@@ -7,6 +7,7 @@ import {
   matchesMemberSearch,
   osloToday,
   type BusinessInviteResponse,
+  type BusinessMember,
   type BusinessOverview,
   type BusinessRemoveResponse,
 } from '@minside/domain';
@@ -21,6 +22,7 @@ import { useSessionSubscription } from '../../auth/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { businessExportHref, useBusinessOverview } from '../api/get-overview.ts';
 import { useInviteMembers } from '../api/invite-members.ts';
+import { useInvitationAction } from '../api/invitation-actions.ts';
 import { useRemoveMembers } from '../api/remove-members.ts';
 import styles from '../components/business.module.css';
 import { EinvoiceSection } from '../components/einvoice-section.tsx';
@@ -133,10 +135,29 @@ function RemoveResult({ result }: { result: BusinessRemoveResponse }) {
   );
 }
 
+/**
+ * "Send på nytt" and "Trekk tilbake" on one pending invitation (issue 25.15). The buttons name the
+ * address for a screen reader; while one runs, the row's buttons wait.
+ */
+function InvitationActions({ member, busy, onAction }: { member: BusinessMember; busy: boolean; onAction: (action: 'resend' | 'withdraw') => void }) {
+  if (member.status !== 'emailSent') return null;
+  return (
+    <div className={styles.rowActions}>
+      <button type="button" className={`${button.button} ${button.secondary} ${button.small}`} disabled={busy} onClick={() => onAction('resend')}>
+        Send på nytt<span className="visually-hidden"> til {member.email}</span>
+      </button>
+      <button type="button" className={`${button.button} ${button.link}`} disabled={busy} onClick={() => onAction('withdraw')}>
+        Trekk tilbake<span className="visually-hidden"> invitasjonen til {member.email}</span>
+      </button>
+    </div>
+  );
+}
+
 function MemberSection({ titleCode, overview }: { titleCode: string; overview: BusinessOverview }) {
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const remove = useRemoveMembers(titleCode);
+  const invitation = useInvitationAction(titleCode);
   const id = useId();
   const shown = useMemo(() => overview.members.filter((member) => matchesMemberSearch(member, query)), [overview.members, query]);
   const chosen = shown.filter((member) => selected.has(member.id));
@@ -189,6 +210,9 @@ function MemberSection({ titleCode, overview }: { titleCode: string; overview: B
                 <th scope="col">E-post</th>
                 <th scope="col">Lagt til</th>
                 <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Invitasjon</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -201,6 +225,9 @@ function MemberSection({ titleCode, overview }: { titleCode: string; overview: B
                   <td className={styles.date}>{dateOf(member.addedAt)}</td>
                   <td className={styles.status}>
                     <span className={member.status === 'active' ? `${styles.badge} ${styles.active}` : styles.badge}>{businessMemberStatusLabels[member.status]}</span>
+                  </td>
+                  <td className={styles.actionsCell}>
+                    <InvitationActions member={member} busy={invitation.isPending} onAction={(action) => invitation.mutate({ action, id: member.id, email: member.email })} />
                   </td>
                 </tr>
               ))}
@@ -216,6 +243,17 @@ function MemberSection({ titleCode, overview }: { titleCode: string; overview: B
         </button>
       </div>
       <div aria-live="polite">
+        {invitation.data ? (
+          <p className={ui.success} role="status">
+            {invitation.data.message}
+          </p>
+        ) : null}
+        {invitation.error ? (
+          <p className={ui.alert} role="alert">
+            {invitation.variables ? `${invitation.variables.email}: ` : ''}
+            {errorText(invitation.error)}
+          </p>
+        ) : null}
         {remove.data ? <RemoveResult result={remove.data} /> : null}
         {remove.error ? (
           <p className={ui.alert} role="alert">
@@ -227,7 +265,10 @@ function MemberSection({ titleCode, overview }: { titleCode: string; overview: B
   );
 }
 
-/** SPEC §2 /administrer-bedrift: the admin invites colleagues in bulk, sees, searches and exports the list, and removes people. */
+/**
+ * SPEC §2 /administrer-bedrift: the admin invites colleagues in bulk, sees, searches and exports the
+ * list, resends or withdraws one pending invitation (issue 25.15), and removes people.
+ */
 export function BusinessAdminPage() {
   const subscription = useSessionSubscription();
   const title = useTitle();
