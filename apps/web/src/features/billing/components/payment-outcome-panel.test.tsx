@@ -32,5 +32,5 @@ describe('the receipt', () => {
     expect(reference?.textContent).toMatch(/^BET-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect(receipt.textContent).not.toContain(paymentId);
     expect(within(receipt).getByText('Tidspunkt').nextElementSibling?.textContent).toBe('21.11.2026 kl. 13.40');
-  });
+  }, 20_000); // Role queries walk the whole accessibility tree: slow on a loaded machine.
 });
