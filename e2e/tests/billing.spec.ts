@@ -230,6 +230,12 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   await expect(receipt).toContainText(/1\s899\skr/);
   await expect(receipt.getByRole('definition').filter({ hasText: /^Vipps$/ })).toBeVisible();
   await expect(receipt).toContainText(unpaid.kid);
+  // A short reference to give customer service, not the payment's UUID; the time as "kl. 13.40" (issue 25.13).
+  const paymentId = new URL(page.url()).searchParams.get('paymentId') ?? '';
+  expect(paymentId).toMatch(/^[0-9a-f-]{36}$/);
+  await expect(receipt.getByRole('definition').filter({ hasText: /^BET-[0-9A-Z]{4}-[0-9A-Z]{4}$/ })).toBeVisible();
+  await expect(receipt).not.toContainText(paymentId);
+  await expect(receipt.getByRole('definition').filter({ hasText: /^\d{2}\.\d{2}\.\d{4} kl\. \d{2}\.\d{2}$/ })).toBeVisible();
   expect(await paymentKeys(page)).toBeNull();
   await receipt.getByRole('link', { name: 'Til fakturaoversikten' }).click();
   const paidRow = page.getByRole('region', { name: /^Betalt \(\d+\)$/ }).getByRole('row').filter({ hasText: `Fakturanr. ${no}` });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, manualClock, osloToday, systemClock, type Invoice, type Payment } from '@minside/domain';
+import { addDays, manualClock, osloToday, paymentReference, systemClock, type Invoice, type Payment } from '@minside/domain';
 import { createVippsClient, signWebhookRequest } from '@minside/vipps';
 import { createVippsSimulator, type VippsSimulator } from '@minside/vipps/simulator';
 import { createCatalogue, defaultCatalogue, defaultCatalogueDocument } from '@minside/titles';
@@ -154,7 +154,9 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     simulator.faults.webhooks.drop = false;
     expect((await paymentRow(paymentId))?.status).toBe('PENDING');
     const view = await browser.request('GET', `${PORTAL}/api/payment/${paymentId}`);
-    expect(view.json<Payment>()).toMatchObject({ status: 'CAPTURED' });
+    // The receipt's reference is short and human (issue 25.13), derived from the id, not the UUID itself.
+    expect(view.json<Payment>()).toMatchObject({ status: 'CAPTURED', reference: paymentReference(paymentId) });
+    expect(view.json<Payment>().reference).toMatch(/^BET-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect((await atProvider(paymentId)).aggregate.capturedAmount.value).toBe(29_900);
   });
 

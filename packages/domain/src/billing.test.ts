@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   billingErrorMessages,
+  paymentReference,
   changePaymentMethodBodySchema,
   createInvoicePaymentBodySchema,
   formatNorwegianAccountNumber,
@@ -53,5 +54,24 @@ describe('billing contracts and rules', () => {
     expect(paymentMessage('CAPTURED', 'CARD_CHANGE', null)).toBe('Betalingskortet er lagret.');
     expect(paymentMessage('FAILED', 'CARD_CHANGE', 'CARD_NOT_FOUND')).toBe(billingErrorMessages.cardNotFound);
     expect(billingErrorMessages.cardNotFound).toBe('Finner ikke kortdetaljer');
+  });
+});
+
+describe('paymentReference', () => {
+  it('is a short human reference from the first 40 bits of the payment UUID, the same every time', () => {
+    // 0x0123456789 in Crockford base32 is 04HMASW9.
+    expect(paymentReference('01234567-89ab-4cde-8f01-23456789abcd')).toBe('BET-04HM-ASW9');
+    expect(paymentReference('01234567-89AB-4CDE-8F01-23456789ABCD')).toBe('BET-04HM-ASW9');
+    expect(paymentReference('ffffffff-ff00-4000-8000-000000000000')).toBe('BET-ZZZZ-ZZZZ');
+    expect(paymentReference('00000000-0000-4000-8000-000000000000')).toBe('BET-0000-0000');
+  });
+
+  it('uses no letter that reads as a digit or another letter (I, L, O, U)', () => {
+    const ids = ['3f2a9c1e-7b44-4d2e-9f0a-1c2b3d4e5f60', 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', '9e8d7c6b-5a49-4382-a716-0f1e2d3c4b5a'];
+    for (const id of ids) expect(paymentReference(id)).toMatch(/^BET-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+  });
+
+  it('returns anything that is not a UUID as it is', () => {
+    expect(paymentReference('not-a-uuid')).toBe('not-a-uuid');
   });
 });

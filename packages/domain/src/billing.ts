@@ -256,6 +256,27 @@ export type PaymentStatus = (typeof paymentStatuses)[number];
 export const paymentPurposes = ['INVOICE', 'RENEWAL', 'CARD_CHANGE', 'PAYMENT_METHOD_CHANGE', 'ORDER'] as const;
 export type PaymentPurpose = (typeof paymentPurposes)[number];
 
+// Crockford's base32: no I, L, O or U, so a reference read out on the phone is not misheard.
+const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A payment's reference as the subscriber reads it on the receipt and tells customer service,
+ * "BET-4K7Q-MZ2A", like a complaint's "RK-100001": the first 40 bits of the payment's UUID in
+ * base32, so the same payment always has the same reference and customer service finds it by
+ * the id's first ten hex digits. Not a UUID: returned as it is.
+ */
+export function paymentReference(paymentId: string): string {
+  const hex = /^([0-9a-f]{8})-([0-9a-f]{2})/i.exec(paymentId);
+  if (!hex) return paymentId;
+  let bits = BigInt(`0x${hex[1] ?? ''}${hex[2] ?? ''}`);
+  let code = '';
+  for (let index = 0; index < 8; index += 1) {
+    code = (crockford[Number(bits & 31n)] ?? '') + code;
+    bits >>= 5n;
+  }
+  return `BET-${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
 /** GET /api/payment/{paymentId}[?token=<pay-link token>]. */
 /** Our payment ids are UUIDs; anything else (a NUL byte, free text) is refused before it reaches storage. */
 export const paymentIdSchema = z.uuid();
@@ -268,6 +289,8 @@ export const paymentQuerySchema = z.object({ token: z.string().max(512).optional
  */
 export const paymentSchema = z.object({
   paymentId: z.string(),
+  /** What the receipt calls the payment, "BET-4K7Q-MZ2A" (`paymentReference`), never the UUID. */
+  reference: z.string(),
   status: z.enum(paymentStatuses),
   purpose: z.enum(paymentPurposes),
   ariaInvoiceNo: z.number().int().positive().nullable(),

@@ -38,7 +38,7 @@ describe('the landing page', () => {
     expect(html).toMatch(/<h1 class="amount"><span class="sr">Betal <\/span>649,00\skr<\/h1>/);
     expect(html).toContain('Faktura 80000001 – Adresseavisen');
     // The payment expires five minutes after it was made (09:00 UTC is 10:00 in Oslo in March).
-    expect(html).toContain('Venter på svar · utløper kl. 10:05');
+    expect(html).toContain('Venter på svar · utløper kl. 10.05');
     for (const [action, label] of [['approve', 'Godkjenn'], ['reject', 'Avvis'], ['expire', 'La utløpe']]) {
       expect(html).toContain(`<button type="submit" name="action" value="${action}">${label}</button>`);
     }

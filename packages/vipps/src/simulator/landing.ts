@@ -54,7 +54,13 @@ const AGREEMENT_STATUS: Record<string, { text: string; tone: Tone }> = {
 
 type Tone = 'open' | 'done' | 'ended';
 
-const osloTime = new Intl.DateTimeFormat('nb-NO', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit' });
+const osloClock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** "00.20" on the Oslo clock: Min Side's time style (Språkrådet, a full stop; this package has no domain to import it from). */
+function osloTime(at: Date): string {
+  const part = (type: 'hour' | 'minute') => osloClock.formatToParts(at).find((p) => p.type === type)?.value ?? '';
+  return `${part('hour')}.${part('minute')}`;
+}
 
 /**
  * One frame for every page: Vipps MobilePay's orange, and a "Simulator" badge and notice that
@@ -172,7 +178,7 @@ export interface PaymentLanding {
 export function paymentPage(payment: PaymentLanding, merchantName?: string): string {
   const open = payment.state === 'CREATED';
   const state = PAYMENT_STATE[payment.state] ?? { text: payment.state, tone: 'ended' as const };
-  const until = open && payment.expiresAtMs !== undefined ? `utløper kl. ${osloTime.format(new Date(payment.expiresAtMs))}` : undefined;
+  const until = open && payment.expiresAtMs !== undefined ? `utløper kl. ${osloTime(new Date(payment.expiresAtMs))}` : undefined;
   return page(
     'Betaling',
     `${merchantLine('Betaling til', payment.msn, merchantName)}

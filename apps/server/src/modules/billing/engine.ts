@@ -5,6 +5,7 @@ import {
   billingErrorCodes,
   billingErrorMessages,
   paymentMessage,
+  paymentReference,
   paymentProviderLabels,
   subscriptionMethodOfProvider,
   type InvoicePaymentMethod,
@@ -85,6 +86,7 @@ export function toPaymentDto(row: PaymentRow): Payment {
   const purpose = row.purpose as PaymentPurpose;
   return {
     paymentId: row.id,
+    reference: paymentReference(row.id),
     status,
     purpose,
     ariaInvoiceNo: row.ariaInvoiceNo,

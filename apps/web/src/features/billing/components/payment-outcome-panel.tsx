@@ -70,7 +70,7 @@ export function PaymentOutcomePanel({ payment, headingFor, receiptFacts = [], sh
           </div>
           <div className={ui.fact}>
             <dt>Referanse</dt>
-            <dd className={styles.reference}>{payment.paymentId}</dd>
+            <dd className={styles.reference}>{payment.reference}</dd>
           </div>
         </dl>
       ) : null}

@@ -14,7 +14,7 @@ import { AddressFields, addressErrorsById, emptyAddress, validateAddress, type A
 import { IssueDatePicker } from '../components/issue-date-picker.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
-import { addressLines, dayAndMonth, longDate } from '../format.ts';
+import { addressLines, cutoffSentence, dayAndMonth, longDate } from '../format.ts';
 import { useDeliveryTitle } from '../use-delivery-title.ts';
 import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
@@ -166,7 +166,7 @@ export function DeliveryAddressPage() {
                 publicationDays={publicationDays}
                 minValue={calendar.data.today}
                 maxValue={calendar.data.lastSelectableDay}
-                description={`Endringer må være registrert før kl. ${calendar.data.cutoffTime.replace(':', '.')} dagen før. Tidligst ${longDate(calendar.data.nextPossibleDeliveryDay)}.`}
+                description={`${cutoffSentence(calendar.data.cutoffTime)} Tidligst ${longDate(calendar.data.nextPossibleDeliveryDay)}.`}
                 errorMessage={dateError}
                 isRequired
               />

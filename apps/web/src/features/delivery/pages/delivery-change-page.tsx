@@ -8,7 +8,7 @@ import { ChangeForm } from '../components/change-form.tsx';
 import { ChangeList } from '../components/change-list.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
-import { longDate } from '../format.ts';
+import { cutoffSentence, longDate } from '../format.ts';
 import { useDeliveryTitle } from '../use-delivery-title.ts';
 import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
@@ -43,7 +43,7 @@ export function DeliveryChangePage() {
       {calendar.data ? (
         <section className={styles.info} aria-label="Frist for endringer">
           <p className={styles.infoText}>
-            Endringer må være registrert før kl. {calendar.data.cutoffTime.replace(':', '.')} dagen før. Første dag du kan endre nå, er{' '}
+            {cutoffSentence(calendar.data.cutoffTime)} Første dag du kan endre nå, er{' '}
             <strong>{longDate(calendar.data.nextPossibleDeliveryDay)}</strong>.
           </p>
         </section>
