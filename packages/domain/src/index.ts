@@ -34,3 +34,4 @@ export * from './jobs.ts';
 export * from './bootstrap-element.ts';
 export * from './bootstrap.ts';
 export * from './paid-period.ts';
+export * from './color.ts';
