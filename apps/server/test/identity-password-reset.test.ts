@@ -45,8 +45,10 @@ describe.each(testDatabases)('password reset at the embedded provider ($name)', 
   async function requestCode(b: TestBrowser, email: string) {
     const { action } = await openPasswordReset(b);
     const page = await b.request('POST', action, { form: { email } });
+    // The form's own fields, as a browser would send them back.
     const reset = /name="reset" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
-    return { page, action: page.status === 200 ? formAction(page, action) : action, fields: { reset, email } };
+    const sentTo = /name="email" type="email" autocomplete="username" value="([^"]*)"/.exec(page.body)?.[1] ?? '';
+    return { page, action: page.status === 200 ? formAction(page, action) : action, fields: { reset, email: sentTo } };
   }
 
   /** The code in the newest mail to `to`, on a line of its own. */
@@ -93,7 +95,7 @@ describe.each(testDatabases)('password reset at the embedded provider ($name)', 
     const requested = await requestCode(b, ` ${email.toUpperCase()} `);
     expect(requested.page.status, requested.page.body.slice(0, 300)).toBe(200);
     expect(requested.page.body).toContain('<h1>Lag nytt passord</h1>');
-    expect(requested.page.body).toContain(`Hvis det finnes en bruker med e-postadressen ${email}, har vi sendt en kode på 6 siffer til den.`);
+    expect(requested.page.body).toContain(`Hvis det finnes en bruker med e-postadressen <strong>${email}</strong>, har vi sendt en kode på 6 siffer til den.`);
     const code = await codeMailedTo(email);
 
     const wrong = await b.request('POST', requested.action, { form: { ...requested.fields, code: otherThan(code), password: NEW_PASSWORD, passwordRepeat: NEW_PASSWORD } });
@@ -149,6 +151,9 @@ describe.each(testDatabases)('password reset at the embedded provider ($name)', 
     const short = await b.request('POST', requested.action, { form: { ...requested.fields, code, password: 'kort', passwordRepeat: 'kort' } });
     expect(short.status).toBe(400);
     expect(short.body).toContain('Passordet må ha minst 8 tegn');
+    // The page keeps the address and the code as typed; only the passwords are typed again.
+    expect(short.body).toContain(`Hvis det finnes en bruker med e-postadressen <strong>${email}</strong>, har vi sendt`);
+    expect(short.body).toMatch(new RegExp(`<input id="code"[^>]*value="${code}"`));
     expect(short.body).toMatch(/<input id="password"[^>]*aria-invalid="true"[^>]*autofocus/);
     const differ = await b.request('POST', requested.action, { form: { ...requested.fields, code, password: NEW_PASSWORD, passwordRepeat: 'noe-annet-9' } });
     expect(differ.body).toContain('Passordene er ikke like');

@@ -201,7 +201,7 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
     );
   }
 
-  function renderPasswordResetCode(reply: FastifyReply, interaction: Interaction, status: number, input: { resetId: string; email: string; errors?: Partial<Record<PasswordResetField, string>> }) {
+  function renderPasswordResetCode(reply: FastifyReply, interaction: Interaction, status: number, input: { resetId: string; email: string; code?: string; errors?: Partial<Record<PasswordResetField, string>> }) {
     const { uid } = interaction;
     return sendInteractionPage(reply, interaction, status, (brand) =>
       passwordResetCodePage({ action: passwordResetCodeUrl(uid), loginUrl: loginUrl(uid), requestUrl: passwordResetUrl(uid), brand, ...input }),
@@ -368,7 +368,7 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
       ...(form.code.trim() ? {} : { code: passwordResetMessages.codeRequired }),
       ...newPasswordErrors(form.password, form.passwordRepeat),
     };
-    if (Object.keys(errors).length > 0) return renderPasswordResetCode(reply, interaction, 400, { ...page, errors });
+    if (Object.keys(errors).length > 0) return renderPasswordResetCode(reply, interaction, 400, { ...page, code: form.code.trim(), errors });
     // Guessing codes and hashing new passwords share the IP's reset budget.
     const attempt = await throttle.begin(`reset-code:${form.reset}`, `reset:${request.ip}`);
     if (attempt.blocked) return renderPasswordResetCode(reply, interaction, 429, { ...page, errors: { code: passwordResetMessages.throttled } });

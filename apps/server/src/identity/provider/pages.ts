@@ -13,10 +13,9 @@ const css = `
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;min-height:100vh;background:#f6f5f1;color:#1a1a1a;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 .top{background:#fff;border-top:4px solid var(--brand);border-bottom:1px solid #e2dfd6}
-.top-inner{display:flex;align-items:center;gap:.75rem;max-width:60rem;min-height:4rem;margin:0 auto;padding:.75rem 1rem}
-.logo{display:block;height:2rem;width:auto;max-width:70%}
-.product{padding-left:.75rem;border-left:1px solid #d6d3ca;color:#4a4a4a;font-weight:600;white-space:nowrap}
-.top-inner>.product:first-child{padding-left:0;border-left:0}
+.top-inner{display:flex;align-items:center;justify-content:space-between;gap:1rem;width:calc(100% - 2rem);max-width:27rem;min-height:4rem;margin:0 auto;padding:.75rem 0}
+.logo{display:block;height:2rem;width:auto;max-width:75%}
+.product{color:#4a4a4a;font-weight:600;white-space:nowrap}
 main{width:calc(100% - 2rem);max-width:27rem;margin:clamp(1.5rem,8vh,4.5rem) auto 3rem;padding:1.75rem 1.25rem;background:#fff;border:1px solid #e2dfd6;border-radius:1rem;box-shadow:0 1px 2px rgba(20,22,26,.06),0 12px 32px rgba(20,22,26,.07)}
 @media (min-width:40rem){main{padding:2.5rem 2.5rem 2rem}}
 h1{margin:0 0 .5rem;font:700 2rem/1.15 Georgia,"Iowan Old Style","Palatino Linotype","Times New Roman",serif}
@@ -25,11 +24,11 @@ p{margin:0 0 1rem}
 label{display:block;margin:0 0 .375rem;font-weight:600}
 .hint{display:block;font-weight:400;color:#5a5a5a;font-size:.9375rem}
 input{display:block;width:100%;min-height:3rem;margin:0 0 1.25rem;padding:.75rem .875rem;font:inherit;color:inherit;background:#fff;border:1px solid #767676;border-radius:.5rem}
-input:focus-visible{border-color:var(--brand-ink)}
 input[aria-invalid=true]{border-color:#b3261e;border-width:2px}
 button{display:block;width:100%;min-height:3rem;margin-top:.5rem;padding:.75rem 1rem;font:inherit;font-weight:700;color:var(--on-brand);background:var(--brand);border:2px solid var(--brand);border-radius:999px;cursor:pointer}
 button:hover{filter:brightness(1.08)}
-:focus-visible{outline:3px solid var(--brand-ink);outline-offset:2px}
+/* One focus colour on every title, as in the portal: a red brand's ring would read as an error. */
+:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
 a{color:var(--brand-ink);text-underline-offset:.15em}
 a:hover{text-decoration-thickness:2px}
 .forgot{margin:-.75rem 0 1.25rem;text-align:right}
@@ -40,6 +39,7 @@ a:hover{text-decoration-thickness:2px}
 .actions{margin:1.5rem 0 0;padding-top:1.25rem;border-top:1px solid #e2dfd6;text-align:center}
 .actions p{margin:0 0 .75rem}
 .actions p:last-child{margin:0}
+form+.fine{margin-top:1rem}
 .fine{font-size:.875rem;color:#555}
 [hidden]{display:none}
 `.trim();
@@ -293,6 +293,8 @@ export interface PasswordResetCodePageInput {
   resetId: string;
   /** The address the person typed: the code went there if it has a login. */
   email: string;
+  /** The code as typed, kept when only the passwords were refused. */
+  code?: string | undefined;
   brand?: PageBrand | undefined;
   errors?: Partial<Record<PasswordResetField, string>>;
 }
@@ -307,11 +309,11 @@ export function passwordResetCodePage(input: PasswordResetCodePageInput): string
   return layout(
     'Lag nytt passord',
     `<h1>Lag nytt passord</h1>
-<p class="note" role="status">Hvis det finnes en bruker med e-postadressen ${escapeHtml(input.email)}, har vi sendt en kode på 6 siffer til den. Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter.</p>
+<p class="note" role="status">Hvis det finnes en bruker med e-postadressen <strong>${escapeHtml(input.email)}</strong>, har vi sendt en kode på 6 siffer til den. Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter.</p>
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
 <input type="hidden" name="reset" value="${escapeHtml(input.resetId)}">
-<input type="email" autocomplete="username" value="${escapeHtml(input.email)}" hidden>
-${field({ name: 'code', label: 'Kode fra e-posten', attributes: 'type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required', error: errors.code, autofocus: firstInvalid === 'code' })}
+<input name="email" type="email" autocomplete="username" value="${escapeHtml(input.email)}" readonly hidden>
+${field({ name: 'code', label: 'Kode fra e-posten', attributes: 'type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required', value: input.code ?? '', error: errors.code, autofocus: firstInvalid === 'code' })}
 ${field({ name: 'password', label: 'Nytt passord', hint: 'Minst 8 tegn', attributes: 'type="password" autocomplete="new-password" required minlength="8" maxlength="1024"', error: errors.password, autofocus: firstInvalid === 'password' })}
 ${field({ name: 'passwordRepeat', label: 'Gjenta det nye passordet', attributes: 'type="password" autocomplete="new-password" required maxlength="1024"', error: errors.passwordRepeat, autofocus: firstInvalid === 'passwordRepeat' })}
 <button type="submit">Lagre passordet og logg inn</button>
