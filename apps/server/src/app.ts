@@ -253,7 +253,20 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   app.decorate('privacy', privacy);
   await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });
   if (!config.oidcIssuer) {
-    await registerEmbeddedIdentityProvider(app, { config, database, catalogue, now, throttle: shared.loginThrottle, mailer, mailTitle: (titleCode) => titles.titleFor(titleCode, 'http://localhost/') });
+    await registerEmbeddedIdentityProvider(app, {
+      config,
+      database,
+      catalogue,
+      now,
+      throttle: shared.loginThrottle,
+      mailer,
+      mailTitle: (titleCode) => titles.titleFor(titleCode, 'http://localhost/'),
+      // A new password ends the portal sessions that the old one opened, as it ends the provider's.
+      afterPasswordReset: async (sub) => {
+        const userId = await accounts.userIdOfIdentity(sub);
+        if (userId) await sessions.endAllOf(userId);
+      },
+    });
   }
   // index.html carries the answers of the SPA's first calls (docs/decisions/022).
   await registerSpa(app, config.webDist, createPageBootstrap({ titles, auth, sessions, catalogue, settings: config.clientSettings }));

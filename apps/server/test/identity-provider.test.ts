@@ -221,7 +221,9 @@ describe.each(testDatabases)('embedded identity provider on $name', ({ name }) =
     expect(page.body).toMatch(/<label for="email">E-post<\/label>\s*<input id="email"[^>]*autocomplete="username"[^>]*autofocus/);
     expect(page.body).toMatch(/<label for="password">Passord<\/label>\s*<input id="password"[^>]*autocomplete="current-password"/);
     expect(page.body).toContain('<button type="submit">Logg inn</button>');
-    expect(page.body).toContain('Min Side · Adresseavisen');
+    // Dressed as the title of the redirect URI's host: its wordmark and its name (issue 25.9).
+    expect(page.body).toContain('<img class="logo" src="/logos/adressa.no.svg" alt="Adresseavisen"');
+    expect(page.body).toContain('Logg inn på Min Side hos Adresseavisen');
     expect(page.body).toContain('>Avbryt</a>');
     // Inline CSS by hash; the form may end at the title's origin (form-action covers redirects).
     const style = /<style>([\s\S]*?)<\/style>/.exec(page.body)?.[1] ?? '';

@@ -35,3 +35,4 @@ export * from './bootstrap-element.ts';
 export * from './bootstrap.ts';
 export * from './paid-period.ts';
 export * from './withdrawal.ts';
+export * from './color.ts';

@@ -76,6 +76,31 @@ export const idpSignup = pgTable(
   (table) => [index('idp_signup_expires_idx').on(table.expiresAt)],
 );
 
+/**
+ * "Glemt passord?" at the embedded provider: a six-digit code mailed to the address, typed in the
+ * same login interaction (`interactionUid`) with the new password. A row is made for every
+ * request, whether or not the address has a login (`accountId` null, `mailed` false: its
+ * owner got a notice instead of a code and every code is wrong), so the answer and the limits
+ * say nothing about who has a login. Kept a day for the limits per address, then swept.
+ */
+export const idpPasswordReset = pgTable(
+  'idp_password_reset',
+  {
+    id: text('id').primaryKey(),
+    interactionUid: text('interaction_uid').notNull(),
+    email: text('email').notNull(),
+    accountId: text('account_id'),
+    codeHash: text('code_hash').notNull(),
+    mailed: boolean('mailed').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  // email_created serves the limits per address; created the daily sweep.
+  (table) => [index('idp_password_reset_email_created_idx').on(table.email, table.createdAt), index('idp_password_reset_created_idx').on(table.createdAt)],
+);
+
 /** oidc-provider's storage adapter: one row per model instance (sessions, codes, grants …). */
 export const idpPayload = pgTable(
   'idp_payload',

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { Title } from '@minside/domain';
 import { pathTo } from './paths.ts';
-import { ConsentManager, ConsentManagerButton } from '../features/privacy/index.ts';
+import { ConsentManagerButton } from '../features/privacy/index.ts';
 import { telHref } from '../lib/format.ts';
 import styles from './footer.module.css';
 import { systemClock } from '@minside/domain';
@@ -54,7 +54,6 @@ export function Footer({ title }: FooterProps) {
             </li>
           </ul>
           <ConsentManagerButton className={styles.linkButton} />
-          <ConsentManager />
         </div>
       </div>
       <div className={styles.bottom}>

@@ -1,5 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
+import { ConsentManager } from '../features/privacy/index.ts';
 import { useTitle } from '../features/titles/index.ts';
 import { useSpinnerState } from '../lib/spinner.ts';
 import { AfterEachRoute } from './after-each-route.tsx';
@@ -33,6 +34,8 @@ function Shell({ children }: { children?: ReactNode }) {
         <SpinnerOverlay />
       </main>
       <Footer title={title} />
+      {/* After the footer: its first-visit bar sticks to the bottom of the window and ends below the footer. */}
+      <ConsentManager />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { generatePath } from 'react-router';
+import { generatePath, matchPath } from 'react-router';
 
 /**
  * The route table of SPEC §2: every path of the product, once, with its meta, its Norwegian
@@ -166,6 +166,14 @@ export function pathTo(key: StaticPageKey): string;
 export function pathTo(key: 'payInvoice', params: { ariaInvoiceNo: string }): string;
 export function pathTo(key: PageKey, params?: Record<string, string>): string {
   return generatePath(pages[key].pattern, params);
+}
+
+/**
+ * Whether `pathname` is a page anyone may see without logging in: a place to go back to when
+ * a login is cancelled (a protected page would only start the login again).
+ */
+export function isPublicPath(pathname: string): boolean {
+  return Object.values(pages).some((page) => !page.meta.requiresAuth && page.pattern !== pages.callback.pattern && matchPath(page.pattern, pathname) !== null);
 }
 
 /** URL of a gateway page (SPEC §2: the identity provider's name + TakeoutGateway / DeleteGateway). */

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import type { Title } from '@minside/domain';
-import { brandPalette } from '../lib/color.ts';
+import { brandPalette, type Title } from '@minside/domain';
 
 export type ThemedTitle = Pick<Title, 'name' | 'pageUrl' | 'titleDomain' | 'brandColor'>;
 

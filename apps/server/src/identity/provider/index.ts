@@ -10,6 +10,7 @@ import { redirectPolicyFor } from '../portal-origins.ts';
 import { embeddedClientCredentials, loadProviderSecrets } from './secrets.ts';
 import { createLoginThrottle, type LoginThrottle } from './throttle.ts';
 import { createSignups } from './signup.ts';
+import { createPasswordResets } from './password-reset.ts';
 import type { Mailer, MailTitle } from '../../integrations/mail/index.ts';
 import { systemClock } from '@minside/domain';
 
@@ -28,6 +29,8 @@ export interface EmbeddedIdentityProviderDependencies {
   mailer: Mailer;
   /** The title a sign-up mail carries, by title code (the fallback title without one). */
   mailTitle: (titleCode: string | undefined) => MailTitle;
+  /** After "Glemt passord?" set a new password for login `accountId` (the `sub`): the portal ends that person's sessions. */
+  afterPasswordReset?: (accountId: string) => Promise<void>;
 }
 
 export interface EmbeddedIdentityProvider {
@@ -75,7 +78,14 @@ export async function registerEmbeddedIdentityProvider(
   const throttle = deps.throttle ?? createLoginThrottle({ db: database.db, now, onSweepError: (error) => logError(error, 'idp_login_failure sweep failed') });
 
   const signups = createSignups({ db: database.db, mailer: deps.mailer, now, onSweepError: (error) => logError(error, 'idp_signup sweep failed') });
-  await app.register(interactionRoutes, { prefix: mountPath, provider, db: database.db, throttle, policy, mountPath, homeUrl, signups, mailTitle: deps.mailTitle });
+  const passwordResets = createPasswordResets({
+    db: database.db,
+    mailer: deps.mailer,
+    now,
+    ...(deps.afterPasswordReset ? { afterReset: deps.afterPasswordReset } : {}),
+    onError: logError,
+  });
+  await app.register(interactionRoutes, { prefix: mountPath, provider, db: database.db, throttle, policy, mountPath, homeUrl, signups, passwordResets, mailTitle: deps.mailTitle });
 
   await app.register(async (scope) => {
     // oidc-provider reads its own request bodies from the stream; Fastify must leave it unread.

@@ -3,11 +3,26 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { z } from 'zod';
+import { logoPathOf } from '@minside/titles';
 import { isValidEmail, personName } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import type { MailTitle } from '../../integrations/mail/index.ts';
 import { findIdentityAccountByEmail, normalizeEmail } from './accounts.ts';
-import { loginMessages, loginPage, messagePage, pageCsp, registrationMessages, registrationPage, signupCodePage, type RegistrationField } from './pages.ts';
+import {
+  loginMessages,
+  loginPage,
+  messagePage,
+  pageCsp,
+  passwordResetCodePage,
+  passwordResetRequestPage,
+  registrationMessages,
+  registrationPage,
+  signupCodePage,
+  type PageBrand,
+  type PasswordResetField,
+  type RegistrationField,
+} from './pages.ts';
+import { passwordResetMessages, type PasswordResets } from './password-reset.ts';
 import { signupMessages, type Signups } from './signup.ts';
 import { verifyPassword } from './password.ts';
 import type { RedirectPolicy } from '../portal-origins.ts';
@@ -22,6 +37,8 @@ export interface InteractionRoutesOptions {
   homeUrl: string;
   /** Sign-ups that wait for the code mailed to their address (signup.ts). */
   signups: Signups;
+  /** "Glemt passord?": codes mailed to the address, then a new password (password-reset.ts). */
+  passwordResets: PasswordResets;
   /** The title a mail from this login carries (by the title code of the redirect URI's host; the fallback without one). */
   mailTitle: (titleCode: string | undefined) => MailTitle;
 }
@@ -52,7 +69,31 @@ const signupCodeBody = z
     code: z.string().max(100).catch(''),
   })
   .catch({ signup: '', code: '' });
+const passwordResetRequestBody = z.object({ email: z.string().max(320).catch('') }).catch({ email: '' });
+const passwordResetCodeBody = z
+  .object({
+    reset: z.string().max(100).catch(''),
+    email: z.string().max(320).catch(''),
+    code: z.string().max(100).catch(''),
+    password: z.string().max(1024).catch(''),
+    passwordRepeat: z.string().max(1024).catch(''),
+  })
+  .catch({ reset: '', email: '', code: '', password: '', passwordRepeat: '' });
 const MIN_PASSWORD_LENGTH = 8;
+
+/** The one rule for a new password, at sign-up and at "Glemt passord?". */
+function newPasswordErrors(password: string, passwordRepeat: string): Partial<Record<'password' | 'passwordRepeat', string>> {
+  if ([...password].length < MIN_PASSWORD_LENGTH) return { password: registrationMessages.passwordTooShort };
+  if (password !== passwordRepeat) return { passwordRepeat: registrationMessages.passwordsDiffer };
+  return {};
+}
+
+/** The address field's message, if any (SPEC §5 texts). */
+function emailError(email: string): string | undefined {
+  const trimmed = email.trim();
+  if (!trimmed) return registrationMessages.emailRequired;
+  return isValidEmail(trimmed) ? undefined : registrationMessages.invalidEmail;
+}
 
 /** The names as the portal's profile takes them (issue 20: NFC, one line, at most 100 characters). */
 const givenNameField = personName({ required: registrationMessages.givenNameRequired });
@@ -65,12 +106,9 @@ function registrationErrors(form: z.infer<typeof registrationBody>): Partial<Rec
   if (!givenName.success) errors.givenName = givenName.error.issues[0]?.message ?? registrationMessages.givenNameRequired;
   const familyName = familyNameField.safeParse(form.familyName);
   if (!familyName.success) errors.familyName = familyName.error.issues[0]?.message ?? registrationMessages.familyNameRequired;
-  const email = form.email.trim();
-  if (!email) errors.email = registrationMessages.emailRequired;
-  else if (!isValidEmail(email)) errors.email = registrationMessages.invalidEmail;
-  if ([...form.password].length < MIN_PASSWORD_LENGTH) errors.password = registrationMessages.passwordTooShort;
-  else if (form.password !== form.passwordRepeat) errors.passwordRepeat = registrationMessages.passwordsDiffer;
-  return errors;
+  const email = emailError(form.email);
+  if (email) errors.email = email;
+  return { ...errors, ...newPasswordErrors(form.password, form.passwordRepeat) };
 }
 
 // The CSP a page needs is only known in the handler; the app-wide onSend hook would
@@ -90,7 +128,7 @@ function sendPage(reply: FastifyReply, status: number, html: string, csp: string
  * protection: a forged POST has no cookie and finds no interaction.
  */
 export async function interactionRoutes(app: FastifyInstance, options: InteractionRoutesOptions): Promise<void> {
-  const { provider, db, throttle, policy, mountPath, homeUrl, signups, mailTitle } = options;
+  const { provider, db, throttle, policy, mountPath, homeUrl, signups, passwordResets, mailTitle } = options;
   // Forms are parsed only here: the API stays JSON-only (text/plain and forms get 415 there).
   app.removeAllContentTypeParsers();
   await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -116,42 +154,57 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   const registerUrl = (uid: string) => `${mountPath}/interaction/${uid}/register`;
   const signupCodeUrl = (uid: string) => `${mountPath}/interaction/${uid}/register/code`;
   const abortUrl = (uid: string) => `${mountPath}/interaction/${uid}/abort`;
+  const loginUrl = (uid: string) => `${mountPath}/interaction/${uid}`;
+  const passwordResetUrl = (uid: string) => `${mountPath}/interaction/${uid}/password`;
+  const passwordResetCodeUrl = (uid: string) => `${mountPath}/interaction/${uid}/password/code`;
   const redirectUriOf = (interaction: Interaction) =>
     typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
 
-  /** The title a page is dressed as, and where its form may post (the client's redirect origin, for the CSP). */
-  function pageContextOf(interaction: Interaction) {
+  /** The title of the login: the one whose host the redirect URI is on (none for PUBLIC_URL or localhost). */
+  const titleOf = (interaction: Interaction) => {
     const redirectUri = redirectUriOf(interaction);
-    return { title: redirectUri ? policy.titleOf(redirectUri) : undefined, formTargets: redirectUri ? [new URL(redirectUri).origin] : [] };
+    return redirectUri ? policy.titleOf(redirectUri) : undefined;
+  };
+  /** The title a mail from this login carries (the fallback title on a host of no title). */
+  const mailTitleOf = (interaction: Interaction) => mailTitle(titleOf(interaction)?.titleCode);
+
+  /**
+   * Sends one of the login's pages: dressed as the login's title (its wordmark and colours),
+   * with a CSP that allows exactly that page's styles and lets its form end at the client's
+   * redirect origin.
+   */
+  function sendInteractionPage(reply: FastifyReply, interaction: Interaction, status: number, render: (brand: PageBrand | undefined) => string) {
+    const title = titleOf(interaction);
+    const brand = title ? { name: title.name, logoPath: logoPathOf(title), brandColor: title.brandColor } : undefined;
+    const redirectUri = redirectUriOf(interaction);
+    return sendPage(reply, status, render(brand), pageCsp({ formTargets: redirectUri ? [new URL(redirectUri).origin] : [], brand }));
   }
 
   function renderLogin(reply: FastifyReply, interaction: Interaction, status: number, input: { email?: string; error?: string } = {}) {
-    const { title, formTargets } = pageContextOf(interaction);
-    return sendPage(
-      reply,
-      status,
-      loginPage({ action: loginAction(interaction.uid), abortUrl: abortUrl(interaction.uid), registerUrl: registerUrl(interaction.uid), titleName: title?.name, ...input }),
-      pageCsp({ formTargets }),
+    const { uid } = interaction;
+    return sendInteractionPage(reply, interaction, status, (brand) =>
+      loginPage({ action: loginAction(uid), abortUrl: abortUrl(uid), registerUrl: registerUrl(uid), passwordResetUrl: passwordResetUrl(uid), brand, ...input }),
     );
   }
 
-  function renderRegistration(reply: FastifyReply, interaction: Interaction, status: number, input: Omit<Parameters<typeof registrationPage>[0], 'action' | 'loginUrl' | 'titleName'> = {}) {
-    const { title, formTargets } = pageContextOf(interaction);
-    return sendPage(
-      reply,
-      status,
-      registrationPage({ action: registerUrl(interaction.uid), loginUrl: `${mountPath}/interaction/${interaction.uid}`, titleName: title?.name, ...input }),
-      pageCsp({ formTargets }),
-    );
+  function renderRegistration(reply: FastifyReply, interaction: Interaction, status: number, input: Omit<Parameters<typeof registrationPage>[0], 'action' | 'loginUrl' | 'brand'> = {}) {
+    return sendInteractionPage(reply, interaction, status, (brand) => registrationPage({ action: registerUrl(interaction.uid), loginUrl: loginUrl(interaction.uid), brand, ...input }));
   }
 
   function renderSignupCode(reply: FastifyReply, interaction: Interaction, status: number, input: { signupId: string; email: string; error?: string }) {
-    const { title, formTargets } = pageContextOf(interaction);
-    return sendPage(
-      reply,
-      status,
-      signupCodePage({ action: signupCodeUrl(interaction.uid), loginUrl: `${mountPath}/interaction/${interaction.uid}`, titleName: title?.name, ...input }),
-      pageCsp({ formTargets }),
+    return sendInteractionPage(reply, interaction, status, (brand) => signupCodePage({ action: signupCodeUrl(interaction.uid), loginUrl: loginUrl(interaction.uid), brand, ...input }));
+  }
+
+  function renderPasswordResetRequest(reply: FastifyReply, interaction: Interaction, status: number, input: { email?: string; error?: string; alert?: string } = {}) {
+    return sendInteractionPage(reply, interaction, status, (brand) =>
+      passwordResetRequestPage({ action: passwordResetUrl(interaction.uid), loginUrl: loginUrl(interaction.uid), brand, ...input }),
+    );
+  }
+
+  function renderPasswordResetCode(reply: FastifyReply, interaction: Interaction, status: number, input: { resetId: string; email: string; code?: string; errors?: Partial<Record<PasswordResetField, string>> }) {
+    const { uid } = interaction;
+    return sendInteractionPage(reply, interaction, status, (brand) =>
+      passwordResetCodePage({ action: passwordResetCodeUrl(uid), loginUrl: loginUrl(uid), requestUrl: passwordResetUrl(uid), brand, ...input }),
     );
   }
 
@@ -244,14 +297,13 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
     if (attempt.blocked) return renderRegistration(reply, interaction, 429, { values, alert: loginMessages.throttled });
     // No login yet (issue 20): a code goes to the address, and only that code makes the login.
     // A taken address gets the very same page; its owner is told by e-mail instead.
-    const redirectUri = redirectUriOf(interaction);
     const signup = await signups.start({
       interactionUid: interaction.uid,
       email: form.email,
       password: form.password,
       givenName: givenNameField.parse(form.givenName),
       familyName: familyNameField.parse(form.familyName),
-      title: mailTitle(redirectUri ? policy.titleOf(redirectUri)?.titleCode : undefined),
+      title: mailTitleOf(interaction),
     });
     if ('throttled' in signup) return renderRegistration(reply, interaction, 429, { values, alert: registrationMessages.signupThrottled });
     return renderSignupCode(reply, interaction, 200, { signupId: signup.id, email: signup.email });
@@ -279,6 +331,62 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
       case 'invalid':
         if (outcome.email === undefined) return renderExpired(reply);
         return renderSignupCode(reply, interaction, 400, { signupId: form.signup, email: outcome.email, error: signupMessages.codeInvalid });
+    }
+  });
+
+  app.get('/interaction/:uid/password', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name !== 'login') return reply.redirect(loginUrl(interaction.uid), 303);
+    return renderPasswordResetRequest(reply, interaction, 200);
+  });
+
+  app.post('/interaction/:uid/password', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name !== 'login') return reply.redirect(loginUrl(interaction.uid), 303);
+    const { email } = passwordResetRequestBody.parse(request.body);
+    const error = emailError(email);
+    if (error) return renderPasswordResetRequest(reply, interaction, 400, { email, error });
+    // Its own budget per address and per IP (keys "…:reset:…"), apart from logins and sign-ups.
+    const attempt = await throttle.begin(`reset:${normalizeEmail(email)}`, `reset:${request.ip}`);
+    if (attempt.blocked) return renderPasswordResetRequest(reply, interaction, 429, { email, alert: passwordResetMessages.throttled });
+    // The same answer whether or not the address has a login: a code goes out only if it has.
+    const reset = await passwordResets.start({ interactionUid: interaction.uid, email, title: mailTitleOf(interaction) });
+    if ('throttled' in reset) return renderPasswordResetRequest(reply, interaction, 429, { email, alert: passwordResetMessages.tooManyCodes });
+    return renderPasswordResetCode(reply, interaction, 200, { resetId: reset.id, email: reset.email });
+  });
+
+  app.post('/interaction/:uid/password/code', async (request, reply) => {
+    const interaction = await interactionFor(request, reply);
+    if (!interaction) return renderExpired(reply);
+    if (interaction.prompt.name !== 'login') return reply.redirect(loginUrl(interaction.uid), 303);
+    const form = passwordResetCodeBody.parse(request.body);
+    const page = { resetId: form.reset, email: normalizeEmail(form.email) };
+    // What can be checked without the code spends none of its tries.
+    const errors: Partial<Record<PasswordResetField, string>> = {
+      ...(form.code.trim() ? {} : { code: passwordResetMessages.codeRequired }),
+      ...newPasswordErrors(form.password, form.passwordRepeat),
+    };
+    if (Object.keys(errors).length > 0) return renderPasswordResetCode(reply, interaction, 400, { ...page, code: form.code.trim(), errors });
+    // Guessing codes and hashing new passwords share the IP's reset budget.
+    const attempt = await throttle.begin(`reset-code:${form.reset}`, `reset:${request.ip}`);
+    if (attempt.blocked) return renderPasswordResetCode(reply, interaction, 429, { ...page, errors: { code: passwordResetMessages.throttled } });
+    const outcome = await passwordResets.complete({ interactionUid: interaction.uid, id: form.reset, code: form.code, password: form.password, title: mailTitleOf(interaction) });
+    switch (outcome.status) {
+      case 'ok':
+        request.log.info({ accountId: outcome.accountId }, 'identity account password reset by a mailed code');
+        return finish(request, reply, { login: { accountId: outcome.accountId } });
+      case 'wrong':
+        return renderPasswordResetCode(reply, interaction, 400, {
+          resetId: form.reset,
+          email: outcome.email,
+          errors: { code: outcome.attemptsLeft > 0 ? passwordResetMessages.codeWrong(outcome.attemptsLeft) : passwordResetMessages.codeInvalid },
+        });
+      case 'invalid':
+        // Not this browser's reset: nothing of it is shown, the person starts again.
+        if (outcome.email === undefined) return renderPasswordResetRequest(reply, interaction, 400, { alert: passwordResetMessages.codeInvalid });
+        return renderPasswordResetCode(reply, interaction, 400, { resetId: form.reset, email: outcome.email, errors: { code: passwordResetMessages.codeInvalid } });
     }
   });
 

@@ -1,32 +1,47 @@
 import { createHash } from 'node:crypto';
-import { VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
+import { brandPalette, NEUTRAL_BRAND, VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
 
 /**
- * The provider's own pages: server-rendered, Norwegian, no external assets. The one
- * stylesheet and the one script are inline and allowed by their hashes in the page's CSP,
- * so the pages need neither 'unsafe-inline' nor a nonce.
+ * The provider's own pages: server-rendered, Norwegian, no external assets but the title's
+ * wordmark from this server. The stylesheet, the title's colours and the one script are inline
+ * and allowed by their hashes in the page's CSP, so the pages need neither 'unsafe-inline' nor
+ * a nonce.
  */
 
 const css = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{margin:0;min-height:100vh;padding:1rem;background:#f3f3f1;color:#1a1a1a;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-main{width:100%;max-width:26rem;margin:clamp(1rem,10vh,6rem) auto 2rem;padding:2rem 1.5rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.12),0 8px 24px rgba(0,0,0,.06)}
-@media (min-width:40rem){main{padding:2.5rem 2.25rem}}
-.brand{margin:0 0 .25rem;font-size:.875rem;font-weight:600;color:#555}
-h1{margin:0 0 1.5rem;font-size:1.75rem;line-height:1.2}
+body{margin:0;min-height:100vh;background:#f6f5f1;color:#1a1a1a;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+.top{background:#fff;border-top:4px solid var(--brand);border-bottom:1px solid #e2dfd6}
+.top-inner{display:flex;align-items:center;justify-content:space-between;gap:1rem;width:calc(100% - 2rem);max-width:27rem;min-height:4rem;margin:0 auto;padding:.75rem 0}
+.logo{display:block;height:2rem;width:auto;max-width:75%}
+.product{color:#4a4a4a;font-weight:600;white-space:nowrap}
+main{width:calc(100% - 2rem);max-width:27rem;margin:clamp(1.5rem,8vh,4.5rem) auto 3rem;padding:1.75rem 1.25rem;background:#fff;border:1px solid #e2dfd6;border-radius:1rem;box-shadow:0 1px 2px rgba(20,22,26,.06),0 12px 32px rgba(20,22,26,.07)}
+@media (min-width:40rem){main{padding:2.5rem 2.5rem 2rem}}
+h1{margin:0 0 .5rem;font:700 2rem/1.15 Georgia,"Iowan Old Style","Palatino Linotype","Times New Roman",serif}
+.lead{margin:0 0 1.5rem;color:#4a4a4a}
 p{margin:0 0 1rem}
 label{display:block;margin:0 0 .375rem;font-weight:600}
+.hint{display:block;font-weight:400;color:#5a5a5a;font-size:.9375rem}
 input{display:block;width:100%;min-height:3rem;margin:0 0 1.25rem;padding:.75rem .875rem;font:inherit;color:inherit;background:#fff;border:1px solid #767676;border-radius:.5rem}
-input[aria-invalid=true]{border-color:#b3261e}
-button{display:block;width:100%;min-height:3rem;padding:.75rem 1rem;font:inherit;font-weight:600;color:#fff;background:#0a58a8;border:0;border-radius:.5rem;cursor:pointer}
-button:hover{background:#08467f}
-:focus-visible{outline:3px solid #0a58a8;outline-offset:2px}
-a{color:#0a58a8}
-.field-error{margin:-.125rem 0 .375rem;color:#8c1d18;font-size:.9375rem}
+input[aria-invalid=true]{border-color:#b3261e;border-width:2px}
+button{display:block;width:100%;min-height:3rem;margin-top:.5rem;padding:.75rem 1rem;font:inherit;font-weight:700;color:var(--on-brand);background:var(--brand);border:2px solid var(--brand);border-radius:999px;cursor:pointer}
+button:hover{filter:brightness(1.08)}
+/* One focus colour on every title, as in the portal: a red brand's ring would read as an error. */
+:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+a{color:var(--brand-ink);text-underline-offset:.15em}
+a:hover{text-decoration-thickness:2px}
+.forgot{margin:-.75rem 0 1.25rem;text-align:right}
+.field-error{margin:-.125rem 0 .375rem;color:#8c1d18;font-size:.9375rem;font-weight:600}
 .alert{margin:0 0 1.25rem;padding:.75rem 1rem;color:#8c1d18;background:#fdecea;border:1px solid #f1b5b0;border-radius:.5rem}
+.note{margin:0 0 1.25rem;padding:.75rem 1rem;background:#f6f5f1;border-radius:.5rem}
 .secondary{margin:1.25rem 0 0;text-align:center}
+.actions{margin:1.5rem 0 0;padding-top:1.25rem;border-top:1px solid #e2dfd6;text-align:center}
+.actions p{margin:0 0 .75rem}
+.actions p:last-child{margin:0}
+form+.fine{margin-top:1rem}
 .fine{font-size:.875rem;color:#555}
+[hidden]{display:none}
 `.trim();
 
 /** Submits the logout form by its confirm button once the page has loaded. */
@@ -35,6 +50,22 @@ const autoLogoutScript = "document.getElementById('logout').click();";
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const styleHash = sha256(css);
 const autoLogoutHash = sha256(autoLogoutScript);
+
+/**
+ * The title a page is dressed as: its wordmark (served by this server, /logos) and its colour,
+ * turned into readable text colours by the same rule as the portal's theme.
+ */
+export interface PageBrand {
+  name: string;
+  logoPath: string;
+  brandColor: string;
+}
+
+/** The title's colours as custom properties: a second inline style, allowed by its own hash. */
+function themeCss(brand: PageBrand | undefined): string {
+  const palette = brandPalette(brand?.brandColor ?? NEUTRAL_BRAND);
+  return `:root{--brand:${palette.brand};--on-brand:${palette.onBrand};--brand-ink:${palette.brandInk}}`;
+}
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
@@ -50,14 +81,15 @@ export function escapeHtml(value: unknown): string {
  * browsers apply form-action to the redirects after a POST too, and the login and logout
  * forms end in a redirect back to the title's Min Side. `script`: none, the auto-logout
  * script, or 'self' for oidc-provider's own responses (its form_post page appends the
- * hash of its inline script to an existing script-src).
+ * hash of its inline script to an existing script-src). `brand`: the title the page is
+ * dressed as (its colours are the page's second style).
  */
-export function pageCsp(options: { formTargets?: readonly string[]; script?: 'none' | 'auto-logout' | 'provider' } = {}): string {
+export function pageCsp(options: { formTargets?: readonly string[]; script?: 'none' | 'auto-logout' | 'provider'; brand?: PageBrand | undefined } = {}): string {
   const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
   const script = { none: "'none'", 'auto-logout': autoLogoutHash, provider: "'self'" }[options.script ?? 'none'];
   return [
     "default-src 'none'",
-    `style-src ${styleHash}`,
+    `style-src ${styleHash} ${sha256(themeCss(options.brand))}`,
     `script-src ${script}`,
     "img-src 'self' data:",
     `form-action ${formAction}`,
@@ -66,17 +98,20 @@ export function pageCsp(options: { formTargets?: readonly string[]; script?: 'no
   ].join('; ');
 }
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, brand?: PageBrand): string {
+  const logo = brand ? `<img class="logo" src="${escapeHtml(brand.logoPath)}" alt="${escapeHtml(brand.name)}" height="40">` : '';
   return `<!doctype html>
 <html lang="nb">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} – Min Side</title>
+<title>${escapeHtml(title)} – Min Side${brand ? ` - ${escapeHtml(brand.name)}` : ''}</title>
 <style>${css}</style>
+<style>${themeCss(brand)}</style>
 </head>
 <body>
+<header class="top"><div class="top-inner">${logo}<span class="product">Min Side</span></div></header>
 <main>
 ${body}
 </main>
@@ -84,8 +119,13 @@ ${body}
 </html>`;
 }
 
-const brandLine = (titleName: string | undefined) =>
-  `<p class="brand">${escapeHtml(titleName ? `Min Side · ${titleName}` : 'Min Side')}</p>`;
+/** One labelled input with its message above it (GOV.UK order: label, error, field). */
+function field(input: { name: string; label: string; hint?: string; attributes: string; value?: string | undefined; error?: string | undefined; autofocus?: boolean }): string {
+  const describedBy = input.error ? ` aria-invalid="true" aria-describedby="${input.name}-error"` : '';
+  const hint = input.hint ? ` <span class="hint">${escapeHtml(input.hint)}</span>` : '';
+  return `<label for="${input.name}">${escapeHtml(input.label)}${hint}</label>
+${input.error ? `<p class="field-error" id="${input.name}-error">${escapeHtml(input.error)}</p>` : ''}<input id="${input.name}" name="${input.name}" ${input.attributes}${input.value === undefined ? '' : ` value="${escapeHtml(input.value)}"`}${describedBy}${input.autofocus ? ' autofocus' : ''}>`;
+}
 
 export const loginMessages = {
   invalidCredentials: 'Feil e-post eller passord.',
@@ -95,12 +135,17 @@ export const loginMessages = {
 export interface LoginPageInput {
   action: string;
   abortUrl: string;
-  titleName?: string | undefined;
+  brand?: PageBrand | undefined;
   email?: string | undefined;
   error?: string | undefined;
   /** Where "Opprett bruker" leads; no link when the provider takes no sign-ups. */
   registerUrl?: string | undefined;
+  /** Where "Glemt passord?" leads. */
+  passwordResetUrl?: string | undefined;
 }
+
+/** Who the login is for: "Min Side hos Adresseavisen" on a title's host, else just "Min Side". */
+const atTitle = (brand: PageBrand | undefined) => (brand ? `Min Side hos ${escapeHtml(brand.name)}` : 'Min Side');
 
 export function loginPage(input: LoginPageInput): string {
   const invalid = input.error ? ' aria-invalid="true" aria-describedby="login-error"' : '';
@@ -109,18 +154,22 @@ export function loginPage(input: LoginPageInput): string {
   const focusPassword = Boolean(input.error && input.email);
   return layout(
     'Logg inn',
-    `${brandLine(input.titleName)}
-<h1>Logg inn</h1>
+    `<h1>Logg inn</h1>
+<p class="lead">Logg inn på ${atTitle(input.brand)} for å se og endre abonnementet ditt.</p>
 ${input.error ? `<p class="alert" role="alert" id="login-error">${escapeHtml(input.error)}</p>` : ''}
 <form method="post" action="${escapeHtml(input.action)}">
 <label for="email">E-post</label>
 <input id="email" name="email" type="email" inputmode="email" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="320" value="${escapeHtml(input.email)}"${invalid}${focusPassword ? '' : ' autofocus'}>
 <label for="password">Passord</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${invalid}${focusPassword ? ' autofocus' : ''}>
+${input.passwordResetUrl ? `<p class="forgot"><a href="${escapeHtml(input.passwordResetUrl)}">Glemt passord?</a></p>` : ''}
 <button type="submit">Logg inn</button>
 </form>
-${input.registerUrl ? `<p class="secondary">Ny her? <a href="${escapeHtml(input.registerUrl)}">Opprett bruker</a></p>` : ''}
-<p class="secondary"><a href="${escapeHtml(input.abortUrl)}">Avbryt</a></p>`,
+<div class="actions">
+${input.registerUrl ? `<p>Ny her? <a href="${escapeHtml(input.registerUrl)}">Opprett bruker</a></p>` : ''}
+<p><a href="${escapeHtml(input.abortUrl)}">Avbryt</a></p>
+</div>`,
+    input.brand,
   );
 }
 
@@ -142,7 +191,7 @@ export type RegistrationField = 'givenName' | 'familyName' | 'email' | 'password
 export interface RegistrationPageInput {
   action: string;
   loginUrl: string;
-  titleName?: string | undefined;
+  brand?: PageBrand | undefined;
   values?: Partial<Record<'givenName' | 'familyName' | 'email', string>>;
   errors?: Partial<Record<RegistrationField, string>>;
   /** A message about the whole form (throttled, e-mail taken). */
@@ -152,28 +201,24 @@ export interface RegistrationPageInput {
 /** "Opprett bruker": a new login at the embedded provider, signed in at once. */
 export function registrationPage(input: RegistrationPageInput): string {
   const errors = input.errors ?? {};
-  const firstInvalid = (['givenName', 'familyName', 'email', 'password', 'passwordRepeat'] as const).find((field) => errors[field]);
-  const field = (name: RegistrationField, label: string, attributes: string, value?: string) => {
-    const error = errors[name];
-    const described = error ? ` aria-invalid="true" aria-describedby="${name}-error"` : '';
-    const focus = firstInvalid === name || (!firstInvalid && !input.alert && name === 'givenName') ? ' autofocus' : '';
-    return `<label for="${name}">${escapeHtml(label)}</label>
-${error ? `<p class="field-error" id="${name}-error">${escapeHtml(error)}</p>` : ''}<input id="${name}" name="${name}" ${attributes}${value === undefined ? '' : ` value="${escapeHtml(value)}"`}${described}${focus}>`;
-  };
+  const firstInvalid = (['givenName', 'familyName', 'email', 'password', 'passwordRepeat'] as const).find((name) => errors[name]);
+  const at = (name: RegistrationField, label: string, attributes: string, value?: string) =>
+    field({ name, label, attributes, value, error: errors[name], autofocus: firstInvalid === name || (!firstInvalid && !input.alert && name === 'givenName') });
   return layout(
     'Opprett bruker',
-    `${brandLine(input.titleName)}
-<h1>Opprett bruker</h1>
+    `<h1>Opprett bruker</h1>
+<p class="lead">En bruker på ${atTitle(input.brand)}. Vi sender en kode til e-postadressen for å bekrefte at den er din.</p>
 ${input.alert ? `<p class="alert" role="alert">${escapeHtml(input.alert)}</p>` : ''}
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
-${field('givenName', 'Fornavn', 'type="text" autocomplete="given-name" required maxlength="100"', input.values?.givenName ?? '')}
-${field('familyName', 'Etternavn', 'type="text" autocomplete="family-name" required maxlength="100"', input.values?.familyName ?? '')}
-${field('email', 'E-post', 'type="email" inputmode="email" autocomplete="email" autocapitalize="none" spellcheck="false" required maxlength="320"', input.values?.email ?? '')}
-${field('password', 'Passord (minst 8 tegn)', 'type="password" autocomplete="new-password" required minlength="8" maxlength="1024"')}
-${field('passwordRepeat', 'Gjenta passordet', 'type="password" autocomplete="new-password" required maxlength="1024"')}
+${at('givenName', 'Fornavn', 'type="text" autocomplete="given-name" required maxlength="100"', input.values?.givenName ?? '')}
+${at('familyName', 'Etternavn', 'type="text" autocomplete="family-name" required maxlength="100"', input.values?.familyName ?? '')}
+${at('email', 'E-post', 'type="email" inputmode="email" autocomplete="email" autocapitalize="none" spellcheck="false" required maxlength="320"', input.values?.email ?? '')}
+${at('password', 'Passord (minst 8 tegn)', 'type="password" autocomplete="new-password" required minlength="8" maxlength="1024"')}
+${at('passwordRepeat', 'Gjenta passordet', 'type="password" autocomplete="new-password" required maxlength="1024"')}
 <button type="submit">Opprett bruker</button>
 </form>
-<p class="secondary">Har du allerede bruker? <a href="${escapeHtml(input.loginUrl)}">Logg inn</a></p>`,
+<div class="actions"><p>Har du allerede bruker? <a href="${escapeHtml(input.loginUrl)}">Logg inn</a></p></div>`,
+    input.brand,
   );
 }
 
@@ -184,7 +229,7 @@ export interface SignupCodePageInput {
   signupId: string;
   /** Where the code went: the address the person typed. */
   email: string;
-  titleName?: string | undefined;
+  brand?: PageBrand | undefined;
   error?: string | undefined;
 }
 
@@ -196,8 +241,7 @@ export function signupCodePage(input: SignupCodePageInput): string {
   const invalid = input.error ? ' aria-invalid="true" aria-describedby="code-error"' : '';
   return layout(
     'Bekreft e-postadressen',
-    `${brandLine(input.titleName)}
-<h1>Bekreft e-postadressen</h1>
+    `<h1>Bekreft e-postadressen</h1>
 <p>Vi har sendt en kode på 6 siffer til ${escapeHtml(input.email)}. Skriv den inn for å opprette brukeren. Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter.</p>
 ${input.error ? `<p class="alert" role="alert" id="code-error">${escapeHtml(input.error)}</p>` : ''}
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
@@ -207,15 +251,83 @@ ${input.error ? `<p class="alert" role="alert" id="code-error">${escapeHtml(inpu
 <button type="submit">Bekreft og logg inn</button>
 </form>
 <p class="fine">Fikk du ingen e-post? Sjekk søppelpost, eller gå tilbake og opprett brukeren på nytt. Har du allerede en bruker med denne adressen, har vi sendt deg en e-post om det i stedet.</p>
-<p class="secondary"><a href="${escapeHtml(input.loginUrl)}">Til innlogging</a></p>`,
+<div class="actions"><p><a href="${escapeHtml(input.loginUrl)}">Til innlogging</a></p></div>`,
+    input.brand,
+  );
+}
+
+export interface PasswordResetRequestPageInput {
+  action: string;
+  loginUrl: string;
+  brand?: PageBrand | undefined;
+  email?: string | undefined;
+  error?: string | undefined;
+  /** A message about the whole form (throttled). */
+  alert?: string | undefined;
+}
+
+/** "Glemt passord?": the address the code goes to. */
+export function passwordResetRequestPage(input: PasswordResetRequestPageInput): string {
+  return layout(
+    'Glemt passord?',
+    `<h1>Glemt passord?</h1>
+<p class="lead">Skriv inn e-postadressen du logger inn med. Vi sender deg en kode på 6 siffer, og med koden lager du et nytt passord.</p>
+${input.alert ? `<p class="alert" role="alert">${escapeHtml(input.alert)}</p>` : ''}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+${field({ name: 'email', label: 'E-post', attributes: 'type="email" inputmode="email" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="320"', value: input.email ?? '', error: input.error, autofocus: !input.alert })}
+<button type="submit">Send kode</button>
+</form>
+<div class="actions"><p><a href="${escapeHtml(input.loginUrl)}">Tilbake til innlogging</a></p></div>`,
+    input.brand,
+  );
+}
+
+export type PasswordResetField = 'code' | 'password' | 'passwordRepeat';
+
+export interface PasswordResetCodePageInput {
+  action: string;
+  loginUrl: string;
+  /** "Be om en ny kode": the request form again. */
+  requestUrl: string;
+  /** The reset the code belongs to (a hidden field). */
+  resetId: string;
+  /** The address the person typed: the code went there if it has a login. */
+  email: string;
+  /** The code as typed, kept when only the passwords were refused. */
+  code?: string | undefined;
+  brand?: PageBrand | undefined;
+  errors?: Partial<Record<PasswordResetField, string>>;
+}
+
+/**
+ * The code and the new password on one page. The same page whether or not the address has a
+ * login: it says where a code went *if* there is a login with that address.
+ */
+export function passwordResetCodePage(input: PasswordResetCodePageInput): string {
+  const errors = input.errors ?? {};
+  const firstInvalid = (['code', 'password', 'passwordRepeat'] as const).find((name) => errors[name]) ?? 'code';
+  return layout(
+    'Lag nytt passord',
+    `<h1>Lag nytt passord</h1>
+<p class="note" role="status">Hvis det finnes en bruker med e-postadressen <strong>${escapeHtml(input.email)}</strong>, har vi sendt en kode på 6 siffer til den. Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter.</p>
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<input type="hidden" name="reset" value="${escapeHtml(input.resetId)}">
+<input name="email" type="email" autocomplete="username" value="${escapeHtml(input.email)}" readonly hidden>
+${field({ name: 'code', label: 'Kode fra e-posten', attributes: 'type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required', value: input.code ?? '', error: errors.code, autofocus: firstInvalid === 'code' })}
+${field({ name: 'password', label: 'Nytt passord', hint: 'Minst 8 tegn', attributes: 'type="password" autocomplete="new-password" required minlength="8" maxlength="1024"', error: errors.password, autofocus: firstInvalid === 'password' })}
+${field({ name: 'passwordRepeat', label: 'Gjenta det nye passordet', attributes: 'type="password" autocomplete="new-password" required maxlength="1024"', error: errors.passwordRepeat, autofocus: firstInvalid === 'passwordRepeat' })}
+<button type="submit">Lagre passordet og logg inn</button>
+</form>
+<p class="fine">Fikk du ingen e-post? Sjekk søppelpost, eller <a href="${escapeHtml(input.requestUrl)}">be om en ny kode</a>. Når passordet er endret, blir du logget ut alle andre steder.</p>
+<div class="actions"><p><a href="${escapeHtml(input.loginUrl)}">Tilbake til innlogging</a></p></div>`,
+    input.brand,
   );
 }
 
 export function messagePage(input: { title: string; message: string; link?: { href: string; text: string } | undefined; detail?: string | undefined }): string {
   return layout(
     input.title,
-    `${brandLine(undefined)}
-<h1>${escapeHtml(input.title)}</h1>
+    `<h1>${escapeHtml(input.title)}</h1>
 <p>${escapeHtml(input.message)}</p>
 ${input.detail ? `<p class="fine">${escapeHtml(input.detail)}</p>` : ''}
 ${input.link ? `<p class="secondary"><a href="${escapeHtml(input.link.href)}">${escapeHtml(input.link.text)}</a></p>` : ''}`,
@@ -231,8 +343,7 @@ ${input.link ? `<p class="secondary"><a href="${escapeHtml(input.link.href)}">${
 export function logoutPage(input: { form: string; automatic: boolean; cancelUrl: string }): string {
   return layout(
     'Logg ut',
-    `${brandLine(undefined)}
-<h1>Logg ut</h1>
+    `<h1>Logg ut</h1>
 <p>${input.automatic ? 'Du logges ut av Min Side …' : 'Vil du logge ut av Min Side?'}</p>
 ${input.form}
 <button id="logout" type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Logg ut</button>

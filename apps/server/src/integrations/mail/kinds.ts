@@ -14,6 +14,12 @@ export const mailKinds = {
   signupCode: 'transactional',
   /** Sign-up with an address that already has a login: a security notice instead of a code. */
   signupAccountExists: 'transactional',
+  /** "Glemt passord?": the code that lets the owner of the address choose a new password (embedded identity provider). */
+  passwordResetCode: 'transactional',
+  /** "Glemt passord?" for an address without a login: a notice instead of a code. */
+  passwordResetNoAccount: 'transactional',
+  /** The password was changed with a reset code: a security notice. */
+  passwordChanged: 'transactional',
   /** Connecting an existing subscription to a login: the code to the subscription's contact address. */
   connectCode: 'transactional',
   /** Someone tried to connect a subscription that is already connected: a security notice. */

@@ -1,13 +1,15 @@
 import type { HandleCodeBody, HandleCodeResponse } from '@minside/domain';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/http.ts';
+import { adresseavisen, seedTitle } from '../../../test/fixtures.ts';
 import { IdentityProvider } from '../identity-context.tsx';
 import { createIdentityClient, type IdentityClient } from '../identity.ts';
 import { createSessionStore } from '../session.ts';
 import { createFakeIdentity, subscriber } from '../testing/fake-identity.ts';
-import { CallbackPage, LOGIN_CANCELLED_MESSAGE, LOGIN_FAILED_MESSAGE } from './callback-page.tsx';
+import { CallbackPage, LOGIN_FAILED_MESSAGE } from './callback-page.tsx';
 
 function renderCallback(identity: IdentityClient, url: string) {
   const router = createMemoryRouter(
@@ -18,7 +20,15 @@ function renderCallback(identity: IdentityClient, url: string) {
     ],
     { initialEntries: ['/kundeservice', url], initialIndex: 1 },
   );
-  render(<IdentityProvider value={identity}><RouterProvider router={router} /></IdentityProvider>);
+  const queryClient = new QueryClient();
+  seedTitle(queryClient, adresseavisen);
+  render(
+    <QueryClientProvider client={queryClient}>
+      <IdentityProvider value={identity}>
+        <RouterProvider router={router} />
+      </IdentityProvider>
+    </QueryClientProvider>,
+  );
   return router;
 }
 
@@ -67,7 +77,7 @@ describe('/callback', () => {
   });
 
   it.each([
-    ['/callback?error=access_denied&error_description=User+cancelled', LOGIN_CANCELLED_MESSAGE],
+    ['/callback?error=invalid_request&error_description=Bad+request', LOGIN_FAILED_MESSAGE],
     ['/callback?error=server_error', LOGIN_FAILED_MESSAGE],
     ['/callback?state=state-1', LOGIN_FAILED_MESSAGE],
   ])('shows an error panel for %s without posting anything', async (url, message) => {
@@ -91,10 +101,33 @@ describe('/callback', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(LOGIN_FAILED_MESSAGE);
   });
 
+  // Issue 25.9: "Avbryt" on the login page ended on this error panel.
+  it('after "Avbryt" goes back to the public page the login started from, with no error and nothing posted', async () => {
+    const identity = createFakeIdentity();
+    identity.lastReturnTarget = () => '/kundeservice?q=ferie';
+    const router = renderCallback(identity, '/callback?error=access_denied&error_description=End-User+aborted+interaction&state=s');
+    expect(await screen.findByRole('heading', { name: 'Kundeservice' })).toBeDefined();
+    expect(router.state.location).toMatchObject({ pathname: '/kundeservice', search: '?q=ferie' });
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(identity.completions).toEqual([]);
+    expect(identity.logins).toEqual([]);
+  });
+
+  it('after "Avbryt" from a page behind the login leaves for the title\'s front page instead of asking again', () => {
+    const identity = createFakeIdentity();
+    identity.lastReturnTarget = () => '/fakturaoversikt';
+    renderCallback(identity, '/callback?error=access_denied&state=s');
+    expect(screen.getByRole('heading', { level: 1, name: 'Innloggingen ble avbrutt' })).toBeDefined();
+    expect(screen.getByRole('status').textContent).toContain('Du sendes tilbake');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(identity.logins).toEqual([]);
+  });
+
   it('"Prøv igjen" starts a fresh login', async () => {
     const identity = createFakeIdentity();
     identity.lastReturnTarget = () => '/fakturaoversikt?a=1';
-    renderCallback(identity, '/callback?error=access_denied');
+    renderCallback(identity, '/callback?error=server_error');
     fireEvent.click(screen.getByRole('button', { name: 'Prøv igjen' }));
     expect(identity.logins).toEqual(['/fakturaoversikt?a=1']);
   });

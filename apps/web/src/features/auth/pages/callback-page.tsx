@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { pages, pathTo } from '../../../app/paths.ts';
+import { isPublicPath, pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { Page } from '../../../components/page.tsx';
 import { isApiError } from '../../../lib/http.ts';
+import { useTitle } from '../../titles/index.ts';
 import { useIdentity } from '../identity-context.tsx';
 import { authMessages } from '../messages.ts';
 import styles from './callback-page.module.css';
@@ -23,6 +24,11 @@ export function completionErrorMessage(error: unknown): string {
   return LOGIN_FAILED_MESSAGE;
 }
 
+/** Leaves the portal for another site (the title's own front page), without a history entry for /callback. */
+function leavePortalFor(url: string): void {
+  window.location.replace(url);
+}
+
 /**
  * SPEC §4 /callback: posts what the provider sent back to /api/handlecode, stores the
  * session and goes on to where the login started. The identity client posts each code once,
@@ -36,13 +42,25 @@ export function CallbackPage() {
   const state = params.get('state');
   const iss = params.get('iss');
   const providerError = params.get('error');
-  const invalidReturn = providerError !== null ? providerErrorMessage(providerError) : !code || !state ? LOGIN_FAILED_MESSAGE : null;
+  // "Avbryt" on the login page (issue 25.9): not a failure to explain, the person changed their mind.
+  const cancelled = providerError === 'access_denied';
+  const invalidReturn = cancelled ? null : providerError !== null ? providerErrorMessage(providerError) : !code || !state ? LOGIN_FAILED_MESSAGE : null;
+  const title = useTitle();
 
   const [failure, setFailure] = useState<string | null>(null);
   const [retry, setRetry] = useState<'idle' | 'starting' | 'failed'>('idle');
 
+  // Back where the login started if that page is open to all (customer service, the student
+  // page …); a page behind the login would only ask again, so then the title's own front page.
   useEffect(() => {
-    if (invalidReturn !== null || !code || !state) return;
+    if (!cancelled) return;
+    const from = identity.lastReturnTarget();
+    if (isPublicPath(new URL(from, window.location.origin).pathname)) navigate(from, { replace: true });
+    else leavePortalFor(title.pageUrl);
+  }, [cancelled, identity, navigate, title.pageUrl]);
+
+  useEffect(() => {
+    if (cancelled || invalidReturn !== null || !code || !state) return;
     let current = true;
     identity.completeLogin({ code, state, ...(iss ? { iss } : {}) }).then(
       (returnTo) => {
@@ -57,9 +75,20 @@ export function CallbackPage() {
     return () => {
       current = false;
     };
-  }, [identity, navigate, code, state, iss, invalidReturn]);
+  }, [identity, navigate, code, state, iss, invalidReturn, cancelled]);
 
   const message = invalidReturn ?? failure;
+
+  if (cancelled) {
+    return (
+      <Page title="Innloggingen ble avbrutt">
+        <p className={styles.status} role="status">
+          <span className={styles.ring} aria-hidden="true" />
+          Du sendes tilbake …
+        </p>
+      </Page>
+    );
+  }
 
   if (message === null) {
     return (

@@ -8,14 +8,16 @@ import { useTitle } from '../../titles/index.ts';
 import { clientConfigQueryOptions } from '../api/consent.ts';
 import { bindConsentSync, consentSync } from '../consent-sync.ts';
 import { useConsentedServices } from '../hooks/use-consented-services.ts';
+import { ConsentBanner } from './consent-banner.tsx';
 import { ConsentDialog } from './consent-dialog.tsx';
 
 let vendorLoaded = false;
 
 /**
- * The consent manager of the page (rendered once, in the footer): the built-in dialog, opened
- * on the first visit and from the footer button; or, when the title's vendor ids and the
- * property and group ids are configured, the consent vendor's script instead.
+ * The consent manager of the page (rendered once, after the footer): on the first visit a bar
+ * at the bottom of the page that asks without covering it, and the built-in dialog from the
+ * bar's "Tilpass" and the footer button; or, when the title's vendor ids and the property and
+ * group ids are configured, the consent vendor's script instead.
  */
 export function ConsentManager() {
   const title = useTitle();
@@ -29,17 +31,11 @@ export function ConsentManager() {
   useEffect(() => bindConsentSync(title.titleCode, queryClient), [title.titleCode, queryClient]);
 
   useEffect(() => {
-    if (!config) return;
-    const vendor = config.consent.sourcepoint;
-    if (vendor) {
-      if (vendorLoaded) return;
-      vendorLoaded = true;
-      consentStore.setVendorManager(loadSourcepoint(vendor, (vendorChoices) => void consentSync.save(vendorChoices, 'vendor')));
-      return;
-    }
-    // The login is being completed on /callback: ask on the page it lands on.
-    if (config.consent.promptOnFirstVisit && consentStore.getState().choices === null && pathname !== '/callback') consentStore.openManager();
-  }, [config, pathname]);
+    const vendor = config?.consent.sourcepoint;
+    if (!vendor || vendorLoaded) return;
+    vendorLoaded = true;
+    consentStore.setVendorManager(loadSourcepoint(vendor, (vendorChoices) => void consentSync.save(vendorChoices, 'vendor')));
+  }, [config]);
 
   useEffect(() => {
     if (sessionStatus === 'signedIn') void consentSync.onSignedIn();
@@ -47,15 +43,21 @@ export function ConsentManager() {
 
   useConsentedServices(config, title);
 
+  // Not while the login is being completed on /callback: the page it lands on asks.
+  const ask = config?.consent.promptOnFirstVisit === true && config.consent.sourcepoint === null && choices === null && !dialogOpen && pathname !== '/callback';
+
   return (
-    <ConsentDialog
-      open={dialogOpen}
-      current={choices}
-      onChoose={(next) => {
-        void consentSync.save(next, 'dialog');
-        consentStore.closeDialog();
-      }}
-      onDismiss={() => consentStore.closeDialog()}
-    />
+    <>
+      {ask ? <ConsentBanner onChoose={(next) => void consentSync.save(next, 'dialog')} onCustomise={() => consentStore.openManager()} /> : null}
+      <ConsentDialog
+        open={dialogOpen}
+        current={choices}
+        onChoose={(next) => {
+          void consentSync.save(next, 'dialog');
+          consentStore.closeDialog();
+        }}
+        onDismiss={() => consentStore.closeDialog()}
+      />
+    </>
   );
 }

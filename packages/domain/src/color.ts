@@ -1,7 +1,8 @@
 /**
  * Brand colours come from the title catalogue and may be any hue. These helpers keep text
  * readable (WCAG 2 contrast): a foreground for text on the brand colour, and a darkened
- * brand "ink" for brand-coloured text and links on white.
+ * brand "ink" for brand-coloured text and links on white. Shared by the SPA's theme and the
+ * identity provider's login pages, so both dress a title alike.
  */
 
 type Rgb = readonly [number, number, number];
