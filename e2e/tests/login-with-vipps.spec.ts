@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '../fixtures.ts';
-import { DEMO_PASSWORD, signInAtProvider } from './support.ts';
+import { apiCall, DEMO_PASSWORD, signInAtProvider } from './support.ts';
 
 // Issue 24: the third server of the config offers "Logg inn med Vipps" beside the demo account,
 // as `npm start` does (VIPPS_LOGIN=simulator: the Vipps Login simulator, its demo persons in
@@ -16,6 +16,18 @@ async function signInAtVipps(page: Page, email: string) {
 }
 
 test.describe.serial('logging in with Vipps beside the account', () => {
+  test('a person who declines at Vipps (its consent is all or nothing) is back where they started, signed in nowhere', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    await page.getByRole('banner').getByRole('button', { name: 'Logg inn' }).click();
+    await expect(page).toHaveURL(/\/logg-inn\?login=/);
+    await page.getByRole('button', { name: 'Logg inn med Vipps' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Logg inn med Vipps' })).toBeVisible();
+    await page.getByRole('button', { name: 'Avbryt' }).click();
+    await expect(page).toHaveURL(adresseavisen('/kundeservice'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    expect((await apiCall(page, '/api/session')).status).toBe(401);
+  });
+
   test('Kari picks "Logg inn med Vipps", reaches her own subscription, and sees where her birthdate comes from', async ({ page }) => {
     await page.goto(adresseavisen('/'));
     await expect(page).toHaveURL(/\/logg-inn\?login=/);
@@ -45,8 +57,8 @@ test.describe.serial('logging in with Vipps beside the account', () => {
     await page.getByRole('button', { name: 'Bekreft alderen med Vipps' }).click();
     await signInAtVipps(page, 'vipps@minside.test');
     await expect(page).toHaveURL(/\/bestill-abonnement/);
-    await page.goto(faedrelandsvennen('/endre-profil'));
-    await expect(page.getByText(/Bekreftet fra Vipps/).first()).toBeVisible();
+    // Still Emma, now with Vipps' birthdate (her name stays the one her account gives).
+    expect((await apiCall(page, '/api/session?titleCode=FVN')).body).toMatchObject({ user: { givenName: 'Emma' } });
     await page.goto(faedrelandsvennen('/bestill-abonnement'));
     await page.getByRole('radio', { name: /^Ung/ }).first().check();
     await page.getByRole('button', { name: 'Gå videre' }).click();

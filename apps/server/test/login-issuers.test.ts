@@ -30,7 +30,7 @@ const stranger = person('ny', 'ny.vipps@vipps.test', { name: 'Nils Ny', phone_nu
 /** digital@'s phone number, but an e-mail Vipps did not verify: a number typed on Min Side links nobody. */
 const samePhone = person('telefon', 'telefon@vipps.test', { name: 'Tone Telefon', email_verified: false, phone_number: '4792345678', birthdate: addMonths(today, -12 * 44) });
 /** Twenty-five by BankID: links to another user by hand, then buys Ung where the title wants a verified age. */
-const young = person('ung', 'emma.vipps@vipps.test', { name: 'Emma Berg', phone_number: '4748000012', birthdate: addMonths(today, -12 * 25) });
+const young = person('ung', 'emma.vipps@vipps.test', { name: 'Emma Vipps-Berg', phone_number: '4748000012', birthdate: addMonths(today, -12 * 25) });
 
 describe('two issuers side by side: the group account and Vipps Login', () => {
   let issuer: VippsLikeIssuer;
@@ -145,6 +145,8 @@ describe('two issuers side by side: the group account and Vipps Login', () => {
     expect(linked.json<{ returnTo: string }>().returnTo).toBe('/endre-profil');
     expect(await sessionUserId(browser)).toBe(before);
     expect((await loginsOf(browser)).logins.map((entry) => entry.linkedAt !== null)).toEqual([true, true]);
+    // The second login's verified birthdate is taken; its name does not replace the one her account gives.
+    expect(await profileOf(browser)).toMatchObject({ givenName: 'Emma', familyName: 'Berg', birthdate: young.claims.birthdate });
     // The next Vipps login reaches Emma's subscriber.
     const viaVipps = newBrowser();
     expect((await signInThroughLoginPage(viaVipps, 'vipps', young)).status).toBe(200);

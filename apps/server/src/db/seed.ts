@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import { addDays, addMonths, instStatusCodes, invoiceLineDescription, kidFor, formatNorwegianAccountNumber, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import type { Database } from './client.ts';
-import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember } from './schema.ts';
+import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember, userLogin } from './schema.ts';
 import { hashPassword } from '../identity/provider/password.ts';
 import { seedPlans, seedSubscriptionHistory } from './seed-subscription.ts';
 import { seedBilling } from './seed-billing.ts';
@@ -161,6 +161,11 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       })))
       .onConflictDoNothing()
       .returning({ id: appUser.id });
+    // Each persona's login at the embedded provider (issue 24: user_login), under the main issuer's default key (OIDC_KEY).
+    await tx
+      .insert(userLogin)
+      .values(personas.map((persona) => ({ issuer: 'account', subject: demoIdentitySub(persona.key), userId: `user-${persona.key}`, linkedAt: DEMO_EMAIL_VERIFIED_AT })))
+      .onConflictDoNothing();
 
     await tx
       .insert(account)

@@ -42,7 +42,7 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
     return row?.user;
   }
 
-  /** Whether the user has a login with the main issuer: its e-mail address is then the one that counts. */
+  /** Whether the user has a login with the main issuer: its name and e-mail address then count, not a second issuer's. */
   async function hasMainLogin(userId: string): Promise<boolean> {
     const [row] = await db.select({ userId: userLogin.userId }).from(userLogin).where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, mainKey)));
     return row !== undefined;
@@ -80,8 +80,8 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
   }
 
   async function applyClaims(user: UserRow, issuer: LoginIssuer, login: VerifiedLogin): Promise<UserRow> {
-    const email = issuer.key === mainKey || !(await hasMainLogin(user.id)) ? 'follow' : 'fill';
-    return applyIssuerClaims(db, user, login, issuer.label, now(), email);
+    const role = issuer.key === mainKey || !(await hasMainLogin(user.id)) ? 'main' : 'second';
+    return applyIssuerClaims(db, user, login, issuer.label, now(), role);
   }
 
   return {

@@ -18,6 +18,7 @@ import {
   invoiceCredit,
   creditSetOff,
   profileFieldSource,
+  userLogin,
   mailOptOut,
   mailOutbox,
   payment,
@@ -65,6 +66,7 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   const invoiceNos = invoices.map((row) => row.ariaInvoiceNo);
   const credits = invoiceNos.length ? await db.select().from(invoiceCredit).where(inArray(invoiceCredit.ariaInvoiceNo, invoiceNos)) : [];
   const fieldSources = await db.select().from(profileFieldSource).where(eq(profileFieldSource.userId, user.id));
+  const logins = await db.select().from(userLogin).where(eq(userLogin.userId, user.id));
   const setOffs = await bySubscription((ids) => db.select().from(creditSetOff).where(inArray(creditSetOff.subscriptionId, ids)).orderBy(creditSetOff.createdAt));
   const documents = accountNos.length
     ? await db
@@ -139,6 +141,8 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     invoiceCredits: credits.map((row) => ({ ariaInvoiceNo: row.ariaInvoiceNo, amountOre: row.amountOre, reason: row.reason, createdAt: iso(row.createdAt) })),
     // Where each profile field came from (issue 24).
     profileFieldSources: fieldSources.map((row) => ({ field: row.field, source: row.source, issuerLabel: row.issuerLabel, verified: row.verified, recordedAt: iso(row.recordedAt) })),
+    // The logins that reach this user (issue 24): which issuer, its id for the person, since when.
+    logins: logins.map((row) => ({ issuer: row.issuer, subject: row.subject, linkedAt: iso(row.linkedAt) })),
     // Credit notes to be set off against the next invoice, and those set off already (issue 23).
     creditSetOffs: setOffs.map((row) => ({ creditNoteNumber: row.creditNoteNumber, amountOre: row.amountOre, ariaInvoiceNo: row.ariaInvoiceNo, createdAt: iso(row.createdAt), setOffAt: iso(row.setOffAt) })),
     // The issued invoices and credit notes (issue 23); each one's PDF is on /fakturaoversikt.

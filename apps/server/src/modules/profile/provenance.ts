@@ -38,11 +38,12 @@ export async function recordSource(tx: Tx | Db, userId: string, field: ProfileFi
 
 /**
  * Takes what a login's issuer said into the user's profile, by the rule above. Returns the row as it now is.
- * `email`: `follow` for the user's main login (the address is the login's); `fill` for a second
- * login beside it (issue 24), whose address replaces only one the user has not proven, and only
- * when that issuer verified it — two issuers must not take turns with where receipts go.
+ * `login`: `main` for the user's main login; `second` for a second login beside it (issue 24),
+ * whose unverified values (a name) only fill an empty field, and whose address replaces only one
+ * the user has not proven, and only when that issuer verified it — two issuers must not take
+ * turns with the name or with where receipts go. Verified values are taken from either.
  */
-export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLogin, issuerLabel: string, at: Date, email: 'follow' | 'fill' = 'follow'): Promise<UserRow> {
+export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLogin, issuerLabel: string, at: Date, role: 'main' | 'second' = 'main'): Promise<UserRow> {
   return db.transaction(async (tx) => {
     const sources = await sourcesOf(tx, user.id);
     const changes: Partial<typeof appUser.$inferInsert> = {};
@@ -56,6 +57,7 @@ export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLo
       const theirs = source !== null && source.source !== 'ISSUER';
       const issuerOwned = source?.source === 'ISSUER' || (source === null && sameValue(field, user[field], value));
       if (!verified && (theirs || (!issuerOwned && user[field]))) return;
+      if (!verified && role === 'second' && user[field]) return;
       if (user[field] !== value) changes[field] = value;
       await recordSource(tx, user.id, field, { source: 'ISSUER', issuerLabel, verified }, at);
     };
@@ -64,7 +66,7 @@ export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLo
     await take('phoneNumber', login.phoneNumber, login.phoneVerified);
     await take('birthdate', login.birthdate, login.birthdateVerified);
 
-    if (email === 'fill' && (user.emailVerifiedAt !== null || !login.emailVerified)) {
+    if (role === 'second' && (user.emailVerifiedAt !== null || !login.emailVerified)) {
       // The main login's proven address stands.
     } else if (login.email && login.email !== user.email) {
       changes.email = login.email;
@@ -73,7 +75,7 @@ export async function applyIssuerClaims(db: Db, user: UserRow, login: VerifiedLo
       // Since when the address is proven: the data export lists mail to it only from then on (issue 20).
       changes.emailVerifiedAt = at;
     }
-    if (login.email && (changes.email !== undefined || email === 'follow')) await recordSource(tx, user.id, 'email', { source: 'ISSUER', issuerLabel, verified: login.emailVerified }, at);
+    if (login.email && (changes.email !== undefined || role === 'main')) await recordSource(tx, user.id, 'email', { source: 'ISSUER', issuerLabel, verified: login.emailVerified }, at);
 
     if (Object.keys(changes).length === 0) return user;
     const [updated] = await tx.update(appUser).set(changes).where(eq(appUser.id, user.id)).returning();
