@@ -164,7 +164,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     // Each persona's login at the embedded provider (issue 24: user_login), under the main issuer's default key (OIDC_KEY).
     await tx
       .insert(userLogin)
-      .values(personas.map((persona) => ({ issuer: 'account', subject: demoIdentitySub(persona.key), userId: `user-${persona.key}`, linkedAt: DEMO_EMAIL_VERIFIED_AT })))
+      .values(personas.map((persona) => ({ issuer: 'account', subject: demoIdentitySub(persona.key), userId: `user-${persona.key}`, linkedAt: new Date(`${addMonths(today, -24)}T08:00:00Z`) })))
       .onConflictDoNothing();
 
     await tx

@@ -41,7 +41,9 @@ export function LoginsSection() {
       </h2>
       <ul className={styles.list}>
         {logins.data.logins.map((login) => {
-          const name = login.label === 'kontoen din' ? 'E-post og passord' : login.label;
+          const password = login.label === 'kontoen din';
+          const name = password ? 'E-post og passord' : login.label;
+          const inSentence = password ? 'e-post og passord' : login.label;
           return (
             <li key={login.key} className={styles.item}>
               <div>
@@ -51,12 +53,12 @@ export function LoginsSection() {
               {login.linkedAt ? (
                 login.canUnlink ? (
                   <button type="button" className={`${button.button} ${button.secondary} ${button.small}`} disabled={unlink.isPending} onClick={() => unlink.mutate(login.key)}>
-                    {unlink.isPending && unlink.variables === login.key ? 'Kobler fra …' : `Koble fra ${name}`}
+                    {unlink.isPending && unlink.variables === login.key ? 'Kobler fra …' : `Koble fra ${inSentence}`}
                   </button>
                 ) : null
               ) : (
                 <button type="button" className={`${button.button} ${button.primary} ${button.small}`} disabled={linking !== null} onClick={() => startLink(login.key)}>
-                  {linking === login.key ? 'Sender deg videre …' : `Koble til ${name}`}
+                  {linking === login.key ? 'Sender deg videre …' : `Koble til ${inSentence}`}
                 </button>
               )}
             </li>
