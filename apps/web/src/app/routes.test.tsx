@@ -15,6 +15,8 @@ type Access = 'none' | 'public' | 'auth' | 'subscriber' | 'not stated';
 const spec: Array<[path: string, access: Access]> = [
   ['/', 'subscriber'],
   ['/callback', 'none'],
+  // Issue 24: the portal's login page, listing the issuers when there is more than one.
+  ['/logg-inn', 'none'],
   ['/bestill-abonnement', 'auth'],
   ['/winback', 'public'],
   ['/bestilling-feilet', 'auth'],
@@ -54,6 +56,8 @@ const spec: Array<[path: string, access: Access]> = [
   ['/abonnement-avsluttet', 'subscriber'],
   ['/abonnement-reaktivert', 'subscriber'],
   ['/angre-oppsigelse', 'subscriber'],
+  // Issue 25.8: the right of withdrawal (ADR 030).
+  ['/angre-kjop', 'subscriber'],
   ['/spidTakeoutGateway', 'subscriber'],
   ['/spidDeleteGateway', 'subscriber'],
   ['/vilkaar', 'public'],
