@@ -37,6 +37,17 @@ describe('loadConfig', () => {
   });
 
   // ADR 025 "Development default": `npm start` pays through the real Vipps MobilePay adapter, against the simulator in its own process.
+  it('offers a second issuer only when configured: Vipps Login, or its simulator off production (issue 24)', () => {
+    expect(loadConfig({}).secondIssuer).toBeUndefined();
+    expect(loadConfig({ VIPPS_LOGIN: 'simulator' }).secondIssuer).toMatchObject({ kind: 'simulator', key: 'vipps', label: 'Vipps', claims: 'vipps' });
+    // A simulator verifies no one: never in production.
+    expect(() => loadConfig({ VIPPS_LOGIN: 'simulator', NODE_ENV: 'production' }, { purpose: 'migrate' })).toThrow(/^Invalid configuration: VIPPS_LOGIN: /);
+    expect(() => loadConfig({ VIPPS_LOGIN: 'simulator', OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/' })).toThrow(/choose either the simulator or OIDC2_ISSUER/);
+    expect(() => loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/' })).toThrow(/OIDC2_CLIENT_ID and OIDC2_CLIENT_SECRET: required/);
+    expect(loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret' }).secondIssuer).toMatchObject({ kind: 'external', key: 'vipps', label: 'Vipps' });
+    expect(() => loadConfig({ VIPPS_LOGIN: 'simulator', OIDC2_KEY: 'account' })).toThrow(/OIDC2_KEY: "account" is the first issuer's key/);
+  });
+
   it('pays through Vipps MobilePay against the embedded simulator by default off production', () => {
     expect(loadConfig({})).toMatchObject({ paymentProvider: 'vipps', vipps: { embeddedSimulator: true, port: undefined }, production: false });
     expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'http://localhost:3000' })).toMatchObject({ paymentProvider: 'vipps', vipps: { embeddedSimulator: true }, production: false });
