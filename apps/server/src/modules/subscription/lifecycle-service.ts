@@ -179,6 +179,10 @@ export function createLifecycleService({ db, accounts, catalogue, now }: Lifecyc
       planProductType: plan.planProductType,
       billingPeriod: plan.billingPeriod,
       priceOre: priceOn(plan, day),
+      // A new plan is at its own price: an introductory offer was for the plan it was bought with.
+      introPriceOre: null,
+      introMonths: null,
+      introEndsOn: null,
       features: plan.features,
     };
   }

@@ -2,6 +2,10 @@ import {
   billingPeriodLabels,
   formatKroner,
   formatLongDate,
+  priceTerms,
+  priceTermsText,
+  regularPriceText,
+  type PricedSubscription,
   type BillingPeriod,
   type FeatureSet,
   type PaymentMethod,
@@ -38,20 +42,18 @@ export const featureLabels: Record<keyof FeatureSet, { label: string; text: stri
 
 export const featureOrder: (keyof FeatureSet)[] = ['plusContent', 'ePaper', 'paper', 'familySharing', 'thirdPartyBundle'];
 
-const perPeriod: Record<BillingPeriod, string> = {
-  YEAR: 'per år',
-  QUARTER: 'per kvartal',
-  MONTH: 'per måned',
-  MONTH_PREMIUM: 'per måned',
-};
-
 export function periodLabel(period: string): string {
   return period in billingPeriodLabels ? billingPeriodLabels[period as BillingPeriod] : period;
 }
 
 /** "649 kr per måned". */
 export function priceLabel(priceOre: number, period: string): string {
-  return `${formatKroner(priceOre)} ${period in perPeriod ? perPeriod[period as BillingPeriod] : ''}`.trim();
+  return regularPriceText(priceOre, period);
+}
+
+/** What the subscriber pays now and what follows (issue 25.1): "1 kr første måned, deretter 299 kr per måned fra 26. desember 2026". */
+export function currentPriceLabel(subscription: PricedSubscription, today: string): string {
+  return priceTermsText(priceTerms(subscription, today));
 }
 
 export { formatKroner, formatLongDate };

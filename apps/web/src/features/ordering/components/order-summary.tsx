@@ -1,4 +1,4 @@
-import { addMonths, billingPeriodLabels, formatKroner, formatLongDate, osloToday, type BillingPeriod, type DeliveryAddress, type OrderQuote, systemClock } from '@minside/domain';
+import { billingPeriodLabels, formatKroner, firstPeriodOf, formatLongDate, orderPriceTerms, osloToday, regularPriceText, type BillingPeriod, type DeliveryAddress, type OrderQuote, systemClock } from '@minside/domain';
 import styles from './ordering.module.css';
 
 export interface OrderSummaryProps {
@@ -20,12 +20,14 @@ export interface DeliveryAddressDraft {
 }
 
 const months = (count: number) => (count === 1 ? '1 måned' : `${count} måneder`);
-const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
 
 /** What is bought and what it costs now and later, in whole kroner (the summary step and the receipt). */
 export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, paperStartsOn, startedOn }: OrderSummaryProps) {
   const start = startedOn ?? osloToday(systemClock());
-  const laterFrom = addMonths(start, quote.firstPeriodMonths);
+  // The same terms the subscription records and the home page shows (issue 25.1, price-terms.ts).
+  const terms = orderPriceTerms(quote, billingPeriod, start);
+  // The next period starts when the first one ends, with or without an offer (firstPeriodOf).
+  const laterFrom = firstPeriodOf(start, quote).periodEnd;
   return (
     <dl className={styles.summary}>
       <dt>Abonnement</dt>
@@ -44,7 +46,7 @@ export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, 
       </dd>
       <dt>Deretter</dt>
       <dd>
-        {formatKroner(quote.priceLaterOre)} {perPeriod[billingPeriod] ?? 'per periode'} fra {formatLongDate(laterFrom)}
+        {regularPriceText(terms.priceOre, billingPeriod)} fra {formatLongDate(laterFrom)}
       </dd>
       {paperStartsOn ? (
         <>
