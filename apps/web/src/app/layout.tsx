@@ -1,11 +1,13 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
 import { useTitle } from '../features/titles/index.ts';
 import { useSpinnerState } from '../lib/spinner.ts';
 import { AfterEachRoute } from './after-each-route.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 import { SpinnerOverlay } from './spinner-overlay.tsx';
+import { pathTo } from './paths.ts';
+import type { PageHandle } from './routes.tsx';
 import { useTitleTheme } from './title-theme.ts';
 import styles from './layout.module.css';
 
@@ -35,6 +37,23 @@ function Shell({ children }: { children?: ReactNode }) {
   );
 }
 
+/**
+ * The way back from every sub-page of Min Side (issue 25.10), in the shell so no page can
+ * forget it: on each page that needs a subscription, except the overview itself. Public and
+ * login-only pages have none: without a subscription the overview is not theirs to go back to.
+ */
+function BackToHome() {
+  const handle = useMatches().at(-1)?.handle as PageHandle | undefined;
+  if (!handle || handle.key === 'home' || !handle.meta.requiresSubscription) return null;
+  return (
+    <nav className={styles.back} aria-label="Tilbake">
+      <Link to={pathTo('home')}>
+        <span aria-hidden="true">← </span>Tilbake til oversikten
+      </Link>
+    </nav>
+  );
+}
+
 function NavigationProgress() {
   const navigation = useNavigation();
   return navigation.state === 'idle' ? null : <div className={styles.progress} aria-hidden="true" />;
@@ -46,6 +65,7 @@ export function Layout() {
     <Shell>
       <NavigationProgress />
       <AfterEachRoute />
+      <BackToHome />
       <Outlet />
       <ScrollRestoration />
     </Shell>

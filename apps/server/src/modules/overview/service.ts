@@ -1,5 +1,5 @@
 import { and, count, eq } from 'drizzle-orm';
-import { osloToday, tasksFor, type HomeOverview, type Subscription } from '@minside/domain';
+import { instStatusCodes, osloToday, tasksFor, type HomeOverview, type Subscription } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { subscriptionMember } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -57,7 +57,8 @@ export function createHomeOverviewService(deps: HomeOverviewDeps) {
       const tasks = tasksFor(sub, osloToday(now()));
       const [deliveryPart, payment, pendingInvitations] = await Promise.all([
         tasks.includes('deliveryAddress') ? deliveryFacts(user, sub) : null,
-        tasks.includes('invoices') ? paymentFacts(sub) : null,
+        // A trial pays nothing yet (SPEC §4), but what it will pay and how is exactly what its subscriber wonders about.
+        tasks.includes('invoices') || (sub.instStatusCode === instStatusCodes.TRIAL && !sub.sharedFrom) ? paymentFacts(sub) : null,
         tasks.includes('familySharing') || tasks.includes('businessAdmin') ? pendingInvitationsOf(sub) : 0,
       ]);
       return { delivery: deliveryPart, payment, pendingInvitations };

@@ -74,3 +74,12 @@ export const taskLinks: Partial<Record<SelfServiceTask, { to: string; label: str
   privacy: { to: pathTo('privacySettings'), label: 'Personvern', text: 'Samtykker, innsyn og sletting.' },
   cancel: { to: pathTo('cancelSubscription'), label: 'Si opp abonnementet', text: 'Abonnementet løper ut perioden du har betalt for.' },
 };
+
+/** The home page's task groups (issue 25.10), in the order a subscriber looks for them. */
+export const taskGroups: { id: string; heading: string; tasks: SelfServiceTask[] }[] = [
+  { id: 'levering', heading: 'Levering', tasks: ['deliveryChange', 'deliveryAddress', 'deliveryComplaint'] },
+  { id: 'betaling', heading: 'Betaling', tasks: ['invoices', 'paymentMethod'] },
+  { id: 'abonnement', heading: 'Abonnement', tasks: ['myContent', 'changePlan', 'cancel'] },
+  { id: 'deling', heading: 'Deling', tasks: ['familySharing', 'businessAdmin'] },
+  { id: 'personvern', heading: 'Personvern', tasks: ['profile', 'contact', 'privacy'] },
+];
