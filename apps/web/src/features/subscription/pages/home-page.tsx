@@ -36,15 +36,27 @@ export function HomePage() {
   const today = useToday();
   const notice = (useLocation().state as HomeNotice | null)?.notice;
   const ref = subscription ?? { ariaAccountNo: 0, titleCode: '' };
-  const { data: overview } = useQuery({ ...homeOverviewQueryOptions(ref), enabled: subscription !== null });
+  const { data: overview, isPending } = useQuery({ ...homeOverviewQueryOptions(ref), enabled: subscription !== null });
   if (!subscription) return null;
+  const lead = `Hei, ${user?.givenName || user?.displayName || ''}! Her er abonnementet ditt på ${title.name}.`;
+  // The facts come first on the page: until they are here (or have failed) nothing below them is
+  // shown, so nothing the subscriber is reading or about to press jumps down when they arrive.
+  if (isPending) {
+    return (
+      <Page title={pages.home.title} lead={lead}>
+        <p className={ui.muted} role="status">
+          Henter oversikten …
+        </p>
+      </Page>
+    );
+  }
   const tasks = tasksFor(subscription, today);
   const access = hasAccess(subscription) && userFacingState(subscription, today) !== 'expired';
   const agenda = overview ? homeAgenda(subscription, overview, today) : null;
   const invitationsPath = isBusinessAdmin(subscription) ? pathTo('businessAdmin') : pathTo('familySharing');
 
   return (
-    <Page title={pages.home.title} lead={`Hei, ${user?.givenName || user?.displayName || ''}! Her er abonnementet ditt på ${title.name}.`}>
+    <Page title={pages.home.title} lead={lead}>
       {notice ? (
         <p className={ui.success} role="status">
           {notice}
