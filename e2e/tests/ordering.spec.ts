@@ -141,12 +141,27 @@ test.describe.serial('buying and connecting a subscription', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Kvittering' })).toBeVisible();
     await expect(page.getByRole('definition').filter({ hasText: /^Digital, månedlig$/ })).toBeVisible();
     await expect(page.getByRole('definition').filter({ hasText: /^1\s*kr for 1 måned$/ })).toBeVisible();
+    // Issue 25.1: what follows the 1 kr month, as the receipt says it; the home page and the plan page say the same.
+    const later = page.getByRole('definition').filter({ hasText: /^299\s*kr per måned fra \d+\. \p{L}+ \d{4}$/u });
+    const regularFrom = /fra (.+)$/.exec((await later.textContent()) ?? '')?.[1] ?? '';
+    expect(regularFrom).not.toBe('');
+    const terms = new RegExp(`^1\\s*kr første måned, deretter 299\\s*kr per måned fra ${regularFrom}$`);
 
     await page.getByRole('link', { name: 'Til Min Side' }).click();
     await expect(page).toHaveURL(adresseavisen('/'));
     const summary = page.getByRole('region', { name: 'Digital', exact: true });
     await expect(summary).toContainText('Prøveperiode');
     await expect(summary).toContainText('BetalingsmåteVipps');
+    await expect(summary.getByRole('definition').filter({ hasText: terms })).toBeVisible();
+    await expect(summary).not.toContainText(/299\s*kr første måned/);
+    // And the next payment: the regular price, with Vipps, on the day the offer ends.
+    const nextPayment = page.getByRole('region', { name: 'Neste betaling' });
+    await expect(nextPayment).toContainText(/299\s*kr/);
+    await expect(nextPayment).toContainText(`trekkes med Vipps ${regularFrom}`);
+    await page.goto(adresseavisen('/endre-abonnement'));
+    await expect(page.getByText(new RegExp(`Digital, månedlig, 1\\s*kr første måned, deretter 299\\s*kr per måned fra ${regularFrom}`))).toBeVisible();
+    await page.getByRole('link', { name: 'Tilbake til oversikten' }).click();
+    await expect(page).toHaveURL(adresseavisen('/'));
 
     // The same order submitted again: the receipt, no second payment, one invoice, paid with Vipps.
     const again = await apiCall(page, `/api/order/${orderId}/payment`, { method: 'POST', json: { method: 'VIPPS' } });

@@ -204,6 +204,15 @@ test.describe('25.14 a vacation stop may end on any day', () => {
     const backwards = await apiCall(page, '/api/delivery/changes?titleCode=ADR', { method: 'POST', json: { type: 'STOP', fromDate: resumes, toDate: end, address: null } });
     expect(backwards).toMatchObject({ status: 422, body: { code: 'INVALID_PERIOD', message: 'Sluttdatoen kan ikke være før startdatoen.' } });
 
+    // Issue 25.10: the home page says what is going on with the paper, and the way back is one click.
+    await page.getByRole('link', { name: 'Tilbake til oversikten' }).click();
+    await expect(page).toHaveURL(adresseavisen('/'));
+    const delivery = page.getByRole('region', { name: 'Levering', exact: true });
+    await expect(delivery).toContainText('Innherredsveien 21');
+    await expect(delivery).toContainText(`Avisen stoppes fra ${dayAndMonth(from)} og kommer igjen ${dayAndMonth(resumes)}.`);
+    await delivery.getByRole('link', { name: 'Se eller endre' }).click();
+    await expect(page).toHaveURL(adresseavisen('/endre-avislevering'));
+
     await card.getByRole('button', { name: 'Slett' }).click();
     await card.getByRole('button', { name: 'Ja, slett' }).click();
     await expect(page.getByText('Endringen er slettet.')).toBeVisible();

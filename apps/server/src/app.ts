@@ -53,6 +53,8 @@ import { studentRoutes } from './modules/student/routes.ts';
 import { createStudentService } from './modules/student/service.ts';
 import { registerBank } from './modules/bank/index.ts';
 import { createDeliveryService } from './modules/delivery/service.ts';
+import { homeOverviewRoutes } from './modules/overview/routes.ts';
+import { createHomeOverviewService } from './modules/overview/service.ts';
 import { carrierFeed } from './modules/delivery/feed.ts';
 import { createCalendarCache } from './modules/delivery/calendars.ts';
 import { createDeliveryNotices } from './modules/delivery/notices.ts';
@@ -240,6 +242,8 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(studentRoutes, { student, sessions, titles });
   await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, changeMails, now });
   await registerBank(app, { config, db: database.db, catalogue, mailer, now });
+  const overview = createHomeOverviewService({ db: database.db, accounts, titles, delivery, billing: app.billing, now });
+  await app.register(homeOverviewRoutes, { overview, sessions });
   const ageVerifier = loginIssuers.map(issuerDto).find((issuer) => issuer.verifiesAge) ?? null;
   await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter, ageVerifier });
   const consent = createConsentService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });

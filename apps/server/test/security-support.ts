@@ -154,6 +154,7 @@ export function fixtures(seeded: Seeded): Record<string, Fixture> {
     'POST /api/profile/email-change': { body: { newEmail: 'ny.adresse@minside.test', password: 'feil-passord' } },
     'POST /api/profile/email-change/confirm': { body: { token: 'finnes-ikke' } },
     'GET /api/family': { query: ADR },
+    'GET /api/overview': { query: ADR },
     'POST /api/family/invitations': { query: ADR, body: { email: 'ugyldig' } },
     'POST /api/family/invitations/:id/resend': { query: ADR, params: { id: 'demo-member-familie-invitasjon' }, body: {}, owner: 'familie', owned: true },
     'DELETE /api/family/invitations/:id': { query: ADR, params: { id: 'demo-member-familie-invitasjon' }, body: {}, owner: 'familie', owned: true, skipOwner: 'would remove the seeded invitation' },

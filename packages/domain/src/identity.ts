@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { introductoryPriceSchema } from './price-terms.ts';
 import { billingPeriods, featureSetSchema, instStatusCodeSchema, paymentMethods, planProductTypes } from './subscription.ts';
 import { titleSchema } from './title.ts';
 
@@ -50,8 +51,9 @@ export const subscriptionSchema = z.object({
   instStatusCode: instStatusCodeSchema,
   subsRetrieveSubscriptionAddInfo: z.object({ subscriptionInfo1: z.string().nullable() }),
   billingPeriod: z.enum(billingPeriods as [string, ...string[]]),
-  /** Price per billing period, øre. */
+  /** The regular price per billing period, øre; the introductory offer, while it runs, is `introductoryPrice` (price-terms.ts). */
   priceOre: z.number().int(),
+  introductoryPrice: introductoryPriceSchema.nullable(),
   paymentMethod: z.enum(paymentMethods),
   features: featureSetSchema,
   startedOn: isoDate,

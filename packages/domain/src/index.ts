@@ -28,6 +28,8 @@ export * from './billing.ts';
 export * from './consent.ts';
 export * from './privacy.ts';
 export * from './ordering.ts';
+export * from './price-terms.ts';
+export * from './home-overview.ts';
 export * from './connect.ts';
 export * from './mail-unsubscribe.ts';
 export * from './jobs.ts';

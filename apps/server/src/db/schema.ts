@@ -234,7 +234,16 @@ export const subscription = pgTable(
     subscriptionInfo1: text('subscription_info1'),
     /** YEAR, QUARTER, MONTH or MONTH_PREMIUM. */
     billingPeriod: text('billing_period').notNull(),
+    /** The regular price per billing period, øre: what is charged once any introductory offer is over. */
     priceOre: integer('price_ore').notNull(),
+    /**
+     * An introductory offer bought with the subscription (the 1 kr month, the campaign, the
+     * winback; issue 25.1): what the first period cost, how many months it covers, and the
+     * renewal day from which `priceOre` applies. All three or none.
+     */
+    introPriceOre: integer('intro_price_ore'),
+    introMonths: integer('intro_months'),
+    introEndsOn: date('intro_ends_on', { mode: 'string' }),
     /** AVTALEGIRO, CARD, VIPPS, INVOICE or NONE. */
     paymentMethod: text('payment_method').notNull(),
     /** Title feature set (SPEC §3). */

@@ -1,11 +1,12 @@
 import { inArray } from 'drizzle-orm';
-import { addDays, addMonths, instStatusCodes, invoiceLineDescription, kidFor, formatNorwegianAccountNumber, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
+import { addDays, addMonths, INTRO_PRICE_ORE, instStatusCodes, invoiceLineDescription, kidFor, formatNorwegianAccountNumber, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember, userLogin } from './schema.ts';
 import { hashPassword } from '../identity/provider/password.ts';
 import { seedPlans, seedSubscriptionHistory } from './seed-subscription.ts';
 import { seedBilling } from './seed-billing.ts';
+import { introColumns } from '../modules/subscription/grant.ts';
 import { seedStudentPlans } from './seed-student.ts';
 import { seedUnconnectedSubscription } from './seed-ordering.ts';
 
@@ -86,6 +87,12 @@ interface PlannedSubscription {
   sharedFrom?: string;
   companyDomain?: string;
   maxMembers?: number;
+  /**
+   * Bought with an introductory offer (issue 25.1): the offer's price and months, recorded as an
+   * order records it (`introductoryPriceOf`): the regular price stays `priceOre`, the offer ends
+   * on the period end, and the subscription started the offer's months before it.
+   */
+  intro?: { priceOre: number; months: number };
 }
 
 const plannedSubscriptions: PlannedSubscription[] = [
@@ -99,7 +106,7 @@ const plannedSubscriptions: PlannedSubscription[] = [
   { persona: 'student', titleCode: 'ADR', ariaPlanId: 'ADR-STUDENT-DIGITAL-M', planName: 'Student digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 9_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 3, periodEndsInDays: 17, maxMembers: 0 },
   { persona: 'oppsagt', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.PENDING_CANCELLATION, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 26, periodEndsInDays: 19, cancelledDaysAgo: 6, maxMembers: 0 },
   { persona: 'utlopt', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.CANCELLED, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 30, periodEndsInDays: -45, cancelledDaysAgo: 70, maxMembers: 0 },
-  { persona: 'prove', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-PROVE-1KR', planName: 'Digital – første måned for 1 kr', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.TRIAL, billingPeriod: 'MONTH', priceOre: 100, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 0, periodEndsInDays: 16, maxMembers: 0 },
+  { persona: 'prove', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.TRIAL, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 0, periodEndsInDays: 16, maxMembers: 0, intro: { priceOre: INTRO_PRICE_ORE, months: 1 } },
   { persona: 'slett', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 5, periodEndsInDays: 15, maxMembers: 0 },
   { persona: 'ferie', titleCode: 'ADR', ariaPlanId: 'ADR-KOMPLETT-M', planName: 'Komplett', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 64_900, paymentMethod: 'CARD', features: paperAndDigital, startedMonthsAgo: 20, periodEndsInDays: 14, maxMembers: 4 },
   { persona: 'tidligere', titleCode: 'ADR', ariaPlanId: 'ADR-KOMPLETT-M', planName: 'Komplett', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.CANCELLED, billingPeriod: 'MONTH', priceOre: 64_900, paymentMethod: 'CARD', features: paperAndDigital, startedMonthsAgo: 26, periodEndsInDays: -20, cancelledDaysAgo: 50, maxMembers: 0 },
@@ -201,9 +208,10 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
           subscriptionInfo1: plan.subscriptionInfo1 ?? null,
           billingPeriod: plan.billingPeriod,
           priceOre: plan.priceOre,
+          ...introColumns(plan.intro ? { ...plan.intro, endsOn: periodEnd } : null),
           paymentMethod: plan.paymentMethod,
           features: plan.features,
-          startedOn: addMonths(today, -plan.startedMonthsAgo),
+          startedOn: plan.intro ? addMonths(periodEnd, -plan.intro.months) : addMonths(today, -plan.startedMonthsAgo),
           currentPeriodEnd: periodEnd,
           cancelledAt: plan.cancelledDaysAgo === undefined ? null : new Date(`${addDays(today, -plan.cancelledDaysAgo)}T10:00:00Z`),
           sharedFromSubscriptionId: plan.sharedFrom ? subscriptionId(plan.sharedFrom, plan.titleCode) : null,

@@ -1,5 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useMatches } from 'react-router';
 import { ConsentManager } from '../features/privacy/index.ts';
 import { useTitle } from '../features/titles/index.ts';
 import { useSpinnerState } from '../lib/spinner.ts';
@@ -8,6 +8,8 @@ import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 import { OfflineNotice, ProgressBar } from './progress.tsx';
 import { SpinnerOverlay } from './spinner-overlay.tsx';
+import { pathTo } from './paths.ts';
+import type { PageHandle } from './routes.tsx';
 import { useTitleTheme } from './title-theme.ts';
 import styles from './layout.module.css';
 
@@ -40,12 +42,30 @@ function Shell({ children }: { children?: ReactNode }) {
   );
 }
 
+/**
+ * The way back from every sub-page of Min Side (issue 25.10), in the shell so no page can
+ * forget it: on each page that needs a subscription, except the overview itself. Public and
+ * login-only pages have none: without a subscription the overview is not theirs to go back to.
+ */
+function BackToHome() {
+  const handle = useMatches().at(-1)?.handle as PageHandle | undefined;
+  if (!handle || handle.key === 'home' || !handle.meta.requiresSubscription) return null;
+  return (
+    <nav className={styles.back} aria-label="Tilbake">
+      <Link to={pathTo('home')}>
+        <span aria-hidden="true">← </span>Tilbake til oversikten
+      </Link>
+    </nav>
+  );
+}
+
 /** The root route's component. */
 export function Layout() {
   return (
     <Shell>
       <ProgressBar />
       <AfterEachRoute />
+      <BackToHome />
       <Outlet />
       <ScrollRestoration />
     </Shell>

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import {
   billingErrorCodes,
   billingErrorMessages,
@@ -28,7 +28,7 @@ import {
 } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, billingDocument, discountCode, invoice, paymentAgreement, subscription, subscriptionDiscount } from '../../db/schema.ts';
+import { account, billingDocument, discountCode, invoice, payment, paymentAgreement, subscription, subscriptionDiscount } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { AccountService } from '../subscription/service.ts';
@@ -152,6 +152,9 @@ export function toInvoiceDto(row: InvoiceRow, titleCode: string, today: string, 
     ...collectionOf(row, status, money, today),
   };
 }
+
+/** The home page shows the few earliest unpaid invoices; more is the invoice list's work. */
+const HOME_OPEN_INVOICES_MAX = 5;
 
 export function createBillingService(deps: BillingServiceDeps) {
   const { db, engine, accounts, catalogue, now, paylinkSecret, providerStoresCards, mails } = deps;
@@ -454,6 +457,35 @@ export function createBillingService(deps: BillingServiceDeps) {
     },
 
     // --- payment method --------------------------------------------------------------------
+
+    /**
+     * The home page's money facts (issue 25.10) for a subscription already known to be the
+     * caller's: its account's unpaid invoices at the title, and those whose last charge (a
+     * renewal's, or the subscriber's own attempt) failed. Two queries, whatever the count.
+     */
+    async openInvoicesOf(sub: Subscription): Promise<{ openInvoices: Invoice[]; failedChargeInvoiceNos: number[] }> {
+      const day = today();
+      const rows = await db
+        .select({ row: invoice, ...invoiceMoney(day) })
+        .from(invoice)
+        .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
+        .where(and(eq(invoice.ariaAccountNo, sub.ariaAccountNo), isNull(invoice.paidAt), or(eq(subscription.titleCode, sub.titleCode), isNull(invoice.subscriptionId))))
+        .orderBy(asc(invoice.dueOn), asc(invoice.ariaInvoiceNo))
+        .limit(HOME_OPEN_INVOICES_MAX);
+      const openInvoices = rows.map(({ row, ...money }) => toInvoiceDto(row, sub.titleCode, day, money)).filter((dto) => dto.openOre > 0);
+      if (openInvoices.length === 0) return { openInvoices, failedChargeInvoiceNos: [] };
+      // The newest payment of each invoice decides: a failed draw followed by a pending own payment is no longer "failed".
+      const latest = await db
+        .selectDistinctOn([payment.ariaInvoiceNo], { ariaInvoiceNo: payment.ariaInvoiceNo, status: payment.status })
+        .from(payment)
+        .where(inArray(payment.ariaInvoiceNo, openInvoices.map((dto) => dto.ariaInvoiceNo)))
+        .orderBy(payment.ariaInvoiceNo, desc(payment.createdAt));
+      const failedChargeInvoiceNos = latest.flatMap((row) => (row.status === 'FAILED' && row.ariaInvoiceNo !== null ? [row.ariaInvoiceNo] : []));
+      return { openInvoices, failedChargeInvoiceNos };
+    },
+
+    /** The payment method of a subscription already known to be the caller's (the home overview). */
+    paymentMethodFor: paymentMethodOf,
 
     /** GET /api/subscription/{accountNo}/{titleCode}/paymentMethod. */
     async paymentMethod(userId: string, ariaAccountNo: number, titleCode: string): Promise<PaymentMethodDetails> {

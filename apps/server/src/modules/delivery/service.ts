@@ -211,8 +211,15 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
     return row;
   }
 
+  /** The context of a paper subscription already read and checked by the caller (the home overview): no second look-up. */
+  function contextOf(user: SessionUser, subscription: Subscription): DeliveryContext {
+    const entry = catalogue.byTitleCode(subscription.titleCode);
+    return { user, subscription, title: entry, calendar: calendarOf(entry) };
+  }
+
   return {
     contextFor,
+    contextOf,
 
     /** Today in Europe/Oslo, by the server's clock. */
     today: () => osloToday(now()),

@@ -10,6 +10,7 @@ import {
   formatKroner,
   formatLongDate,
   instStatusCodes,
+  introductoryPriceOf,
   invoiceLineDescription,
   nextPossibleDeliveryDay,
   offerLabels,
@@ -20,6 +21,7 @@ import {
   osloToday,
   priceOn,
   quoteOrder,
+  regularPriceText,
   subscriptionMethodOfProvider,
   type CreateOrderBody,
   type InvoicePaymentMethod,
@@ -27,6 +29,7 @@ import {
   type Order,
   type OrderOffer,
   type OrderOffersResponse,
+  type OrderQuote,
   type OrderResponse,
   type OrderState,
   type PaymentRedirect,
@@ -47,7 +50,7 @@ import type { PublicationCalendar } from '@minside/domain';
 import type { PublicationConfig } from '@minside/titles';
 import { townOf } from '../delivery/postal-codes.ts';
 import { declareBirthdate, sourcesOf } from '../profile/provenance.ts';
-import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
+import { accessOn, accessWithOwnerOn, grantSubscription, introColumns, lockSubscriptionAt } from '../subscription/grant.ts';
 import { findPlan, soldPlans } from '../subscription/plans.ts';
 import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
 import type { TitleService } from '../titles/service.ts';
@@ -93,21 +96,25 @@ const ONE_OPEN_ORDER_INDEX = 'subscription_order_one_open_idx';
 const orderAlreadyOpen = () => orderError(409, orderErrorCodes.orderAlreadyOpen, orderMessages.orderAlreadyOpen);
 const closedStates: OrderState[] = ['cancelled', 'failed', 'timed_out'];
 
-export function toOrderDto(row: OrderRow): Order {
+function orderQuoteOf(row: OrderRow): OrderQuote {
   const offerCode = row.offerCode as OfferCode | null;
+  return {
+    offerCode,
+    offerLabel: offerCode ? offerLabels[offerCode] : null,
+    amountNowOre: row.amountNowOre,
+    firstPeriodMonths: row.firstPeriodMonths,
+    priceLaterOre: row.priceLaterOre,
+    laterPeriodMonths: row.laterPeriodMonths,
+  };
+}
+
+export function toOrderDto(row: OrderRow): Order {
   return {
     orderId: row.id,
     state: row.state as OrderState,
     titleCode: row.titleCode,
     plan: { ariaPlanID: row.ariaPlanId, name: row.planName, planProductType: row.planProductType, billingPeriod: row.billingPeriod },
-    quote: {
-      offerCode,
-      offerLabel: offerCode ? offerLabels[offerCode] : null,
-      amountNowOre: row.amountNowOre,
-      firstPeriodMonths: row.firstPeriodMonths,
-      priceLaterOre: row.priceLaterOre,
-      laterPeriodMonths: row.laterPeriodMonths,
-    },
+    quote: orderQuoteOf(row),
     deliveryAddress: row.deliveryAddress ?? null,
     paperStartsOn: row.paperStartsOn,
     paymentMethod: (row.paymentMethod as InvoicePaymentMethod | null) ?? null,
@@ -253,7 +260,9 @@ export function createOrderingService(deps: OrderingDeps) {
         // The 1 kr month is a trial (SPEC §4: not paying); every other offer is paid from the start.
         instStatusCode: order.offerCode === 'INTRO_1KR' ? instStatusCodes.TRIAL : instStatusCodes.ACTIVE,
         billingPeriod: plan.billingPeriod,
+        // The regular price, with the offer beside it until its first period ends (issue 25.1, price-terms.ts).
         priceOre: order.priceLaterOre,
+        ...introColumns(introductoryPriceOf(orderQuoteOf(order), day)),
         paymentMethod: subscriptionMethod,
         features: plan.features,
         startedOn: day,
@@ -302,7 +311,7 @@ export function createOrderingService(deps: OrderingDeps) {
       const lines = [
         `Takk for bestillingen! Du har nå ${plan.name} (${billingPeriodLabels[plan.billingPeriod].toLowerCase()}).`,
         `Betalt nå: ${formatKroner(order.amountNowOre)} for perioden ${formatLongDate(day)} – ${formatLongDate(lastDay)}.`,
-        `Deretter: ${formatKroner(order.priceLaterOre)} per periode fra ${formatLongDate(periodEnd)}, ${subscriptionMethod === 'VIPPS' ? 'trukket med Vipps-avtalen du godkjente' : subscriptionMethod === 'INVOICE' ? 'på faktura med KID som du får på e-post før hver periode' : 'trukket fra betalingskortet'}.`,
+        `Deretter: ${regularPriceText(order.priceLaterOre, plan.billingPeriod)} fra ${formatLongDate(periodEnd)}, ${subscriptionMethod === 'VIPPS' ? 'trukket med Vipps-avtalen du godkjente' : subscriptionMethod === 'INVOICE' ? 'på faktura med KID som du får på e-post før hver periode' : 'trukket fra betalingskortet'}.`,
         ...(paperStartsOn ? [`Papiravisen kommer fra ${formatLongDate(paperStartsOn)}.`] : []),
       ];
       await mailer.enqueue(tx, { to: buyer.email, title, kind: 'orderReceipt', ...titleMail(title, { heading: `Kvittering for ${plan.name}`, paragraphs: lines }), idempotencyKey: `order:${order.id}:receipt` });

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { effectiveStatusCode, hasAccess, sharedStatusOn } from '@minside/domain';
+import { effectiveStatusCode, hasAccess, sharedStatusOn, type IntroductoryPrice } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, subscription } from '../../db/schema.ts';
 import { settleShare } from '../family/shares.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 type SubscriptionValues = Omit<typeof subscription.$inferInsert, 'id' | 'ariaAccountNo' | 'titleCode' | 'createdAt'>;
+
+/** The three columns a subscription keeps its introductory offer in (all set, or all null). */
+export function introColumns(intro: IntroductoryPrice | null): Pick<SubscriptionValues, 'introPriceOre' | 'introMonths' | 'introEndsOn'> {
+  return { introPriceOre: intro?.priceOre ?? null, introMonths: intro?.months ?? null, introEndsOn: intro?.endsOn ?? null };
+}
 
 /** The user's account, created (first title = this one) when they have none yet. */
 export async function ensureAccount(tx: Tx, userId: string, titleCode: string): Promise<number> {
@@ -73,6 +78,9 @@ export async function grantSubscription(
         companyDomain: null,
         subscriptionInfo1: null,
         maxMembers: 0,
+        introPriceOre: null,
+        introMonths: null,
+        introEndsOn: null,
         ...input.values,
       })
       .where(eq(subscription.id, previous.id))

@@ -185,6 +185,10 @@ export function createLifecycleService({ db, accounts, catalogue, mails, now }: 
       planProductType: plan.planProductType,
       billingPeriod: plan.billingPeriod,
       priceOre: priceOn(plan, day),
+      // A new plan is at its own price: an introductory offer was for the plan it was bought with.
+      introPriceOre: null,
+      introMonths: null,
+      introEndsOn: null,
       features: plan.features,
     };
   }

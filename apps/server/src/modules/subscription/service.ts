@@ -55,6 +55,7 @@ export function toSubscriptionDto(row: SubscriptionRow, ownerName: string | null
     subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: row.subscriptionInfo1 },
     billingPeriod: row.billingPeriod,
     priceOre: row.priceOre,
+    introductoryPrice: row.introPriceOre !== null && row.introMonths !== null && row.introEndsOn !== null ? { priceOre: row.introPriceOre, months: row.introMonths, endsOn: row.introEndsOn } : null,
     paymentMethod: row.paymentMethod as PaymentMethod,
     features: row.features,
     startedOn: row.startedOn,

@@ -2,3 +2,4 @@
 export { DeliveryNoticeBanner } from './components/delivery-notice-banner.tsx';
 export { usePostalCodeTown } from './api/lookup-postal-code.ts';
 export { AddressFields, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from './components/address-form.tsx';
+export { addressLines, dayAndMonth } from './format.ts';

@@ -3,6 +3,10 @@ import {
   featureKeys,
   formatKroner,
   formatLongDate,
+  priceTerms,
+  priceTermsText,
+  regularPriceText,
+  type PricedSubscription,
   type BillingPeriod,
   type FeatureSet,
   type PaymentMethod,
@@ -41,20 +45,18 @@ export const featureLabels: Record<keyof FeatureSet, { label: string; text: stri
 
 export const featureOrder: readonly (keyof FeatureSet)[] = featureKeys;
 
-const perPeriod: Record<BillingPeriod, string> = {
-  YEAR: 'per år',
-  QUARTER: 'per kvartal',
-  MONTH: 'per måned',
-  MONTH_PREMIUM: 'per måned',
-};
-
 export function periodLabel(period: string): string {
   return period in billingPeriodLabels ? billingPeriodLabels[period as BillingPeriod] : period;
 }
 
 /** "649 kr per måned". */
 export function priceLabel(priceOre: number, period: string): string {
-  return `${formatKroner(priceOre)} ${period in perPeriod ? perPeriod[period as BillingPeriod] : ''}`.trim();
+  return regularPriceText(priceOre, period);
+}
+
+/** What the subscriber pays now and what follows (issue 25.1): "1 kr første måned, deretter 299 kr per måned fra 26. desember 2026". */
+export function currentPriceLabel(subscription: PricedSubscription, today: string): string {
+  return priceTermsText(priceTerms(subscription, today));
 }
 
 /** "299 kr per måned, 329 kr fra 1. januar 2027": the price and the announced change still to come (domain `priceOutlook`). */
@@ -81,3 +83,12 @@ export const taskLinks: Partial<Record<SelfServiceTask, { to: string; label: str
   privacy: { to: pathTo('privacySettings'), label: 'Personvern', text: 'Samtykker, innsyn og sletting.' },
   cancel: { to: pathTo('cancelSubscription'), label: 'Si opp abonnementet', text: 'Abonnementet løper ut perioden du har betalt for.' },
 };
+
+/** The home page's task groups (issue 25.10), in the order a subscriber looks for them. */
+export const taskGroups: { id: string; heading: string; tasks: SelfServiceTask[] }[] = [
+  { id: 'levering', heading: 'Levering', tasks: ['deliveryChange', 'deliveryAddress', 'deliveryComplaint'] },
+  { id: 'betaling', heading: 'Betaling', tasks: ['invoices', 'paymentMethod'] },
+  { id: 'abonnement', heading: 'Abonnement', tasks: ['myContent', 'changePlan', 'cancel'] },
+  { id: 'deling', heading: 'Deling', tasks: ['familySharing', 'businessAdmin'] },
+  { id: 'personvern', heading: 'Personvern', tasks: ['profile', 'contact', 'privacy'] },
+];

@@ -29,6 +29,7 @@ export const paperSubscription: Subscription = {
   subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: null },
   billingPeriod: 'MONTH',
   priceOre: 59_900,
+  introductoryPrice: null,
   paymentMethod: 'CARD',
   features: { plusContent: true, ePaper: true, paper: true, familySharing: true, thirdPartyBundle: false },
   startedOn: '2024-01-01',

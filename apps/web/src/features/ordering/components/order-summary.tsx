@@ -1,4 +1,4 @@
-import { addMonths, billingPeriodLabels, formatKroner, formatLongDate, osloToday, type BillingPeriod, type DeliveryAddress, type OrderQuote, type PriceOutlook, systemClock } from '@minside/domain';
+import { billingPeriodLabels, formatKroner, firstPeriodOf, formatLongDate, orderPriceTerms, osloToday, regularPriceText, type BillingPeriod, type DeliveryAddress, type OrderQuote, type PriceOutlook, systemClock } from '@minside/domain';
 import styles from './ordering.module.css';
 
 export interface OrderSummaryProps {
@@ -22,12 +22,14 @@ export interface DeliveryAddressDraft {
 }
 
 const months = (count: number) => (count === 1 ? '1 måned' : `${count} måneder`);
-const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
 
 /** What is bought and what it costs now and later, in whole kroner (the summary step and the receipt). */
 export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, paperStartsOn, startedOn, later }: OrderSummaryProps) {
   const start = startedOn ?? osloToday(systemClock());
-  const laterFrom = addMonths(start, quote.firstPeriodMonths);
+  // The same terms the subscription records and the home page shows (issue 25.1, price-terms.ts).
+  const terms = orderPriceTerms(quote, billingPeriod, start);
+  // The next period starts when the first one ends, with or without an offer (firstPeriodOf).
+  const laterFrom = firstPeriodOf(start, quote).periodEnd;
   return (
     <dl className={styles.summary}>
       <dt>Abonnement</dt>
@@ -46,13 +48,13 @@ export function OrderSummary({ planName, billingPeriod, quote, deliveryAddress, 
       </dd>
       <dt>Deretter</dt>
       <dd>
-        {formatKroner(later?.priceOre ?? quote.priceLaterOre)} {perPeriod[billingPeriod] ?? 'per periode'} fra {formatLongDate(laterFrom)}
+        {regularPriceText(later?.priceOre ?? terms.priceOre, billingPeriod)} fra {formatLongDate(laterFrom)}
       </dd>
       {later?.then ? (
         <>
           <dt>Ny pris</dt>
           <dd>
-            {formatKroner(later.then.priceOre)} {perPeriod[billingPeriod] ?? 'per periode'} fra {formatLongDate(later.then.from)} (varslet prisendring)
+            {regularPriceText(later.then.priceOre, billingPeriod)} fra {formatLongDate(later.then.from)} (varslet prisendring)
           </dd>
         </>
       ) : null}

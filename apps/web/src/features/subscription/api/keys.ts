@@ -12,6 +12,8 @@ export const subscriptionKeys = {
   changes: (subscription: SubscriptionRef) => ['subscription', ...ref(subscription), 'changes'] as const,
   plans: (subscription: SubscriptionRef) => ['subscription', ...ref(subscription), 'plans'] as const,
   retentionOffer: (subscription: SubscriptionRef) => ['subscription', ...ref(subscription), 'retention-offer'] as const,
+  /** The home page's facts (GET /api/overview). */
+  overview: (subscription: SubscriptionRef) => ['subscription', ...ref(subscription), 'overview'] as const,
   /** The public price list of a title (/nye-priser). */
   priceList: (titleCode: string) => ['subscription', 'price-list', titleCode.toUpperCase()] as const,
 };

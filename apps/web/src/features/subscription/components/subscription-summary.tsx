@@ -1,5 +1,5 @@
 import { instStatusCodes, isBusinessAdmin, isPaperSubscription, lastDayWithAccess, renewalDay, userFacingState, type Subscription } from '@minside/domain';
-import { featureLabels, featureOrder, formatKroner, formatLongDate, paymentMethodLabels, periodLabel, priceLabel } from '../labels.ts';
+import { currentPriceLabel, featureLabels, featureOrder, formatLongDate, paymentMethodLabels, periodLabel } from '../labels.ts';
 import { StateBadge } from './state-badge.tsx';
 import styles from './subscription-summary.module.css';
 import ui from '../../../components/ui.module.css';
@@ -16,10 +16,9 @@ function dateFact(subscription: Subscription, today: string): { label: string; v
   return { label: 'Neste fornyelse', value: formatLongDate(renewalDay(subscription.currentPeriodEnd)) };
 }
 
-function priceFact(subscription: Subscription): string {
+function priceFact(subscription: Subscription, today: string): string {
   if (subscription.sharedFrom) return `Inkludert, betales av ${subscription.sharedFrom.ownerName}`;
-  if (subscription.instStatusCode === instStatusCodes.TRIAL) return `${formatKroner(subscription.priceOre)} første måned`;
-  return priceLabel(subscription.priceOre, subscription.billingPeriod);
+  return currentPriceLabel(subscription, today);
 }
 
 /** SPEC §3/§4 at a glance: plan, what it includes, period, price, the next date, payment, state. */
@@ -46,7 +45,7 @@ export function SubscriptionSummary({ subscription, today }: { subscription: Sub
 
       <Facts>
         <Fact label="Betalingsperiode">{periodLabel(subscription.billingPeriod)}</Fact>
-        <Fact label="Pris">{priceFact(subscription)}</Fact>
+        <Fact label="Pris">{priceFact(subscription, today)}</Fact>
         <Fact label={date.label}>{date.value}</Fact>
         {subscription.sharedFrom ? null : (
           <Fact label="Betalingsmåte">{paymentMethodLabels[subscription.paymentMethod]}</Fact>

@@ -14,8 +14,8 @@ import { planOptionsQueryOptions } from '../api/get-plan-options.ts';
 import { changePlan } from '../api/mutations.ts';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
-import { featureLabels, featureOrder, periodLabel, priceLabel, priceOutlookLabel } from '../labels.ts';
-import { useCurrentSubscription, useSubscriptionUpdate } from '../use-subscription.ts';
+import { currentPriceLabel, featureLabels, featureOrder, periodLabel, priceLabel, priceOutlookLabel } from '../labels.ts';
+import { useCurrentSubscription, useSubscriptionUpdate, useToday } from '../use-subscription.ts';
 import type { ReceiptState } from './change-subscription-receipt-page.tsx';
 import styles from './change-subscription-page.module.css';
 
@@ -96,6 +96,7 @@ export function ChangeSubscriptionPage() {
   const { data: options, error: loadError, isPending } = useQuery({ ...planOptionsQueryOptions(ref), enabled: subscription !== null });
   const { register, handleSubmit, control, setValue, formState } = useForm<Choice>({ resolver: zodResolver(choiceSchema) });
   const chosenId = useWatch({ control, name: 'ariaPlanID' });
+  const today = useToday();
   const mutation = useMutation({
     mutationFn: (choice: Choice) => changePlan(ref, choice.ariaPlanID),
     onSuccess: (receipt) => {
@@ -106,7 +107,7 @@ export function ChangeSubscriptionPage() {
   });
   if (!subscription) return null;
 
-  const current = `${subscription.planName}, ${periodLabel(subscription.billingPeriod).toLowerCase()}, ${priceLabel(subscription.priceOre, subscription.billingPeriod)}`;
+  const current = `${subscription.planName}, ${periodLabel(subscription.billingPeriod).toLowerCase()}, ${currentPriceLabel(subscription, today)}`;
   const blocked = options && options.length > 0 && options.every((option) => option.unavailable && !ageCodes.has(option.unavailable.code)) ? options[0]?.unavailable : null;
   const chosen = options?.find((option) => option.plan.ariaPlanID === chosenId);
   const digitalInstead = options?.find((option) => /-DIGITAL-M$/.test(option.plan.ariaPlanID) && !option.unavailable);

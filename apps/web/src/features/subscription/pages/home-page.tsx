@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
-import { tasksFor } from '@minside/domain';
+import { hasAccess, homeAgenda, isBusinessAdmin, tasksFor, userFacingState } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { telHref } from '../../../lib/format.ts';
 import { Page } from '../../../components/page.tsx';
@@ -8,11 +9,13 @@ import { DeliveryNoticeBanner } from '../../delivery/index.ts';
 import { WithdrawalNotice } from '../../ordering/index.ts';
 import { StudentStatusNotice } from '../../student/index.ts';
 import { useTitle } from '../../titles/index.ts';
+import { homeOverviewQueryOptions } from '../api/get-home-overview.ts';
 import { ChangeLog } from '../components/change-log.tsx';
+import { AttentionPanel, StatusCards } from '../components/home-agenda.tsx';
 import { StatePanel } from '../components/state-panel.tsx';
 import { SubscriptionSummary } from '../components/subscription-summary.tsx';
+import { TaskGroups } from '../components/task-groups.tsx';
 import ui from '../../../components/ui.module.css';
-import { taskLinks } from '../labels.ts';
 import { useCurrentSubscription, useToday } from '../use-subscription.ts';
 import styles from './home-page.module.css';
 
@@ -21,21 +24,40 @@ export interface HomeNotice {
   notice?: string;
 }
 
-/** SPEC §2 `/`: the subscription at a glance, what can be done about its state, and shortcuts to every task that applies. */
+/**
+ * SPEC §2 `/` as the subscriber's "what's going on" (issue 25.10): what needs them, the state
+ * of the subscription, where the paper goes and what is paid next; then the tasks, grouped;
+ * then help and the change log. The facts beside the subscription come in one call
+ * (`GET /api/overview`); until they arrive the rest of the page stands on its own.
+ */
 export function HomePage() {
   const subscription = useCurrentSubscription();
   const user = useSessionUser();
   const title = useTitle();
   const today = useToday();
   const notice = (useLocation().state as HomeNotice | null)?.notice;
+  const ref = subscription ?? { ariaAccountNo: 0, titleCode: '' };
+  const { data: overview, isPending } = useQuery({ ...homeOverviewQueryOptions(ref), enabled: subscription !== null });
   if (!subscription) return null;
-  const shortcuts = tasksFor(subscription, today).flatMap((task) => {
-    const link = taskLinks[task];
-    return link ? [{ task, ...link }] : [];
-  });
+  const lead = `Hei, ${user?.givenName || user?.displayName || ''}! Her er abonnementet ditt på ${title.name}.`;
+  // The facts come first on the page: until they are here (or have failed) nothing below them is
+  // shown, so nothing the subscriber is reading or about to press jumps down when they arrive.
+  if (isPending) {
+    return (
+      <Page title={pages.home.title} lead={lead}>
+        <p className={ui.muted} role="status">
+          Henter oversikten …
+        </p>
+      </Page>
+    );
+  }
+  const tasks = tasksFor(subscription, today);
+  const access = hasAccess(subscription) && userFacingState(subscription, today) !== 'expired';
+  const agenda = overview ? homeAgenda(subscription, overview, today) : null;
+  const invitationsPath = isBusinessAdmin(subscription) ? pathTo('businessAdmin') : pathTo('familySharing');
 
   return (
-    <Page title={pages.home.title} lead={`Hei, ${user?.givenName || user?.displayName || ''}! Her er abonnementet ditt på ${title.name}.`}>
+    <Page title={pages.home.title} lead={lead}>
       {notice ? (
         <p className={ui.success} role="status">
           {notice}
@@ -43,13 +65,23 @@ export function HomePage() {
       ) : null}
       <DeliveryNoticeBanner />
       <StudentStatusNotice subscription={subscription} />
-      <div className={styles.overview}>
+      <div className={styles.now}>
+        <StatePanel subscription={subscription} today={today} />
+        <WithdrawalNotice subscription={subscription} today={today} />
+        {agenda ? <AttentionPanel agenda={agenda} invitationsPath={invitationsPath} /> : null}
+      </div>
+
+      <div className={styles.layout}>
+        {overview && agenda ? (
+          <div className={styles.facts}>
+            <StatusCards overview={overview} agenda={agenda} hasAccess={access} />
+          </div>
+        ) : null}
         <div className={styles.summary}>
           <SubscriptionSummary subscription={subscription} today={today} />
         </div>
-        <div className={styles.state}>
-          <StatePanel subscription={subscription} today={today} />
-          <WithdrawalNotice subscription={subscription} today={today} />
+        <div className={styles.tasks}>
+          <TaskGroups tasks={tasks} />
         </div>
         <aside className={styles.help} aria-labelledby="trenger-du-hjelp">
           <h2 id="trenger-du-hjelp" className={ui.panelHeading}>
@@ -64,22 +96,6 @@ export function HomePage() {
           <Link to={pathTo('customerService')}>Vanlige spørsmål og svar</Link>
         </aside>
       </div>
-
-      <section className={styles.shortcuts} aria-labelledby="snarveier">
-        <h2 id="snarveier" className={ui.sectionHeading}>
-          Snarveier
-        </h2>
-        <ul className={styles.grid}>
-          {shortcuts.map((shortcut) => (
-            <li key={shortcut.task}>
-              <Link className={shortcut.task === 'cancel' ? `${styles.shortcut} ${styles.quiet}` : styles.shortcut} to={shortcut.to}>
-                <span className={styles.shortcutLabel}>{shortcut.label}</span>
-                <span className={styles.shortcutText}>{shortcut.text}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
 
       <ChangeLog subscription={subscription} />
     </Page>

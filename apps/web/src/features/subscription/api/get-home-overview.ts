@@ -1,0 +1,13 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { HomeOverview } from '@minside/domain';
+import { http } from '../../../lib/http.ts';
+import { subscriptionKeys, type SubscriptionRef } from './keys.ts';
+
+/** GET /api/overview: delivery, money and invitations for the home page, in one round trip (issue 25.10). */
+export async function getHomeOverview(subscription: SubscriptionRef, signal?: AbortSignal): Promise<HomeOverview> {
+  return http.get<HomeOverview>(`overview?titleCode=${encodeURIComponent(subscription.titleCode)}`, { signal });
+}
+
+export function homeOverviewQueryOptions(subscription: SubscriptionRef) {
+  return queryOptions({ queryKey: subscriptionKeys.overview(subscription), queryFn: ({ signal }) => getHomeOverview(subscription, signal) });
+}
