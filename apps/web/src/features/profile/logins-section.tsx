@@ -41,7 +41,7 @@ export function LoginsSection() {
       </h2>
       <ul className={styles.list}>
         {logins.data.logins.map((login) => {
-          const password = login.label === 'kontoen din';
+          const password = login.style === 'oidc' && login.label === 'kontoen din';
           const name = password ? 'E-post og passord' : login.label;
           const inSentence = password ? 'e-post og passord' : login.label;
           return (
