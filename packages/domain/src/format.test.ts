@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatClockTime, formatInstant, formatKroner, formatLongInstant, formatLongDate, formatPeriod, formatShortDate, formatWeekdayDate, invoiceLineDescription } from './format.ts';
+import { formatClockTime, formatInstant, formatKroner, formatLongInstant, formatLongDate, formatPeriod, formatShortDate, formatWeekdayDate, invoiceDescriptionWithoutPeriod, invoiceLineDescription } from './format.ts';
 
 const nbsp = '\u00a0';
 const minus = '\u2212';
@@ -141,5 +141,18 @@ describe('invoiceLineDescription', () => {
     expect(invoiceLineDescription({ planName: 'Komplett', periodFrom: '2026-11-21', periodTo: '2026-12-02', note: 'mellomlegg ved bytte fra Digital' })).toBe(
       'Komplett, 21. november 2026 – 2. desember 2026 (mellomlegg ved bytte fra Digital)',
     );
+  });
+});
+
+describe('invoiceDescriptionWithoutPeriod', () => {
+  it('takes the period out of a line written for it, keeping the note', () => {
+    const description = invoiceLineDescription({ planName: 'Komplett', periodFrom: '2026-12-03', periodTo: '2027-01-02', note: 'rabatt VELKOMMEN20' });
+    expect(invoiceDescriptionWithoutPeriod(description, '2026-12-03', '2027-01-02')).toBe('Komplett (rabatt VELKOMMEN20)');
+    expect(invoiceDescriptionWithoutPeriod('Digital, 5. mars 2026 – 4. april 2026', '2026-03-05', '2026-04-04')).toBe('Digital');
+  });
+
+  it('leaves a description for another period, or free text, as it is', () => {
+    expect(invoiceDescriptionWithoutPeriod('Digital, 5. mars 2026 – 4. april 2026', '2026-04-05', '2026-05-04')).toBe('Digital, 5. mars 2026 – 4. april 2026');
+    expect(invoiceDescriptionWithoutPeriod('Gebyr for purring', '2026-03-05', '2026-04-04')).toBe('Gebyr for purring');
   });
 });

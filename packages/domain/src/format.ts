@@ -141,3 +141,16 @@ export interface InvoiceLine {
 export function invoiceLineDescription({ planName, periodFrom, periodTo, note }: InvoiceLine): string {
   return `${planName}, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}${note ? ` (${note})` : ''}`;
 }
+
+/**
+ * An invoice's description without its period, for a list whose own column shows the period
+ * (issue 25.13: the same row must not say the period twice in two styles):
+ * "Komplett, 3. desember 2026 – 2. januar 2027 (rabatt VELKOMMEN20)" → "Komplett (rabatt VELKOMMEN20)".
+ * A description not written by invoiceLineDescription for that period is returned as it is.
+ */
+export function invoiceDescriptionWithoutPeriod(description: string, periodFrom: string, periodTo: string): string {
+  const period = `, ${formatLongDate(periodFrom)} – ${formatLongDate(periodTo)}`;
+  const at = description.indexOf(period);
+  if (at <= 0) return description;
+  return `${description.slice(0, at)}${description.slice(at + period.length)}`;
+}

@@ -131,6 +131,23 @@ describe('the invoice list', () => {
       cleanup();
     }
   });
+
+  it('says the period once, in its own column or line, not again in the description in another style (issue 25.13)', () => {
+    const stored: Invoice = { ...base, ariaInvoiceNo: 9100, description: 'Komplett, 1. mars 2026 – 31. mars 2026 (rabatt VELKOMMEN20)' };
+    for (const wide of [true, false]) {
+      screenWidth(wide);
+      render(
+        <MemoryRouter>
+          <InvoiceList invoices={[stored]} />
+        </MemoryRouter>,
+      );
+      const holder = wide ? screen.getAllByRole('row')[1] : screen.getByRole('article');
+      expect(holder?.textContent).toContain('Komplett (rabatt VELKOMMEN20)');
+      expect(holder?.textContent).toContain('01.03.2026–31.03.2026');
+      expect(holder?.textContent).not.toContain('1. mars 2026');
+      cleanup();
+    }
+  });
 });
 
 describe('one invoice', () => {

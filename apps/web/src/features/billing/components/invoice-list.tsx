@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { offersPayNow, type Invoice } from '@minside/domain';
+import { invoiceDescriptionWithoutPeriod, offersPayNow, type Invoice } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { invoicePdfUrl } from '../api/get-invoices.ts';
@@ -7,6 +7,11 @@ import { formatKroner, formatPeriod, formatShortDate, openText, paidText } from 
 import { useMediaQuery } from '../use-media-query.ts';
 import { InvoiceCollectionBadge, InvoiceCollectionDetail } from './invoice-status-badge.tsx';
 import styles from './invoice-list.module.css';
+
+/** What the invoice is for; the period has its own column (or line), so it is not said twice in two styles. */
+function invoiceHeading(invoice: Invoice): string {
+  return invoiceDescriptionWithoutPeriod(invoice.description, invoice.periodFrom, invoice.periodTo);
+}
 
 /** From this width the invoices are a table; below it, one card per invoice. */
 export const TABLE_MEDIA_QUERY = '(min-width: 56rem)';
@@ -71,7 +76,7 @@ function InvoiceTable({ invoices, caption }: { invoices: Invoice[]; caption: str
             <tr key={invoice.ariaInvoiceNo}>
               <th scope="row">
                 <span className={styles.rowHead}>
-                  <span className={styles.description}>{invoice.description}</span>
+                  <span className={styles.description}>{invoiceHeading(invoice)}</span>
                   <span className={styles.meta}>Fakturanr. {invoice.ariaInvoiceNo}</span>
                 </span>
               </th>
@@ -118,7 +123,7 @@ function InvoiceCards({ invoices, caption }: { invoices: Invoice[]; caption: str
             <article className={`${styles.card} ${invoice.collection === 'OVERDUE' || invoice.collection === 'AVTALEGIRO_FAILED' ? styles.cardOpen : ''}`} aria-labelledby={headingId}>
               <div className={styles.cardTop}>
                 <h3 id={headingId} className={styles.cardTitle}>
-                  {invoice.description}
+                  {invoiceHeading(invoice)}
                 </h3>
                 <InvoiceCollectionBadge invoice={invoice} />
               </div>
