@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, isValidKid, osloToday, systemClock } from '@minside/domain';
+import { addDays, addMonths, calendarDaysBetween, changeLogResponseSchema, formatKroner, instStatusCodes, isValidKid, orderSchema, osloToday, paymentRedirectSchema, priceChangesResponseSchema, priceOn, systemClock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
+import { CHARGE_LEAD_DAYS } from '../src/integrations/payment/vipps-provider.ts';
+import { RENEWAL_LEAD_DAYS } from '../src/modules/billing/jobs.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
-import { vippsClientOf, vippsOf } from './support.ts';
+import { answerAtVipps, signIn, vippsClientOf, vippsOf } from './support.ts';
 
 // Issue 6 renewals: the next period's invoice is issued before the period ends, exactly once
 // per period however often (and however concurrently) the job runs; a Vipps agreement is charged
@@ -201,5 +204,165 @@ describe.each(testDatabases)('billing renewals, charging a stored card ($name)',
     expect(digital?.paid_at).not.toBeNull();
     const payments = await test.database.rows(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptions.digital} and purpose = 'RENEWAL'`);
     expect(payments).toEqual([{ status: 'CAPTURED', method: 'SWEDBANK-PPG', aria_invoice_no: digital?.aria_invoice_no }]);
+  });
+});
+
+describe.each(testDatabases)('billing renewals, the end of the 1 kr month ($name)', ({ name }) => {
+  // SPEC §9's offer, as the order page sells it: "1 kr første måned, deretter 299 kr per måned".
+  // The trial is not paying while it runs (SPEC §4), but when it ends the subscription renews at
+  // the regular price like any paying one, and from that day it is ACTIVE.
+  const PORTAL = 'http://adresseavisen.localhost:3000';
+  let test: TestApp;
+  let offsetDays = 0;
+  const now = () => new Date(systemClock().getTime() + offsetDays * DAY);
+  const seededToday = osloToday(systemClock());
+  /** Moves the clock to `day` (an ISO date on or after the seeded today). */
+  const setToday = (day: string) => {
+    offsetDays = calendarDaysBetween(seededToday, day);
+    expect(osloToday(now())).toBe(day);
+  };
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now });
+  });
+  afterAll(() => test.close());
+
+  interface SubscriptionRow {
+    id: string;
+    aria_account_no: number;
+    inst_status_code: number;
+    price_ore: number;
+    intro_price_ore: number | null;
+    intro_ends_on: string | null;
+    current_period_end: string;
+    payment_method: string;
+  }
+  const subscriptionOf = async (userId: string) =>
+    (
+      await test.database.rows<SubscriptionRow>(sql`
+        select s.id, s.aria_account_no::int as aria_account_no, s.inst_status_code, s.price_ore, s.intro_price_ore, s.intro_ends_on::text as intro_ends_on,
+               s.current_period_end::text as current_period_end, s.payment_method
+        from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = ${userId} and s.title_code = 'ADR'`)
+    )[0];
+  const invoicesOf = (subscriptionId: string) =>
+    test.database.rows<InvoiceRow & { period_to: string }>(sql`
+      select aria_invoice_no::int as aria_invoice_no, period_from::text as period_from, period_to::text as period_to, amount_ore, kid, due_on::text as due_on, paid_at, settled_by, description
+      from invoice where subscription_id = ${subscriptionId} order by period_from, aria_invoice_no`);
+  const changesOf = (subscriptionId: string, kind: string) =>
+    test.database.rows<{ actor: string; from_status_code: number | null; to_status_code: number | null; details: Record<string, unknown> }>(
+      sql`select actor, from_status_code, to_status_code, details from subscription_change where subscription_id = ${subscriptionId} and kind = ${kind}`,
+    );
+  const renewalPayments = (subscriptionId: string) =>
+    test.database.rows<{ status: string; method: string; amount_ore: number; aria_invoice_no: number }>(
+      sql`select status, method, amount_ore, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`,
+    );
+  const runTwiceAtOnceAndAgain = async () => {
+    await Promise.all([test.app.billingJobs.runRenewals(), test.app.billingJobs.runRenewals()]);
+    await test.app.billingJobs.runRenewals();
+  };
+
+  // First, while nobody else's trial is running: the seeded prove@ (Digital, the 1 kr month, ends in 16 days).
+  it('a cancelled trial is neither invoiced nor converted, before or after its period end', async () => {
+    const trialEnd = addDays(seededToday, 16);
+    const before = await subscriptionOf('user-prove');
+    expect(before).toMatchObject({ id: 'demo-prove-adr', inst_status_code: instStatusCodes.TRIAL, price_ore: 29_900, intro_price_ore: 100, intro_ends_on: trialEnd, current_period_end: trialEnd });
+    const prove = await signIn(test, PORTAL, 'prove@minside.test');
+    const cancelled = await prove.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: before?.aria_account_no, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } });
+    expect(cancelled.status, cancelled.body).toBe(200);
+    for (const day of [addDays(trialEnd, -RENEWAL_LEAD_DAYS), addDays(trialEnd, -2), trialEnd, addDays(trialEnd, 1)]) {
+      setToday(day);
+      await runTwiceAtOnceAndAgain();
+    }
+    expect(await invoicesOf('demo-prove-adr')).toEqual([]);
+    expect(await renewalPayments('demo-prove-adr')).toEqual([]);
+    expect(await subscriptionOf('user-prove')).toMatchObject({ inst_status_code: instStatusCodes.PENDING_CANCELLATION, current_period_end: trialEnd });
+    expect(await changesOf('demo-prove-adr', 'trialEnded')).toEqual([]);
+  });
+
+  let trial: { subscriptionId: string; accountNo: number; startedOn: string; end: string; regularOre: number } | undefined;
+
+  it('the 1 kr month bought with Vipps: the regular price is invoiced RENEWAL_LEAD_DAYS before it ends, while it is still a trial', async () => {
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    const ordered = await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-DIGITAL-M' } });
+    expect(ordered.status, ordered.body).toBe(201);
+    const created = orderSchema.parse(ordered.json());
+    expect(created.quote).toMatchObject({ offerCode: 'INTRO_1KR', amountNowOre: 100, firstPeriodMonths: 1, priceLaterOre: 29_900 });
+    const paying = paymentRedirectSchema.parse((await ny.request('POST', `${PORTAL}/api/order/${created.orderId}/payment`, { json: { method: 'VIPPS' } })).json());
+    await answerAtVipps(test, paying.redirectUrl, 'approve');
+    const startedOn = osloToday(now());
+    const end = addMonths(startedOn, 1);
+    const row = await subscriptionOf('user-ny');
+    expect(row).toMatchObject({ inst_status_code: instStatusCodes.TRIAL, price_ore: 29_900, intro_price_ore: 100, intro_ends_on: end, current_period_end: end, payment_method: 'VIPPS' });
+    if (!row) throw new Error('the order made no subscription');
+    // The regular price on the day the offer ends, as the order page's "Deretter" gave it: with a
+    // price change announced on /nye-priser (the seed announces one) if it has begun by then.
+    const plans = priceChangesResponseSchema.parse((await test.app.inject({ method: 'GET', url: '/api/plans/ADR' })).json()).plans;
+    const digital = plans.find((plan) => plan.ariaPlanID === 'ADR-DIGITAL-M');
+    if (!digital) throw new Error('ADR sells no Digital');
+    const regularOre = priceOn(digital, end);
+    trial = { subscriptionId: row.id, accountNo: row.aria_account_no, startedOn, end, regularOre };
+
+    // A day before the lead time: only the 1 kr invoice of the order.
+    setToday(addDays(end, -RENEWAL_LEAD_DAYS - 1));
+    await test.app.billingJobs.runRenewals();
+    expect((await invoicesOf(row.id)).map((invoice) => [invoice.period_from, invoice.amount_ore])).toEqual([[startedOn, 100]]);
+
+    // RENEWAL_LEAD_DAYS ahead, as for a paying subscription: the next period at the regular price.
+    setToday(addDays(end, -RENEWAL_LEAD_DAYS));
+    await test.app.billingJobs.runRenewals();
+    const next = (await invoicesOf(row.id)).filter((invoice) => invoice.period_from === end);
+    expect(next).toHaveLength(1);
+    expect(next[0]).toMatchObject({ amount_ore: regularOre, period_to: addDays(addMonths(end, 1), -1), due_on: addDays(end, -2), paid_at: null });
+    expect(next[0]?.description).toContain('Digital');
+    expect(isValidKid(next[0]?.kid ?? '', defaultCatalogue.byTitleCode('ADR').bank)).toBe(true);
+    // The month paid for with 1 kr runs to its end: still a trial, nothing converted yet.
+    expect(await subscriptionOf('user-ny')).toMatchObject({ inst_status_code: instStatusCodes.TRIAL, current_period_end: end });
+    expect(await changesOf(row.id, 'trialEnded')).toEqual([]);
+  });
+
+  it('run twice and at once: one invoice for the period, and one charge of the Vipps agreement when it falls due', async () => {
+    if (!trial) throw new Error('needs the trial ordered above');
+    await runTwiceAtOnceAndAgain();
+    expect((await invoicesOf(trial.subscriptionId)).filter((invoice) => invoice.period_from === trial?.end)).toHaveLength(1);
+
+    // Due 2 days before the period: Vipps MobilePay is given the charge its lead time before that,
+    // once however often the job runs, and takes it on the due date.
+    const dueOn = addDays(trial.end, -2);
+    setToday(addDays(dueOn, -CHARGE_LEAD_DAYS));
+    await runTwiceAtOnceAndAgain();
+    expect(await renewalPayments(trial.subscriptionId)).toMatchObject([{ status: 'PENDING', method: 'VIPPS', amount_ore: trial.regularOre }]);
+    setToday(dueOn);
+    await runTwiceAtOnceAndAgain();
+    await vippsOf(test).processCharges();
+    await vippsOf(test).flushWebhooks();
+    await runTwiceAtOnceAndAgain();
+    const invoices = (await invoicesOf(trial.subscriptionId)).filter((invoice) => invoice.period_from === trial?.end);
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ amount_ore: trial.regularOre, settled_by: 'VIPPS' });
+    expect(invoices[0]?.paid_at).not.toBeNull();
+    expect(await renewalPayments(trial.subscriptionId)).toEqual([{ status: 'CAPTURED', method: 'VIPPS', amount_ore: trial.regularOre, aria_invoice_no: invoices[0]?.aria_invoice_no }]);
+    expect(await subscriptionOf('user-ny')).toMatchObject({ inst_status_code: instStatusCodes.TRIAL, current_period_end: trial.end });
+  });
+
+  it('when the new period begins the trial is ACTIVE, in the step that rolls the period, once, with its change-log entry', async () => {
+    if (!trial) throw new Error('needs the trial ordered above');
+    setToday(trial.end);
+    await runTwiceAtOnceAndAgain();
+    expect(await subscriptionOf('user-ny')).toMatchObject({ inst_status_code: instStatusCodes.ACTIVE, current_period_end: addMonths(trial.end, 1) });
+    expect(await changesOf(trial.subscriptionId, 'trialEnded')).toEqual([
+      { actor: 'system', from_status_code: instStatusCodes.TRIAL, to_status_code: instStatusCodes.ACTIVE, details: { planName: 'Digital', billingPeriod: 'MONTH', amountOre: trial.regularOre, on: trial.end } },
+    ]);
+    // Still one invoice per period: the 1 kr month and the first month at the regular price.
+    expect((await invoicesOf(trial.subscriptionId)).map((invoice) => [invoice.period_from, invoice.amount_ore])).toEqual([
+      [trial.startedOn, 100],
+      [trial.end, trial.regularOre],
+    ]);
+    // What the subscriber reads in the change log.
+    const ny = await signIn(test, PORTAL, 'ny@minside.test');
+    const log = await ny.request('GET', `${PORTAL}/api/subscription/${trial.accountNo}/ADR/changes`);
+    expect(log.status, log.body).toBe(200);
+    expect(changeLogResponseSchema.parse(log.json()).entries.find((entry) => entry.kind === 'trialEnded')).toMatchObject({
+      actor: 'system',
+      description: `Prøveperioden er over. Digital fortsetter til ordinær pris, ${formatKroner(trial.regularOre)} per måned.`,
+    });
   });
 });

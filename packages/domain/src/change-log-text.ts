@@ -3,7 +3,7 @@
 // contracts; the money and date formats are format.ts's.
 import { formatKroner, formatLongDate } from './format.ts';
 import { lastDayWithAccess } from './paid-period.ts';
-import { billingPeriodLabels, type BillingPeriod } from './subscription-rules.ts';
+import { billingPeriodLabels, perBillingPeriod, type BillingPeriod } from './subscription-rules.ts';
 
 export const changeActors = ['self', 'customerCentre', 'system'] as const;
 export type ChangeActor = (typeof changeActors)[number];
@@ -28,6 +28,7 @@ export const changeKinds = [
   'paymentMethodChanged',
   'shareJoined',
   'shareEnded',
+  'trialEnded',
 ] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 
@@ -88,5 +89,10 @@ export function describeChange(kind: ChangeKind, details: ChangeDetails): string
       return `Ble med i delingen av ${plan}.`;
     case 'shareEnded':
       return `Delingen av ${plan} ble avsluttet.`;
+    case 'trialEnded': {
+      // The 1 kr month is over and the subscription renewed at the price the order promised after it.
+      const price = details.amountOre ? `, ${formatKroner(details.amountOre)} ${details.billingPeriod && details.billingPeriod in perBillingPeriod ? perBillingPeriod[details.billingPeriod as BillingPeriod] : 'per periode'}` : '';
+      return `Prøveperioden er over. ${details.planName ?? 'Abonnementet'} fortsetter til ordinær pris${price}.`;
+    }
   }
 }

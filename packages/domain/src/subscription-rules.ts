@@ -68,6 +68,31 @@ export function isPaying(subscription: ClassifiableSubscription): boolean {
   return !hasSubscriptionInfo(subscription);
 }
 
+/** What the renewal rule reads of a subscription besides its classification. */
+export interface RenewableSubscription extends ClassifiableSubscription {
+  /** The regular price per billing period, øre (what every period after an introductory offer costs). */
+  priceOre: number;
+  /** The owner's subscription when this one is a share; null for one's own. */
+  sharedFrom: string | null;
+}
+
+/**
+ * Whether the renewal job carries this subscription into its next period, invoicing (or
+ * charging) it at the regular price RENEWAL_LEAD_DAYS before the period ends: a paying
+ * subscription, or a trial that converts. The 1 kr month (SPEC §9's offer) is sold as
+ * "1 kr første måned, deretter 299 kr per måned" (price-terms.ts); SPEC §4 counts a trial as not
+ * paying while it runs, so `isPaying` alone would leave it free for ever. A trial converts on the
+ * terms a paying subscription renews on; when its new period begins it is ACTIVE. Nothing else
+ * renews: not a cancelled one (PENDING_CANCELLATION, whatever it would resume to), nor anything
+ * ended or suspended, nor a share (its owner pays), nor a subscription without a price.
+ */
+export function renewsAtPeriodEnd(subscription: RenewableSubscription): boolean {
+  if (subscription.sharedFrom !== null || subscription.priceOre <= 0) return false;
+  if (subscription.instStatusCode === instStatusCodes.ACTIVE) return isPaying(subscription);
+  if (subscription.instStatusCode === instStatusCodes.TRIAL) return isPaying({ ...subscription, instStatusCode: instStatusCodes.ACTIVE });
+  return false;
+}
+
 /** SPEC §5: an Ung subscription has a plan id containing UNG. */
 export function isUngSubscription(subscription: Pick<ClassifiableSubscription, 'ariaPlanID'>): boolean {
   return subscription.ariaPlanID.toUpperCase().includes('UNG');

@@ -9,6 +9,7 @@ import {
   isPaperSubscription,
   isPaying,
   isUngSubscription,
+  renewsAtPeriodEnd,
   userFacingState,
   type ClassifiableSubscription,
 } from './subscription.ts';
@@ -42,6 +43,24 @@ describe('SPEC §4 paying rule', () => {
     ['subscription info set', withInfo('admin'), false],
     ['blank subscription info counts as unset', withInfo('  '), true],
   ])('%s → %s', (_label, subscription, paying) => expect(isPaying(subscription)).toBe(paying));
+});
+
+describe('renewal: paying, or a trial that converts', () => {
+  const own = { ...base, priceOre: 29_900, sharedFrom: null };
+  const trial = { ...own, instStatusCode: instStatusCodes.TRIAL };
+  it.each([
+    ['a paying subscription', own, true],
+    ['a trial at a regular price (the 1 kr month), though it is not paying', trial, true],
+    ['a cancelled trial', { ...trial, instStatusCode: instStatusCodes.PENDING_CANCELLATION }, false],
+    ['a cancelled subscription', { ...own, instStatusCode: instStatusCodes.PENDING_CANCELLATION }, false],
+    ['an expired one', { ...own, instStatusCode: instStatusCodes.CANCELLED }, false],
+    ['a trial without a price', { ...trial, priceOre: 0 }, false],
+    ['a shared trial', { ...trial, sharedFrom: 'demo-owner' }, false],
+    ['a share', { ...own, sharedFrom: 'demo-owner' }, false],
+    ['a business trial (subscription info set)', { ...trial, subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: 'employee' } }, false],
+    ['active non-billable', { ...own, instStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE }, false],
+  ])('%s → %s', (_label, subscription, renews) => expect(renewsAtPeriodEnd(subscription)).toBe(renews));
+  it('keeps SPEC §4: the trial itself is not paying', () => expect(isPaying(trial)).toBe(false));
 });
 
 describe('SPEC §5 classification', () => {

@@ -2,10 +2,10 @@ import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
-import { addDays, addMonths, formatKroner, formatShortDate, instStatusCodes, invoiceLineDescription, isPaying, osloToday, paymentProviderLabels, type BillingPeriod } from '@minside/domain';
+import { addDays, addMonths, formatKroner, formatShortDate, instStatusCodes, invoiceLineDescription, osloToday, paymentProviderLabels, renewsAtPeriodEnd, type BillingPeriod, type ChangeDetails, type ChangeKind } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
+import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionChange, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { PaymentEngine } from './engine.ts';
@@ -19,7 +19,7 @@ import type { BillingService } from './service.ts';
  * The billing jobs (issue 11 schedules them; `npm run billing:jobs` runs them by hand):
  * - renewals: issue the next period's invoice RENEWAL_LEAD_DAYS before the period ends
  *   (one per period: `subscription_period`'s primary key), roll the period over when it
- *   ends, and collect due invoices — charge a stored card / Vipps agreement, leave giro
+ *   ends (a trial's 1 kr month converting to ACTIVE in the same step), and collect due invoices — charge a stored card / Vipps agreement, leave giro
  *   invoices waiting (their e-mail carries a pay-link); AvtaleGiro invoices go to the bank in
  *   the claim file and are paid only when its OCR file says so (modules/bank, issue 21);
  * - reconciliation: settle PENDING payments at the provider.
@@ -61,13 +61,13 @@ export interface RenewalReport {
 export function createBillingJobs(deps: BillingJobDeps) {
   const { db, engine, billing, provider, mailer, catalogue, now, log, portalOrigin } = deps;
 
-  async function priceFor(row: typeof subscription.$inferSelect, periodFrom: string): Promise<{ amountOre: number; planName: string; months: number }> {
+  async function priceFor(row: typeof subscription.$inferSelect, periodFrom: string): Promise<{ amountOre: number; planName: string; months: number; billingPeriod: string }> {
     const planId = row.pendingPlanId && row.pendingChangeOn && row.pendingChangeOn <= periodFrom ? row.pendingPlanId : row.ariaPlanId;
     const [found] = await db.select().from(plan).where(eq(plan.ariaPlanId, planId));
-    if (!found) return { amountOre: row.priceOre, planName: row.planName, months: periodMonths[row.billingPeriod as BillingPeriod] ?? 1 };
+    if (!found) return { amountOre: row.priceOre, planName: row.planName, months: periodMonths[row.billingPeriod as BillingPeriod] ?? 1, billingPeriod: row.billingPeriod };
     const announced = found.nextPriceOre !== null && found.nextPriceFrom !== null && found.nextPriceFrom <= periodFrom;
     const amountOre = planId === row.ariaPlanId && !announced ? row.priceOre : announced ? (found.nextPriceOre as number) : found.priceOre;
-    return { amountOre, planName: found.name, months: periodMonths[found.billingPeriod as BillingPeriod] ?? 1 };
+    return { amountOre, planName: found.name, months: periodMonths[found.billingPeriod as BillingPeriod] ?? 1, billingPeriod: found.billingPeriod };
   }
 
   /** The subscription's ACTIVE stored agreement for its method that this provider can charge (a card, a Vipps agreement), if any. */
@@ -397,23 +397,53 @@ export function createBillingJobs(deps: BillingJobDeps) {
       const candidates = await db
         .select()
         .from(subscription)
-        .where(and(eq(subscription.instStatusCode, instStatusCodes.ACTIVE), isNull(subscription.sharedFromSubscriptionId), gt(subscription.priceOre, 0), lte(subscription.currentPeriodEnd, addDays(today, RENEWAL_LEAD_DAYS))));
+        // The rows renewsAtPeriodEnd may take: ACTIVE, and TRIAL (the 1 kr month converts when it ends).
+        .where(and(inArray(subscription.instStatusCode, [instStatusCodes.ACTIVE, instStatusCodes.TRIAL]), isNull(subscription.sharedFromSubscriptionId), gt(subscription.priceOre, 0), lte(subscription.currentPeriodEnd, addDays(today, RENEWAL_LEAD_DAYS))));
       for (const row of candidates) {
-        const paying = isPaying({ ariaPlanID: row.ariaPlanId, planProductType: row.planProductType, eligibleForSharing: row.eligibleForSharing, instStatusCode: row.instStatusCode, subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: row.subscriptionInfo1 } });
-        if (!paying) continue;
+        const renews = renewsAtPeriodEnd({
+          ariaPlanID: row.ariaPlanId,
+          planProductType: row.planProductType,
+          eligibleForSharing: row.eligibleForSharing,
+          instStatusCode: row.instStatusCode,
+          subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: row.subscriptionInfo1 },
+          priceOre: row.priceOre,
+          sharedFrom: row.sharedFromSubscriptionId,
+        });
+        if (!renews) continue;
         try {
           if ((await issueFor(row.id, row.currentPeriodEnd, today)) !== null) report.invoicesIssued += 1;
           if (row.currentPeriodEnd <= today) {
             // The period has begun: it becomes the current one (compare-and-set: once, whoever runs).
-            const months = (await priceFor(row, row.currentPeriodEnd)).months;
-            const rolled = await db
-              .update(subscription)
-              .set({ currentPeriodEnd: addMonths(row.currentPeriodEnd, months) })
-              .where(and(eq(subscription.id, row.id), eq(subscription.currentPeriodEnd, row.currentPeriodEnd), eq(subscription.instStatusCode, instStatusCodes.ACTIVE)))
-              .returning({ id: subscription.id });
+            // A trial becomes ACTIVE in the same update: the period it begins is the first at the
+            // regular price. The status read is part of the condition, so a trial cancelled since
+            // (PENDING_CANCELLATION) is neither rolled nor converted.
+            const price = await priceFor(row, row.currentPeriodEnd);
+            const endsTrial = row.instStatusCode === instStatusCodes.TRIAL;
+            const rolled = await db.transaction(async (tx) => {
+              const updated = await tx
+                .update(subscription)
+                .set({ currentPeriodEnd: addMonths(row.currentPeriodEnd, price.months), instStatusCode: instStatusCodes.ACTIVE })
+                .where(and(eq(subscription.id, row.id), eq(subscription.currentPeriodEnd, row.currentPeriodEnd), eq(subscription.instStatusCode, row.instStatusCode)))
+                .returning({ id: subscription.id });
+              if (updated.length > 0 && endsTrial) {
+                const details: ChangeDetails = { planName: price.planName, billingPeriod: price.billingPeriod, amountOre: price.amountOre, on: row.currentPeriodEnd };
+                await tx.insert(subscriptionChange).values({
+                  id: randomUUID(),
+                  subscriptionId: row.id,
+                  at: now(),
+                  actor: 'system',
+                  actorUserId: null,
+                  kind: 'trialEnded' satisfies ChangeKind,
+                  fromStatusCode: instStatusCodes.TRIAL,
+                  toStatusCode: instStatusCodes.ACTIVE,
+                  details,
+                });
+              }
+              return updated;
+            });
             if (rolled.length > 0) {
               report.periodsRolled += 1;
-              const next = addMonths(row.currentPeriodEnd, months);
+              const next = addMonths(row.currentPeriodEnd, price.months);
               if (next <= addDays(today, RENEWAL_LEAD_DAYS) && (await issueFor(row.id, next, today)) !== null) report.invoicesIssued += 1;
             }
           }
