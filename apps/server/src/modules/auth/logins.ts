@@ -170,15 +170,18 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
 
     /**
      * Unlinks one login. The user keeps at least one way in; what that issuer verified stays on
-     * the profile, as verified then (ADR 028).
+     * the profile, as verified then (ADR 028). Answers the login that was unlinked, whose
+     * sessions the caller ends.
      */
-    async unlink(userId: string, issuerKey: string): Promise<void> {
-      await db.transaction(async (tx) => {
+    async unlink(userId: string, issuerKey: string): Promise<{ issuer: string; subject: string }> {
+      return db.transaction(async (tx) => {
         // Locked in a stable order, so two unlinks at once cannot both see the other login left.
         const rows = await tx.select().from(userLogin).where(eq(userLogin.userId, userId)).orderBy(asc(userLogin.issuer)).for('update');
-        if (!rows.some((row) => row.issuer === issuerKey)) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
+        const unlinked = rows.find((row) => row.issuer === issuerKey);
+        if (!unlinked) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
         if (rows.length < 2) throw new AppError(409, authErrorCodes.lastLogin, authErrorMessages.lastLogin);
         await tx.delete(userLogin).where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, issuerKey)));
+        return { issuer: unlinked.issuer, subject: unlinked.subject };
       });
     },
   };
