@@ -231,16 +231,12 @@ describe('two issuers side by side: the group account and Vipps Login', () => {
       userId = await sessionUserId(vipps);
       const [user] = await portal.database.rows<{ identity_sub: string }>(sql`select identity_sub from app_user where id = ${userId}`);
       expect(user?.identity_sub).toBe(`vipps:${vera.sub}`);
-    });
-
-    it('changes the e-mail address with the group account’s password once it is linked, and not before', async () => {
-      // Vipps only: the address is Vipps' to change.
-      expect((await profileOf(vipps)).emailChangeHere).toBe(false);
-      expectRefused(await vipps.request('POST', `${PORTAL}/api/profile/email-change`, { json: { newEmail: 'vera.ny@minside.test', password: veraAccount.password } }), 409, 'EMAIL_CHANGE_AT_PROVIDER');
-
       const linked = await linkAccount(vipps, veraAccount);
       expect(linked.status, linked.body).toBe(200);
       expect(await sessionUserId(vipps)).toBe(userId);
+    });
+
+    it('changes the e-mail address with the group account’s password', async () => {
       expect((await profileOf(vipps)).emailChangeHere).toBe(true);
       const change = (password: string) => vipps.request('POST', `${PORTAL}/api/profile/email-change`, { json: { newEmail: 'vera.ny@minside.test', password } });
       expectRefused(await change('feil-passord-123'), 403, 'WRONG_PASSWORD');
@@ -279,6 +275,13 @@ describe('two issuers side by side: the group account and Vipps Login', () => {
       expect(await portal.database.rows(sql`select id from idp_payload where payload->>'accountId' = ${veraAccount.id}`)).toEqual([]);
       await expect(login(newBrowser(), { portal: PORTAL, email: veraAccount.email, password: veraAccount.password })).rejects.toThrow();
     });
+  });
+
+  it('a user who logs in with Vipps only changes the e-mail address at Vipps, not here', async () => {
+    const browser = newBrowser();
+    expect((await signInThroughLoginPage(browser, 'vipps', stranger)).status).toBe(200);
+    expect((await profileOf(browser)).emailChangeHere).toBe(false);
+    expectRefused(await browser.request('POST', `${PORTAL}/api/profile/email-change`, { json: { newEmail: 'nils.ny@minside.test', password: DEMO_PASSWORD } }), 409, 'EMAIL_CHANGE_AT_PROVIDER');
   });
 
   it('a group account unlinked is no longer the user’s, though their identity id is its subject: no e-mail change with it, not exported, not erased', async () => {
