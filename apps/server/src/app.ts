@@ -64,7 +64,7 @@ import { createSessionStore } from './plugins/session.ts';
 import { createSharedState } from './lib/shared-state/index.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
 import { startEmbeddedVippsLogin } from './identity/vipps-login/embedded.ts';
-import { issuerDto, type LoginIssuer } from './modules/auth/logins.ts';
+import { issuerDto, userIdOfMainSubject, type LoginIssuer } from './modules/auth/logins.ts';
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
 import { embeddedClientCredentials, registerEmbeddedIdentityProvider } from './identity/provider/index.ts';
@@ -163,9 +163,11 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const offeredCodes = new Set(catalogue.offered().map((entry) => entry.titleCode));
   const accounts = createAccountService({ db: database.db, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()), now });
   const today = () => osloToday(now());
+  // The main issuer's key: a user's login with it is their account at the embedded provider (ADR 028).
+  const mainIssuerKey = config.oidcKey;
   const loginIssuers: LoginIssuer[] = [
     {
-      key: config.oidcKey,
+      key: mainIssuerKey,
       label: config.oidcIssuerLabel,
       claimProfile: config.oidcClaims,
       relyingParty: createRelyingParty({
@@ -220,7 +222,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, mails: changeMails, now });
   await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
   await app.register(unsubscribeRoutes, { db: database.db, secret: unsubscribe.secret, catalogue, now });
-  const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
+  const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, mainIssuerKey, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   await app.register(profileRoutes, { profile, sessions });
   if (!config.smtpUrl && !production) registerDevMailPage(app, database.db, config.mailFrom);
   const family = createFamilyService({ db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
@@ -252,7 +254,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(consentPermissionRoutes, { permissions, sessions });
   const content = createContentService({ contentDir: config.contentDir, catalogue, identityProviderName: config.identityProviderName });
   await app.register(contentRoutes, { content, titles });
-  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, titleOf: (code) => titles.titleFor(code, 'http://localhost/'), endSessionsOf: (userId) => sessions.endAllOf(userId), catalogue });
+  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, mainIssuerKey, titleOf: (code) => titles.titleFor(code, 'http://localhost/'), endSessionsOf: (userId) => sessions.endAllOf(userId), catalogue });
   await app.register(privacyRoutes, { privacy, sessions, operatorToken: config.operatorToken });
   app.decorate('privacy', privacy);
   await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });
@@ -266,8 +268,9 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
       mailer,
       mailTitle: (titleCode) => titles.titleFor(titleCode, 'http://localhost/'),
       // A new password ends the portal sessions that the old one opened, as it ends the provider's.
+      // The account is the user's login with the main issuer, which for a user who came by Vipps first is not their identity_sub.
       afterPasswordReset: async (sub) => {
-        const userId = await accounts.userIdOfIdentity(sub);
+        const userId = await userIdOfMainSubject(database.db, mainIssuerKey, sub);
         if (userId) await sessions.endAllOf(userId);
       },
     });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '@minside/domain';
+import { appUser, userLogin } from '../src/db/schema.ts';
 import { upsertIdentityAccount } from '../src/identity/provider/index.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { callbackBody, injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
@@ -126,6 +127,30 @@ describe.each(testDatabases)('password reset at the embedded provider ($name)', 
     const again = await b.request('POST', requested.action, { form: { ...requested.fields, code, password: 'tredje-passord', passwordRepeat: 'tredje-passord' } });
     expect(again.status).toBe(400);
     expect(await canLogIn(email, 'tredje-passord')).toBe(false);
+  });
+
+  it('ends the sessions of a user who came by Vipps first and linked this account later', async () => {
+    const email = await person();
+    const accountId = `reset-person-${people}`;
+    // As the portal leaves such a user (modules/auth/logins.ts): the identity id names their Vipps
+    // login, and this account is linked to them as their login with the main issuer.
+    const userId = `vipps-first-${people}`;
+    const vippsSub = `vipps-sub-${people}`;
+    await test.database.db.insert(appUser).values({ id: userId, identitySub: `vipps:${vippsSub}`, email, givenName: 'Glenn', familyName: 'Glemsk' });
+    await test.database.db.insert(userLogin).values([
+      { issuer: 'vipps', subject: vippsSub, userId, linkedAt: now() },
+      { issuer: 'account', subject: accountId, userId, linkedAt: now() },
+    ]);
+    const elsewhere = browser();
+    expect((await login(elsewhere, { portal: PORTAL, email, password: OLD_PASSWORD, titleCode: 'ADR' })).status).toBe(200);
+    expect((await elsewhere.request('GET', `${PORTAL}/api/session`)).json<{ user: { sp_id: string } }>().user.sp_id).toBe(userId);
+
+    const b = browser();
+    const requested = await requestCode(b, email);
+    const code = await codeMailedTo(email);
+    const done = await b.request('POST', requested.action, { form: { ...requested.fields, code, password: NEW_PASSWORD, passwordRepeat: NEW_PASSWORD } });
+    expect(done.status, done.body.slice(0, 300)).toBe(303);
+    expect((await elsewhere.request('GET', `${PORTAL}/api/session`)).status).toBe(401);
   });
 
   it('refuses an expired code and leaves the password as it was', async () => {

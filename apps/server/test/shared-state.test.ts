@@ -54,9 +54,10 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
     clock = Date.parse('2026-11-21T12:00:00Z');
   });
 
-  const newSession = async (lifetimeMs = SESSION_ABSOLUTE_MS) => {
+  /** A session; without a login, one from before sessions recorded the login that opened them. */
+  const newSession = async (lifetimeMs = SESSION_ABSOLUTE_MS, login: { issuer: string; subject: string } | null = null, owner = userId) => {
     const idHash = randomUUID();
-    await shared.sessions.create(idHash, { userId, idToken: 'id-token', createdAt: now(), expiresAt: new Date(clock + lifetimeMs) });
+    await shared.sessions.create(idHash, { userId: owner, idToken: 'id-token', issuer: login?.issuer ?? null, subject: login?.subject ?? null, createdAt: now(), expiresAt: new Date(clock + lifetimeMs) });
     return idHash;
   };
 
@@ -95,7 +96,7 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
 
       const earlier = await newSession();
       const replacing = randomUUID();
-      await shared.sessions.create(replacing, { userId, idToken: 't', createdAt: now(), expiresAt: new Date(clock + SESSION_ABSOLUTE_MS) }, earlier);
+      await shared.sessions.create(replacing, { userId, idToken: 't', issuer: 'account', subject: 's', createdAt: now(), expiresAt: new Date(clock + SESSION_ABSOLUTE_MS) }, earlier);
       expect(await shared.sessions.touch(earlier, now())).toBeNull();
       expect(await shared.sessions.touch(replacing, now())).not.toBeNull();
 
@@ -103,6 +104,34 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
       await shared.sessions.removeAllOf(userId);
       expect(await shared.sessions.touch(replacing, now())).toBeNull();
       expect(await shared.sessions.touch(other, now())).toBeNull();
+    });
+
+    it('an unlinked login ends the sessions it opened, all but the one it was unlinked from; other logins’ and older sessions stay', async () => {
+      const vipps = { issuer: 'vipps', subject: `vipps-${randomUUID()}` };
+      const account = { issuer: 'account', subject: `account-${randomUUID()}` };
+      const otherUserId = `user-${randomUUID()}`;
+      await database.db.insert(appUser).values({ id: otherUserId, identitySub: `sub-${otherUserId}`, email: 'annen@minside.test', givenName: 'Annen', familyName: 'Bruker' });
+      const onAnotherDevice = await newSession(SESSION_ABSOLUTE_MS, vipps);
+      const current = await newSession(SESSION_ABSOLUTE_MS, vipps);
+      const byAccount = await newSession(SESSION_ABSOLUTE_MS, account);
+      const fromBefore = await newSession();
+      const anotherVippsAccount = await newSession(SESSION_ABSOLUTE_MS, { issuer: 'vipps', subject: `vipps-${randomUUID()}` });
+      // The same login's word does not reach another user's sessions (the store is asked per user).
+      const otherUsers = await newSession(SESSION_ABSOLUTE_MS, vipps, otherUserId);
+      expect(await shared.sessions.touch(current, now())).toMatchObject({ issuer: 'vipps' });
+      expect(await shared.sessions.touch(fromBefore, now())).toMatchObject({ issuer: null });
+
+      await shared.sessions.removeOpenedBy(userId, vipps.issuer, vipps.subject, current);
+      expect(await shared.sessions.touch(onAnotherDevice, now())).toBeNull();
+      expect(await shared.sessions.touch(current, now())).toMatchObject({ user: { id: userId }, issuer: 'vipps' });
+      expect(await shared.sessions.touch(byAccount, now())).toMatchObject({ user: { id: userId }, issuer: 'account' });
+      expect(await shared.sessions.touch(fromBefore, now())).toMatchObject({ user: { id: userId }, issuer: null });
+      expect(await shared.sessions.touch(anotherVippsAccount, now())).not.toBeNull();
+      expect(await shared.sessions.touch(otherUsers, now())).toMatchObject({ user: { id: otherUserId } });
+      // Without an exception, every session that login opened ends.
+      await shared.sessions.removeOpenedBy(userId, vipps.issuer, vipps.subject);
+      expect(await shared.sessions.touch(current, now())).toBeNull();
+      expect(await shared.sessions.touch(byAccount, now())).not.toBeNull();
     });
 
     if (storage === 'database') {

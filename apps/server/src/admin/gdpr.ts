@@ -43,7 +43,7 @@ async function gdprExport(context: AdminContext, args: string[]): Promise<void> 
   // lists its own), and a file that cannot be written rolls it back.
   const archive = await context.db.transaction(async (tx) => {
     await tx.insert(dataRequest).values({ id, userId: user.id, kind: 'export', status: 'pending', requestedAt: at, dueAt: at, details: { requestedBy: 'customerCentre' } });
-    const zip = exportArchiveOf(await collectUserData(tx, user.id, context.config.identityProviderName), at);
+    const zip = exportArchiveOf(await collectUserData(tx, user.id, context.config.identityProviderName, context.config.oidcKey), at);
     // Never over an existing file: personal data must not land on top of someone else's.
     try {
       writeFileSync(out, zip, { flag: 'wx', mode: 0o600 });

@@ -27,7 +27,7 @@ export async function findSubscriber(context: AdminContext, who: string): Promis
 export async function subscriberHistory(context: AdminContext, who: string) {
   const { db } = context;
   const userId = await findSubscriber(context, who);
-  const data = await collectUserData(db, userId, context.config.identityProviderName);
+  const data = await collectUserData(db, userId, context.config.identityProviderName, context.config.oidcKey);
   const today = osloToday(context.now());
   const titleOf = new Map(data.subscriptions.map((row) => [row.id, row.titleCode]));
   const firstTitle = data.accounts[0]?.firstTitleCode ?? '';

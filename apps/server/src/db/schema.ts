@@ -374,6 +374,12 @@ export const userSession = pgTable(
     userId: text('user_id').notNull().references(() => appUser.id),
     /** Kept for the provider's end-session call (id_token_hint). */
     idToken: text('id_token').notNull(),
+    /**
+     * The login that opened the session (`user_login` issuer key and subject): unlinking it ends
+     * the sessions it opened. Null for sessions from before they were recorded.
+     */
+    issuer: text('issuer'),
+    subject: text('subject'),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

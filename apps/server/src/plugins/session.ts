@@ -14,6 +14,8 @@ export interface ActiveSession {
   idHash: string;
   user: SessionUser;
   idToken: string;
+  /** The key of the issuer whose login opened the session; null for sessions from before it was kept. */
+  issuer: string | null;
 }
 
 export interface CookieNames {
@@ -59,7 +61,7 @@ export function createSessionStore({ db, https, now, records = databaseSessionRe
     if (!token) return null;
     const idHash = hashToken(token);
     const found = await records.touch(idHash, now());
-    return found ? { idHash, user: found.user, idToken: found.idToken } : null;
+    return found ? { idHash, user: found.user, idToken: found.idToken, issuer: found.issuer } : null;
   }
 
   return {
@@ -85,13 +87,13 @@ export function createSessionStore({ db, https, now, records = databaseSessionRe
      * Starts a session with a new id (never one the browser brought: no fixation). A session
      * the browser already had ends: after a login, an earlier copy of the cookie is worthless.
      */
-    async create(request: FastifyRequest, reply: FastifyReply, input: { userId: string; idToken: string }): Promise<void> {
+    async create(request: FastifyRequest, reply: FastifyReply, input: { userId: string; idToken: string; issuer: string; subject: string }): Promise<void> {
       const previous = request.cookies[cookies.names.session];
       const token = randomToken();
       const at = now();
       await records.create(
         hashToken(token),
-        { userId: input.userId, idToken: input.idToken, createdAt: at, expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS) },
+        { userId: input.userId, idToken: input.idToken, issuer: input.issuer, subject: input.subject, createdAt: at, expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS) },
         previous ? hashToken(previous) : undefined,
       );
       reply.setCookie(cookies.names.session, token, { ...cookies.options, maxAge: SESSION_ABSOLUTE_MS / 1000 });
@@ -105,6 +107,14 @@ export function createSessionStore({ db, https, now, records = databaseSessionRe
     /** Ends every session of a user at once, on every instance (account erasure). */
     async endAllOf(userId: string): Promise<void> {
       await records.removeAllOf(userId);
+    },
+
+    /**
+     * Ends, on every instance, the user's sessions that one login opened (it was unlinked),
+     * all but `except`: the session the person unlinked it from stays (ADR 028).
+     */
+    async endOpenedBy(userId: string, login: { issuer: string; subject: string }, except?: ActiveSession): Promise<void> {
+      await records.removeOpenedBy(userId, login.issuer, login.subject, except?.idHash);
     },
   };
 }

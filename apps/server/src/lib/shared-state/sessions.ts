@@ -1,4 +1,4 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, ne } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../db/client.ts';
 import { appUser, userSession } from '../../db/schema.ts';
@@ -19,8 +19,22 @@ type UserRow = typeof appUser.$inferSelect;
 export interface SessionRecord {
   userId: string;
   idToken: string;
+  /**
+   * The login that opened the session: the issuer's key and the user's subject there
+   * (`user_login`). Unlinking that login ends the session (ADR 028). Null for sessions from
+   * before it was recorded.
+   */
+  issuer: string | null;
+  subject: string | null;
   createdAt: Date;
   expiresAt: Date;
+}
+
+/** What a live session gives the request: its user, the ID token and the issuer that opened it. */
+export interface TouchedSession {
+  user: UserRow;
+  idToken: string;
+  issuer: string | null;
 }
 
 /** Where sessions live, by the SHA-256 of their id: the database (default) or Redis. */
@@ -29,12 +43,17 @@ export interface SessionRecords {
    * The live session's user and ID token, counting this request as activity; a session past
    * its idle or absolute limit is removed and gives null.
    */
-  touch(idHash: string, at: Date): Promise<{ user: UserRow; idToken: string } | null>;
+  touch(idHash: string, at: Date): Promise<TouchedSession | null>;
   /** Stores a new session; `replaces` (the browser's earlier session) ends in the same step. */
   create(idHash: string, record: SessionRecord, replaces?: string): Promise<void>;
   remove(idHash: string, userId: string): Promise<void>;
   /** Ends every session of a user (erasure): no instance lets that cookie in again. */
   removeAllOf(userId: string): Promise<void>;
+  /**
+   * Ends the user's sessions that one login opened (it was unlinked), except `except`: the
+   * session of the person who unlinked it stays (ADR 028).
+   */
+  removeOpenedBy(userId: string, issuer: string, subject: string, except?: string): Promise<void>;
 }
 
 /** The one rule both stores apply, with the caller's clock. */
@@ -60,7 +79,7 @@ export function databaseSessionRecords(db: Db): SessionRecords {
       if (time - row.session.lastSeenAt.getTime() >= SESSION_ACTIVITY_WRITE_MS) {
         await db.update(userSession).set({ lastSeenAt: at }).where(eq(userSession.idHash, idHash));
       }
-      return { user: row.user, idToken: row.session.idToken };
+      return { user: row.user, idToken: row.session.idToken, issuer: row.session.issuer };
     },
 
     async create(idHash, record, replaces) {
@@ -77,6 +96,12 @@ export function databaseSessionRecords(db: Db): SessionRecords {
     async removeAllOf(userId) {
       await db.delete(userSession).where(eq(userSession.userId, userId));
     },
+
+    async removeOpenedBy(userId, issuer, subject, except) {
+      await db
+        .delete(userSession)
+        .where(and(eq(userSession.userId, userId), eq(userSession.issuer, issuer), eq(userSession.subject, subject), except === undefined ? undefined : ne(userSession.idHash, except)));
+    },
   };
 }
 
@@ -86,7 +111,7 @@ export function databaseSessionRecords(db: Db): SessionRecords {
  * (idle limit, or what is left of the absolute one) removes it even when nobody asks again.
  */
 const touchScript = `
-local f = redis.call('HMGET', KEYS[1], 'userId', 'idToken', 'expiresAt', 'lastSeenAt')
+local f = redis.call('HMGET', KEYS[1], 'userId', 'idToken', 'expiresAt', 'lastSeenAt', 'issuer')
 if not f[1] then return nil end
 local now = tonumber(ARGV[1])
 local idle = tonumber(ARGV[2])
@@ -98,7 +123,7 @@ if now >= expiresAt or now - lastSeen >= idle then
 end
 if now > lastSeen then redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[1]) end
 redis.call('PEXPIRE', KEYS[1], math.min(idle, expiresAt - now))
-return {f[1], f[2]}
+return {f[1], f[2], f[5] or ''}
 `;
 
 const sessionKey = (idHash: string) => `session:${idHash}`;
@@ -112,15 +137,16 @@ const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
 export function redisSessionRecords(redis: Redis, db: Db, call: RedisCall): SessionRecords {
   const records: SessionRecords = {
     async touch(idHash, at) {
-      const found = (await call(() => redis.eval(touchScript, 1, sessionKey(idHash), String(at.getTime()), String(SESSION_IDLE_MS)))) as [string, string] | null;
+      const found = (await call(() => redis.eval(touchScript, 1, sessionKey(idHash), String(at.getTime()), String(SESSION_IDLE_MS)))) as [string, string, string] | null;
       if (!found) return null;
-      const [userId, idToken] = found;
+      const [userId, idToken, issuer] = found;
       const [user] = await db.select().from(appUser).where(eq(appUser.id, userId));
       if (!user) {
         await records.remove(idHash, userId);
         return null;
       }
-      return { user, idToken };
+      // A session from before the issuer was recorded has none ('' from the script).
+      return { user, idToken, issuer: issuer === '' ? null : issuer };
     },
 
     async create(idHash, record, replaces) {
@@ -129,7 +155,16 @@ export function redisSessionRecords(redis: Redis, db: Db, call: RedisCall): Sess
       const transaction = redis.multi();
       if (replaces) transaction.del(sessionKey(replaces));
       transaction
-        .hset(sessionKey(idHash), { userId: record.userId, idToken: record.idToken, createdAt: at, expiresAt, lastSeenAt: at })
+        .hset(sessionKey(idHash), {
+          userId: record.userId,
+          idToken: record.idToken,
+          // Absent fields are how a hash says null (sessions from before carry neither).
+          ...(record.issuer === null ? {} : { issuer: record.issuer }),
+          ...(record.subject === null ? {} : { subject: record.subject }),
+          createdAt: at,
+          expiresAt,
+          lastSeenAt: at,
+        })
         .pexpire(sessionKey(idHash), Math.min(SESSION_IDLE_MS, expiresAt - at))
         .sadd(userSessionsKey(record.userId), idHash)
         .pexpire(userSessionsKey(record.userId), SESSION_ABSOLUTE_MS);
@@ -143,6 +178,23 @@ export function redisSessionRecords(redis: Redis, db: Db, call: RedisCall): Sess
     async removeAllOf(userId) {
       const ids = await call(() => redis.smembers(userSessionsKey(userId)));
       await call(() => redis.del(userSessionsKey(userId), ...ids.map(sessionKey)));
+    },
+
+    async removeOpenedBy(userId, issuer, subject, except) {
+      const ids = (await call(() => redis.smembers(userSessionsKey(userId)))).filter((id) => id !== except);
+      if (ids.length === 0) return;
+      const logins = await call(async () => {
+        const transaction = redis.multi();
+        for (const id of ids) transaction.hmget(sessionKey(id), 'issuer', 'subject');
+        return ((await transaction.exec()) ?? []).map(([error, fields]) => {
+          if (error) throw error;
+          return fields as [string | null, string | null];
+        });
+      });
+      // The issuer and subject never change in a session, so what was read still holds when it is removed.
+      const opened = ids.filter((_, index) => logins[index]?.[0] === issuer && logins[index][1] === subject);
+      if (opened.length === 0) return;
+      await call(() => redis.multi().del(...opened.map(sessionKey)).srem(userSessionsKey(userId), ...opened).exec());
     },
   };
   return records;

@@ -29,6 +29,33 @@ export function issuerDto(issuer: LoginIssuer): LoginIssuerDto {
   return { key: issuer.key, label: issuer.label, style: vipps ? 'vipps' : 'oidc', verifiesAge: vipps };
 }
 
+/**
+ * The user's subject at the main issuer: with the embedded provider, the id of their
+ * `idp_account` (password, e-mail to sign in with). Not `identity_sub`, which for a user who came
+ * by Vipps first is `vipps:{sub}` however many logins they link later. A user with no login rows
+ * at all (from before logins were kept) has theirs in `identity_sub`; a user with logins but none
+ * with the main issuer has none: null.
+ */
+export async function mainSubjectOf(db: Pick<Db, 'select'>, mainKey: string, user: { id: string; identitySub: string }): Promise<string | null> {
+  const rows = await db.select({ issuer: userLogin.issuer, subject: userLogin.subject }).from(userLogin).where(eq(userLogin.userId, user.id));
+  if (rows.length === 0) return user.identitySub;
+  return rows.find((row) => row.issuer === mainKey)?.subject ?? null;
+}
+
+/**
+ * The user a subject of the main issuer reaches (a password reset at the embedded provider ends
+ * their sessions): through `user_login`, or by `identity_sub` only for a user with no login rows,
+ * the rule `userFor` applies.
+ */
+export async function userIdOfMainSubject(db: Pick<Db, 'select'>, mainKey: string, subject: string): Promise<string | undefined> {
+  const [linked] = await db.select({ userId: userLogin.userId }).from(userLogin).where(and(eq(userLogin.issuer, mainKey), eq(userLogin.subject, subject)));
+  if (linked) return linked.userId;
+  const [legacy] = await db.select({ id: appUser.id }).from(appUser).where(eq(appUser.identitySub, subject));
+  if (!legacy) return undefined;
+  const [anyLogin] = await db.select({ issuer: userLogin.issuer }).from(userLogin).where(eq(userLogin.userId, legacy.id)).limit(1);
+  return anyLogin ? undefined : legacy.id;
+}
+
 export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: () => Date) {
   const mainKey: string = issuers[0]?.key ?? '';
   if (mainKey === '') throw new Error('at least one login issuer is required');
@@ -170,15 +197,18 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
 
     /**
      * Unlinks one login. The user keeps at least one way in; what that issuer verified stays on
-     * the profile, as verified then (ADR 028).
+     * the profile, as verified then (ADR 028). Answers the login that was unlinked, whose
+     * sessions the caller ends.
      */
-    async unlink(userId: string, issuerKey: string): Promise<void> {
-      await db.transaction(async (tx) => {
+    async unlink(userId: string, issuerKey: string): Promise<{ issuer: string; subject: string }> {
+      return db.transaction(async (tx) => {
         // Locked in a stable order, so two unlinks at once cannot both see the other login left.
         const rows = await tx.select().from(userLogin).where(eq(userLogin.userId, userId)).orderBy(asc(userLogin.issuer)).for('update');
-        if (!rows.some((row) => row.issuer === issuerKey)) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
+        const unlinked = rows.find((row) => row.issuer === issuerKey);
+        if (!unlinked) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
         if (rows.length < 2) throw new AppError(409, authErrorCodes.lastLogin, authErrorMessages.lastLogin);
         await tx.delete(userLogin).where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, issuerKey)));
+        return { issuer: unlinked.issuer, subject: unlinked.subject };
       });
     },
   };

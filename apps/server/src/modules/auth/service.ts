@@ -149,11 +149,15 @@ export function createAuthService(deps: AuthServiceDeps) {
       return logins.loginsOf(user.id);
     },
 
-    /** DELETE /api/profile/logins/{issuer}: "Koble fra". */
+    /**
+     * DELETE /api/profile/logins/{issuer}: "Koble fra". The sessions that login opened end with
+     * it, on every device, but not the one the person unlinks it from (ADR 028): they stay signed in.
+     */
     async unlink(request: FastifyRequest, issuerKey: string): Promise<ProfileLogins> {
-      const { user } = await sessions.require(request);
-      await logins.unlink(user.id, issuerKey);
-      return logins.loginsOf(user.id);
+      const session = await sessions.require(request);
+      const unlinked = await logins.unlink(session.user.id, issuerKey);
+      await sessions.endOpenedBy(session.user.id, unlinked, session);
+      return logins.loginsOf(session.user.id);
     },
 
     /**
@@ -200,7 +204,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw new AppError(400, authErrorCodes.identityMismatch, authErrorMessages.identityMismatch);
       }
       const userRow = await logins.userFor(issuer, login);
-      await sessions.create(request, reply, { userId: userRow.id, idToken: login.idToken });
+      await sessions.create(request, reply, { userId: userRow.id, idToken: login.idToken, issuer: issuer.key, subject: login.subject });
       reply.clearCookie(sessions.cookies.names.loginBinding, sessions.cookies.options);
       return { ...(await sessionView(userRow, attempt.titleCode)), returnTo: attempt.returnTo };
     },
@@ -221,8 +225,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       await sessions.destroy(reply, session);
       if (!session) return { endSessionUrl: null };
       try {
-        // The session ends at the issuer it was opened with.
-        let issuer: LoginIssuer | undefined;
+        // The session ends at the issuer it was opened with: the one it recorded, or for a session
+        // from before that was kept, the one whose `iss` the ID token carries.
+        let issuer = logins.issuer(session.issuer);
         for (const candidate of issuers) if (!issuer && (await candidate.relyingParty.issued(session.idToken))) issuer = candidate;
         if (!issuer) return { endSessionUrl: null };
         return {

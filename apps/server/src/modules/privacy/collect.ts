@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { mainSubjectOf } from '../auth/logins.ts';
 import {
   account,
   appUser,
@@ -48,7 +49,7 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
  * hashes, session and token hashes, provider references) are not personal data of the user
  * and are left out. The order of sections is the order a person would look for things.
  */
-export async function collectUserData(db: Pick<Db, 'select'>, userId: string, identityProviderName: string) {
+export async function collectUserData(db: Pick<Db, 'select'>, userId: string, identityProviderName: string, mainIssuerKey: string) {
   const [user] = await db.select().from(appUser).where(eq(appUser.id, userId));
   if (!user) throw new Error(`no user ${userId}`);
   const accounts = await db.select().from(account).where(eq(account.userId, userId));
@@ -57,7 +58,13 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   const subscriptionIds = subscriptions.map((row) => row.id);
   const bySubscription = <T>(load: (ids: string[]) => Promise<T[]>) => (subscriptionIds.length ? load(subscriptionIds) : Promise.resolve([] as T[]));
 
-  const [identity] = await db.select({ email: idpAccount.email, givenName: idpAccount.givenName, familyName: idpAccount.familyName, phoneNumber: idpAccount.phoneNumber, createdAt: idpAccount.createdAt }).from(idpAccount).where(eq(idpAccount.id, user.identitySub));
+  // The embedded provider's account is the user's login with the main issuer, not `identity_sub`
+  // (`vipps:{sub}` for a user who came by Vipps first); a user who logs in with Vipps only has none.
+  const identityId = await mainSubjectOf(db, mainIssuerKey, user);
+  const [identity] =
+    identityId === null
+      ? []
+      : await db.select({ email: idpAccount.email, givenName: idpAccount.givenName, familyName: idpAccount.familyName, phoneNumber: idpAccount.phoneNumber, createdAt: idpAccount.createdAt }).from(idpAccount).where(eq(idpAccount.id, identityId));
   const addresses = await bySubscription((ids) => db.select().from(deliveryAddress).where(inArray(deliveryAddress.subscriptionId, ids)));
   const changes = await bySubscription((ids) => db.select().from(deliveryChange).where(inArray(deliveryChange.subscriptionId, ids)).orderBy(desc(deliveryChange.placedAt)));
   const complaints = await bySubscription((ids) => db.select().from(deliveryComplaint).where(inArray(deliveryComplaint.subscriptionId, ids)));

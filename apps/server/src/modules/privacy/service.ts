@@ -57,6 +57,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import type { LifecycleService } from '../subscription/lifecycle-service.ts';
+import { mainSubjectOf } from '../auth/logins.ts';
 import { collectUserData, estimateRows } from './collect.ts';
 
 type RequestRow = typeof dataRequest.$inferSelect;
@@ -67,6 +68,8 @@ export interface PrivacyDeps {
   lifecycle: LifecycleService;
   now: () => Date;
   identityProviderName: string;
+  /** The main issuer's key (`OIDC_KEY`): the user's login with it is their account at the embedded provider. */
+  mainIssuerKey: string;
   /** The title whose name and colours a mail to this user carries (the account's first title). */
   titleOf: (titleCode: string | undefined) => Title;
   /** Accounts with more rows than this are exported by the job rather than during the request. */
@@ -104,7 +107,7 @@ export function exportArchiveOf(data: Awaited<ReturnType<typeof collectUserData>
  * normal export) or later in a job, and a job claims each row so two instances never do the
  * same one.
  */
-export function createPrivacyService({ db, mailer, lifecycle, now, identityProviderName, titleOf, inlineExportLimit = DEFAULT_INLINE_EXPORT_LIMIT, endSessionsOf, catalogue }: PrivacyDeps) {
+export function createPrivacyService({ db, mailer, lifecycle, now, identityProviderName, mainIssuerKey, titleOf, inlineExportLimit = DEFAULT_INLINE_EXPORT_LIMIT, endSessionsOf, catalogue }: PrivacyDeps) {
   const gateway = (kind: 'Takeout' | 'Delete') => `/${identityProviderName}${kind}Gateway`;
 
   function toExport(row: RequestRow): ExportRequest {
@@ -163,7 +166,7 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
 
   /** The job's work for one export: the zip, stored 7 days, and the e-mail that it is ready. */
   async function buildExport(request: RequestRow): Promise<RequestRow> {
-    const data = await collectUserData(db, request.userId, identityProviderName);
+    const data = await collectUserData(db, request.userId, identityProviderName, mainIssuerKey);
     const at = now();
     const zip = exportArchiveOf(data, at);
     const origin = typeof request.details['origin'] === 'string' ? request.details['origin'] : null;
@@ -256,11 +259,17 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
     await tx.delete(dataRequest).where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'export')));
     await tx.delete(userSession).where(eq(userSession.userId, user.id));
 
+    // The account at the embedded provider is the user's login with the main issuer, read before
+    // the login rows go: not `identity_sub`, which names Vipps for a user who came by it first. A
+    // user who logs in with Vipps only has none here (an account they unlinked is no longer theirs).
+    const identityId = await mainSubjectOf(tx, mainIssuerKey, user);
     // No login reaches the erased user any more (issue 24: the group's account, Vipps).
     await tx.delete(userLogin).where(eq(userLogin.userId, user.id));
     // The embedded provider's login, its sessions and grants: the person cannot sign in again.
-    await tx.delete(idpAccount).where(eq(idpAccount.id, user.identitySub));
-    await tx.delete(idpPayload).where(sql`${idpPayload.payload}->>'accountId' = ${user.identitySub}`);
+    if (identityId !== null) {
+      await tx.delete(idpAccount).where(eq(idpAccount.id, identityId));
+      await tx.delete(idpPayload).where(sql`${idpPayload.payload}->>'accountId' = ${identityId}`);
+    }
     await tx.delete(idpLoginFailure).where(eq(idpLoginFailure.key, `email:${email}`));
 
     // The row stays so invoices, payments and the change log keep their keys, but it names nobody.

@@ -19,6 +19,7 @@ import { verifyPassword } from '../../identity/provider/password.ts';
 import { titleMail, type Mailer, type MailTitle } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { hashToken, randomToken, type SessionUser } from '../../plugins/session.ts';
+import { mainSubjectOf } from '../auth/logins.ts';
 import { toUserDto } from '../subscription/service.ts';
 import { lockedChanges, recordSource, recordUserEdits, sourcesOf } from './provenance.ts';
 
@@ -32,6 +33,8 @@ export interface ProfileDeps {
   identityProviderName: string;
   /** The embedded provider holds the password to re-authenticate with; an external issuer does not. */
   embeddedProvider: boolean;
+  /** The main issuer's key (`OIDC_KEY`): the user's login with it is their account at the embedded provider. */
+  mainIssuerKey: string;
   /** The title a portal URL belongs to: its mail carries the title's name and colours. */
   titleFor: (minsideUrl: string) => MailTitle;
 }
@@ -45,7 +48,7 @@ function invalid(message: string, code: string = errorCodes.validation): AppErro
  * birthdate, and the e-mail, which changes only after the password is given again and the
  * link sent to the new address is followed.
  */
-export function createProfileService({ db, mailer, now, identityProviderName, embeddedProvider, titleFor }: ProfileDeps) {
+export function createProfileService({ db, mailer, now, identityProviderName, embeddedProvider, mainIssuerKey, titleFor }: ProfileDeps) {
   const ownerSubscription = alias(subscription, 'owner_subscription');
   const ownerAccount = alias(account, 'owner_account');
   const ownerUser = alias(appUser, 'owner_user');
@@ -77,6 +80,15 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
     };
   }
 
+  /**
+   * The user's account at the embedded provider, whose password and sign-in address the e-mail
+   * change concerns: their login with the main issuer (ADR 028). None with an external main
+   * issuer, or for a user who logs in with Vipps only: the address is then changed where they log in.
+   */
+  async function embeddedAccountOf(user: SessionUser): Promise<string | null> {
+    return embeddedProvider ? mainSubjectOf(db, mainIssuerKey, user) : null;
+  }
+
   async function profileOf(user: SessionUser): Promise<ProfileResponse> {
     const [pending] = await db
       .select({ newEmail: emailChange.newEmail })
@@ -89,7 +101,7 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
       birthdate: user.birthdate,
       email: user.email,
       pendingEmail: pending?.newEmail ?? null,
-      emailChangeHere: embeddedProvider,
+      emailChangeHere: (await embeddedAccountOf(user)) !== null,
       sharing: await sharingOf(user.id),
       sources: await sourcesOf(db, user.id),
     };
@@ -135,16 +147,17 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
      * the new address. The address changes only when the link is followed.
      */
     async requestEmailChange(user: SessionUser, body: unknown, origin: string): Promise<{ pendingEmail: string }> {
-      if (!embeddedProvider) throw new AppError(409, profileErrorCodes.emailChangeAtProvider, profileErrorMessages.emailChangeAtProvider);
+      const identityId = await embeddedAccountOf(user);
+      if (identityId === null) throw new AppError(409, profileErrorCodes.emailChangeAtProvider, profileErrorMessages.emailChangeAtProvider);
       const parsed = emailChangeFormSchema.safeParse(body);
       if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? profileMessages.invalidEmail);
       const newEmail = parsed.data.newEmail.toLowerCase();
       if (newEmail === user.email.toLowerCase()) throw new AppError(409, profileErrorCodes.emailUnchanged, profileErrorMessages.emailUnchanged);
-      const [identity] = await db.select().from(idpAccount).where(eq(idpAccount.id, user.identitySub));
+      const [identity] = await db.select().from(idpAccount).where(eq(idpAccount.id, identityId));
       if (!(await verifyPassword(parsed.data.password, identity?.passwordHash))) {
         throw new AppError(403, profileErrorCodes.wrongPassword, profileErrorMessages.wrongPassword);
       }
-      const [taken] = await db.select({ id: idpAccount.id }).from(idpAccount).where(and(eq(idpAccount.email, newEmail), ne(idpAccount.id, user.identitySub)));
+      const [taken] = await db.select({ id: idpAccount.id }).from(idpAccount).where(and(eq(idpAccount.email, newEmail), ne(idpAccount.id, identityId)));
       if (taken) throw new AppError(409, profileErrorCodes.emailTaken, profileErrorMessages.emailTaken);
 
       const token = randomToken();
@@ -169,6 +182,9 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
 
     /** POST /api/profile/email-change/confirm: the link from the mail, opened by the same user. */
     async confirmEmailChange(user: SessionUser, token: string): Promise<ProfileUpdateResponse> {
+      // The account may have been unlinked since the link was sent: then the address is the other issuer's to change.
+      const identityId = await embeddedAccountOf(user);
+      if (identityId === null) throw new AppError(409, profileErrorCodes.emailChangeAtProvider, profileErrorMessages.emailChangeAtProvider);
       await db.transaction(async (tx) => {
         const [claimed] = await tx
           .update(emailChange)
@@ -176,13 +192,13 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
           .where(and(eq(emailChange.tokenHash, hashToken(token)), eq(emailChange.userId, user.id), isNull(emailChange.confirmedAt), gt(emailChange.expiresAt, now())))
           .returning();
         if (!claimed) throw new AppError(400, profileErrorCodes.emailTokenInvalid, profileErrorMessages.emailTokenInvalid);
-        const [taken] = await tx.select({ id: idpAccount.id }).from(idpAccount).where(and(eq(idpAccount.email, claimed.newEmail), ne(idpAccount.id, user.identitySub)));
+        const [taken] = await tx.select({ id: idpAccount.id }).from(idpAccount).where(and(eq(idpAccount.email, claimed.newEmail), ne(idpAccount.id, identityId)));
         if (taken) throw new AppError(409, profileErrorCodes.emailTaken, profileErrorMessages.emailTaken);
         // The link proved the new mailbox: mail to the address counts as the user's from now on (issue 20).
         await tx.update(appUser).set({ email: claimed.newEmail, emailVerifiedAt: now() }).where(eq(appUser.id, user.id));
         await recordSource(tx, user.id, 'email', { source: 'USER', issuerLabel: null, verified: true }, now());
         // The provider logs in by e-mail: the new address is the one to sign in with from now on.
-        await tx.update(idpAccount).set({ email: claimed.newEmail }).where(eq(idpAccount.id, user.identitySub));
+        await tx.update(idpAccount).set({ email: claimed.newEmail }).where(eq(idpAccount.id, identityId));
         await tx.delete(emailChange).where(and(eq(emailChange.userId, user.id), isNull(emailChange.confirmedAt)));
       });
       const updated = await reload(user.id);

@@ -89,8 +89,6 @@ export interface AccountService {
    * no newspaper of its own, it is the subscription at the account's first title, else the newest.
    */
   subscriptionForTitle(accountRow: AccountRow, titleCode: string): Promise<Subscription | null>;
-  /** The portal user signed in with this identity id (the provider's `sub`), if any. */
-  userIdOfIdentity(identitySub: string): Promise<string | undefined>;
 }
 
 export function createAccountService(deps: { db: Db; isOfferedTitle: (code: string) => boolean; now?: () => Date }): AccountService {
@@ -171,11 +169,6 @@ export function createAccountService(deps: { db: Db; isOfferedTitle: (code: stri
   }
 
   return {
-    async userIdOfIdentity(identitySub) {
-      const [user] = await db.select({ id: appUser.id }).from(appUser).where(eq(appUser.identitySub, identitySub)).limit(1);
-      return user?.id;
-    },
-
     async accountOf(userId) {
       const [row] = await db.select().from(account).where(eq(account.userId, userId));
       return row;
