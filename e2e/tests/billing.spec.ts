@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '../fixtures.ts';
-import { adresseavisen, apiCall, operatorCall, signInAtProvider, varden } from './support.ts';
+import { adresseavisen, apiCall, errorSummary, operatorCall, signInAtProvider, varden } from './support.ts';
 
 // Issue 6 "Invoices and payments" and issue 22 "Vipps MobilePay", through the real UI and API.
 // The server pays as `npm start` does: the real Vipps MobilePay adapter against the simulator
@@ -393,7 +393,10 @@ test('varden adds a discount code for the next invoices; unknown and expired cod
   await expect(field).toHaveAccessibleDescription(/Rabattkode er påkrevd/);
   await field.fill('SOMMER2020');
   await panel.getByRole('button', { name: 'Bruk koden' }).click();
-  await expect(panel.getByRole('alert')).toHaveText('Rabattkoden er ugyldig eller utløpt.');
+  // The refusal is about the code: said at the field, through the summary that takes the focus.
+  await expect(errorSummary(panel)).toBeFocused();
+  await expect(errorSummary(panel).getByRole('link')).toHaveText(['Rabattkoden er ugyldig eller utløpt.']);
+  await expect(field).toHaveAccessibleDescription(/Rabattkoden er ugyldig eller utløpt\./);
   await field.fill('velkommen20');
   await panel.getByRole('button', { name: 'Bruk koden' }).click();
   await expect(panel.getByRole('status')).toHaveText('Rabattkoden er registrert. 20 % rabatt på de tre neste fakturaene (kode VELKOMMEN20). Gjelder 3 fakturaer til.');

@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures.ts';
-import { adresseavisen, signInAtProvider } from './support.ts';
+import { adresseavisen, errorSummary, signInAtProvider } from './support.ts';
 
 // Issue 8 business admin as admin@firma.test (company domain firma.test): a pasted list
 // with a foreign-domain address, a duplicate and a malformed address sends only the valid
@@ -56,9 +56,17 @@ test('the admin has the invoices sent as EHF: a wrong organisation number is nam
   await ehf.getByLabel('Organisasjonsnummer').fill('962 806 113');
   await ehf.getByLabel('Postnummer').fill('70');
   await ehf.getByRole('button', { name: 'Motta fakturaer som EHF' }).click();
-  await expect(ehf.getByText('Organisasjonsnummeret er ikke gyldig. Sjekk at du har skrevet det riktig.')).toBeVisible();
-  await expect(ehf.getByText('Postnummeret har 4 sifre.')).toBeVisible();
-  await expect(ehf.getByText('Skriv inn bedriftens navn.')).toBeVisible();
+  // Each message at its field, and all of them in the summary that takes the focus.
+  await expect(errorSummary(ehf)).toBeFocused();
+  await expect(errorSummary(ehf).getByRole('link')).toHaveText([
+    'Organisasjonsnummeret er ikke gyldig. Sjekk at du har skrevet det riktig.',
+    'Skriv inn bedriftens navn.',
+    'Skriv inn fakturaadressen.',
+    'Postnummeret har 4 sifre.',
+    'Skriv inn poststedet.',
+  ]);
+  await expect(ehf.getByLabel('Organisasjonsnummer')).toHaveAccessibleDescription('Organisasjonsnummeret er ikke gyldig. Sjekk at du har skrevet det riktig.');
+  await expect(ehf.getByLabel('Postnummer')).toHaveAccessibleDescription('Postnummeret har 4 sifre.');
 
   await ehf.getByLabel('Organisasjonsnummer').fill('962 806 112');
   await ehf.getByLabel('Bedriftens navn').fill('Firma Čuđe AS');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '../fixtures.ts';
-import { adresseavisen, apiCall, signInAtProvider, varden } from './support.ts';
+import { adresseavisen, apiCall, errorSummary, signInAtProvider, varden } from './support.ts';
 
 // Issue 4 "My subscription", per demo persona (README "Demo users"): the home page, the
 // cancellation with survey and retention offer, undo, reactivation and plan change, through
@@ -100,10 +100,12 @@ test('digital cancels through the survey and the offer; the home page shows the 
 
   // The survey insists on a reason, and on words for "Annet".
   await page.getByRole('button', { name: 'Neste' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Årsak er påkrevd');
+  await expect(errorSummary(page)).toBeFocused();
+  await expect(errorSummary(page).getByRole('link')).toHaveText(['Årsak er påkrevd']);
   await page.getByLabel('Annet').check();
   await page.getByRole('button', { name: 'Neste' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Beskrivelse er påkrevd');
+  await expect(errorSummary(page)).toBeFocused();
+  await expect(errorSummary(page).getByRole('link')).toHaveText(['Beskrivelse er påkrevd']);
   await page.getByLabel('Det er for dyrt').check();
   await page.getByRole('button', { name: 'Neste' }).click();
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '../fixtures.ts';
 import { strFromU8, unzipSync } from 'fflate';
-import { adresseavisen, operatorCall, signInAtProvider } from './support.ts';
+import { adresseavisen, errorSummary, operatorCall, signInAtProvider } from './support.ts';
 
 // Issue 9 data rights, consent pages, terms and customer service through the real UI.
 // digital@ is read by other journeys at the same time, so it only exports (adds a request,
@@ -51,10 +51,12 @@ test('slett@ deletes the account: both boxes are needed, and after the job the l
 
   const submit = page.getByRole('button', { name: 'Slett kontoen min' });
   await submit.click();
-  await expect(page.getByRole('alert')).toHaveText('Du må krysse av for begge bekreftelsene for å slette kontoen.');
+  await expect(errorSummary(page)).toBeFocused();
+  await expect(errorSummary(page).getByRole('link')).toHaveText(['Du må krysse av for begge bekreftelsene for å slette kontoen.']);
   await page.getByRole('checkbox', { name: /kontoen og abonnementene mine avsluttes/ }).check();
   await submit.click();
-  await expect(page.getByRole('alert')).toHaveText('Du må krysse av for begge bekreftelsene for å slette kontoen.');
+  await expect(errorSummary(page)).toBeFocused();
+  await expect(errorSummary(page).getByRole('link')).toHaveText(['Du må krysse av for begge bekreftelsene for å slette kontoen.']);
   await page.getByRole('checkbox', { name: /fakturaer og betalinger tas vare på i 5 år/ }).check();
   await submit.click();
   await expect(page.getByRole('heading', { name: 'Slettingen er bestilt' })).toBeVisible();

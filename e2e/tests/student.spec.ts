@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '../fixtures.ts';
-import { adresseavisen, signInAtProvider } from './support.ts';
+import { adresseavisen, errorSummary, signInAtProvider } from './support.ts';
 
 // Issue 8 student verification as ny.student@minside.test (signed up, no subscription): the
 // code is read from the embedded outbox (/_dev/mail.json); a wrong code shows CODE_WRONG's
@@ -22,7 +22,9 @@ test('a student verifies with the code from the mail and ends on /student-kvitte
 
   await page.getByLabel('Student-e-post').fill('jonas@gmail.com');
   await page.getByRole('button', { name: 'Send kode' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Du må bruke e-postadressen du har fra studiestedet ditt, for eksempel navn@stud.ntnu.no.');
+  // The server's answer is about the address: at the field, through the summary that takes the focus.
+  await expect(errorSummary(page)).toBeFocused();
+  await expect(errorSummary(page).getByRole('link')).toHaveText(['Du må bruke e-postadressen du har fra studiestedet ditt, for eksempel navn@stud.ntnu.no.']);
 
   // A fresh address per run: a retried run must not meet the first run's code.
   const studentEmail = `jonas.vik.${Date.now().toString(36)}@stud.test`;
@@ -34,7 +36,8 @@ test('a student verifies with the code from the mail and ends on /student-kvitte
 
   await page.getByLabel('Kode', { exact: true }).fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Bekreft og start abonnementet' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Koden er feil. Sjekk koden i e-posten og prøv igjen.');
+  await expect(errorSummary(page)).toBeFocused();
+  await expect(errorSummary(page).getByRole('link')).toHaveText(['Koden er feil. Sjekk koden i e-posten og prøv igjen.']);
 
   await page.getByLabel('Kode', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Bekreft og start abonnementet' }).click();

@@ -1,4 +1,4 @@
-import { expect, type Page } from '../fixtures.ts';
+import { expect, type Locator, type Page } from '../fixtures.ts';
 
 // Shared steps of the journeys: the demo users' password (README "Demo users") and the
 // embedded provider's login form.
@@ -7,6 +7,14 @@ export const DEMO_PASSWORD = 'demo1234';
 export const port = process.env.E2E_PORT;
 export const adresseavisen = (path: string) => `http://adresseavisen.localhost:${port}${path}`;
 export const varden = (path: string) => `http://varden.localhost:${port}${path}`;
+
+/**
+ * A form's error summary (issue 25.12, apps/web/src/components/form.tsx): after a submit that ends
+ * in field errors it has the focus, and each field's message is a link to the field.
+ */
+export function errorSummary(scope: Page | Locator): Locator {
+  return scope.getByRole('alert', { name: 'Det er noe som må rettes' });
+}
 
 /** Fills in and submits the provider's login form the browser is on. */
 export async function signInAtProvider(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {

@@ -1,16 +1,39 @@
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { businessErrorCodes, connectErrorCodes, type StudentResultCode } from '@minside/domain';
+import { isApiError } from '../lib/http.ts';
 import button from './button.module.css';
 import { ErrorAlert } from './error-alert.tsx';
 import { Field, fieldAria } from './field.tsx';
+import { Form, type FieldErrors } from './form.tsx';
 import form from './form.module.css';
 import ui from './ui.module.css';
+
+/** The answer of each flow's verify call to a code that is not the one sent. */
+const wrongCodeErrors: ReadonlySet<string> = new Set([businessErrorCodes.codeWrong, connectErrorCodes.codeWrong, 'CODE_WRONG' satisfies StudentResultCode]);
+
+/**
+ * The server's "the code is wrong", or null for any other failure. It is about the code field:
+ * the page shows it there (`codeError`, set when the call fails and cleared at the next submit,
+ * so the focus goes to the error summary), and not as an alert (`error`).
+ */
+export function wrongCodeMessage(error: unknown): string | null {
+  return isApiError(error) && wrongCodeErrors.has(error.code) ? error.message : null;
+}
 
 /** Step 1: what the user fills in to be sent a code (an e-mail address, or what finds the subscription). */
 export interface CodeRequestStep {
   heading: string;
   fields: ReactNode;
+  /**
+   * The errors of `fields` by the id of each field's control, in the fields' order: the page's
+   * own checks, and a server answer about a field. They go in the step's error summary. Keep them
+   * in the page's state, cleared at each submit: an answer of the submit before is not this
+   * submit's result (the summary takes the focus for what it holds right after a submit).
+   */
+  fieldErrors: FieldErrors;
   onSubmit: () => void;
   isPending: boolean;
+  /** A failed call that is not about a field (shown as an alert). */
   error: unknown;
   /** The button before a code is sent (default "Send kode"), after ("Send ny kode"), and while it is sent ("Sender …"). */
   submitLabel?: string;
@@ -26,9 +49,11 @@ export interface CodeConfirmStep {
   sentMessage: ReactNode;
   code: string;
   onCodeChange: (code: string) => void;
+  /** The page's own check of the code, or the server's answer that it is wrong (`wrongCodeMessage`). */
   codeError: string | null;
   onSubmit: () => void;
   isPending: boolean;
+  /** A failed call that is not about the code field (shown as an alert). */
   error: unknown;
   submitLabel: string;
   /** Default "Bekrefter …". */
@@ -48,12 +73,14 @@ export interface CodeEntryFormProps {
 
 /**
  * "Send a code to an e-mail, then type the code": the two steps of /bedrift,
- * /student-verifisering and /koble-bruker, each a panel form with its own errors.
+ * /student-verifisering and /koble-bruker, each a panel form with its own errors and its own
+ * error summary (issue 25.12).
  */
 export function CodeEntryForm({ request, sent, confirm, errorFallback, children }: CodeEntryFormProps) {
   const id = useId();
   const codeHeading = useRef<HTMLHeadingElement>(null);
   const codeId = `${id}-code`;
+  const codeError = confirm.codeError ?? undefined;
 
   useEffect(() => {
     if (sent) codeHeading.current?.focus();
@@ -66,7 +93,7 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
 
   return (
     <div className={`${ui.stack} ${ui.narrow}`}>
-      <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submit(request.onSubmit)} aria-labelledby={`${id}-step1`}>
+      <Form className={`${ui.panel} ${form.form}`} onSubmit={submit(request.onSubmit)} errors={request.fieldErrors} aria-labelledby={`${id}-step1`}>
         <p className={form.step}>Steg 1 av 2</p>
         <h2 id={`${id}-step1`} className={ui.panelHeading}>
           {request.heading}
@@ -78,10 +105,10 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
             {request.isPending ? (request.pendingLabel ?? 'Sender …') : sent ? (request.resubmitLabel ?? 'Send ny kode') : (request.submitLabel ?? 'Send kode')}
           </button>
         </div>
-      </form>
+      </Form>
 
       {sent ? (
-        <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submit(confirm.onSubmit)} aria-labelledby={`${id}-step2`}>
+        <Form className={`${ui.panel} ${form.form}`} onSubmit={submit(confirm.onSubmit)} errors={{ [codeId]: codeError }} aria-labelledby={`${id}-step2`}>
           <p className={form.step}>Steg 2 av 2</p>
           <h2 id={`${id}-step2`} className={ui.panelHeading} tabIndex={-1} ref={codeHeading}>
             {confirm.heading ?? 'Skriv inn koden'}
@@ -92,7 +119,7 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
           <Field
             id={codeId}
             label="Kode"
-            error={confirm.codeError ?? undefined}
+            error={codeError}
             input={
               <input
                 id={codeId}
@@ -102,7 +129,7 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
                 maxLength={6}
                 value={confirm.code}
                 onChange={(event) => confirm.onCodeChange(event.target.value)}
-                {...fieldAria(codeId, { error: confirm.codeError ?? undefined })}
+                {...fieldAria(codeId, { error: codeError })}
               />
             }
           />
@@ -112,7 +139,7 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
               {confirm.isPending ? (confirm.pendingLabel ?? 'Bekrefter …') : confirm.submitLabel}
             </button>
           </div>
-        </form>
+        </Form>
       ) : null}
       {children}
     </div>

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { requiredMessage, type Discount } from '@minside/domain';
+import { billingErrorCodes, requiredMessage, type Discount } from '@minside/domain';
 import button from '../../../components/button.module.css';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
 import { isApiError } from '../../../lib/http.ts';
@@ -14,6 +16,10 @@ import styles from './discount-panel.module.css';
 function remainingText(discount: Discount): string {
   return discount.remainingPeriods === 1 ? 'Gjelder én faktura til.' : `Gjelder ${discount.remainingPeriods} fakturaer til.`;
 }
+
+/** The server's refusals of the code itself: said at the field. Any other failure is an alert. */
+const codeErrors: ReadonlySet<string> = new Set([billingErrorCodes.discountCodeInvalid, billingErrorCodes.discountCodeUsed]);
+const isCodeError = (failure: unknown) => isApiError(failure) && codeErrors.has(failure.code);
 
 /** SPEC §7 addDiscount / getDiscountDetails: the active discount, or a field for a code that lowers the next invoices. */
 export function DiscountPanel({ subscription }: { subscription: SubscriptionRef }) {
@@ -28,7 +34,7 @@ export function DiscountPanel({ subscription }: { subscription: SubscriptionRef 
       queryClient.setQueryData(billingKeys.discount(subscription.ariaAccountNo, subscription.titleCode), added);
       setCode('');
     },
-    onError: (failure) => setError(isApiError(failure) ? failure.message : 'Noe gikk galt. Prøv igjen om litt.'),
+    onError: (failure) => setError(isCodeError(failure) ? failure.message : null),
   });
 
   function submit(event: FormEvent) {
@@ -54,7 +60,7 @@ export function DiscountPanel({ subscription }: { subscription: SubscriptionRef 
           <strong>{discount.description}</strong> (kode {discount.discountCode}). {remainingText(discount)}
         </p>
       ) : (
-        <form className={styles.form} onSubmit={submit} noValidate>
+        <Form className={styles.form} onSubmit={submit} errors={{ [inputId]: error }}>
           <div className={form.field}>
             <label className={form.label} htmlFor={inputId}>
               Rabattkode
@@ -81,12 +87,13 @@ export function DiscountPanel({ subscription }: { subscription: SubscriptionRef 
               </button>
             </div>
             {error ? (
-              <p id={`${inputId}-error`} className={form.error} role="alert">
+              <p id={`${inputId}-error`} className={form.error}>
                 {error}
               </p>
             ) : null}
           </div>
-        </form>
+          <ErrorAlert error={isCodeError(mutation.error) ? null : mutation.error} fallback="Noe gikk galt. Prøv igjen om litt." />
+        </Form>
       )}
     </section>
   );

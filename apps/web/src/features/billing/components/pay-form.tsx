@@ -3,6 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { invoicePaymentMethods, paymentProviderLabels, type CreateInvoicePaymentBody, type InvoicePaymentMethod, type PaymentRedirect } from '@minside/domain';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
 import { formatKroner } from '../format.ts';
@@ -45,7 +46,9 @@ export function PayForm({ ariaInvoiceNo, amountOre, source, start }: PayFormProp
   }
 
   return (
-    <form className={`${form.form} ${styles.form}`} onSubmit={submit} noValidate>
+    // One choice that always has a value: no field errors, only the call's (an alert). The shared
+    // Form all the same, for one pattern on every form (issue 25.12).
+    <Form className={`${form.form} ${styles.form}`} onSubmit={submit} errors={{}}>
       <fieldset className={form.fieldset}>
         <legend className={form.legend}>Velg betalingsmåte</legend>
         {invoicePaymentMethods.map((candidate) => {
@@ -69,6 +72,6 @@ export function PayForm({ ariaInvoiceNo, amountOre, source, start }: PayFormProp
           {busy ? `Sender deg til ${paymentProviderLabels[method] === 'Vipps' ? 'Vipps' : 'betalingstjenesten'} …` : `Betal ${formatKroner(amountOre)} med ${paymentProviderLabels[method] === 'Vipps' ? 'Vipps' : 'kort'}`}
         </button>
       </div>
-    </form>
+    </Form>
   );
 }

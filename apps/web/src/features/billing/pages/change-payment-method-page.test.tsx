@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectFocusedSummary, followSummaryLink } from '../../../test/error-summary.ts';
 import { IdentityProvider } from '../../auth/index.ts';
 import { initialSessionState, sessionStore, setSignedIn } from '../../auth/session.ts';
 import { createFakeIdentity, subscriber } from '../../auth/testing/fake-identity.ts';
@@ -91,6 +92,19 @@ describe('the methods offered', () => {
     expect(await screen.findByRole('radio', { name: /AvtaleGiro/ })).toBeDefined();
     expect(screen.queryByRole('radio', { name: /Betalingskort/ })).toBeNull();
     expect(screen.getAllByRole('radio')).toHaveLength(3);
+  });
+});
+
+describe('saving with no method chosen', () => {
+  it('moves the focus to the error summary (issue 25.12), whose link leads to the first method that can be chosen', async () => {
+    const calls = renderPage(card);
+    await screen.findByRole('radio', { name: /AvtaleGiro/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Lagre betalingsmetode' }));
+    const summary = await expectFocusedSummary(['Betalingsmetode er påkrevd']);
+    // The card in use cannot be chosen again: the link goes to the next one.
+    expect(followSummaryLink(summary, 'Betalingsmetode er påkrevd')).toBe(screen.getByRole('radio', { name: /^Vipps/ }));
+    expect(screen.getByRole('group', { name: 'Velg ny betalingsmetode' }).getAttribute('aria-describedby')).toBe('ny-metode-feil');
+    expect(calls.filter((call) => call.method === 'PUT')).toEqual([]);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import { ButtonLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -175,8 +176,8 @@ export function ChangePaymentMethodPage() {
           <p className={ui.panelAccent}>{billingErrorMessages.paymentMethodNotChangeable}</p>
         ) : null}
         {details?.changeable ? (
-          <form className={`${ui.panel} ${form.form}`} onSubmit={submit} noValidate aria-labelledby="ny-metode">
-            <fieldset className={form.fieldset} aria-describedby={choiceError ? 'ny-metode-feil' : undefined}>
+          <Form className={`${ui.panel} ${form.form}`} onSubmit={submit} errors={{ 'ny-metode-valg': choiceError }} aria-labelledby="ny-metode">
+            <fieldset id="ny-metode-valg" className={form.fieldset} aria-describedby={choiceError ? 'ny-metode-feil' : undefined}>
               <legend id="ny-metode" className={form.legend}>
                 Velg ny betalingsmetode
               </legend>
@@ -223,7 +224,7 @@ export function ChangePaymentMethodPage() {
                 );
               })}
               {choiceError ? (
-                <p id="ny-metode-feil" className={form.error} role="alert">
+                <p id="ny-metode-feil" className={form.error}>
                   {choiceError}
                 </p>
               ) : null}
@@ -235,7 +236,7 @@ export function ChangePaymentMethodPage() {
               </button>
               <ButtonLink to={pathTo('home')}>Avbryt</ButtonLink>
             </div>
-          </form>
+          </Form>
         ) : null}
       </div>
     </Page>

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { TextField } from '../../../components/field.tsx';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
 import { useChangeEinvoice, useEinvoice } from '../api/einvoice.ts';
@@ -32,7 +33,18 @@ function EinvoiceFormFields({ current, onDone, titleCode }: { current: EinvoiceR
   const errors = formState.errors;
   const submit = (values: EinvoiceValues) => change.mutate(values satisfies EinvoiceRecipientBody, { onSuccess: onDone });
   return (
-    <form className={form.form} noValidate onSubmit={handleSubmit(submit)}>
+    <Form
+      className={form.form}
+      onSubmit={handleSubmit(submit)}
+      errors={{
+        'ehf-orgnr': errors.organizationNumber?.message,
+        'ehf-name': errors.companyName?.message,
+        'ehf-street': errors.street?.message,
+        'ehf-postal': errors.postalCode?.message,
+        'ehf-town': errors.town?.message,
+        'ehf-reference': errors.reference?.message,
+      }}
+    >
       <div className={form.row}>
         <TextField id="ehf-orgnr" label="Organisasjonsnummer" hint="9 sifre. Fakturaene sendes til bedriften i PEPPOL-nettverket." error={errors.organizationNumber?.message} registration={register('organizationNumber')} />
         <TextField id="ehf-name" label="Bedriftens navn" autoComplete="organization" error={errors.companyName?.message} registration={register('companyName')} />
@@ -54,7 +66,7 @@ function EinvoiceFormFields({ current, onDone, titleCode }: { current: EinvoiceR
           </button>
         ) : null}
       </div>
-    </form>
+    </Form>
   );
 }
 

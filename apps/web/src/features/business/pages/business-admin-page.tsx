@@ -1,11 +1,13 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import {
+  businessErrorCodes,
   businessMemberStatusLabels,
   businessMessages,
   formatLongDate,
   isBusinessAdmin,
   matchesMemberSearch,
   osloToday,
+  splitEmailList,
   type BusinessInviteResponse,
   type BusinessMember,
   type BusinessOverview,
@@ -13,6 +15,7 @@ import {
 } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -33,37 +36,59 @@ function errorText(error: unknown): string {
 
 const dateOf = (timestamp: string) => formatLongDate(osloToday(new Date(timestamp)));
 
+/** Refusals of the list as a whole (none in it, too many): about the field, so said there. */
+const listErrorCodes: ReadonlySet<string> = new Set([businessErrorCodes.emptyList, businessErrorCodes.listTooLong]);
+const isListError = (error: unknown) => isApiError(error) && listErrorCodes.has(error.code);
+
 function InviteSection({ titleCode, overview }: { titleCode: string; overview: BusinessOverview }) {
   const [text, setText] = useState('');
+  const [listError, setListError] = useState<string | null>(null);
   const invite = useInviteMembers(titleCode);
   const id = useId();
+  const emailsId = `${id}-emails`;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    invite.mutate(text, { onSuccess: (result) => setText(result.results.filter((item) => item.result !== 'emailSent').map((item) => item.input).join('\n')) });
+    // The server's own check, before the call: the same SPEC message.
+    const empty = splitEmailList(text).length === 0;
+    setListError(empty ? businessMessages.emptyList : null);
+    if (empty) return;
+    invite.mutate(text, {
+      onSuccess: (result) => setText(result.results.filter((item) => item.result !== 'emailSent').map((item) => item.input).join('\n')),
+      onError: (error) => setListError(isListError(error) ? error.message : null),
+    });
   };
   return (
     <section className={ui.panel} aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} className={ui.panelHeading}>
         Inviter ansatte
       </h2>
-      <form className={form.form} noValidate onSubmit={submit}>
+      <Form className={form.form} onSubmit={submit} errors={{ [emailsId]: listError }}>
         <div className={form.field}>
-          <label htmlFor={`${id}-emails`} className={form.label}>
+          <label htmlFor={emailsId} className={form.label}>
             E-postadresser
           </label>
           <span id={`${id}-hint`} className={form.hint}>
             Lim inn mange på en gang, skilt med komma, semikolon, mellomrom eller linjeskift. Bare adresser som slutter på @{overview.companyDomain} blir sendt.
           </span>
           <textarea
-            id={`${id}-emails`}
+            id={emailsId}
             className={form.textarea}
             rows={5}
             value={text}
-            onChange={(event) => setText(event.target.value)}
-            aria-describedby={`${id}-hint`}
+            onChange={(event) => {
+              setText(event.target.value);
+              setListError(null);
+            }}
+            aria-invalid={listError ? true : undefined}
+            aria-describedby={listError ? `${id}-hint ${emailsId}-error` : `${id}-hint`}
             spellCheck={false}
             autoCapitalize="none"
           />
+          {listError ? (
+            <p id={`${emailsId}-error`} className={form.error}>
+              {listError}
+            </p>
+          ) : null}
         </div>
         <div className={ui.actions}>
           <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={invite.isPending || overview.remaining === 0}>
@@ -71,10 +96,10 @@ function InviteSection({ titleCode, overview }: { titleCode: string; overview: B
           </button>
         </div>
         {overview.remaining === 0 ? <p className={ui.muted}>{businessMessages.maxUsersReached.split('.')[0]}.</p> : null}
-      </form>
+      </Form>
       <div aria-live="polite">
         {invite.data ? <InviteResult result={invite.data} /> : null}
-        {invite.error ? (
+        {invite.error && !isListError(invite.error) ? (
           <p className={ui.alert} role="alert">
             {errorText(invite.error)}
           </p>

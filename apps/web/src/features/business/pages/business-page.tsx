@@ -1,11 +1,12 @@
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { businessEmailFormSchema, businessMessages, studentCodeFormSchema, VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
+import { businessEmailFormSchema, businessErrorCodes, businessMessages, studentCodeFormSchema, VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
-import { CodeEmailField, CodeEntryForm } from '../../../components/code-entry-form.tsx';
+import { CodeEmailField, CodeEntryForm, wrongCodeMessage } from '../../../components/code-entry-form.tsx';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
+import { isApiError } from '../../../lib/http.ts';
 import { useTitle } from '../../titles/index.ts';
 import { useConfirmWorkEmail, useRequestWorkEmailCode } from '../api/verify-work-email.ts';
 
@@ -21,16 +22,22 @@ export function BusinessPage() {
   const confirm = useConfirmWorkEmail(title.titleCode);
   const id = useId();
   const sentTo = requestCode.data?.email;
+  const emailId = `${id}-email`;
+  // No company has this address's domain: the address is what to fix, so it is said at the field.
+  const domainRefused = (error: unknown) => isApiError(error) && error.code === businessErrorCodes.invalidEmail;
 
   const submitEmail = () => {
     const parsed = businessEmailFormSchema.safeParse({ email });
     setEmailError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
-    if (parsed.success) requestCode.mutate(parsed.data.email);
+    if (!parsed.success) return;
+    // A new code: what was said about the last one is over.
+    setCodeError(null);
+    requestCode.mutate(parsed.data.email, { onError: (error) => setEmailError(domainRefused(error) ? error.message : null) });
   };
   const submitCode = () => {
     const parsed = studentCodeFormSchema.safeParse({ code });
     setCodeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
-    if (parsed.success && sentTo) confirm.mutate({ email: sentTo, code: parsed.data.code });
+    if (parsed.success && sentTo) confirm.mutate({ email: sentTo, code: parsed.data.code }, { onError: (error) => setCodeError(wrongCodeMessage(error)) });
   };
 
   if (confirm.data) {
@@ -55,10 +62,11 @@ export function BusinessPage() {
         sent={sentTo}
         request={{
           heading: 'Adressen på jobben',
-          fields: <CodeEmailField id={`${id}-email`} label="Jobb-e-post" hint="Adressen i domenet bedriften har avtale for, for eksempel navn@firma.no." value={email} onChange={setEmail} error={emailError} />,
+          fields: <CodeEmailField id={emailId} label="Jobb-e-post" hint="Adressen i domenet bedriften har avtale for, for eksempel navn@firma.no." value={email} onChange={setEmail} error={emailError} />,
+          fieldErrors: { [emailId]: emailError },
           onSubmit: submitEmail,
           isPending: requestCode.isPending,
-          error: requestCode.error,
+          error: domainRefused(requestCode.error) ? null : requestCode.error,
         }}
         confirm={{
           sentMessage: (
@@ -71,7 +79,7 @@ export function BusinessPage() {
           codeError,
           onSubmit: submitCode,
           isPending: confirm.isPending,
-          error: confirm.error,
+          error: wrongCodeMessage(confirm.error) ? null : confirm.error,
           submitLabel: 'Bekreft',
         }}
       >

@@ -8,6 +8,7 @@ import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { TextField } from '../../../components/field.tsx';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -27,11 +28,11 @@ function InviteForm({ titleCode, overview }: { titleCode: string; overview: Owne
   const { register, handleSubmit, formState, reset } = useForm<FamilyInviteForm>({ resolver: zodResolver(familyInviteFormSchema), defaultValues: { email: '' } });
   const full = overview.remaining === 0;
   return (
-    <form
+    <Form
       className={`${ui.panel} ${form.form}`}
-      noValidate
       aria-labelledby="inviter"
       onSubmit={handleSubmit((values) => invite.mutate(values.email, { onSuccess: () => reset({ email: '' }) }))}
+      errors={{ 'invite-email': formState.errors.email?.message }}
     >
       <h2 id="inviter" className={ui.panelHeading}>
         Inviter en i husstanden
@@ -52,7 +53,7 @@ function InviteForm({ titleCode, overview }: { titleCode: string; overview: Owne
         ) : null}
       </div>
       <ErrorAlert error={invite.error} />
-    </form>
+    </Form>
   );
 }
 

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { searchAccountBodySchema, verifyConnectBodySchema } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
-import { CodeEntryForm } from '../../../components/code-entry-form.tsx';
+import { CodeEntryForm, wrongCodeMessage } from '../../../components/code-entry-form.tsx';
+import { Field, fieldAria } from '../../../components/field.tsx';
 import form from '../../../components/form.module.css';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -10,6 +11,9 @@ import { useTitle } from '../../titles/index.ts';
 import { useSearchAccount, useVerifyAndAssign } from '../api/connect.ts';
 
 type SearchBy = 'number' | 'phone';
+
+/** The search's errors by field: the first of the schema's messages for each. */
+type SearchErrors = Partial<Record<'ariaAccountNo' | 'postalCode' | 'phoneNumber', string>>;
 
 /**
  * SPEC §2 /koble-bruker: find a subscription bought elsewhere by subscriber number + postal
@@ -24,7 +28,7 @@ export function ConnectSubscriptionPage() {
   const [postalCode, setPostalCode] = useState('');
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
-  const [formError, setFormError] = useState<string | null>(null);
+  const [searchErrors, setSearchErrors] = useState<SearchErrors>({});
   const [codeError, setCodeError] = useState<string | null>(null);
   const search = useSearchAccount(title.titleCode);
   const connect = useVerifyAndAssign(title.titleCode);
@@ -38,18 +42,34 @@ export function ConnectSubscriptionPage() {
   const submitSearch = () => {
     const body = by === 'number' ? { ariaAccountNo: accountNo.trim(), postalCode: postalCode.trim() } : { phoneNumber: phone.trim() };
     const parsed = searchAccountBodySchema.safeParse(body);
-    setFormError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
+    const found: SearchErrors = {};
+    for (const issue of parsed.error?.issues ?? []) {
+      // "Skriv abonnementsnummer og postnummer, eller telefonnummer" names no one field: it goes to the first of the way chosen.
+      const field = issue.path[0] === 'ariaAccountNo' || issue.path[0] === 'postalCode' || issue.path[0] === 'phoneNumber' ? issue.path[0] : by === 'number' ? 'ariaAccountNo' : 'phoneNumber';
+      found[field] ??= issue.message;
+    }
+    setSearchErrors(found);
     if (!parsed.success) return;
     connect.reset();
     setCode('');
+    setCodeError(null);
     search.mutate(parsed.data);
   };
   const submitCode = () => {
     if (!found) return;
     const parsed = verifyConnectBodySchema.safeParse({ requestId: found.requestId, code });
     setCodeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
-    if (parsed.success) connect.mutate(parsed.data);
+    if (parsed.success) connect.mutate(parsed.data, { onError: (error) => setCodeError(wrongCodeMessage(error)) });
   };
+
+  const ids = { ariaAccountNo: `${id}-account`, postalCode: `${id}-postal`, phoneNumber: `${id}-phone` };
+  /** A field being put right drops out of the summary (and its error goes) at once. */
+  const edit = (field: keyof SearchErrors, set: (value: string) => void) => (value: string) => {
+    set(value);
+    setSearchErrors((current) => ({ ...current, [field]: undefined }));
+  };
+  const accountHint = 'Står på fakturaen, for eksempel 40000099.';
+  const postalHint = 'Der avisen leveres.';
 
   if (connect.data) {
     return (
@@ -92,40 +112,44 @@ export function ConnectSubscriptionPage() {
               </fieldset>
               {by === 'number' ? (
                 <div className={form.row}>
-                  <div className={form.field}>
-                    <label htmlFor={`${id}-account`} className={form.label}>
-                      Abonnementsnummer
-                    </label>
-                    <span id={`${id}-account-hint`} className={form.hint}>
-                      Står på fakturaen, for eksempel 40000099.
-                    </span>
-                    <input id={`${id}-account`} className={form.input} inputMode="numeric" value={accountNo} onChange={(event) => setAccountNo(event.target.value)} aria-describedby={`${id}-account-hint`} />
-                  </div>
-                  <div className={form.field}>
-                    <label htmlFor={`${id}-postal`} className={form.label}>
-                      Postnummer
-                    </label>
-                    <span id={`${id}-postal-hint`} className={form.hint}>
-                      Der avisen leveres.
-                    </span>
-                    <input id={`${id}-postal`} className={form.input} inputMode="numeric" maxLength={4} autoComplete="postal-code" value={postalCode} onChange={(event) => setPostalCode(event.target.value)} aria-describedby={`${id}-postal-hint`} />
-                  </div>
+                  <Field
+                    id={ids.ariaAccountNo}
+                    label="Abonnementsnummer"
+                    hint={accountHint}
+                    error={searchErrors.ariaAccountNo}
+                    input={<input id={ids.ariaAccountNo} className={form.input} inputMode="numeric" value={accountNo} onChange={(event) => edit('ariaAccountNo', setAccountNo)(event.target.value)} {...fieldAria(ids.ariaAccountNo, { hint: accountHint, error: searchErrors.ariaAccountNo })} />}
+                  />
+                  <Field
+                    id={ids.postalCode}
+                    label="Postnummer"
+                    hint={postalHint}
+                    error={searchErrors.postalCode}
+                    input={
+                      <input
+                        id={ids.postalCode}
+                        className={form.input}
+                        inputMode="numeric"
+                        maxLength={4}
+                        autoComplete="postal-code"
+                        value={postalCode}
+                        onChange={(event) => edit('postalCode', setPostalCode)(event.target.value)}
+                        {...fieldAria(ids.postalCode, { hint: postalHint, error: searchErrors.postalCode })}
+                      />
+                    }
+                  />
                 </div>
               ) : (
-                <div className={form.field}>
-                  <label htmlFor={`${id}-phone`} className={form.label}>
-                    Telefonnummer
-                  </label>
-                  <input id={`${id}-phone`} type="tel" className={form.input} autoComplete="tel" value={phone} onChange={(event) => setPhone(event.target.value)} />
-                </div>
+                <Field
+                  id={ids.phoneNumber}
+                  label="Telefonnummer"
+                  error={searchErrors.phoneNumber}
+                  input={<input id={ids.phoneNumber} type="tel" className={form.input} autoComplete="tel" value={phone} onChange={(event) => edit('phoneNumber', setPhone)(event.target.value)} {...fieldAria(ids.phoneNumber, { error: searchErrors.phoneNumber })} />}
+                />
               )}
-              {formError ? (
-                <p className={ui.alert} role="alert">
-                  {formError}
-                </p>
-              ) : null}
             </>
           ),
+          // Only the fields shown: an error of the other way of searching is not there to fix.
+          fieldErrors: by === 'number' ? { [ids.ariaAccountNo]: searchErrors.ariaAccountNo, [ids.postalCode]: searchErrors.postalCode } : { [ids.phoneNumber]: searchErrors.phoneNumber },
           onSubmit: submitSearch,
           isPending: search.isPending,
           error: search.error,
@@ -142,7 +166,7 @@ export function ConnectSubscriptionPage() {
           codeError,
           onSubmit: submitCode,
           isPending: connect.isPending,
-          error: connect.error,
+          error: wrongCodeMessage(connect.error) ? null : connect.error,
           submitLabel: 'Koble til abonnementet',
           pendingLabel: 'Kobler til …',
         }}

@@ -3,13 +3,15 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { addMonths, formatKroner, formatLongDate, orderErrorCodes, osloToday, priceOutlook, systemClock, withdrawalTexts, type InvoicePaymentMethod, type OrderOffer, type OrderState } from '@minside/domain';
 import { pages, pathTo, redirects } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
+import { Field, fieldAria } from '../../../components/field.tsx';
+import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
 import { isApiError } from '../../../lib/http.ts';
 import { useSessionAccount, useSessionUser } from '../../auth/index.ts';
 import { goToProvider } from '../../billing/index.ts';
-import { AddressFields, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../../delivery/index.ts';
+import { AddressFields, addressErrorsById, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../../delivery/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { AgeVerificationButton } from '../components/age-verification-button.tsx';
 import { createAccount, createOrder, ORDER_CALL_TIMEOUT_MS, startOrderPayment, useOffers, useOrder } from '../api/orders.ts';
@@ -33,6 +35,8 @@ type Step = 'choose' | 'address' | 'summary';
 function stepLabel(step: number, name: string): string {
   return `Steg ${step}: ${name}`;
 }
+
+const birthdateHint = 'Du må være minst 18 år for å kjøpe abonnement. Ung er for deg under 34 år.';
 
 const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
 
@@ -87,12 +91,13 @@ export function OrderSubscriptionPage() {
   const [birthdate, setBirthdate] = useState('');
   const [address, setAddress] = useState<AddressValues>({ ...emptyAddress, name: user ? `${user.givenName} ${user.familyName}`.trim() : '' });
   const [addressErrors, setAddressErrors] = useState<AddressErrors>({});
-  const [chooseError, setChooseError] = useState<string | null>(null);
+  const [chooseErrors, setChooseErrors] = useState<{ offer?: string; birthdate?: string }>({});
   const [payError, setPayError] = useState<string | null>(null);
   const [ageVerification, setAgeVerification] = useState(false);
   const [paying, setPaying] = useState<InvoicePaymentMethod | null>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const id = useId();
+  const ids = { offers: `${id}-offers`, birthdate: `${id}-birthdate`, address: `${id}-address` };
 
   useEffect(() => {
     if (offers.data?.hasAccess && !resumeId) void navigate(pathTo('alreadySubscriber'), { replace: true });
@@ -116,9 +121,12 @@ export function OrderSubscriptionPage() {
 
   const submitChoice = (event: FormEvent) => {
     event.preventDefault();
-    if (!offer) return setChooseError('Velg et abonnement.');
-    if (birthdateRequired && !/^\d{4}-\d{2}-\d{2}$/.test(birthdate)) return setChooseError('Fødselsdato er påkrevd');
-    setChooseError(null);
+    const found = {
+      ...(offer ? {} : { offer: 'Velg et abonnement.' }),
+      ...(birthdateRequired && !/^\d{4}-\d{2}-\d{2}$/.test(birthdate) ? { birthdate: 'Fødselsdato er påkrevd' } : {}),
+    };
+    setChooseErrors(found);
+    if (found.offer || found.birthdate) return;
     setStep(paper ? 'address' : 'summary');
   };
   const submitAddress = (event: FormEvent) => {
@@ -230,49 +238,76 @@ export function OrderSubscriptionPage() {
         ) : null}
 
         {step === 'choose' ? (
-          <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submitChoice} aria-labelledby={`${id}-choose`}>
+          <Form className={`${ui.panel} ${form.form}`} onSubmit={submitChoice} errors={{ [ids.offers]: chooseErrors.offer, [ids.birthdate]: chooseErrors.birthdate }} aria-labelledby={`${id}-choose`}>
             <p className={form.step}>{stepLabel(1, 'Velg abonnement')}</p>
             <h2 id={`${id}-choose`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
               Velg abonnement
             </h2>
-            <fieldset className={styles.offers}>
+            <fieldset id={ids.offers} className={styles.offers} aria-describedby={chooseErrors.offer ? `${ids.offers}-error` : undefined}>
               <legend className={form.legend}>Abonnement og betalingsperiode</legend>
               {offers.data.offers.map((candidate) => (
-                <OfferChoice key={candidate.plan.ariaPlanID} offer={candidate} checked={candidate.plan.ariaPlanID === chosen} onChoose={() => setChosen(candidate.plan.ariaPlanID)} />
+                <OfferChoice
+                  key={candidate.plan.ariaPlanID}
+                  offer={candidate}
+                  checked={candidate.plan.ariaPlanID === chosen}
+                  onChoose={() => {
+                    setChosen(candidate.plan.ariaPlanID);
+                    setChooseErrors((current) => ({ ...current, offer: undefined }));
+                  }}
+                />
               ))}
+              {chooseErrors.offer ? (
+                <p id={`${ids.offers}-error`} className={form.error}>
+                  {chooseErrors.offer}
+                </p>
+              ) : null}
             </fieldset>
             {birthdateRequired ? (
-              <div className={form.field}>
-                <label htmlFor={`${id}-birthdate`} className={form.label}>
-                  Fødselsdato
-                </label>
-                <span id={`${id}-birthdate-hint`} className={form.hint}>
-                  Du må være minst 18 år for å kjøpe abonnement. Ung er for deg under 34 år.
-                </span>
-                <input id={`${id}-birthdate`} type="date" className={form.input} value={birthdate} onChange={(event) => setBirthdate(event.target.value)} aria-describedby={`${id}-birthdate-hint`} autoComplete="bday" />
-              </div>
-            ) : null}
-            {chooseError ? (
-              <p className={ui.alert} role="alert">
-                {chooseError}
-              </p>
+              <Field
+                id={ids.birthdate}
+                label="Fødselsdato"
+                hint={birthdateHint}
+                error={chooseErrors.birthdate}
+                input={
+                  <input
+                    id={ids.birthdate}
+                    type="date"
+                    className={form.input}
+                    value={birthdate}
+                    onChange={(event) => {
+                      setBirthdate(event.target.value);
+                      setChooseErrors((current) => ({ ...current, birthdate: undefined }));
+                    }}
+                    autoComplete="bday"
+                    {...fieldAria(ids.birthdate, { hint: birthdateHint, error: chooseErrors.birthdate })}
+                  />
+                }
+              />
             ) : null}
             <div className={ui.actions}>
               <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`}>
                 Gå videre
               </button>
             </div>
-          </form>
+          </Form>
         ) : null}
 
         {step === 'address' ? (
-          <form className={`${ui.panel} ${form.form}`} noValidate onSubmit={submitAddress} aria-labelledby={`${id}-address`}>
+          <Form className={`${ui.panel} ${form.form}`} onSubmit={submitAddress} errors={addressErrorsById(ids.address, addressErrors)} aria-labelledby={`${id}-address-heading`}>
             <p className={form.step}>{stepLabel(2, 'Leveringsadresse')}</p>
-            <h2 id={`${id}-address`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
+            <h2 id={`${id}-address-heading`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
               Leveringsadresse
             </h2>
             <p className={ui.text}>Papiravisen kan komme fra {formatLongDate(offers.data.paperStartsOn)}, første utgivelsesdag vi rekker.</p>
-            <AddressFields values={address} errors={addressErrors} onChange={(name, value) => setAddress((current) => ({ ...current, [name]: value }))} />
+            <AddressFields
+              idPrefix={ids.address}
+              values={address}
+              errors={addressErrors}
+              onChange={(name, value) => {
+                setAddress((current) => ({ ...current, [name]: value }));
+                setAddressErrors((current) => ({ ...current, [name]: undefined }));
+              }}
+            />
             <div className={ui.actions}>
               <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`}>
                 Gå videre
@@ -281,7 +316,7 @@ export function OrderSubscriptionPage() {
                 Tilbake
               </button>
             </div>
-          </form>
+          </Form>
         ) : null}
 
         {step === 'summary' ? (

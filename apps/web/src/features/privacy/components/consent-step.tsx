@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { consentPages, consentPermissionLabels, type ConsentPageNumber, type ConsentPermission, systemClock } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import { Page } from '../../../components/page.tsx';
 import button from '../../../components/button.module.css';
 import form from '../../../components/form.module.css';
@@ -65,7 +66,8 @@ export function ConsentStep({ step }: { step: ConsentPageNumber }) {
         </ol>
       </nav>
 
-      <form className={`${form.form} ${ui.panel}`} onSubmit={onSubmit} aria-busy={query.isPending}>
+      {/* Choices that are all allowed: no field errors, only the call's (an alert); the shared Form for one pattern (issue 25.12). */}
+      <Form className={`${form.form} ${ui.panel}`} onSubmit={onSubmit} errors={{}} aria-busy={query.isPending}>
         <fieldset className={form.fieldset} aria-describedby={`${legendId}-hint`}>
           <legend className={form.legend} id={legendId}>
             {definition.heading}
@@ -100,7 +102,7 @@ export function ConsentStep({ step }: { step: ConsentPageNumber }) {
         <p role="status" className={ui.success} hidden={!savedAt}>
           {savedAt ? `Samtykkene er lagret ${formatDateTime(savedAt)}.` : ''}
         </p>
-      </form>
+      </Form>
 
       <div className={ui.actions}>
         {previous ? (

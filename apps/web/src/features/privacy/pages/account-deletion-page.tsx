@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DATA_REQUEST_MAX_DAYS, PAYMENT_HISTORY_RETENTION_YEARS, privacyMessages } from '@minside/domain';
 import { gatewayPath, pages } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import { ButtonLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import { Panel } from '../../../components/panel.tsx';
@@ -66,11 +67,11 @@ export function AccountDeletionPage() {
             </div>
           </Panel>
 
-          <form className={`${form.form} ${ui.panel}`} onSubmit={onSubmit} noValidate aria-labelledby="bekreft-heading">
+          <Form className={`${form.form} ${ui.panel}`} onSubmit={onSubmit} errors={{ bekreft: missing ? privacyMessages.confirmationRequired : null }} aria-labelledby="bekreft-heading">
             <h2 id="bekreft-heading" className={ui.panelHeading}>
               Bekreft sletting
             </h2>
-            <fieldset className={form.fieldset} aria-describedby={missing ? 'bekreft-feil' : undefined}>
+            <fieldset id="bekreft" className={form.fieldset} aria-describedby={missing ? 'bekreft-feil' : undefined}>
               <legend className={ui.muted}>Kryss av for begge for å slette kontoen.</legend>
               <label className={form.choice}>
                 <input type="checkbox" name="confirmConsequences" checked={consequences} onChange={(event) => setConsequences(event.target.checked)} aria-invalid={missing && !consequences} />
@@ -80,19 +81,19 @@ export function AccountDeletionPage() {
                 <input type="checkbox" name="confirmPaymentHistory" checked={paymentHistory} onChange={(event) => setPaymentHistory(event.target.checked)} aria-invalid={missing && !paymentHistory} />
                 <span className={form.choiceText}>Jeg forstår at fakturaer og betalinger tas vare på i {PAYMENT_HISTORY_RETENTION_YEARS} år, uten navnet mitt.</span>
               </label>
+              {missing ? (
+                <p id="bekreft-feil" className={form.error}>
+                  {privacyMessages.confirmationRequired}
+                </p>
+              ) : null}
             </fieldset>
-            {missing ? (
-              <p id="bekreft-feil" className={ui.alert} role="alert">
-                {privacyMessages.confirmationRequired}
-              </p>
-            ) : null}
             <ErrorAlert error={deletion.error ?? state.error} />
             <div className={form.actions}>
               <button type="submit" className={`${button.button} ${button.primary}`} disabled={deletion.isPending || state.isPending}>
                 {deletion.isPending ? 'Sletter …' : 'Slett kontoen min'}
               </button>
             </div>
-          </form>
+          </Form>
         </>
       )}
     </Page>

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { consentPages, consentPurposeLabels, optionalConsentPurposes, type ConsentChoices, type ConsentPageNumber } from '@minside/domain';
 import { gatewayPath, pages, pathTo } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import { Page } from '../../../components/page.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import button from '../../../components/button.module.css';
@@ -47,7 +48,8 @@ export function PrivacySettingsPage() {
   return (
     <Page title={pages.privacySettings.title} lead="Her bestemmer du hva vi kan bruke opplysningene dine til, ser hva du har valgt før, og kan laste ned eller slette dataene dine.">
       <div className={styles.grid}>
-        <form className={`${form.form} ${ui.panel}`} onSubmit={onSubmit} aria-labelledby="cookies-heading">
+        {/* Choices that are all allowed: no field errors, only the call's (an alert); the shared Form for one pattern (issue 25.12). */}
+        <Form className={`${form.form} ${ui.panel}`} onSubmit={(event) => void onSubmit(event)} errors={{}} aria-labelledby="cookies-heading">
           <h2 id="cookies-heading" className={ui.panelHeading}>
             Informasjonskapsler og sporing
           </h2>
@@ -74,7 +76,7 @@ export function PrivacySettingsPage() {
           <p role="status" className={ui.success} hidden={status !== 'saved'}>
             {status === 'saved' ? 'Valget ditt er lagret.' : ''}
           </p>
-        </form>
+        </Form>
 
         <Panel heading="Samtykker" headingId="samtykker-heading">
           <p className={ui.text}>Velg hvordan vi kan kontakte deg, tilpasse innholdet og invitere deg til undersøkelser.</p>

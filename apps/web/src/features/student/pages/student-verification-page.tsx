@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { studentCodeFormSchema, studentEmailFormSchema, studentResults, VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
+import { studentCodeFormSchema, studentEmailFormSchema, studentResults, VERIFICATION_CODE_TTL_MINUTES, type StudentResultCode } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
-import { CodeEmailField, CodeEntryForm } from '../../../components/code-entry-form.tsx';
+import { CodeEmailField, CodeEntryForm, wrongCodeMessage } from '../../../components/code-entry-form.tsx';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
+import { isApiError } from '../../../lib/http.ts';
 import { useTitle } from '../../titles/index.ts';
 import { useActivateStudentSubscription, useSendStudentEmail } from '../api/verify-student.ts';
 import type { StudentReceiptState } from './student-receipt-page.tsx';
@@ -21,6 +22,9 @@ export function StudentVerificationPage() {
   const activate = useActivateStudentSubscription(title.titleCode);
   const id = useId();
   const sentTo = send.data?.email;
+  const emailId = `${id}-email`;
+  // Not an address at an approved institution: the address is what to fix, so it is said at the field.
+  const notStudentEmail = (error: unknown) => isApiError(error) && error.code === ('EMAIL_WRONG' satisfies StudentResultCode);
 
   const submitEmail = () => {
     const parsed = studentEmailFormSchema.safeParse({ email });
@@ -28,7 +32,8 @@ export function StudentVerificationPage() {
     if (parsed.success) {
       activate.reset();
       setCode('');
-      send.mutate(parsed.data.email);
+      setCodeError(null);
+      send.mutate(parsed.data.email, { onError: (error) => setEmailError(notStudentEmail(error) ? error.message : null) });
     }
   };
   const submitCode = () => {
@@ -37,7 +42,10 @@ export function StudentVerificationPage() {
     if (!parsed.success || !sentTo) return;
     activate.mutate(
       { email: sentTo, code: parsed.data.code },
-      { onSuccess: (result) => void navigate(pathTo('studentReceipt'), { state: { message: result.message } satisfies StudentReceiptState }) },
+      {
+        onSuccess: (result) => void navigate(pathTo('studentReceipt'), { state: { message: result.message } satisfies StudentReceiptState }),
+        onError: (error) => setCodeError(wrongCodeMessage(error)),
+      },
     );
   };
 
@@ -48,10 +56,11 @@ export function StudentVerificationPage() {
         sent={sentTo}
         request={{
           heading: 'E-post fra studiestedet',
-          fields: <CodeEmailField id={`${id}-email`} label="Student-e-post" hint="For eksempel navn@stud.ntnu.no eller navn@student.uib.no." value={email} onChange={setEmail} error={emailError} />,
+          fields: <CodeEmailField id={emailId} label="Student-e-post" hint="For eksempel navn@stud.ntnu.no eller navn@student.uib.no." value={email} onChange={setEmail} error={emailError} />,
+          fieldErrors: { [emailId]: emailError },
           onSubmit: submitEmail,
           isPending: send.isPending,
-          error: send.error,
+          error: notStudentEmail(send.error) ? null : send.error,
         }}
         confirm={{
           sentMessage: (
@@ -64,7 +73,7 @@ export function StudentVerificationPage() {
           codeError,
           onSubmit: submitCode,
           isPending: activate.isPending,
-          error: activate.error,
+          error: wrongCodeMessage(activate.error) ? null : activate.error,
           submitLabel: 'Bekreft og start abonnementet',
         }}
       >

@@ -20,6 +20,7 @@ import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Field, fieldAria } from '../../../components/field.tsx';
+import { Form } from '../../../components/form.tsx';
 import { HomeAndCustomerServiceLinks, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import { NoticePanel } from '../../../components/panel.tsx';
@@ -59,12 +60,12 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
   const reason = useWatch({ control, name: 'reasonCode' });
   const errors = formState.errors;
   return (
-    <form className={ui.panel} noValidate onSubmit={handleSubmit(onDone)}>
+    <Form className={ui.panel} onSubmit={handleSubmit(onDone)} errors={{ reason: errors.reasonCode?.message, 'reason-text': errors.reasonText?.message }}>
       <StepHeading step={1} total={total}>
         Hvorfor vil du si opp?
       </StepHeading>
       <p className={ui.muted}>Svaret hjelper oss å lage en bedre avis. Velg det som passer best.</p>
-      <fieldset className={form.fieldset} aria-describedby={errors.reasonCode ? 'reason-error' : undefined}>
+      <fieldset id="reason" className={form.fieldset} aria-describedby={errors.reasonCode ? 'reason-error' : undefined}>
         <legend className="visually-hidden">Årsak</legend>
         {cancellationReasonsFor(subscription).map((code) => (
           <label key={code} className={form.choice}>
@@ -73,7 +74,7 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
           </label>
         ))}
         {errors.reasonCode ? (
-          <p id="reason-error" className={form.error} role="alert">
+          <p id="reason-error" className={form.error}>
             {errors.reasonCode.message}
           </p>
         ) : null}
@@ -83,7 +84,6 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
           id="reason-text"
           label="Beskrivelse"
           error={errors.reasonText?.message}
-          announceError
           input={<textarea id="reason-text" className={form.textarea} {...fieldAria('reason-text', { error: errors.reasonText?.message })} {...register('reasonText')} />}
         />
       ) : null}
@@ -93,7 +93,7 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
         </button>
         <HomeLink variant="secondary">Avbryt</HomeLink>
       </div>
-    </form>
+    </Form>
   );
 }
 

@@ -7,6 +7,7 @@ import { formatKroner, formatLongDate, lostFeatures, planErrorCodes, priceOutloo
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Form } from '../../../components/form.tsx';
 import { HomeAndCustomerServiceLinks, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import { NoticePanel } from '../../../components/panel.tsx';
@@ -111,6 +112,10 @@ export function ChangeSubscriptionPage() {
   const blocked = options && options.length > 0 && options.every((option) => option.unavailable && !ageCodes.has(option.unavailable.code)) ? options[0]?.unavailable : null;
   const chosen = options?.find((option) => option.plan.ariaPlanID === chosenId);
   const digitalInstead = options?.find((option) => /-DIGITAL-M$/.test(option.plan.ariaPlanID) && !option.unavailable);
+  // The plans are grouped by product, each its own group of choices: "Abonnement er påkrevd" leads to the first that can be chosen.
+  const firstOpen = options?.find((option) => !option.unavailable);
+  const choiceId = firstOpen ? `plan-${firstOpen.plan.ariaPlanID}` : 'plan-choice';
+  const choiceError = formState.errors.ariaPlanID?.message;
 
   return (
     <Page title={pages.changeSubscription.title} lead={`Du har ${current}. Velg hva du vil bytte til.`}>
@@ -124,7 +129,7 @@ export function ChangeSubscriptionPage() {
         <ErrorAlert error={loadError} fallback="Vi fikk ikke hentet abonnementene akkurat nå." />
         {blocked ? <NoticePanel actions={<HomeAndCustomerServiceLinks />}>{blocked.message}</NoticePanel> : null}
         {options && !blocked ? (
-          <form className={form.form} noValidate onSubmit={handleSubmit((choice) => mutation.mutate(choice))}>
+          <Form className={form.form} onSubmit={handleSubmit((choice) => mutation.mutate(choice))} errors={{ [choiceId]: choiceError }}>
             {groupByProduct(options).map((group) => (
               <div key={group.name} className={ui.panel}>
               <fieldset className={form.fieldset}>
@@ -142,7 +147,7 @@ export function ChangeSubscriptionPage() {
                   return (
                     <div key={option.plan.ariaPlanID} className={styles.option}>
                       <label className={form.choice} htmlFor={id}>
-                        <input id={id} type="radio" value={option.plan.ariaPlanID} disabled={option.unavailable !== null} aria-describedby={`${id}-effect`} {...register('ariaPlanID')} />
+                        <input id={id} type="radio" value={option.plan.ariaPlanID} disabled={option.unavailable !== null} aria-describedby={choiceError ? `${id}-effect plan-choice-error` : `${id}-effect`} {...register('ariaPlanID')} />
                         <span className={styles.optionText}>
                           <span className={styles.optionHead}>
                             <strong>{periodLabel(option.plan.billingPeriod)}</strong>
@@ -165,9 +170,9 @@ export function ChangeSubscriptionPage() {
               </fieldset>
               </div>
             ))}
-            {formState.errors.ariaPlanID ? (
-              <p className={form.error} role="alert">
-                {formState.errors.ariaPlanID.message}
+            {choiceError ? (
+              <p id="plan-choice-error" className={form.error}>
+                {choiceError}
               </p>
             ) : null}
             <div className={`${ui.panel} ${styles.confirm}`}>
@@ -188,7 +193,7 @@ export function ChangeSubscriptionPage() {
                 <HomeLink variant="secondary">Avbryt</HomeLink>
               </div>
             </div>
-          </form>
+          </Form>
         ) : null}
       </div>
     </Page>
