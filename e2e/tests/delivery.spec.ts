@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '../fixtures.ts';
-import { adresseavisen, apiCall, operatorCall, signInAtProvider, varden } from './support.ts';
+import { adresseavisen, apiCall, errorSummary, operatorCall, signInAtProvider, varden } from './support.ts';
 
 // Issue 5 "Paper delivery" as papir@minside.test (ADR, paper + digital) and
 // digital@minside.test, through the real UI and API. The server runs on the real clock, so
@@ -139,9 +139,12 @@ test('the address form shows the three SPEC messages when empty, looks up the to
   await expect(current).toContainText('7011 Trondheim');
 
   await page.getByRole('button', { name: 'Lagre ny adresse' }).click();
-  await expect(page.getByText('Navn er påkrevd på leveringsadresse', { exact: true })).toBeVisible();
-  await expect(page.getByText('Adresse er påkrevd', { exact: true })).toBeVisible();
-  await expect(page.getByText('Gatenummer er påkrevd', { exact: true })).toBeVisible();
+  // The error summary takes the focus and lists the three SPEC messages, each a link to its field (issue 25.12).
+  const summary = errorSummary(page);
+  await expect(summary).toBeFocused();
+  for (const message of ['Navn er påkrevd på leveringsadresse', 'Adresse er påkrevd', 'Gatenummer er påkrevd']) {
+    await expect(summary.getByRole('link', { name: message, exact: true })).toBeVisible();
+  }
   await expect(page.getByLabel('Navn', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 
   await page.getByLabel('Postnummer').fill('5003');

@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures.ts';
-import { adresseavisen, apiCall, signInAtProvider } from './support.ts';
+import { adresseavisen, apiCall, errorSummary, signInAtProvider } from './support.ts';
 
 // Issue 4 profile: /endre-profil with the SPEC §5 messages and a confirmed e-mail change,
 // /kontakt with the family-sharing summary.
@@ -12,15 +12,19 @@ test('prove edits the profile; the §5 messages show next to the fields', async 
   await page.getByLabel('Fornavn').fill('');
   await page.getByLabel('Telefon').fill('ring meg');
   await page.getByRole('button', { name: 'Lagre endringene' }).click();
-  await expect(page.getByText('Fornavn er påkrevd')).toBeVisible();
-  await expect(page.getByText('Telefonnummeret er ugyldig')).toBeVisible();
+  // The error summary takes the focus and links to each field (issue 25.12); the messages also stand at their fields.
+  const summary = errorSummary(page);
+  await expect(summary).toBeFocused();
+  await expect(summary.getByRole('link')).toHaveText(['Fornavn er påkrevd', 'Telefonnummeret er ugyldig']);
   await expect(page.getByLabel('Fornavn')).toHaveAttribute('aria-invalid', 'true');
+  await summary.getByRole('link', { name: 'Telefonnummeret er ugyldig' }).click();
+  await expect(page.getByLabel('Telefon')).toBeFocused();
 
   // Looks like a number, but is none: the server says so (libphonenumber-js).
   await page.getByLabel('Fornavn').fill('Tor Erik');
   await page.getByLabel('Telefon').fill('12345');
   await page.getByRole('button', { name: 'Lagre endringene' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Telefonnummeret er ugyldig');
+  await expect(errorSummary(page).getByRole('link')).toHaveText(['Telefonnummeret er ugyldig']);
 
   await page.getByLabel('Telefon').fill('41 23 45 67');
   await page.getByRole('button', { name: 'Lagre endringene' }).click();
