@@ -49,6 +49,8 @@ export const connectMessages = {
   notVerified: 'Bekreft med koden vi sendte deg før du kobler til abonnementet.',
   titleConflict: (titleName: string) => `Du har allerede et abonnement på ${titleName}. Ta kontakt med kundesenteret for å slå dem sammen.`,
   missingParameters: 'Skriv abonnementsnummer og postnummer, eller telefonnummer.',
+  /** An empty or non-numeric subscriber number: said in Norwegian at the field, not as the validator's English. */
+  invalidAccountNo: 'Abonnementsnummeret er bare siffer. Du finner det på fakturaen.',
   /**
    * The one answer to every search (issue 20): found, connected elsewhere or nothing, the caller
    * learns only whether a code arrives in the subscriber's mailbox, which only its owner sees.
@@ -59,7 +61,12 @@ export const connectMessages = {
 /** SPEC §7 POST search-account: subscriber number + postal code, or a phone number. */
 export const searchAccountBodySchema = z
   .object({
-    ariaAccountNo: z.coerce.number().int().positive().max(999_999_999).optional(),
+    ariaAccountNo: z.coerce
+      .number({ error: connectMessages.invalidAccountNo })
+      .int(connectMessages.invalidAccountNo)
+      .positive(connectMessages.invalidAccountNo)
+      .max(999_999_999, connectMessages.invalidAccountNo)
+      .optional(),
     postalCode: z.string().trim().regex(/^\d{4}$/, 'Postnummeret har fire siffer.').optional(),
     phoneNumber: phoneNumberSchema.optional(),
   })
