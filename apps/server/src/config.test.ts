@@ -44,7 +44,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ VIPPS_LOGIN: 'simulator', NODE_ENV: 'production' }, { purpose: 'migrate' })).toThrow(/^Invalid configuration: VIPPS_LOGIN: /);
     expect(() => loadConfig({ VIPPS_LOGIN: 'simulator', OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/' })).toThrow(/choose either the simulator or OIDC2_ISSUER/);
     expect(() => loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/' })).toThrow(/OIDC2_CLIENT_ID and OIDC2_CLIENT_SECRET: required/);
-    expect(loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret' }).secondIssuer).toMatchObject({ kind: 'external', key: 'vipps', label: 'Vipps' });
+    // Which claims it gives is said, never assumed: an issuer taken for Vipps would have its phone numbers and birthdates count as verified.
+    expect(() => loadConfig({ OIDC2_ISSUER: 'https://login.example.test/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret' })).toThrow(/OIDC2_CLAIMS: required when OIDC2_ISSUER is set/);
+    expect(loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret', OIDC2_CLAIMS: 'vipps' }).secondIssuer).toMatchObject({ kind: 'external', key: 'vipps', label: 'Vipps', claims: 'vipps' });
+    expect(loadConfig({ OIDC2_ISSUER: 'https://login.example.test/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret', OIDC2_CLAIMS: 'oidc' }).secondIssuer).toMatchObject({ kind: 'external', key: 'second', label: 'den andre kontoen din', claims: 'oidc' });
     expect(() => loadConfig({ VIPPS_LOGIN: 'simulator', OIDC2_KEY: 'account' })).toThrow(/OIDC2_KEY: "account" is the first issuer's key/);
   });
 

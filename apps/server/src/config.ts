@@ -84,7 +84,8 @@ const envSchema = z.object({
   OIDC2_CLIENT_ID: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
   OIDC2_CLIENT_SECRET: z.string().optional().or(z.literal('').transform(() => undefined)),
   OIDC2_SCOPES: scopesSetting,
-  OIDC2_CLAIMS: z.enum(claimProfiles).default('vipps'),
+  // No default: a second issuer taken for Vipps by mistake would have its phone numbers and birthdates count as verified.
+  OIDC2_CLAIMS: z.enum(claimProfiles).optional().or(z.literal('').transform(() => undefined)),
   OIDC2_ISSUER_LABEL: z.string().trim().min(1).max(60).optional().or(z.literal('').transform(() => undefined)),
   OIDC2_KEY: loginKey.optional(),
   VIPPS_LOGIN: z.enum(['simulator']).optional().or(z.literal('').transform(() => undefined)),
@@ -513,8 +514,10 @@ export type SecondIssuerConfig =
   | { kind: 'simulator'; key: string; scopes: string | undefined; claims: 'vipps'; label: string };
 
 function secondIssuerConfig(e: z.infer<typeof envSchema>, production: boolean): SecondIssuerConfig | undefined {
-  const key = e.OIDC2_KEY ?? (e.OIDC2_CLAIMS === 'vipps' ? 'vipps' : 'second');
-  const label = e.OIDC2_ISSUER_LABEL ?? (e.OIDC2_CLAIMS === 'vipps' ? 'Vipps' : 'den andre kontoen din');
+  // The simulator is Vipps Login's; a real second issuer says which it is (OIDC2_CLAIMS, checked below).
+  const claims = e.VIPPS_LOGIN === 'simulator' ? 'vipps' : e.OIDC2_CLAIMS;
+  const key = e.OIDC2_KEY ?? (claims === 'vipps' ? 'vipps' : 'second');
+  const label = e.OIDC2_ISSUER_LABEL ?? (claims === 'vipps' ? 'Vipps' : 'den andre kontoen din');
   if (e.VIPPS_LOGIN === 'simulator') {
     if (production) throw new ConfigError('Invalid configuration: VIPPS_LOGIN: the Vipps Login simulator verifies no one and is for development only; set OIDC2_ISSUER to Vipps Login instead');
     if (e.OIDC2_ISSUER) throw new ConfigError('Invalid configuration: VIPPS_LOGIN: choose either the simulator or OIDC2_ISSUER, not both');
@@ -522,7 +525,10 @@ function secondIssuerConfig(e: z.infer<typeof envSchema>, production: boolean): 
   }
   if (!e.OIDC2_ISSUER) return undefined;
   if (!e.OIDC2_CLIENT_ID || !e.OIDC2_CLIENT_SECRET) throw new ConfigError('Invalid configuration: OIDC2_CLIENT_ID and OIDC2_CLIENT_SECRET: required when OIDC2_ISSUER is set');
-  return { kind: 'external', key, issuer: e.OIDC2_ISSUER, clientId: e.OIDC2_CLIENT_ID, clientSecret: e.OIDC2_CLIENT_SECRET, scopes: e.OIDC2_SCOPES, claims: e.OIDC2_CLAIMS, label };
+  if (!claims) {
+    throw new ConfigError('Invalid configuration: OIDC2_CLAIMS: required when OIDC2_ISSUER is set: vipps for Vipps Login (its phone numbers and birthdates count as verified), oidc for any other issuer');
+  }
+  return { kind: 'external', key, issuer: e.OIDC2_ISSUER, clientId: e.OIDC2_CLIENT_ID, clientSecret: e.OIDC2_CLIENT_SECRET, scopes: e.OIDC2_SCOPES, claims, label };
 }
 
 /** A config for tests and tools: defaults, then the given overrides. */
