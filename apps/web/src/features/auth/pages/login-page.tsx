@@ -1,9 +1,11 @@
+import { authErrorCodes } from '@minside/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { pages } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { isApiError } from '../../../lib/http.ts';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
 import { useTitle } from '../../titles/index.ts';
@@ -23,12 +25,29 @@ export function LoginPage() {
   const title = useTitle();
   const issuers = useQuery(loginIssuersQueryOptions());
   const [leaving, setLeaving] = useState<string | null>(null);
+  /** A pick was made and the browser left for the issuer. */
+  const picked = useRef(false);
+  const restart = () => void identity.login(identity.lastReturnTarget());
+  // Back from the issuer, the back-forward cache would show this page as it was left, every button
+  // disabled, for a login token that is spent: start a new login (a new token, this page again).
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted && picked.current) restart();
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+    // `restart` reads the identity client, which does not change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const choose = useMutation({
     mutationFn: (issuer: string) => {
       if (!loginToken) throw new Error('no login token');
       return chooseLoginIssuer(loginToken, issuer);
     },
-    onSuccess: ({ authorizationUrl }) => window.location.assign(authorizationUrl),
+    onSuccess: ({ authorizationUrl }) => {
+      picked.current = true;
+      window.location.assign(authorizationUrl);
+    },
     onError: () => setLeaving(null),
   });
 
@@ -49,6 +68,14 @@ export function LoginPage() {
       <div className={styles.choices}>
         {issuers.isPending ? <p className={ui.muted}>Henter innloggingsvalg …</p> : null}
         <ErrorAlert error={issuers.error ?? choose.error} />
+        {isApiError(choose.error) && choose.error.code === authErrorCodes.loginStateInvalid ? (
+          // The token was spent (a pick already made, in another tab or before Back) or has expired: a new one, not a dead end.
+          <div className={ui.actions}>
+            <button type="button" className={`${button.button} ${button.primary}`} onClick={restart}>
+              Start innloggingen på nytt
+            </button>
+          </div>
+        ) : null}
         {issuers.data?.issuers.map((issuer) => (
           <button
             key={issuer.key}
