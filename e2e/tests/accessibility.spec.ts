@@ -69,6 +69,7 @@ async function papirPaidInvoice(browser: Browser): Promise<number> {
 const visits: Record<string, Visit> = {
   home: { as: PAPIR },
   callback: { as: null, heading: 'Du ble ikke logget inn', why: 'a real callback carries the provider’s one-time code; without it the page explains the failed login' },
+  login: { as: null, why: 'the choice of issuers needs a login token and a second issuer (the third e2e server): login-with-vipps.spec.ts goes through it; without a token the page offers to start a login' },
   orderSubscription: { as: NO_SUBSCRIPTION_HERE },
   winback: { as: NO_SUBSCRIPTION_HERE },
   orderFailed: { as: PAPIR },

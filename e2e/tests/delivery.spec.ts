@@ -109,7 +109,9 @@ test('a date past the cutoff gets the next-possible-day message, and the form of
   await typeDate(page, 'Fra og med', today);
   await page.getByRole('checkbox', { name: 'Til jeg gir beskjed' }).check();
   await page.getByRole('button', { name: 'Se over endringen' }).click();
-  await expect(page.getByText(`Fristen for å endre leveringen denne dagen har gått ut. Første mulige dag er ${longDate(nextPossibleDeliveryDay)}.`)).toBeVisible();
+  // At the field and in the error summary, which takes the focus (issue 25.12).
+  await expect(errorSummary(page)).toBeFocused();
+  await expect(errorSummary(page).getByRole('link')).toHaveText([`Fristen for å endre leveringen denne dagen har gått ut. Første mulige dag er ${longDate(nextPossibleDeliveryDay)}.`]);
 
   await page.getByRole('button', { name: `Bruk ${dayAndMonth(nextPossibleDeliveryDay)}` }).click();
   await expect(page.getByRole('group', { name: 'Fra og med', exact: true })).toContainText(shown(nextPossibleDeliveryDay));

@@ -72,7 +72,7 @@ test('a complaint sent offline says so at once with "Prøv igjen", and the retry
   await page.getByRole('radio', { name: 'Få abonnementet forlenget med én dag per avis' }).check();
 
   await context.setOffline(true);
-  await expect(page.getByRole('status').filter({ hasText: 'Du er uten nettforbindelse' })).toBeVisible();
+  await expect(page.getByText('Du er uten nettforbindelse. Det du gjør nå, blir ikke sendt før nettet er tilbake.')).toBeVisible();
   await page.getByRole('button', { name: 'Send inn' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Du er uten nettforbindelse. Koble til internett og prøv igjen.' })).toBeVisible({ timeout: 3_000 });
   await expect(page.getByRole('button', { name: 'Send inn' })).toBeEnabled();

@@ -51,11 +51,15 @@ export function useOnline(): boolean {
   );
 }
 
-/** Says so while the browser has no network, before the user tries anything that cannot work. */
+/**
+ * Says so while the browser has no network, before the user tries anything that cannot work.
+ * A live region that is always in the page (one added with its text is not read out), but not a
+ * `status`: an empty one beside a page's own status message would make two.
+ */
 export function OfflineNotice() {
   const online = useOnline();
   return (
-    <div role="status" className={online ? undefined : styles.offline}>
+    <div aria-live="polite" aria-atomic="true" className={online ? undefined : styles.offline}>
       {online ? null : 'Du er uten nettforbindelse. Det du gjør nå, blir ikke sendt før nettet er tilbake.'}
     </div>
   );
