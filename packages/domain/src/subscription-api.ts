@@ -24,9 +24,24 @@ export const deleteSubscriptionBodySchema = z
   .and(cancellationSurveySchema);
 export type DeleteSubscriptionBody = z.infer<typeof deleteSubscriptionBodySchema>;
 
+/**
+ * What a cancellation did to an invoice already issued for a period after the access ends (ADR
+ * 026): `credited` — cancelled by a credit note, not to be paid; `refunded` — it was paid, and the
+ * provider has paid it back; `pending` — it will be credited (and paid back, if paid) when the
+ * provider answers.
+ */
+export const creditedInvoiceOutcomes = ['credited', 'refunded', 'pending'] as const;
+export const creditedInvoiceSchema = z.object({
+  ariaInvoiceNo: z.number().int().positive(),
+  outcome: z.enum(creditedInvoiceOutcomes),
+});
+export type CreditedInvoice = z.infer<typeof creditedInvoiceSchema>;
+
 export const deleteSubscriptionResponseSchema = z.object({
   actionType: z.enum(cancellationActionTypes),
   subscription: subscriptionSchema,
+  /** CANCELLATION: the invoices for the periods the subscriber will not have, credited; empty when none was issued. */
+  creditedInvoices: z.array(creditedInvoiceSchema),
 });
 export type DeleteSubscriptionResponse = z.infer<typeof deleteSubscriptionResponseSchema>;
 

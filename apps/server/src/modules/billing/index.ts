@@ -14,6 +14,7 @@ import { createPaymentEngine, type PaymentEngine } from './engine.ts';
 import type { ChangeMails } from '../subscription/change-mails.ts';
 import { createBillingJobs, type BillingJobs } from './jobs.ts';
 import { createInvoiceCrediting, type InvoiceCrediting } from './documents/credit.ts';
+import { createCancelledPeriodCrediting, type CancelledPeriodCrediting } from './cancelled-periods.ts';
 import { createEhfOutbox, type EhfOutbox } from './documents/ehf-outbox.ts';
 import { createDocumentCompletion } from './documents/issue.ts';
 import { billingRoutes } from './routes.ts';
@@ -28,6 +29,8 @@ declare module 'fastify' {
     billing: BillingService;
     /** Crediting invoices with a credit note (issue 23): the operator route and `admin invoice credit`. */
     invoiceCrediting: InvoiceCrediting;
+    /** Crediting the invoices of periods a cancelled subscription will not have (ADR 026): the lifecycle service's cancel, and the renewal job. */
+    cancelledPeriods: CancelledPeriodCrediting;
     /** EHF invoices for companies that chose them (issue 23): the outbox job and the download. */
     ehfOutbox: EhfOutbox;
     /** The `billing-documents` job: documents for older invoices, PDFs stored (ADR 026). */
@@ -63,10 +66,12 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   const { provider } = configured;
   const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue), mails: changeMails });
   const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards, mails: changeMails });
-  const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const invoiceCrediting = createInvoiceCrediting({ db, engine, catalogue, mailer, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
+  const cancelledPeriods = createCancelledPeriodCrediting({ db, crediting: invoiceCrediting, now, log: app.log });
+  const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue), cancelledPeriods });
   app.decorate('billingJobs', jobs);
   app.decorate('invoiceCrediting', invoiceCrediting);
+  app.decorate('cancelledPeriods', cancelledPeriods);
   const ehfOutbox = createEhfOutbox({ db, dir: config.ehfOutboxDir, now, log: app.log });
   app.decorate('ehfOutbox', ehfOutbox);
   app.decorate('billingDocuments', { complete: createDocumentCompletion({ db, catalogue, now, log: app.log }) });

@@ -1,19 +1,21 @@
 import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lte, ne, not, sql, type SQL } from 'drizzle-orm';
 import { addDays, addMonths, formatKroner, formatShortDate, instStatusCodes, invoiceLineDescription, osloToday, paymentProviderLabels, renewsAtPeriodEnd, type BillingPeriod, type ChangeDetails, type ChangeKind } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, appUser, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionChange, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
+import { account, appUser, billingDocument, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionChange, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
+import { qualified } from '../../db/qualified.ts';
 import { enqueuePaymentReceipt, enqueueRefundNotice } from './documents/receipts.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
 import { creditedOreColumn, paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
+import { endingStatusCodes, type CancelledPeriodCrediting } from './cancelled-periods.ts';
 
 /**
  * The billing jobs (issue 11 schedules them; `npm run billing:jobs` runs them by hand):
@@ -21,7 +23,8 @@ import type { BillingService } from './service.ts';
  *   (one per period: `subscription_period`'s primary key), roll the period over when it
  *   ends (a trial's 1 kr month converting to ACTIVE in the same step), and collect due invoices — charge a stored card / Vipps agreement, leave giro
  *   invoices waiting (their e-mail carries a pay-link); AvtaleGiro invoices go to the bank in
- *   the claim file and are paid only when its OCR file says so (modules/bank, issue 21);
+ *   the claim file and are paid only when its OCR file says so (modules/bank, issue 21); first,
+ *   the invoices of periods a cancelled subscription will not have are credited (cancelled-periods.ts);
  * - reconciliation: settle PENDING payments at the provider.
  * Every step is safe to run twice or on two instances at once.
  */
@@ -50,16 +53,20 @@ export interface BillingJobDeps {
   log: FastifyBaseLogger;
   /** The portal origin of a title, for links in e-mails. */
   portalOrigin: (titleCode: string) => string;
+  /** Credits the invoices of periods after a cancelled subscription's access ends (ADR 026). */
+  cancelledPeriods: CancelledPeriodCrediting;
 }
 
 export interface RenewalReport {
+  /** Invoices of periods after a cancelled subscription's access ends, credited by this run. */
+  invoicesCredited: number;
   invoicesIssued: number;
   periodsRolled: number;
   charged: number;
 }
 
 export function createBillingJobs(deps: BillingJobDeps) {
-  const { db, engine, billing, provider, mailer, catalogue, now, log, portalOrigin } = deps;
+  const { db, engine, billing, provider, mailer, catalogue, now, log, portalOrigin, cancelledPeriods } = deps;
 
   async function priceFor(row: typeof subscription.$inferSelect, periodFrom: string): Promise<{ amountOre: number; planName: string; months: number; billingPeriod: string }> {
     const planId = row.pendingPlanId && row.pendingChangeOn && row.pendingChangeOn <= periodFrom ? row.pendingPlanId : row.ariaPlanId;
@@ -143,14 +150,28 @@ export function createBillingJobs(deps: BillingJobDeps) {
     const price = await priceFor(row, periodFrom);
     const periodTo = addDays(addMonths(periodFrom, price.months), -1);
     return db.transaction(async (tx) => {
+      // Still renewing, asked under the row lock a cancellation takes: one that committed since the
+      // run read its candidates (and credited the period's invoice, letting go of its claim) gets no new one.
+      const [renewing] = await tx.select({ status: subscription.instStatusCode }).from(subscription).where(eq(subscription.id, subscriptionId)).for('share');
+      if (!renewing || (renewing.status !== instStatusCodes.ACTIVE && renewing.status !== instStatusCodes.TRIAL)) return null;
       const [claimed] = await tx
         .insert(subscriptionPeriod)
         .values({ subscriptionId, periodFrom, ariaInvoiceNo: null, createdAt: now() })
         .onConflictDoNothing()
         .returning();
       if (!claimed) return null;
-      // An invoice for this period made elsewhere (seed, an order) counts as the renewal.
-      const [existing] = await tx.select({ no: invoice.ariaInvoiceNo }).from(invoice).where(and(eq(invoice.subscriptionId, subscriptionId), eq(invoice.periodFrom, periodFrom)));
+      // An invoice for this period made elsewhere (seed, an order) counts as the renewal — unless a
+      // credit note took all of it back (a cancellation since undone): the period is billed again.
+      const [existing] = await tx
+        .select({ no: invoice.ariaInvoiceNo })
+        .from(invoice)
+        .where(
+          and(
+            eq(invoice.subscriptionId, subscriptionId),
+            eq(invoice.periodFrom, periodFrom),
+            sql`not exists (select 1 from ${billingDocument} d where d.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and d.kind = 'CREDIT_NOTE' and (d.source like 'cancel:%' or d.source like 'refund:%'))`,
+          ),
+        );
       if (existing) {
         await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: existing.no }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
         return null;
@@ -255,7 +276,17 @@ export function createBillingJobs(deps: BillingJobDeps) {
       .innerJoin(subscription, eq(subscription.id, invoice.subscriptionId))
       // AvtaleGiro is not collected here: the bank draws on the claim file's due date and its OCR file is the only proof (modules/bank).
       // A provider that draws on a date of its own (Vipps MobilePay) is given the charge its lead time before the due date.
-      .where(and(isNull(invoice.paidAt), lte(invoice.dueOn, addDays(today, provider.chargeLeadDays ?? 0)), gt(invoice.amountOre, 0), inArray(subscription.paymentMethod, ['CARD', 'VIPPS'])));
+      .where(
+        and(
+          isNull(invoice.paidAt),
+          lte(invoice.dueOn, addDays(today, provider.chargeLeadDays ?? 0)),
+          gt(invoice.amountOre, 0),
+          inArray(subscription.paymentMethod, ['CARD', 'VIPPS']),
+          // Never a period the subscription will not have: its invoice is credited (cancelled-periods.ts), and
+          // one the crediting could not finish yet is not charged meanwhile.
+          not(and(inArray(subscription.instStatusCode, [...endingStatusCodes]), gte(invoice.periodFrom, subscription.currentPeriodEnd)) as SQL),
+        ),
+      );
     let charged = 0;
     for (const { invoice: row, method, subscription: owner } of due) {
       const subscriptionId = row.subscriptionId as string;
@@ -393,7 +424,12 @@ export function createBillingJobs(deps: BillingJobDeps) {
   return {
     async runRenewals(): Promise<RenewalReport> {
       const today = osloToday(now());
-      const report: RenewalReport = { invoicesIssued: 0, periodsRolled: 0, charged: 0 };
+      const report: RenewalReport = { invoicesCredited: 0, invoicesIssued: 0, periodsRolled: 0, charged: 0 };
+      // First what cancellations left open (a provider that did not answer, a crash after the commit): before anything is charged.
+      report.invoicesCredited = (await cancelledPeriods.sweep().catch((error: unknown) => {
+        log.error({ err: error }, 'crediting the invoices of cancelled periods failed; tried again on the next run');
+        return { credited: 0 };
+      })).credited;
       const candidates = await db
         .select()
         .from(subscription)

@@ -166,14 +166,23 @@ export function createChangeMails({ mailer, catalogue, portalOrigin }: ChangeMai
   const undone = 'Oppsigelsen din er samtidig angret, så abonnementet fortsetter.';
 
   return {
-    /** DELETE /api/deleteSubscription, CANCELLATION: the last day with access, and the way back. */
-    cancelled(tx: Tx, input: { subscriptionId: string; changeId: string; at: Date }): Promise<void> {
+    /**
+     * DELETE /api/deleteSubscription, CANCELLATION: the last day with access, and the way back; and
+     * an invoice already issued for the period after it, which is credited (ADR 026) once the
+     * cancellation has committed — the credit note follows by e-mail.
+     */
+    cancelled(tx: Tx, input: { subscriptionId: string; changeId: string; at: Date; nextInvoices: readonly { ariaInvoiceNo: number; amountOre: number; paid: boolean }[] }): Promise<void> {
       return send(tx, input.subscriptionId, 'subscriptionCancelled', `change:${input.changeId}`, input.at, ({ row }) => ({
         subject: 'oppsigelsen er registrert',
         heading: 'Oppsigelsen er registrert',
         paragraphs: [
           `Du sa opp ${row.planName} ${formatLongInstant(input.at)}.`,
           `Du har abonnementet og tilgangen til og med ${lastDay(row)}. Etter det fornyes det ikke, og du får ingen nye fakturaer for det.`,
+          ...input.nextInvoices.map((next) =>
+            next.paid
+              ? `Du har allerede betalt faktura ${next.ariaInvoiceNo} for neste periode. Vi betaler ${formatKroner(next.amountOre)} tilbake, og du får en kreditnota på e-post når pengene er sendt.`
+              : `Faktura ${next.ariaInvoiceNo} for neste periode blir kreditert, så du skal ikke betale den. Kreditnotaen får du på e-post.`,
+          ),
           `Har du ombestemt deg? Du kan angre oppsigelsen på Min Side til og med ${lastDay(row)}.`,
         ],
         action: { label: 'Angre oppsigelsen', url: '/angre-oppsigelse' },

@@ -1,4 +1,5 @@
 import { insertInvoice } from '../billing/issue-invoice.ts';
+import { invoicesToCreditOnCancel, type CancelledPeriodCrediting } from '../billing/cancelled-periods.ts';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, lte, isNotNull, or } from 'drizzle-orm';
 import {
@@ -60,6 +61,11 @@ export interface LifecycleDeps {
   catalogue: Catalogue;
   /** The confirmation e-mail of each change, queued in its transaction (issue 25.7). */
   mails: ChangeMails;
+  /**
+   * Credits the invoices of periods after the access ends once a cancellation has committed (ADR
+   * 026): billing's, bound late (billing is registered after this service).
+   */
+  cancelledPeriods: Pick<CancelledPeriodCrediting, 'creditFor'>;
   now: () => Date;
 }
 
@@ -95,7 +101,7 @@ function reactivationError(code: Exclude<ReactivationResultCode, 'ok'>): AppErro
  * change log (issue 4). Each call runs in one transaction holding the subscription's row
  * lock: a refused request changes nothing, and two requests at once are taken in turn.
  */
-export function createLifecycleService({ db, accounts, catalogue, mails, now }: LifecycleDeps) {
+export function createLifecycleService({ db, accounts, catalogue, mails, cancelledPeriods, now }: LifecycleDeps) {
   const today = () => osloToday(now());
 
   async function log(
@@ -220,16 +226,19 @@ export function createLifecycleService({ db, accounts, catalogue, mails, now }: 
      * `confirm: false` queues no confirmation: an account erasure's own mail names what it cancelled, and an "angre oppsigelsen" link would be wrong there.
      */
     async deleteSubscription(user: SessionUser, body: DeleteSubscriptionBody, actor: ChangeActor = 'self', { confirm = true }: { confirm?: boolean } = {}): Promise<DeleteSubscriptionResponse> {
-      await db.transaction(async (tx) => {
+      const cancelledId = await db.transaction(async (tx): Promise<string | null> => {
         const row = await lockOwn(tx, user.id, body.ariaAccountNo, body.titleCode);
+        let cancelled: string | null = null;
         if (body.actionType === 'CANCELLATION') {
           const to = require(row, 'cancel');
           await tx
             .update(subscription)
             .set({ instStatusCode: to, cancelledAt: now(), resumeStatusCode: row.instStatusCode, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
             .where(eq(subscription.id, row.id));
-          const cancelled = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
-          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...cancelled });
+          const logged = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
+          // An invoice already issued for the period after the access ends is credited once this commits; the confirmation says so.
+          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...logged, nextInvoices: await invoicesToCreditOnCancel(tx, row, row.currentPeriodEnd, today()) });
+          cancelled = row.id;
         } else {
           if (!body.offerCode) throw new AppError(400, errorCodes.validation, cancellationMessages.offerRequired);
           require(row, 'acceptRetentionOffer');
@@ -265,8 +274,11 @@ export function createLifecycleService({ db, accounts, catalogue, mails, now }: 
           actionType: body.actionType,
           createdAt: now(),
         });
+        return cancelled;
       });
-      return { actionType: body.actionType, subscription: await accounts.getOwnSubscription(user.id, body.ariaAccountNo, body.titleCode) };
+      // After the commit: crediting may ask the provider for a refund, which no transaction may wait for.
+      const creditedInvoices = cancelledId ? await cancelledPeriods.creditFor(cancelledId) : [];
+      return { actionType: body.actionType, subscription: await accounts.getOwnSubscription(user.id, body.ariaAccountNo, body.titleCode), creditedInvoices };
     },
 
     /** POST …/undo-cancellation (/angre-oppsigelse): back to what it was, while the period runs. */

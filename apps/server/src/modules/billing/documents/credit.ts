@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { billingErrorCodes, billingErrorMessages, osloToday } from '@minside/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '@minside/titles';
-import type { Db } from '../../../db/client.ts';
-import { billingDocument, creditSetOff, invoice, payment } from '../../../db/schema.ts';
+import type { Db, Tx } from '../../../db/client.ts';
+import { billingDocument, creditSetOff, invoice, payment, subscriptionPeriod } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import { fixedAvtaleGiroDraw } from '../../bank/claim-window.ts';
 import { capturedSoFar } from '../paid-so-far.ts';
@@ -28,8 +28,18 @@ import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
 /** The error code a payment refunded because its invoice was credited carries. */
 const CREDITED = 'INVOICE_CREDITED';
 
+export interface CreditOptions {
+  /**
+   * The invoice's period is not had after all (the subscription was cancelled before it began):
+   * its renewal claim (`subscription_period`) is let go in the transaction that issues the note, so
+   * a cancellation undone later gets the period invoiced again by the renewal job. A credit for any
+   * other reason (a complaint, goodwill) keeps the claim: the period is still had, and not billed twice.
+   */
+  releasePeriod?: boolean;
+}
+
 export interface InvoiceCrediting {
-  creditInvoice(ariaInvoiceNo: number, reason: string): Promise<{ creditNoteNumber: number; refunded: boolean }>;
+  creditInvoice(ariaInvoiceNo: number, reason: string, options?: CreditOptions): Promise<{ creditNoteNumber: number; refunded: boolean }>;
 }
 
 export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine: PaymentEngine; catalogue: Catalogue; now: () => Date; log: FastifyBaseLogger }): InvoiceCrediting {
@@ -52,11 +62,29 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
     if (credited.partly) throw refusal('invoicePartlyCredited');
   }
 
+  /** The renewal claim of the invoice's period, let go with the credit (CreditOptions.releasePeriod). */
+  async function releasePeriodOf(tx: Tx, target: typeof invoice.$inferSelect): Promise<void> {
+    if (target.subscriptionId === null) return;
+    await tx
+      .delete(subscriptionPeriod)
+      .where(and(eq(subscriptionPeriod.subscriptionId, target.subscriptionId), eq(subscriptionPeriod.periodFrom, target.periodFrom), eq(subscriptionPeriod.ariaInvoiceNo, target.ariaInvoiceNo)));
+  }
+
   return {
-    async creditInvoice(ariaInvoiceNo, reason) {
+    async creditInvoice(ariaInvoiceNo, reason, { releasePeriod = false } = {}) {
       const [target] = await db.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
       if (!target) throw notFound();
       await refuseCredited(db, ariaInvoiceNo);
+      // A renewal charge the provider holds for its due date (Vipps MobilePay takes it days later) is
+      // cancelled there first: credited while it waits, it would be taken and then refunded, at a fee.
+      // Cancelling may find it taken after all: then it is a payment, refunded below.
+      const waiting = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL')));
+      for (const charge of waiting) if (charge.providerReference) await engine.cancel(charge);
+      // One whose answer is still unknown (no reference yet, or the cancel got no answer): asked again
+      // later, once reconciliation knows whether the money moved.
+      if (waiting.length > 0 && (await db.select({ id: payment.id }).from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL')))).length > 0) {
+        throw refusal('invoiceBeingCharged');
+      }
       const captured = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
 
       if (captured.length === 0 && target.paidAt === null) {
@@ -74,6 +102,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
           const settlement = `Fakturaen er kreditert i sin helhet. Du skal ikke betale den.${released.length > 0 ? ' Beløpet du har til gode fra en kreditnota, trekkes fra neste faktura.' : ''}`;
           const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `cancel:${ariaInvoiceNo}`, at: now() });
           await tx.update(invoice).set({ paidAt: now(), settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
+          if (releasePeriod) await releasePeriodOf(tx, target);
           await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });
           return number;
         });
@@ -98,6 +127,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       const settlement = paid.method === 'VIPPS' ? 'Beløpet er betalt tilbake til deg med Vipps.' : 'Beløpet er betalt tilbake til kortet du betalte med.';
       const creditNoteNumber = await db.transaction(async (tx) => {
         const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: paid.amountOre, reason, settlement, source: `refund:${paid.id}`, at: now() });
+        if (releasePeriod) await releasePeriodOf(tx, target);
         await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: paid.amountOre, settlement });
         return number;
       });

@@ -31,6 +31,7 @@ import ui from '../../../components/ui.module.css';
 import { priceLabel } from '../labels.ts';
 import { useCurrentSubscription, useSubscriptionUpdate, useToday } from '../use-subscription.ts';
 import type { HomeNotice } from './home-page.tsx';
+import type { CancelledState } from './subscription-cancelled-page.tsx';
 
 type Step = 'survey' | 'offer' | 'confirm';
 
@@ -122,7 +123,8 @@ export function CancelSubscriptionPage() {
     onSuccess: (result) => {
       update(result.subscription);
       if (result.actionType === 'CANCELLATION') {
-        void navigate(pathTo('subscriptionCancelled'));
+        const receipt: CancelledState = { creditedInvoices: result.creditedInvoices };
+        void navigate(pathTo('subscriptionCancelled'), { state: receipt });
       } else {
         const notice: HomeNotice = { notice: `Så hyggelig at du blir! Tilbudet «${offer?.headline ?? ''}» er registrert.` };
         void navigate(pathTo('home'), { state: notice });
