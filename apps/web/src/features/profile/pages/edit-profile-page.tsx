@@ -8,6 +8,7 @@ import {
   formatPhoneNumber,
   isLockedField,
   profileFormSchema,
+  profileMessages,
   type EmailChangeForm,
   type ProfileField,
   type ProfileForm,
@@ -21,6 +22,7 @@ import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
+import { isApiError } from '../../../lib/http.ts';
 import { confirmEmailChange, profileQueryOptions, requestEmailChange, updateProfile } from '../api/profile.ts';
 import { LoginsSection } from '../logins-section.tsx';
 import { sourceHint } from '../source-hint.ts';
@@ -28,9 +30,17 @@ import { useProfileUpdate } from '../use-profile-update.ts';
 
 const CONFIRM_PARAM = 'bekreft-epost';
 
+/** A refusal of the profile that is about one field: which, and its SPEC §5 message. */
+function serverFieldError(error: unknown): { name: 'phoneNumber' | 'birthdate'; message: string } | null {
+  if (!isApiError(error)) return null;
+  if (error.message === profileMessages.invalidPhone) return { name: 'phoneNumber', message: error.message };
+  if (error.message === profileMessages.invalidBirthdate) return { name: 'birthdate', message: error.message };
+  return null;
+}
+
 function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
   const onUpdated = useProfileUpdate();
-  const { register, handleSubmit, formState, reset } = useForm<ProfileForm>({
+  const { register, handleSubmit, formState, reset, setError } = useForm<ProfileForm>({
     resolver: zodResolver(profileFormSchema),
     defaultValues: { givenName: profile.givenName, familyName: profile.familyName, phoneNumber: formatPhoneNumber(profile.phoneNumber), birthdate: profile.birthdate ?? '' },
   });
@@ -39,6 +49,11 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
     onSuccess: (result) => {
       onUpdated(result);
       reset({ ...result.profile, phoneNumber: formatPhoneNumber(result.profile.phoneNumber), birthdate: result.profile.birthdate ?? '' });
+    },
+    // The server's word on one field (a number shaped right that is no number, libphonenumber-js) stands at that field and in the summary.
+    onError: (error) => {
+      const field = serverFieldError(error);
+      if (field) setError(field.name, { type: 'server', message: field.message });
     },
   });
   const errors = formState.errors;
@@ -75,7 +90,7 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
           Profilen er oppdatert.
         </p>
       ) : null}
-      <ErrorAlert error={mutation.error} />
+      <ErrorAlert error={serverFieldError(mutation.error) ? null : mutation.error} />
       <div className={ui.actions}>
         <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending}>
           {mutation.isPending ? 'Lagrer …' : 'Lagre endringene'}
