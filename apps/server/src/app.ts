@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifySwagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Catalogue } from '@minside/titles';
 import { ConfigError, noRealPaymentProviderMessage, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -17,6 +16,7 @@ import { registerRouteTable } from './plugins/route-table.ts';
 import { registerRouteScopes } from './plugins/route-scope.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { titleRoutes } from './modules/titles/routes.ts';
 import { createTitleService } from './modules/titles/service.ts';
@@ -150,11 +150,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   // are handled in plugins/spa.ts. Compressed request bodies are not accepted: they would slip
   // past `bodyLimit`.
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
-  await app.register(fastifySwagger, {
-    openapi: { info: { title: 'Min Side API', version: '1.0.0' } },
-    transform: jsonSchemaTransform,
-  });
-  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+  await registerOpenApi(app);
 
   await app.register(healthRoutes, { database, ...(shared.kind === 'redis' ? { redis: shared } : {}) });
   const titles = createTitleService({ catalogue, config, db: database.db });

@@ -305,6 +305,15 @@ export const paymentSchema = z.object({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
+/**
+ * POST /api/payment/callback/{provider}: the provider's event, as JSON. The route keeps its exact
+ * bytes (the signature is over them) and the payment engine reads the event once the signature
+ * holds, so nothing about its fields is checked here; what a provider sends is its own contract
+ * (Vipps MobilePay: the ePayment and Recurring webhooks).
+ */
+export const paymentCallbackBodySchema = z.looseObject({});
+export const paymentCallbackResponseSchema = z.object({ received: z.boolean(), duplicate: z.boolean() });
+
 // ---------------------------------------------------------------------------------------
 // Payment method (SPEC §7 subscription/paymentMethod and subscription/card)
 // ---------------------------------------------------------------------------------------

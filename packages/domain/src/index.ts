@@ -1,4 +1,5 @@
 export * from './api-error.ts';
+export * from './api-contract.ts';
 export * from './title.ts';
 export * from './hosts.ts';
 export * from './subscription.ts';

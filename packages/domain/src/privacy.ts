@@ -61,22 +61,37 @@ export type PrivacyJobResult = z.infer<typeof privacyJobResultSchema>;
 // operator writes can run as script.
 // ---------------------------------------------------------------------------------------
 
-export const contentParamsSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('legal'), page: z.enum(legalPages) }),
-  z.object({ kind: z.literal('support'), page: z.enum(supportPages) }),
-]);
+/**
+ * The union says which pages each kind has. It is read from a plain object of the two path
+ * parameters, which is what the OpenAPI document shows: a union there would be flattened to
+ * its last branch, and the legal pages would be missing from the contract.
+ */
+export const contentParamsSchema = z
+  .object({ kind: z.enum(['legal', 'support']), page: z.enum([...legalPages, ...supportPages]) })
+  .pipe(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('legal'), page: z.enum(legalPages) }),
+      z.object({ kind: z.literal('support'), page: z.enum(supportPages) }),
+    ]),
+  );
 export const contentQuerySchema = z.object({ titleCode: z.string().min(1).max(16).optional() });
 
-export const inlineNodeSchema: z.ZodType<InlineNode> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('text'), text: z.string() }),
-    z.object({ type: z.literal('strong'), children: z.array(inlineNodeSchema) }),
-    z.object({ type: z.literal('em'), children: z.array(inlineNodeSchema) }),
-    z.object({ type: z.literal('code'), text: z.string() }),
-    z.object({ type: z.literal('link'), href: z.string(), children: z.array(inlineNodeSchema) }),
-    z.object({ type: z.literal('break') }),
-  ]),
-);
+/**
+ * Recursive, so the OpenAPI document can only refer to it: the id names it there
+ * (`#/components/schemas/InlineNode`, filled by jsonSchemaTransformObject in the server's app.ts).
+ */
+export const inlineNodeSchema: z.ZodType<InlineNode> = z
+  .lazy(() =>
+    z.discriminatedUnion('type', [
+      z.object({ type: z.literal('text'), text: z.string() }),
+      z.object({ type: z.literal('strong'), children: z.array(inlineNodeSchema) }),
+      z.object({ type: z.literal('em'), children: z.array(inlineNodeSchema) }),
+      z.object({ type: z.literal('code'), text: z.string() }),
+      z.object({ type: z.literal('link'), href: z.string(), children: z.array(inlineNodeSchema) }),
+      z.object({ type: z.literal('break') }),
+    ]),
+  )
+  .meta({ id: 'InlineNode' });
 
 export const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heading'), level: z.union([z.literal(2), z.literal(3), z.literal(4)]), id: z.string(), children: z.array(inlineNodeSchema) }),

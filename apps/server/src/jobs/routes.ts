@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema, jobListSchema, jobNameParamsSchema, jobRunSchema } from '@minside/domain';
+import { apiErrorSchema, emptyBodySchema, jobListSchema, jobNameParamsSchema, jobRunSchema } from '@minside/domain';
 import { operatorAuth } from '../plugins/operator-auth.ts';
 import type { JobRunner } from './runner.ts';
 
@@ -16,7 +16,7 @@ export const jobRoutes: FastifyPluginAsyncZod<{ runner: JobRunner; operatorToken
   }));
   app.post(
     '/api/operator/jobs/:name/run',
-    { schema: { tags: ['operator'], params: jobNameParamsSchema, response: { 200: jobRunSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema } }, onRequest: operator },
+    { schema: { tags: ['operator'], params: jobNameParamsSchema, body: emptyBodySchema, response: { 200: jobRunSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema } }, onRequest: operator },
     async (request) => runner.runNow(request.params.name),
   );
 };

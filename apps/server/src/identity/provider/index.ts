@@ -120,7 +120,8 @@ export async function registerEmbeddedIdentityProvider(
       }
     };
     for (const url of [mountPath, `${mountPath}/*`]) {
-      scope.route({ method: [...methods], url, handler, exposeHeadRoute: false });
+      // OpenID Connect has its own contract (the discovery document at <issuer>/.well-known/openid-configuration): not in /api/docs.
+      scope.route({ method: [...methods], url, handler, exposeHeadRoute: false, schema: { hide: true } });
     }
   });
 

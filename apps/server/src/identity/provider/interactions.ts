@@ -132,6 +132,10 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   // Forms are parsed only here: the API stays JSON-only (text/plain and forms get 415 there).
   app.removeAllContentTypeParsers();
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // HTML pages of the login flow, not the JSON API: left out of the OpenAPI document (/api/docs).
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
 
   app.addHook('onSend', async (_request, reply) => {
     const csp = pagePolicies.get(reply);

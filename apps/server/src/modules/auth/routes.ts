@@ -4,6 +4,7 @@ import {
   apiErrorSchema,
   chooseLoginIssuerBodySchema,
   chooseLoginIssuerResponseSchema,
+  emptyBodySchema,
   loginIssuerKeySchema,
   loginIssuersResponseSchema,
   profileLoginsResponseSchema,
@@ -50,7 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
   app.delete(
     '/api/profile/logins/:issuer',
-    { schema: { tags: ['auth'], params: z.object({ issuer: loginIssuerKeySchema }), body: z.object({}).strict(), response: { 200: profileLoginsResponseSchema, 404: apiErrorSchema, ...errors } } },
+    { schema: { tags: ['auth'], params: z.object({ issuer: loginIssuerKeySchema }), body: emptyBodySchema, response: { 200: profileLoginsResponseSchema, 404: apiErrorSchema, ...errors } } },
     async (request) => auth.unlink(request, request.params.issuer),
   );
 
@@ -63,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     '/api/logout',
     // SPEC §7: an empty body, sent as the JSON `{}` (every state-changing call is JSON: plugins/csrf.ts).
-    { schema: { tags: ['auth'], body: z.object({}).strict(), response: { 200: logoutResponseSchema } } },
+    { schema: { tags: ['auth'], body: emptyBodySchema, response: { 200: logoutResponseSchema, 400: apiErrorSchema } } },
     async (request, reply) => auth.logout(request, reply, request.log),
   );
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '@minside/domain';
+import { apiErrorSchema, fileAnswer, fileSchema } from '@minside/domain';
 import { AppError } from '../../lib/app-error.ts';
 import { operatorAuth } from '../../plugins/operator-auth.ts';
 import type { BankService } from './service.ts';
@@ -46,7 +46,14 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
     {
       config: { bearerTextBody: true },
       bodyLimit: BANK_FILE_BODY_LIMIT,
-      schema: { tags: ['operator'], querystring: z.object({ fileName: z.string().regex(/^[A-Za-z0-9._-]{1,120}$/, 'a file name: letters, digits, . _ -').optional() }), response: { 200: importResponseSchema, ...errors } },
+      schema: {
+        tags: ['operator'],
+        querystring: z.object({ fileName: z.string().regex(/^[A-Za-z0-9._-]{1,120}$/, 'a file name: letters, digits, . _ -').optional() }),
+        // The file as the bank wrote it; the handler refuses anything that is not these bytes (415).
+        consumes: ['text/plain', 'application/octet-stream'],
+        body: fileSchema,
+        response: { 200: importResponseSchema, ...errors },
+      },
     },
     async (request) => {
       const body = request.body;
@@ -59,7 +66,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
 
   app.get(
     '/bank-files/avtalegiro-claims',
-    { schema: { tags: ['operator'], querystring: z.object({ date: z.iso.date() }), response: { 200: z.string(), ...errors } } },
+    { schema: { tags: ['operator'], querystring: z.object({ date: z.iso.date() }), response: { 200: fileAnswer('text/plain', "The day's AvtaleGiro claim file (as UTF-8 text)."), ...errors } } },
     // A GET only reads: today's file is made by the avtalegiro-claims job (05:30) or `npm run admin -- bank claims`.
     async (request, reply) => {
       const file = await bank.claimFile(request.query.date);
@@ -77,7 +84,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
 
   app.get(
     '/bank-files/settlement',
-    { schema: { tags: ['operator'], querystring: z.object({ date: z.iso.date() }), response: { 200: z.string(), ...errors } } },
+    { schema: { tags: ['operator'], querystring: z.object({ date: z.iso.date() }), response: { 200: fileAnswer('text/csv', "The day's settlement, one row per payment."), ...errors } } },
     async (request, reply) =>
       reply
         .type('text/csv; charset=utf-8')

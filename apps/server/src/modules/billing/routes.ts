@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   addDiscountBodySchema,
   apiErrorSchema,
@@ -14,6 +13,7 @@ import {
   creditNoteListResponseSchema,
   creditNoteParamsSchema,
   discountResponseSchema,
+  fileAnswer,
   getDiscountDetailsBodySchema,
   INVOICE_PAGE_MAX,
   invoiceListParamsSchema,
@@ -23,6 +23,8 @@ import {
   invoicePaymentParamsSchema,
   paylinkDetailsSchema,
   paylinkParamsSchema,
+  paymentCallbackBodySchema,
+  paymentCallbackResponseSchema,
   paymentMethodDetailsSchema,
   paymentMethodParamsSchema,
   paymentParamsSchema,
@@ -93,7 +95,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
         tags: ['billing'],
         description: 'The invoice as a PDF (application/pdf).',
         params: invoiceParamsSchema,
-        response: { 200: z.any().describe('application/pdf'), ...errors },
+        response: { 200: fileAnswer('application/pdf', 'The invoice.'), ...errors },
       },
     },
     async (request, reply) => {
@@ -118,7 +120,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
         tags: ['billing'],
         description: 'A credit note as a PDF (application/pdf).',
         params: creditNoteParamsSchema,
-        response: { 200: z.any().describe('application/pdf'), ...errors },
+        response: { 200: fileAnswer('application/pdf', 'The credit note.'), ...errors },
       },
     },
     async (request, reply) => {
@@ -134,7 +136,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
         tags: ['billing'],
         description: 'An invoice or credit note issued to a company as EHF (PEPPOL BIS Billing 3.0 UBL, application/xml); 404 for one issued to a person.',
         params: creditNoteParamsSchema,
-        response: { 200: z.any().describe('application/xml'), ...errors },
+        response: { 200: fileAnswer('application/xml', 'The EHF document (UBL).'), ...errors },
       },
     },
     async (request, reply) => {
@@ -235,7 +237,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
     });
     webhook.withTypeProvider<ZodTypeProvider>().post(
       `/api/payment/callback/${providerName}`,
-      { schema: { tags: ['billing'], description: 'Payment provider callback (signed).', response: { 200: z.object({ received: z.boolean(), duplicate: z.boolean() }), ...errors } } },
+      { schema: { tags: ['billing'], description: 'Payment provider callback (signed).', body: paymentCallbackBodySchema, response: { 200: paymentCallbackResponseSchema, ...errors } } },
       async (request) => {
         const result = await engine.handleCallback({ method: request.method, pathAndQuery: request.url, headers: request.headers, rawBody: request.rawBody ?? '' });
         return { received: true, duplicate: result.duplicate };

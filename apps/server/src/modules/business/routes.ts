@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   apiErrorSchema,
@@ -19,6 +18,8 @@ import {
   businessVerifyResponseSchema,
   einvoiceRecipientBodySchema,
   einvoiceRecipientResponseSchema,
+  emptyBodySchema,
+  fileAnswer,
   sessionQuerySchema,
 } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
@@ -54,7 +55,7 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; 
 
       typed.get(
         '/members/export',
-        { schema: { tags: ['business'], querystring: businessMembersQuerySchema, response: { 200: z.string(), ...errors } } },
+        { schema: { tags: ['business'], querystring: businessMembersQuerySchema, response: { 200: fileAnswer('text/csv', "The company's members, one row each."), ...errors } } },
         async (request, reply) => {
           const ctx = await admin(request);
           const csv = businessMembersCsv(await business.exportCsvRows(ctx, request.query.q));
@@ -80,7 +81,7 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; 
 
       typed.delete(
         '/einvoice',
-        { schema: { tags: ['business'], description: 'Stop EHF: invoices by e-mail again.', querystring: sessionQuerySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
+        { schema: { tags: ['business'], description: 'Stop EHF: invoices by e-mail again.', querystring: sessionQuerySchema, body: emptyBodySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
         async (request) => {
           await business.clearEinvoice(await admin(request));
           return { einvoice: null };
@@ -95,13 +96,13 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; 
 
       typed.post(
         '/invitations/:id/resend',
-        { schema: { tags: ['business'], description: 'Send a pending invitation again (at most once in a few minutes).', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
+        { schema: { tags: ['business'], description: 'Send a pending invitation again (at most once in a few minutes).', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, body: emptyBodySchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
         async (request) => business.resendInvitation(await admin(request), request.params.id, request.portalOrigin()),
       );
 
       typed.delete(
         '/invitations/:id',
-        { schema: { tags: ['business'], description: 'Withdraw a pending invitation: its link and codes stop working.', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
+        { schema: { tags: ['business'], description: 'Withdraw a pending invitation: its link and codes stop working.', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, body: emptyBodySchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
         async (request) => business.withdrawInvitation(await admin(request), request.params.id),
       );
 

@@ -36,7 +36,7 @@ export const consentRoutes: FastifyPluginAsyncZod<ConsentRouteDeps> = async (app
   // Public: the consent dialog and analytics run before anyone signs in.
   app.get(
     '/api/client-config',
-    { schema: { tags: ['consent'], querystring: clientConfigQuerySchema, response: { 200: clientConfigSchema } } },
+    { schema: { tags: ['consent'], querystring: clientConfigQuerySchema, response: { 200: clientConfigSchema, 400: apiErrorSchema } } },
     async (request): Promise<ClientConfig> => {
       const title = titles.titleFor(request.query.titleCode, requestUrlOf(request));
       return clientConfigOf(settings, catalogue.byTitleCode(title.titleCode));

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   apiErrorSchema,
@@ -20,6 +19,8 @@ import {
   deliveryChangeListSchema,
   deliveryChangeParamsSchema,
   deliveryChangeSchema,
+  emptyBodySchema,
+  fileAnswer,
   postalCodeLookupSchema,
   deliveryNoticeListSchema,
   postalCodeParamsSchema,
@@ -93,7 +94,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
           schema: {
             tags: ['operator'],
             querystring: carrierFeedQuerySchema,
-            response: { 200: z.string(), 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+            response: { 200: fileAnswer('text/csv', "The title's delivery changes of the day, one row each."), 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
           },
         },
         async (request, reply) => {
@@ -175,6 +176,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
             tags: ['delivery'],
             querystring: sessionQuerySchema,
             params: deliveryChangeParamsSchema,
+            body: emptyBodySchema,
             response: { 200: deliveryChangeCancelResponseSchema, ...errors },
           },
         },

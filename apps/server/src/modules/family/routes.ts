@@ -3,6 +3,7 @@ import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   apiErrorSchema,
+  emptyBodySchema,
   familyAcceptBodySchema,
   familyAcceptResponseSchema,
   familyInvitationParamsSchema,
@@ -54,17 +55,17 @@ export const familyRoutes: FastifyPluginAsyncZod<{ family: FamilyService; sessio
 
       typed.post(
         '/invitations/:id/resend',
-        { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, response: { 200: familyInviteResponseSchema, ...errors } } },
+        { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, body: emptyBodySchema, response: { 200: familyInviteResponseSchema, ...errors } } },
         async (request) => family.resend(await context(request), request.params.id, request.portalOrigin()),
       );
 
       typed.delete(
         '/invitations/:id',
-        { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, response: { 200: familyRemovalResponseSchema, ...errors } } },
+        { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, body: emptyBodySchema, response: { 200: familyRemovalResponseSchema, ...errors } } },
         async (request) => family.remove(await context(request), request.params.id),
       );
 
-      typed.post('/leave', { schema: { tags: ['family'], querystring: sessionQuerySchema, response: { 200: familyLeaveResponseSchema, ...errors } } }, async (request) =>
+      typed.post('/leave', { schema: { tags: ['family'], querystring: sessionQuerySchema, body: emptyBodySchema, response: { 200: familyLeaveResponseSchema, ...errors } } }, async (request) =>
         family.leave(await context(request)),
       );
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { apiErrorSchema, subscriptionActionParamsSchema, withdrawalResponseSchema } from '@minside/domain';
+import { apiErrorSchema, emptyBodySchema, subscriptionActionParamsSchema, withdrawalResponseSchema } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { WithdrawalService } from './withdrawal.ts';
 
@@ -23,7 +22,7 @@ export const withdrawalRoutes: FastifyPluginAsyncZod<{ withdrawals: WithdrawalSe
 
   app.post(
     '/api/subscription/:accountNo/:titleCode/withdrawal',
-    { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, body: z.object({}).strict(), response: { 200: withdrawalResponseSchema, ...errors } } },
+    { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, body: emptyBodySchema, response: { 200: withdrawalResponseSchema, ...errors } } },
     async (request) => {
       const { user } = await sessions.require(request);
       return withdrawals.withdraw(user, request.params.accountNo, request.params.titleCode);

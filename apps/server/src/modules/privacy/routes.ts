@@ -3,9 +3,11 @@ import {
   apiErrorSchema,
   deletionRequestBodySchema,
   deletionStateSchema,
+  emptyBodySchema,
   exportIdParamsSchema,
   exportListSchema,
   exportRequestSchema,
+  fileAnswer,
   privacyJobResultSchema,
 } from '@minside/domain';
 import { operatorAuth } from '../../plugins/operator-auth.ts';
@@ -33,20 +35,24 @@ export const privacyRoutes: FastifyPluginAsyncZod<PrivacyRouteDeps> = async (app
     return privacy.listExports(user.id);
   });
 
-  app.post('/api/privacy/export', { schema: { tags: ['privacy'], response: { 200: exportRequestSchema, ...errors } } }, async (request) => {
+  app.post('/api/privacy/export', { schema: { tags: ['privacy'], body: emptyBodySchema, response: { 200: exportRequestSchema, ...errors } } }, async (request) => {
     const { user } = await sessions.require(request);
     return privacy.requestExport(user, request.portalOrigin());
   });
 
-  app.get('/api/privacy/export/:id/download', { schema: { tags: ['privacy'], params: exportIdParamsSchema } }, async (request, reply) => {
-    const { user } = await sessions.require(request);
-    const { archive, requestedAt } = await privacy.exportArchive(user.id, request.params.id);
-    return reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="minside-data-${requestedAt.toISOString().slice(0, 10)}.zip"`)
-      .header('cache-control', 'no-store')
-      .send(Buffer.from(archive));
-  });
+  app.get(
+    '/api/privacy/export/:id/download',
+    { schema: { tags: ['privacy'], params: exportIdParamsSchema, response: { 200: fileAnswer('application/zip', 'The data export: minside-data.json and LESMEG.txt.'), ...errors } } },
+    async (request, reply) => {
+      const { user } = await sessions.require(request);
+      const { archive, requestedAt } = await privacy.exportArchive(user.id, request.params.id);
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="minside-data-${requestedAt.toISOString().slice(0, 10)}.zip"`)
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(archive));
+    },
+  );
 
   app.get('/api/privacy/deletion', { schema: { tags: ['privacy'], response: { 200: deletionStateSchema, ...errors } } }, async (request) => {
     const { user } = await sessions.require(request);
@@ -60,10 +66,10 @@ export const privacyRoutes: FastifyPluginAsyncZod<PrivacyRouteDeps> = async (app
 
   // Operator: run the jobs now (issue 11's scheduler calls the same functions; e2e calls these).
   const operator = operatorAuth(operatorToken);
-  app.post('/api/operator/jobs/data-export', { schema: { tags: ['operator'], response: { 200: privacyJobResultSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
+  app.post('/api/operator/jobs/data-export', { schema: { tags: ['operator'], body: emptyBodySchema, response: { 200: privacyJobResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
     processed: await privacy.runExports(),
   }));
-  app.post('/api/operator/jobs/data-erasure', { schema: { tags: ['operator'], response: { 200: privacyJobResultSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
+  app.post('/api/operator/jobs/data-erasure', { schema: { tags: ['operator'], body: emptyBodySchema, response: { 200: privacyJobResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
     processed: await privacy.runErasures(),
   }));
 };

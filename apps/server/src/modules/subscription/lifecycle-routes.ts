@@ -6,6 +6,7 @@ import {
   changePlanResponseSchema,
   deleteSubscriptionBodySchema,
   deleteSubscriptionResponseSchema,
+  emptyBodySchema,
   identityIdOf,
   planCatalogueParamsSchema,
   planOptionsResponseSchema,
@@ -16,7 +17,6 @@ import {
   subscriptionActionParamsSchema,
   subscriptionResponseSchema,
 } from '@minside/domain';
-import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { LifecycleService } from './lifecycle-service.ts';
@@ -56,7 +56,7 @@ export const lifecycleRoutes: FastifyPluginAsyncZod<{ lifecycle: LifecycleServic
 
   app.post(
     '/api/subscription/:accountNo/:titleCode/undo-cancellation',
-    { schema: { tags: ['subscription'], params: subscriptionActionParamsSchema, body: z.object({}).strict(), response: { 200: subscriptionResponseSchema, ...errors } } },
+    { schema: { tags: ['subscription'], params: subscriptionActionParamsSchema, body: emptyBodySchema, response: { 200: subscriptionResponseSchema, ...errors } } },
     async (request) => {
       const { user } = await sessions.require(request);
       return { subscription: await lifecycle.undoCancellation(user.id, request.params.accountNo, request.params.titleCode) };

@@ -17,19 +17,19 @@ import { renderWordmark } from './logo.ts';
 export const titleRoutes: FastifyPluginAsyncZod<{ titles: TitleService }> = async (app, { titles }) => {
   app.get(
     '/api/title/:id',
-    { schema: { tags: ['titles'], params: titleParamsSchema, response: { 200: titleSchema, 404: apiErrorSchema } } },
+    { schema: { tags: ['titles'], params: titleParamsSchema, response: { 200: titleSchema, 400: apiErrorSchema, 404: apiErrorSchema } } },
     async (request) => titles.getTitle(request.params.id),
   );
 
   app.post(
     '/api/retrieveTitleCode',
-    { schema: { tags: ['titles'], body: retrieveTitleCodeBodySchema, response: { 200: retrieveTitleCodeResponseSchema, 404: apiErrorSchema } } },
+    { schema: { tags: ['titles'], body: retrieveTitleCodeBodySchema, response: { 200: retrieveTitleCodeResponseSchema, 400: apiErrorSchema, 404: apiErrorSchema } } },
     async (request) => ({ titleCode: titles.retrieveTitleCode(request.body.minsideUrl) }),
   );
 
   app.post(
     '/api/maintenanceTitle',
-    { schema: { tags: ['titles'], body: maintenanceTitleBodySchema, response: { 200: maintenanceTitleResponseSchema } } },
+    { schema: { tags: ['titles'], body: maintenanceTitleBodySchema, response: { 200: maintenanceTitleResponseSchema, 400: apiErrorSchema } } },
     async (request) => titles.maintenanceTitle(request.body.minsideUrl),
   );
 
