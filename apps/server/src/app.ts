@@ -215,8 +215,17 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const unsubscribe = { secret: await mailUnsubscribeSecret(database.db), origin: portalOriginFor(config, catalogue) };
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, dkim: config.mailDkim, unsubscribe, log: app.log, now });
   const changeMails = createChangeMails({ mailer, catalogue, portalOrigin: portalOriginFor(config, catalogue) });
-  // Billing is registered further down; the cancellation asks it at run time, after its own commit.
-  const lifecycle = createLifecycleService({ db: database.db, accounts, catalogue, mails: changeMails, cancelledPeriods: { creditFor: (subscriptionId) => app.cancelledPeriods.creditFor(subscriptionId) }, now });
+  // Billing is registered further down; the cancellation asks it at run time, after its own commit,
+  // and a reactivation has it bill the new period inside its own transaction (ADR 006).
+  const lifecycle = createLifecycleService({
+    db: database.db,
+    accounts,
+    catalogue,
+    mails: changeMails,
+    cancelledPeriods: { creditFor: (subscriptionId) => app.cancelledPeriods.creditFor(subscriptionId) },
+    billPeriod: (tx, subscriptionId, periodFrom) => app.billingJobs.billPeriod(tx, subscriptionId, periodFrom),
+    now,
+  });
   await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
   await app.register(unsubscribeRoutes, { db: database.db, secret: unsubscribe.secret, catalogue, now });
   const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, mainIssuerKey, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, calendarDaysBetween, changeLogResponseSchema, formatKroner, instStatusCodes, isValidKid, orderSchema, osloToday, paymentRedirectSchema, priceChangesResponseSchema, priceOn, systemClock } from '@minside/domain';
+import { addDays, addMonths, calendarDaysBetween, changeLogResponseSchema, formatKroner, instStatusCodes, isValidKid, kidFor, orderSchema, osloToday, paymentRedirectSchema, priceChangesResponseSchema, priceOn, reactivateSubscriptionResponseSchema, systemClock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import { CHARGE_LEAD_DAYS } from '../src/integrations/payment/vipps-provider.ts';
+import { CLAIM_MIN_LEAD_DAYS } from '../src/modules/bank/claim-window.ts';
 import { RENEWAL_LEAD_DAYS } from '../src/modules/billing/jobs.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';
@@ -204,6 +208,84 @@ describe.each(testDatabases)('billing renewals, charging a stored card ($name)',
     expect(digital?.paid_at).not.toBeNull();
     const payments = await test.database.rows(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptions.digital} and purpose = 'RENEWAL'`);
     expect(payments).toEqual([{ status: 'CAPTURED', method: 'SWEDBANK-PPG', aria_invoice_no: digital?.aria_invoice_no }]);
+  });
+});
+
+describe.each(testDatabases)('reactivation bills its first period at once ($name)', ({ name }) => {
+  // "Start abonnementet igjen" gives access today, so today's period is billed today, through the
+  // one function that bills every period (ADR 006); the money moves as for any invoice: a stored
+  // card when the job collects it on its due date, AvtaleGiro in the bank's claim file.
+  // The test provider stands in for a card-storing provider, as above.
+  const PORTAL = 'http://adresseavisen.localhost:3000';
+  let test: TestApp;
+  let bankDir: string;
+  const today = () => osloToday(systemClock());
+  beforeAll(async () => {
+    bankDir = mkdtempSync(path.join(tmpdir(), 'minside-reactivation-bank-'));
+    test = await buildTestApp(name, { seed: true, config: { paymentProvider: 'test', vipps: undefined, bankFilesDir: bankDir } });
+  });
+  afterAll(async () => {
+    await test.close();
+    rmSync(bankDir, { recursive: true, force: true });
+  });
+
+  const reactivate = async (email: string, accountNo: number) => {
+    const browser = await signIn(test, PORTAL, email);
+    const response = await browser.request('POST', `${PORTAL}/api/reactivateSubscription/`, { json: { ariaAccountNo: accountNo, titleCode: 'ADR', email } });
+    expect(response.status, response.body).toBe(200);
+    return reactivateSubscriptionResponseSchema.parse(response.json());
+  };
+  const invoiceOf = async (subscriptionId: string, periodFrom: string) =>
+    test.database.rows<InvoiceRow & { period_to: string }>(sql`
+      select aria_invoice_no::int as aria_invoice_no, period_from::text as period_from, period_to::text as period_to, amount_ore, kid, due_on::text as due_on, paid_at, settled_by, description
+      from invoice where subscription_id = ${subscriptionId} and period_from = ${periodFrom}`);
+  const renewalPayments = (subscriptionId: string) =>
+    test.database.rows<{ status: string; method: string; amount_ore: number; aria_invoice_no: number }>(
+      sql`select status, method, amount_ore, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`,
+    );
+
+  it('a stored card: the invoice is due today, and the job charges the card for it, once', async () => {
+    // utlopt's card, kept by the provider (as the seed keeps digital's): still on file after the subscription expired.
+    const at = systemClock();
+    await test.database.rows(sql`insert into test_provider_transaction (id, idempotency_key, kind, method, amount_ore, status, merchant_reference, agreement_id, return_url, description, card, created_at, updated_at)
+      values ('tp_test_utlopt', 'test-agreement:utlopt', 'AGREEMENT', 'SWEDBANK-PPG', 0, 'AUTHORIZED', 'test-utlopt', null, '/', 'Testavtale', ${JSON.stringify({ brand: 'Visa', last4: '4242', expiryMonth: 12, expiryYear: 2031 })}::jsonb, ${at}, ${at})`);
+    await test.database.rows(sql`insert into payment_agreement (id, subscription_id, method, status, provider, provider_agreement_id, card_brand, card_last4, card_expiry_month, card_expiry_year, created_at, updated_at)
+      values ('test-agreement-utlopt', 'demo-utlopt-adr', 'SWEDBANK-PPG', 'ACTIVE', 'test', 'tp_test_utlopt', 'Visa', '4242', 12, 2031, ${at}, ${at})`);
+
+    const day = today();
+    const answer = await reactivate('utlopt@minside.test', 40_000_010);
+    const [issued] = await invoiceOf('demo-utlopt-adr', day);
+    expect(issued).toMatchObject({ amount_ore: answer.subscription.priceOre, period_to: addDays(addMonths(day, 1), -1), due_on: day, paid_at: null });
+    expect(answer.invoice).toEqual({ ariaInvoiceNo: issued?.aria_invoice_no, amountOre: answer.subscription.priceOre, periodFrom: day, periodTo: addDays(addMonths(day, 1), -1), dueOn: day, payment: 'card' });
+    // Money moves on the provider's word only: nothing is charged by the reactivation itself.
+    expect(await renewalPayments('demo-utlopt-adr')).toEqual([]);
+
+    await Promise.all([test.app.billingJobs.runRenewals(), test.app.billingJobs.runRenewals()]);
+    await test.app.billingJobs.runRenewals();
+    expect(await invoiceOf('demo-utlopt-adr', day)).toEqual([expect.objectContaining({ aria_invoice_no: issued?.aria_invoice_no, settled_by: 'SWEDBANK-PPG' })]);
+    expect(await renewalPayments('demo-utlopt-adr')).toEqual([{ status: 'CAPTURED', method: 'SWEDBANK-PPG', amount_ore: answer.subscription.priceOre, aria_invoice_no: issued?.aria_invoice_no }]);
+  });
+
+  it('a confirmed AvtaleGiro mandate: due when the next claim file can still carry it, and the claim run claims it', async () => {
+    // tidligere, moved to AvtaleGiro with a mandate the bank has confirmed before the subscription ran out.
+    const at = systemClock();
+    const mandateKid = kidFor('mandate', 901, defaultCatalogue.byTitleCode('ADR').bank);
+    await test.database.rows(sql`update subscription set payment_method = 'AVTALEGIRO' where id = 'demo-tidligere-adr'`);
+    await test.database.rows(sql`insert into payment_agreement (id, subscription_id, method, status, provider, provider_agreement_id, bank_notice, created_at, updated_at)
+      values ('test-agreement-tidligere', 'demo-tidligere-adr', 'AVTALEGIRO', 'ACTIVE', 'bank', ${mandateKid}, false, ${at}, ${at})`);
+
+    const day = today();
+    const answer = await reactivate('tidligere@minside.test', 40_000_016);
+    const dueOn = addDays(day, CLAIM_MIN_LEAD_DAYS + 1);
+    const [issued] = await invoiceOf('demo-tidligere-adr', day);
+    expect(issued).toMatchObject({ amount_ore: answer.subscription.priceOre, due_on: dueOn, paid_at: null });
+    expect(answer.invoice).toMatchObject({ ariaInvoiceNo: issued?.aria_invoice_no, periodFrom: day, dueOn, payment: 'avtalegiro' });
+    const mail = (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'tidligere@minside.test'`)).find((row) => row.subject.includes(`ny faktura ${issued?.aria_invoice_no}`));
+    expect(mail?.text).toContain('Beløpet trekkes med AvtaleGiro på forfallsdatoen.');
+
+    await test.app.bank.claims(day);
+    const claims = await test.database.rows<{ kid: string; amount_ore: number; due_on: string }>(sql`select kid, amount_ore, due_on::text as due_on from avtalegiro_claim where aria_invoice_no = ${issued?.aria_invoice_no ?? 0}`);
+    expect(claims).toEqual([{ kid: mandateKid, amount_ore: answer.subscription.priceOre, due_on: dueOn }]);
   });
 });
 

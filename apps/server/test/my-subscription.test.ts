@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, osloToday, readKid, systemClock, type Clock } from '@minside/domain';
+import { addDays, addMonths, calendarDaysBetween, osloToday, priceChangesResponseSchema, priceOn, readKid, systemClock, type Clock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
+import { RENEWAL_LEAD_DAYS } from '../src/modules/billing/jobs.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 
@@ -261,7 +262,7 @@ describe.each(testDatabases)('after the period end ($name)', ({ name }) => {
 });
 
 describe.each(testDatabases)('reactivation result codes ($name)', ({ name }) => {
-  const { app, signIn, storage, expectRefused, row, today } = setup(name);
+  const { state, app, signIn, storage, expectRefused, row, today } = setup(name);
   const reactivate = (browser: TestBrowser, body: Record<string, unknown>) => browser.request('POST', `${PORTAL}/api/reactivateSubscription/`, { json: body });
   const good = { ariaAccountNo: accounts.utlopt, titleCode: 'ADR', email: 'utlopt@minside.test' };
 
@@ -280,11 +281,52 @@ describe.each(testDatabases)('reactivation result codes ($name)', ({ name }) => 
     expect(await storage(accounts.utlopt)).toEqual(before);
   });
 
-  it('ok: utlopt starts again with a new period; a second click finds an active subscription', async () => {
+  interface InvoiceRow {
+    aria_invoice_no: number;
+    period_from: string;
+    period_to: string;
+    amount_ore: number;
+    due_on: string;
+    kid: string;
+    paid_at: Date | null;
+  }
+  const invoicesOf = (accountNo: number) =>
+    app().database.rows<InvoiceRow>(sql`
+      select i.aria_invoice_no::int as aria_invoice_no, i.period_from::text as period_from, i.period_to::text as period_to, i.amount_ore, i.due_on::text as due_on, i.kid, i.paid_at
+      from invoice i join subscription s on s.id = i.subscription_id where s.aria_account_no = ${accountNo} and s.title_code = 'ADR' order by i.period_from, i.aria_invoice_no`);
+  /** Digital's price on a day, as the public price list gives it (an announced change included). */
+  const digitalPriceOn = async (day: string) => {
+    const plans = priceChangesResponseSchema.parse((await app().app.inject({ method: 'GET', url: '/api/plans/ADR' })).json()).plans;
+    const digital = plans.find((plan) => plan.ariaPlanID === 'ADR-DIGITAL-M');
+    if (!digital) throw new Error('ADR sells no Digital');
+    return priceOn(digital, day);
+  };
+  let restarted: { on: string; periodEnd: string } | undefined;
+
+  it('ok: utlopt starts again with a new period, billed at once; a second click finds an active subscription', async () => {
     const browser = await signIn('utlopt@minside.test');
+    const day = today();
+    const seeded = new Set((await invoicesOf(accounts.utlopt)).map((row) => row.aria_invoice_no));
     const response = await reactivate(browser, { ...good, spidId: 'demo-utlopt' });
     expect(response.status, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ result: 'ok', message: 'Abonnementet ditt er startet igjen.', subscription: { instStatusCode: 1, cancelledAt: null, currentPeriodEnd: addMonths(today(), 1) } });
+    const periodEnd = addMonths(day, 1);
+    expect(response.json()).toMatchObject({ result: 'ok', message: 'Abonnementet ditt er startet igjen.', subscription: { instStatusCode: 1, cancelledAt: null, currentPeriodEnd: periodEnd } });
+    restarted = { on: day, periodEnd };
+
+    // The access starts today, and so does the bill: one invoice for the new period at the plan's price, due today.
+    const price = await digitalPriceOn(day);
+    const issued = (await invoicesOf(accounts.utlopt)).filter((row) => !seeded.has(row.aria_invoice_no));
+    expect(issued).toMatchObject([{ period_from: day, period_to: addDays(periodEnd, -1), amount_ore: price, due_on: day, paid_at: null }]);
+    const [invoice] = issued;
+    // utlopt pays by card, but no card is stored that can be charged: the invoice waits like a giro, and the answer says so.
+    expect(response.json<{ invoice: unknown }>().invoice).toEqual({ ariaInvoiceNo: invoice?.aria_invoice_no, amountOre: price, periodFrom: day, periodTo: addDays(periodEnd, -1), dueOn: day, payment: 'invoice' });
+    // …with the invoice e-mail: KID, account number and a pay-link.
+    const mails = await app().database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'utlopt@minside.test'`);
+    const mail = mails.find((row) => row.subject.includes(`ny faktura ${invoice?.aria_invoice_no}`))?.text ?? '';
+    expect(mail).toContain(`KID: ${invoice?.kid}`);
+    expect(mail).toContain('Vi har ikke et betalingskort vi kan trekke denne fakturaen fra.');
+    expect(mail).toMatch(/\/betaling\?token=\S+/);
+
     const before = await storage(accounts.utlopt);
     expectRefused(await reactivate(browser, good), 409, 'USER_HAS_ACTIVE_SUB');
     expect(await storage(accounts.utlopt)).toEqual(before);
@@ -294,6 +336,31 @@ describe.each(testDatabases)('reactivation result codes ($name)', ({ name }) => 
     const browser = await signIn('oppsagt@minside.test');
     expectRefused(await reactivate(browser, { ariaAccountNo: accounts.oppsagt, titleCode: 'ADR', email: 'oppsagt@minside.test' }), 409, 'USER_IS_ACTIVE', /angre oppsigelsen/);
     expect(await row(accounts.oppsagt)).toMatchObject({ inst_status_code: 2 });
+  });
+
+  // Last: it moves the clock.
+  it('the renewal run bills the reactivated period no second time, and the next one RENEWAL_LEAD_DAYS before it ends', async () => {
+    if (!restarted) throw new Error('needs the reactivation above');
+    const { on, periodEnd } = restarted;
+    const setToday = (day: string) => {
+      state.offsetDays = calendarDaysBetween(on, day);
+      expect(today()).toBe(day);
+    };
+    const periods = async () => (await invoicesOf(accounts.utlopt)).filter((row) => row.period_from >= on).map((row) => [row.period_from, row.amount_ore]);
+    const first = await digitalPriceOn(on);
+    for (const day of [on, addDays(periodEnd, -RENEWAL_LEAD_DAYS - 1)]) {
+      setToday(day);
+      await app().app.billingJobs.runRenewals();
+      await app().app.billingJobs.runRenewals();
+      expect(await periods()).toEqual([[on, first]]);
+    }
+    setToday(addDays(periodEnd, -RENEWAL_LEAD_DAYS));
+    await Promise.all([app().app.billingJobs.runRenewals(), app().app.billingJobs.runRenewals()]);
+    expect(await periods()).toEqual([
+      [on, first],
+      [periodEnd, await digitalPriceOn(periodEnd)],
+    ]);
+    state.offsetDays = 0;
   });
 });
 

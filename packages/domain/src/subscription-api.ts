@@ -57,10 +57,35 @@ export const reactivateSubscriptionBodySchema = z.looseObject({
 });
 export type ReactivateSubscriptionBody = z.infer<typeof reactivateSubscriptionBodySchema>;
 
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/**
+ * How a period's invoice gets paid, as the subscriber is told: `card` / `vipps` — the stored card
+ * or Vipps agreement is charged on the due date; `avtalegiro` — the bank draws it on the due date;
+ * `invoice` — the payer pays it from the invoice e-mail (KID, a pay-link); `settled` — nothing to
+ * pay (a discount or a credit covers it).
+ */
+export const billedPeriodPayments = ['card', 'vipps', 'avtalegiro', 'invoice', 'settled'] as const;
+
+/** A period billed the moment it starts (a reactivation's first period, ADR 006): its invoice. */
+export const billedPeriodSchema = z.object({
+  ariaInvoiceNo: z.number().int().positive(),
+  /** What is to pay, øre: the invoice's amount less a credit set off against it. */
+  amountOre: z.number().int().nonnegative(),
+  periodFrom: isoDate,
+  /** Last day of the period (inclusive). */
+  periodTo: isoDate,
+  dueOn: isoDate,
+  payment: z.enum(billedPeriodPayments),
+});
+export type BilledPeriod = z.infer<typeof billedPeriodSchema>;
+
 export const reactivateSubscriptionResponseSchema = z.object({
   result: z.enum(reactivationResultCodes),
   message: z.string(),
   subscription: subscriptionSchema,
+  /** The new period's invoice, issued with the reactivation; null when the period is not billed (no price, or billed already). */
+  invoice: billedPeriodSchema.nullable(),
 });
 export type ReactivateSubscriptionResponse = z.infer<typeof reactivateSubscriptionResponseSchema>;
 

@@ -1,8 +1,8 @@
 import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, desc, eq, gt, gte, inArray, isNull, lte, ne, not, sql, type SQL } from 'drizzle-orm';
-import { addDays, addMonths, formatKroner, formatShortDate, instStatusCodes, invoiceLineDescription, osloToday, paymentProviderLabels, renewsAtPeriodEnd, type BillingPeriod, type ChangeDetails, type ChangeKind } from '@minside/domain';
+import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, ne, not, sql, type SQL } from 'drizzle-orm';
+import { addDays, addMonths, formatKroner, formatShortDate, instStatusCodes, invoiceLineDescription, osloToday, paymentProviderLabels, renewsAtPeriodEnd, type BilledPeriod, type BillingPeriod, type ChangeDetails, type ChangeKind, type RenewableSubscription } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, billingDocument, discountCode, invoice, invoiceCredit, payment, paymentAgreement, plan, subscription, subscriptionChange, subscriptionDiscount, subscriptionPeriod } from '../../db/schema.ts';
@@ -12,7 +12,7 @@ import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
 import { qualified } from '../../db/qualified.ts';
 import { enqueuePaymentReceipt, enqueueRefundNotice } from './documents/receipts.ts';
-import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import { CLAIM_MIN_LEAD_DAYS, fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
 import { creditedOreColumn, paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
 import { endingStatusCodes, type CancelledPeriodCrediting } from './cancelled-periods.ts';
@@ -65,12 +65,35 @@ export interface RenewalReport {
   charged: number;
 }
 
+/** What the renewal rule (`renewsAtPeriodEnd`) reads of a stored subscription. */
+function renewable(row: typeof subscription.$inferSelect): RenewableSubscription {
+  return {
+    ariaPlanID: row.ariaPlanId,
+    planProductType: row.planProductType,
+    eligibleForSharing: row.eligibleForSharing,
+    instStatusCode: row.instStatusCode,
+    subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: row.subscriptionInfo1 },
+    priceOre: row.priceOre,
+    sharedFrom: row.sharedFromSubscriptionId,
+  };
+}
+
+/** A period's invoice as `issueIn` made it: for the owner's subscription as it was read under its lock. */
+interface IssuedPeriod {
+  row: typeof subscription.$inferSelect;
+  ariaInvoiceNo: number;
+  /** What is left to pay after a waiting credit was set off against it (0: a 100 % discount, or a credit covering it). */
+  openOre: number;
+  periodTo: string;
+  dueOn: string;
+}
+
 export function createBillingJobs(deps: BillingJobDeps) {
   const { db, engine, billing, provider, mailer, catalogue, now, log, portalOrigin, cancelledPeriods } = deps;
 
-  async function priceFor(row: typeof subscription.$inferSelect, periodFrom: string): Promise<{ amountOre: number; planName: string; months: number; billingPeriod: string }> {
+  async function priceFor(executor: Db | Tx, row: typeof subscription.$inferSelect, periodFrom: string): Promise<{ amountOre: number; planName: string; months: number; billingPeriod: string }> {
     const planId = row.pendingPlanId && row.pendingChangeOn && row.pendingChangeOn <= periodFrom ? row.pendingPlanId : row.ariaPlanId;
-    const [found] = await db.select().from(plan).where(eq(plan.ariaPlanId, planId));
+    const [found] = await executor.select().from(plan).where(eq(plan.ariaPlanId, planId));
     if (!found) return { amountOre: row.priceOre, planName: row.planName, months: periodMonths[row.billingPeriod as BillingPeriod] ?? 1, billingPeriod: row.billingPeriod };
     const announced = found.nextPriceOre !== null && found.nextPriceFrom !== null && found.nextPriceFrom <= periodFrom;
     const amountOre = planId === row.ariaPlanId && !announced ? row.priceOre : announced ? (found.nextPriceOre as number) : found.priceOre;
@@ -138,82 +161,112 @@ export function createBillingJobs(deps: BillingJobDeps) {
     });
   }
 
-  /** Issues the invoice for the period starting at `periodFrom`, once. Returns its number, or null if it existed. */
-  async function issueFor(subscriptionId: string, periodFrom: string, today: string): Promise<number | null> {
-    const [row] = await db.select().from(subscription).where(eq(subscription.id, subscriptionId));
-    if (!row) return null;
+  /**
+   * Issues the invoice for the period starting at `periodFrom`, once, in the caller's transaction:
+   * the one place a period's invoice is made — the renewal run's, and a reactivation's first period
+   * (ADR 006). Null when the subscription does not renew (`renewsAtPeriodEnd`: cancelled, ended, a
+   * share, no price) or the period has its invoice already.
+   */
+  async function issueIn(tx: Tx, subscriptionId: string, periodFrom: string, today: string): Promise<IssuedPeriod | null> {
+    // Read under the row lock a cancellation takes: one that committed since the run read its candidates
+    // (and credited the period's invoice, letting go of its claim) gets no new one.
+    const [row] = await tx.select().from(subscription).where(eq(subscription.id, subscriptionId)).for('share');
+    if (!row || !renewsAtPeriodEnd(renewable(row))) return null;
     const title = catalogue.findByTitleCode(row.titleCode);
     if (!title) {
       log.error({ subscriptionId, titleCode: row.titleCode }, 'no catalogue entry for the title: no invoice issued');
       return null;
     }
-    const price = await priceFor(row, periodFrom);
+    const price = await priceFor(tx, row, periodFrom);
     const periodTo = addDays(addMonths(periodFrom, price.months), -1);
-    return db.transaction(async (tx) => {
-      // Still renewing, asked under the row lock a cancellation takes: one that committed since the
-      // run read its candidates (and credited the period's invoice, letting go of its claim) gets no new one.
-      const [renewing] = await tx.select({ status: subscription.instStatusCode }).from(subscription).where(eq(subscription.id, subscriptionId)).for('share');
-      if (!renewing || (renewing.status !== instStatusCodes.ACTIVE && renewing.status !== instStatusCodes.TRIAL)) return null;
-      const [claimed] = await tx
-        .insert(subscriptionPeriod)
-        .values({ subscriptionId, periodFrom, ariaInvoiceNo: null, createdAt: now() })
-        .onConflictDoNothing()
-        .returning();
-      if (!claimed) return null;
-      // An invoice for this period made elsewhere (seed, an order) counts as the renewal — unless a
-      // credit note took all of it back (a cancellation since undone): the period is billed again.
-      const [existing] = await tx
-        .select({ no: invoice.ariaInvoiceNo })
-        .from(invoice)
-        .where(
-          and(
-            eq(invoice.subscriptionId, subscriptionId),
-            eq(invoice.periodFrom, periodFrom),
-            sql`not exists (select 1 from ${billingDocument} d where d.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and d.kind = 'CREDIT_NOTE' and (d.source like 'cancel:%' or d.source like 'refund:%'))`,
-          ),
-        );
-      if (existing) {
-        await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: existing.no }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
-        return null;
-      }
-      let amountOre = price.amountOre;
-      let discountNote: string | null = null;
-      const [discount] = await tx
-        .select({ applied: subscriptionDiscount, code: discountCode })
-        .from(subscriptionDiscount)
-        .innerJoin(discountCode, eq(discountCode.code, subscriptionDiscount.code))
-        .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), gt(subscriptionDiscount.remainingPeriods, 0)))
-        .for('update', { of: subscriptionDiscount });
-      if (discount) {
-        const off = discount.code.percentOff !== null ? Math.round((amountOre * discount.code.percentOff) / 100) : (discount.code.amountOffOre ?? 0);
-        amountOre = Math.max(0, amountOre - off);
-        discountNote = `rabatt ${discount.code.code}`;
-        await tx
-          .update(subscriptionDiscount)
-          .set({ remainingPeriods: sql`${subscriptionDiscount.remainingPeriods} - 1` })
-          .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
-      }
-      const dueOn = [addDays(periodFrom, -DUE_DAYS_BEFORE_PERIOD), today].sort().at(-1) as string;
-      const { ariaInvoiceNo: invoiceNo } = await insertInvoice(tx, catalogue, title.titleCode, {
-        ariaAccountNo: row.ariaAccountNo,
-        subscriptionId,
-        amountOre,
-        description: invoiceLineDescription({ planName: price.planName, periodFrom, periodTo, note: discountNote }),
-        periodFrom,
-        periodTo,
-        dueOn,
-        // Nothing to pay (a 100 % discount) is settled at once.
-        ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
-      }, now(), { setOffWaitingCredit: amountOre > 0 });
-      if (discount && amountOre < price.amountOre) {
-        // The discount as a credit line on the invoice: what the list price was and why less is due.
-        await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: invoiceNo, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });
-      }
-      await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: invoiceNo }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
+    const [claimed] = await tx
+      .insert(subscriptionPeriod)
+      .values({ subscriptionId, periodFrom, ariaInvoiceNo: null, createdAt: now() })
+      .onConflictDoNothing()
+      .returning();
+    if (!claimed) return null;
+    // An invoice for this period made elsewhere (seed, an order) counts as the renewal — unless a
+    // credit note took all of it back (a cancellation since undone): the period is billed again.
+    const [existing] = await tx
+      .select({ no: invoice.ariaInvoiceNo })
+      .from(invoice)
+      .where(
+        and(
+          eq(invoice.subscriptionId, subscriptionId),
+          eq(invoice.periodFrom, periodFrom),
+          sql`not exists (select 1 from ${billingDocument} d where d.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and d.kind = 'CREDIT_NOTE' and (d.source like 'cancel:%' or d.source like 'refund:%'))`,
+        ),
+      );
+    if (existing) {
+      await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: existing.no }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
+      return null;
+    }
+    let amountOre = price.amountOre;
+    let discountNote: string | null = null;
+    const [discount] = await tx
+      .select({ applied: subscriptionDiscount, code: discountCode })
+      .from(subscriptionDiscount)
+      .innerJoin(discountCode, eq(discountCode.code, subscriptionDiscount.code))
+      .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), gt(subscriptionDiscount.remainingPeriods, 0)))
+      .for('update', { of: subscriptionDiscount });
+    if (discount) {
+      const off = discount.code.percentOff !== null ? Math.round((amountOre * discount.code.percentOff) / 100) : (discount.code.amountOffOre ?? 0);
+      amountOre = Math.max(0, amountOre - off);
+      discountNote = `rabatt ${discount.code.code}`;
+      await tx
+        .update(subscriptionDiscount)
+        .set({ remainingPeriods: sql`${subscriptionDiscount.remainingPeriods} - 1` })
+        .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
+    }
+    // Due before the period starts, or today if that is past. AvtaleGiro: not before the next claim
+    // file can carry it (tomorrow's, when today's has gone), or the bank would never draw it.
+    const earliest = row.paymentMethod === 'AVTALEGIRO' ? addDays(today, CLAIM_MIN_LEAD_DAYS + 1) : today;
+    const dueOn = [addDays(periodFrom, -DUE_DAYS_BEFORE_PERIOD), earliest].sort().at(-1) as string;
+    const { ariaInvoiceNo: invoiceNo, setOffOre } = await insertInvoice(tx, catalogue, title.titleCode, {
+      ariaAccountNo: row.ariaAccountNo,
+      subscriptionId,
+      amountOre,
+      description: invoiceLineDescription({ planName: price.planName, periodFrom, periodTo, note: discountNote }),
+      periodFrom,
+      periodTo,
+      dueOn,
+      // Nothing to pay (a 100 % discount) is settled at once.
+      ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
+    }, now(), { setOffWaitingCredit: amountOre > 0 });
+    if (discount && amountOre < price.amountOre) {
+      // The discount as a credit line on the invoice: what the list price was and why less is due.
+      await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: invoiceNo, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });
+    }
+    await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: invoiceNo }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
 
-      if (amountOre > 0) await mailInvoiceToPay(tx, row, invoiceNo);
-      return invoiceNo;
-    });
+    if (amountOre > 0) await mailInvoiceToPay(tx, row, invoiceNo);
+    return { row, ariaInvoiceNo: invoiceNo, openOre: amountOre - setOffOre, periodTo, dueOn };
+  }
+
+  /** The renewal run's: the period's invoice in a transaction of its own. Returns its number, or null if none was issued. */
+  async function issueFor(subscriptionId: string, periodFrom: string, today: string): Promise<number | null> {
+    return (await db.transaction((tx) => issueIn(tx, subscriptionId, periodFrom, today)))?.ariaInvoiceNo ?? null;
+  }
+
+  /**
+   * How an issued invoice gets paid, as the subscriber is told: the stored card or Vipps agreement
+   * `collect` charges, the bank's AvtaleGiro draw on a confirmed mandate (the claim run's own
+   * condition), or the payer from the invoice e-mail; nothing when a discount or a credit covers it.
+   */
+  async function paymentOf(tx: Tx, issued: IssuedPeriod): Promise<BilledPeriod['payment']> {
+    const { row } = issued;
+    if (issued.openOre <= 0) return 'settled';
+    if (row.paymentMethod === 'CARD' || row.paymentMethod === 'VIPPS') {
+      const agreement = await chargeableAgreement(tx, row.id, row.paymentMethod);
+      if (agreement?.providerAgreementId) return row.paymentMethod === 'CARD' ? 'card' : 'vipps';
+    } else if (row.paymentMethod === 'AVTALEGIRO') {
+      const [mandate] = await tx
+        .select({ id: paymentAgreement.id })
+        .from(paymentAgreement)
+        .where(and(eq(paymentAgreement.subscriptionId, row.id), eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.status, 'ACTIVE'), isNotNull(paymentAgreement.providerAgreementId)));
+      if (mandate) return 'avtalegiro';
+    }
+    return 'invoice';
   }
 
   /**
@@ -422,6 +475,19 @@ export function createBillingJobs(deps: BillingJobDeps) {
   });
 
   return {
+    /**
+     * Bills the period of the subscription starting `periodFrom` now, in the caller's transaction —
+     * a reactivation's first period (ADR 006) — exactly as the renewal run bills every other one; the
+     * run then finds the period claimed and bills it no second time. Money moves later, by `collect`
+     * (card, Vipps), the claim file (AvtaleGiro) or the payer (the invoice e-mail). Null when the
+     * subscription does not renew or the period has its invoice already.
+     */
+    async billPeriod(tx: Tx, subscriptionId: string, periodFrom: string): Promise<BilledPeriod | null> {
+      const issued = await issueIn(tx, subscriptionId, periodFrom, osloToday(now()));
+      if (!issued) return null;
+      return { ariaInvoiceNo: issued.ariaInvoiceNo, amountOre: issued.openOre, periodFrom, periodTo: issued.periodTo, dueOn: issued.dueOn, payment: await paymentOf(tx, issued) };
+    },
+
     async runRenewals(): Promise<RenewalReport> {
       const today = osloToday(now());
       const report: RenewalReport = { invoicesCredited: 0, invoicesIssued: 0, periodsRolled: 0, charged: 0 };
@@ -436,16 +502,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
         // The rows renewsAtPeriodEnd may take: ACTIVE, and TRIAL (the 1 kr month converts when it ends).
         .where(and(inArray(subscription.instStatusCode, [instStatusCodes.ACTIVE, instStatusCodes.TRIAL]), isNull(subscription.sharedFromSubscriptionId), gt(subscription.priceOre, 0), lte(subscription.currentPeriodEnd, addDays(today, RENEWAL_LEAD_DAYS))));
       for (const row of candidates) {
-        const renews = renewsAtPeriodEnd({
-          ariaPlanID: row.ariaPlanId,
-          planProductType: row.planProductType,
-          eligibleForSharing: row.eligibleForSharing,
-          instStatusCode: row.instStatusCode,
-          subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: row.subscriptionInfo1 },
-          priceOre: row.priceOre,
-          sharedFrom: row.sharedFromSubscriptionId,
-        });
-        if (!renews) continue;
+        if (!renewsAtPeriodEnd(renewable(row))) continue;
         try {
           if ((await issueFor(row.id, row.currentPeriodEnd, today)) !== null) report.invoicesIssued += 1;
           if (row.currentPeriodEnd <= today) {
@@ -453,7 +510,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
             // A trial becomes ACTIVE in the same update: the period it begins is the first at the
             // regular price. The status read is part of the condition, so a trial cancelled since
             // (PENDING_CANCELLATION) is neither rolled nor converted.
-            const price = await priceFor(row, row.currentPeriodEnd);
+            const price = await priceFor(db, row, row.currentPeriodEnd);
             const endsTrial = row.instStatusCode === instStatusCodes.TRIAL;
             const rolled = await db.transaction(async (tx) => {
               const updated = await tx

@@ -27,6 +27,7 @@ import {
   reactivationResults,
   retentionMessages,
   WINBACK_FREE_MONTHS,
+  type BilledPeriod,
   type ChangeActor,
   type ChangeDetails,
   type ChangeKind,
@@ -66,6 +67,11 @@ export interface LifecycleDeps {
    * 026): billing's, bound late (billing is registered after this service).
    */
   cancelledPeriods: Pick<CancelledPeriodCrediting, 'creditFor'>;
+  /**
+   * Bills a period the moment it starts, in the caller's transaction, the way every period is
+   * billed (ADR 006): billing's `billPeriod` (modules/billing/jobs.ts), bound late in app.ts.
+   */
+  billPeriod: (tx: Tx, subscriptionId: string, periodFrom: string) => Promise<BilledPeriod | null>;
   now: () => Date;
 }
 
@@ -101,7 +107,7 @@ function reactivationError(code: Exclude<ReactivationResultCode, 'ok'>): AppErro
  * change log (issue 4). Each call runs in one transaction holding the subscription's row
  * lock: a refused request changes nothing, and two requests at once are taken in turn.
  */
-export function createLifecycleService({ db, accounts, catalogue, mails, cancelledPeriods, now }: LifecycleDeps) {
+export function createLifecycleService({ db, accounts, catalogue, mails, cancelledPeriods, billPeriod, now }: LifecycleDeps) {
   const today = () => osloToday(now());
 
   async function log(
@@ -303,7 +309,7 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
       if (email.trim().toLowerCase() !== user.email.toLowerCase()) throw reactivationError('EMAIL_DOES_NOT_EXIST');
       if (identityId !== undefined && identityId !== user.identitySub) throw reactivationError('NO_SPID_FOUND');
       await accounts.getOwnAccount(user.id, ariaAccountNo);
-      await db.transaction(async (tx) => {
+      const invoice = await db.transaction(async (tx): Promise<BilledPeriod | null> => {
         const [owned] = await tx
           .select({ id: subscription.id })
           .from(subscription)
@@ -327,8 +333,11 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
           .where(eq(subscription.id, row.id));
         const reactivated = await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'reactivated', from: row.instStatusCode, to: decision.to, details: { planName: plan.name, on: periodEnd } });
         await mails.reactivated(tx, { subscriptionId: row.id, ...reactivated });
+        // The access given today is billed today, in this transaction: the renewal run bills only the
+        // periods after this one, so without it the first period would never be billed.
+        return billPeriod(tx, row.id, day);
       });
-      return { result: 'ok', message: reactivationResults.ok.message, subscription: await accounts.getOwnSubscription(user.id, ariaAccountNo, titleCode) };
+      return { result: 'ok', message: reactivationResults.ok.message, subscription: await accounts.getOwnSubscription(user.id, ariaAccountNo, titleCode), invoice };
     },
 
     /** GET …/plans: every plan the title sells, with what a switch would cost and whether it is open to this subscriber. */

@@ -6,6 +6,7 @@ import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { useSessionUser } from '../../auth/index.ts';
 import { reactivateSubscription } from '../api/mutations.ts';
+import type { ReactivatedState } from '../pages/subscription-reactivated-page.tsx';
 import { useSubscriptionUpdate } from '../use-subscription.ts';
 import ui from '../../../components/ui.module.css';
 
@@ -18,7 +19,7 @@ export function ReactivateButton({ subscription, label = 'Start abonnementet igj
     mutationFn: () => reactivateSubscription(subscription, user?.email ?? ''),
     onSuccess: (result) => {
       update(result.subscription);
-      void navigate(pathTo('subscriptionReactivated'));
+      void navigate(pathTo('subscriptionReactivated'), { state: { invoice: result.invoice } satisfies ReactivatedState });
     },
   });
   return (
