@@ -17,8 +17,9 @@ import {
   sessionResponseSchema,
 } from '@minside/domain';
 import type { AuthService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema, 503: apiErrorSchema };
+const errors = apiErrors(400, 401, 409, 503);
 
 /** SPEC §7 login-flow calls: loginToken, handlecode, handleLoginToken, logout; plus the session check. */
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema, fileAnswer, fileSchema } from '@minside/domain';
+import { fileAnswer, fileSchema } from '@minside/domain';
 import { AppError } from '../../lib/app-error.ts';
 import { operatorAuth } from '../../plugins/operator-auth.ts';
 import type { BankService } from './service.ts';
 import { settlementCsv } from './settlement.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
 /** A bank file of 100,000 OCR transactions is about 25 MB; this leaves room and stops a runaway upload. */
 export const BANK_FILE_BODY_LIMIT = 64 * 1024 * 1024;
@@ -33,7 +34,7 @@ const reconciliationItemSchema = z.object({
   debitAccount: z.string().nullable(),
 });
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema, 422: apiErrorSchema };
+const errors = apiErrors(400, 401, 404, 409, 413, 415, 422);
 
 /** The operator's bank endpoints (issue 21): a bearer token, no session. 404 while OPERATOR_TOKEN is unset. */
 export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToken: string | undefined }> = async (app, { bank, operatorToken }) => {

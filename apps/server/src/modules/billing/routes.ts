@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   addDiscountBodySchema,
-  apiErrorSchema,
   changeCardBodySchema,
   changePaymentMethodBodySchema,
   changePaymentMethodResponseSchema,
@@ -41,8 +40,9 @@ import type { EhfOutbox } from './documents/ehf-outbox.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { BillingService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 502: apiErrorSchema, 503: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409, 410, 502, 503);
 
 export interface BillingRouteOptions {
   billing: BillingService;

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  apiErrorSchema,
   businessConfirmBodySchema,
   businessConfirmResponseSchema,
   businessInvitationActionResponseSchema,
@@ -25,8 +24,9 @@ import {
 import type { SessionStore } from '../../plugins/session.ts';
 import type { TitleService } from '../titles/service.ts';
 import type { BusinessService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409, 429);
 
 
 /**

@@ -1,7 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  apiErrorSchema,
   CONSENT_HISTORY_LIMIT,
   consentPermissionSchema,
   consentPermissionsStateSchema,
@@ -17,6 +16,7 @@ import type { Db } from '../../db/client.ts';
 import { consentPermissionChoice } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { SessionStore } from '../../plugins/session.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
 export interface ConsentPermissionDeps {
   db: Db;
@@ -71,7 +71,7 @@ export function createConsentPermissionService({ db, now, isOfferedTitle }: Cons
 
 export type ConsentPermissionService = ReturnType<typeof createConsentPermissionService>;
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+const errors = apiErrors(400, 401, 403);
 
 /** The signed-in user's own permissions; there is no id to pass, so nobody can read another's. */
 export const consentPermissionRoutes: FastifyPluginAsyncZod<{ permissions: ConsentPermissionService; sessions: SessionStore }> = async (app, { permissions, sessions }) => {

@@ -6,8 +6,9 @@ import type { SessionStore } from '../../plugins/session.ts';
 import type { TitleService } from '../titles/service.ts';
 import type { ConsentService } from './service.ts';
 import { clientConfigOf, type ClientSettings } from './settings.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+const errors = apiErrors(400, 401, 403);
 
 export interface ConsentRouteDeps {
   consent: ConsentService;

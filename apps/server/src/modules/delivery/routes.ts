@@ -33,15 +33,9 @@ import { operatorAuth } from '../../plugins/operator-auth.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { DeliveryNotices } from './notices.ts';
 import type { DeliveryService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  409: apiErrorSchema,
-  422: apiErrorSchema,
-};
+const errors = apiErrors(400, 401, 403, 404, 409, 422);
 
 
 /**

@@ -3,7 +3,6 @@ import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  apiErrorSchema,
   assignAccountBodySchema,
   assignAccountResponseSchema,
   createOrderBodySchema,
@@ -29,8 +28,9 @@ import type { SessionStore } from '../../plugins/session.ts';
 import type { TitleService } from '../titles/service.ts';
 import type { ConnectService } from './connect.ts';
 import type { OrderingService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 429: apiErrorSchema, 503: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409, 410, 429, 503);
 
 
 export interface OrderingRouteOptions {

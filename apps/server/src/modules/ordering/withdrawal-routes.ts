@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema, emptyBodySchema, subscriptionActionParamsSchema, withdrawalResponseSchema } from '@minside/domain';
+import { emptyBodySchema, subscriptionActionParamsSchema, withdrawalResponseSchema } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { WithdrawalService } from './withdrawal.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409);
 
 /**
  * The right of withdrawal (angrerett, ADR 030) on the subscription it concerns: GET tells the

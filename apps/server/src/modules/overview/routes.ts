@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema, homeOverviewSchema, sessionQuerySchema } from '@minside/domain';
+import { homeOverviewSchema, sessionQuerySchema } from '@minside/domain';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { HomeOverviewService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
+const errors = apiErrors(400, 401, 404);
 
 /** GET /api/overview (issue 25.10): the home page's facts in one round trip, for the session's subscription on this title. */
 export const homeOverviewRoutes: FastifyPluginAsyncZod<{ overview: HomeOverviewService; sessions: SessionStore }> = async (app, { overview, sessions }) => {

@@ -13,8 +13,9 @@ import {
 import { operatorAuth } from '../../plugins/operator-auth.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { PrivacyService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 410: apiErrorSchema, 429: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409, 410, 429);
 
 export interface PrivacyRouteDeps {
   privacy: PrivacyService;

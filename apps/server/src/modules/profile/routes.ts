@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  apiErrorSchema,
   confirmEmailBodySchema,
   emailChangeBodySchema,
   emailChangeResponseSchema,
@@ -10,8 +9,9 @@ import {
 } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { ProfileService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409);
 
 /** The signed-in user's own profile (SPEC §3 User profile): there is no id to pass, so nobody else's can be asked for. */
 export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; sessions: SessionStore }> = async (app, { profile, sessions }) => {

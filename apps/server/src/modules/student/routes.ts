@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   activateStudentBodySchema,
   activateStudentResponseSchema,
-  apiErrorSchema,
   sessionQuerySchema,
   studentEmailBodySchema,
   studentEmailResponseSchema,
@@ -13,8 +12,9 @@ import {
 import type { SessionStore } from '../../plugins/session.ts';
 import type { TitleService } from '../titles/service.ts';
 import type { StudentService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409, 429);
 
 
 /**

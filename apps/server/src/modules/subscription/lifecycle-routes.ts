@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  apiErrorSchema,
   changeLogResponseSchema,
   changePlanBodySchema,
   changePlanResponseSchema,
@@ -21,8 +20,9 @@ import type { Db } from '../../db/client.ts';
 import type { SessionStore } from '../../plugins/session.ts';
 import type { LifecycleService } from './lifecycle-service.ts';
 import { soldPlans } from './plans.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409);
 
 /**
  * Cancellation, undo, reactivation, plan change and the change log (issue 4). SPEC §7 names

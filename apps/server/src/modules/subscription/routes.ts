@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   accountParamsSchema,
   accountSchema,
-  apiErrorSchema,
   createAccountBodySchema,
   createAccountResponseSchema,
   identityIdOf,
@@ -12,8 +11,9 @@ import {
 } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
 import { toAccountDto, type AccountService } from './service.ts';
+import { apiErrors } from '../../lib/api-errors.ts';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+const errors = apiErrors(400, 401, 403, 404, 409);
 
 /**
  * SPEC §7 account and subscription calls. Every id is checked against the session: another
