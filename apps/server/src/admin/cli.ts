@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { loadActiveCatalogue, loadCatalogueFile } from '../modules/titles/catalogue-source.ts';
-import { isDatabaseUnavailable } from '../plugins/errors.ts';
+import { isDatabaseUnavailable, rootMessage } from '../lib/pg-errors.ts';
 import { AdminInputError } from './args.ts';
 import { adminCommands, adminUsage } from './commands.ts';
 import { systemClock } from '@minside/domain';
@@ -66,9 +66,3 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
-/** The innermost cause's message: drizzle wraps the driver's ("Failed query: rollback" around "Connection terminated"). */
-function rootMessage(error: unknown): string {
-  let current = error as { message?: unknown; cause?: unknown };
-  for (let depth = 0; current.cause && depth < 5; depth++) current = current.cause as typeof current;
-  return typeof current.message === 'string' ? current.message.split('\n')[0] ?? '' : String(current);
-}

@@ -3,36 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { errorCodes, errorMessages, type ApiError } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
-
-/** Connection-level failures that mean "the database is not there right now", not a bug. */
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
-
-export function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && unavailableCodes.has(code)) return true;
-    if (typeof message === 'string' && /database is closed|Connection terminated|PGlite is closed|Cannot use a pool after calling end|Query read timeout|timeout exceeded when trying to connect|is not queryable/i.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-/**
- * PostgreSQL refusing a value the caller sent (a NUL byte, bytes that are not UTF-8, text longer
- * than its column): the input is wrong, not the server, and nothing was stored.
- */
-const invalidInputCodes = new Set(['22021', '22P05', '22001']);
-
-function isInvalidInput(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const { code } = current as { code?: unknown };
-    if (typeof code === 'string' && invalidInputCodes.has(code)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
+import { isDatabaseUnavailable, isInvalidInput } from '../lib/pg-errors.ts';
 
 function send(reply: FastifyReply, statusCode: number, body: ApiError): FastifyReply {
   return reply.status(statusCode).type('application/json; charset=utf-8').send(body);

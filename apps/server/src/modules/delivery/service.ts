@@ -52,6 +52,7 @@ import type { ChangeMails, DeliveryChangeEvent } from '../subscription/change-ma
 import type { TitleService } from '../titles/service.ts';
 import type { createCalendarCache } from './calendars.ts';
 import { townOf } from './postal-codes.ts';
+import { uniqueViolationOf } from '../../lib/pg-errors.ts';
 
 type ChangeRow = typeof deliveryChange.$inferSelect;
 
@@ -83,15 +84,6 @@ export interface DeliveryServiceDeps {
 function ruleError(violation: DeliveryRuleViolation): AppError {
   const status = violation.code === deliveryErrorCodes.overlap || violation.code === deliveryErrorCodes.started ? 409 : 422;
   return new AppError(status, violation.code, violation.message, 'nextPossibleDeliveryDay' in violation ? violation.nextPossibleDeliveryDay : undefined);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 export function createDeliveryService(deps: DeliveryServiceDeps) {
@@ -417,7 +409,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
         });
       } catch (error) {
         // Two identical complaints at the same moment: the unique index decides, the loser hears why.
-        if (isUniqueViolation(error)) throw new AppError(409, deliveryErrorCodes.complaintDuplicate, deliveryMessages.complaintDuplicate);
+        if (uniqueViolationOf(error) !== null) throw new AppError(409, deliveryErrorCodes.complaintDuplicate, deliveryMessages.complaintDuplicate);
         throw error;
       }
     },

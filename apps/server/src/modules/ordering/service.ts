@@ -40,7 +40,7 @@ import {
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, deliveryAddress, payment, subscription, subscriptionChange, subscriptionOrder, type StoredDeliveryAddress } from '../../db/schema.ts';
-import { uniqueViolationOf } from '../../db/unique-violation.ts';
+import { uniqueViolationOf } from '../../lib/pg-errors.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';

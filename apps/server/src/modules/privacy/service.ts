@@ -52,7 +52,7 @@ import {
   connectRequest,
 } from '../../db/schema.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
-import { uniqueViolationOf } from '../../db/unique-violation.ts';
+import { uniqueViolationOf } from '../../lib/pg-errors.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
