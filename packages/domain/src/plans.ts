@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { billingPeriodLabels, billingPeriods, featureSetSchema, instStatusCodes, isUngSubscription, planProductTypes, type BillingPeriod, type FeatureSet } from './subscription.ts';
+import { billingPeriods, featureSetSchema, instStatusCodes, isUngSubscription, planProductTypes, type BillingPeriod, type FeatureSet } from './subscription.ts';
 
 /**
  * The plans a title sells, the age rules on them (SPEC §5, §9) and what a change from one
@@ -166,11 +166,6 @@ export function quotePlanChange(current: CurrentPlan, target: Pick<Plan, 'ariaPl
     return { kind: 'upgrade', effectiveOn: today, amountOre: roundToWholeKroner((targetRate - currentRate) * daysLeft), daysLeft };
   }
   return { kind: 'downgrade', effectiveOn: current.currentPeriodEnd, amountOre: 0, daysLeft };
-}
-
-/** "Digital, Månedlig": a plan as one line. */
-export function planLabel(plan: Pick<Plan, 'name' | 'billingPeriod'>): string {
-  return `${plan.name}, ${billingPeriodLabels[plan.billingPeriod]}`;
 }
 
 /** The price that applies on `day`: the announced one once its date has come. */

@@ -72,8 +72,6 @@ export const MAIL_SKIPPED_OPTED_OUT = 'not sent: the recipient turned this kind 
 export const MAIL_MAX_ATTEMPTS = 10;
 /** While one instance sends a message, the others leave it alone this long. */
 const SEND_LEASE_MS = 5 * 60 * 1000;
-/** How often a scheduler should call `deliverPending` (issue 11 schedules it). */
-export const MAIL_RETRY_INTERVAL_MS = 60 * 1000;
 
 /** 1 min, 2 min, 4 min … at most 6 hours between attempts. */
 export function mailBackoffMs(attempts: number): number {

@@ -5,11 +5,6 @@ import { ConfigError } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { titleCatalogueVersion } from '../../db/schema.ts';
 
-/** The built-in catalogue, or the operator's replacement from TITLES_FILE (validated whole). */
-export function loadCatalogue(titlesFile: string | undefined): Catalogue {
-  return loadCatalogueFile(titlesFile).catalogue;
-}
-
 /** A catalogue with the document it was built from, so it can be exported and edited as written. */
 export interface CatalogueSource {
   catalogue: Catalogue;
