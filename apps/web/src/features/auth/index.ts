@@ -10,3 +10,4 @@ export { sessionStore, useSessionUser, useSessionAccount, useSessionSubscription
 export type { SessionState, SessionStatus, SignedInSession } from './session.ts';
 export { authMessages } from './messages.ts';
 export { loginIssuersQueryOptions, profileLoginsKey, profileLoginsQueryOptions, unlinkLogin } from './api/logins.ts';
+export { loginIssuerName } from './issuer-name.ts';

@@ -5,7 +5,7 @@ import { pathTo } from '../../app/paths.ts';
 import button from '../../components/button.module.css';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import ui from '../../components/ui.module.css';
-import { profileLoginsKey, profileLoginsQueryOptions, unlinkLogin, useIdentity } from '../auth/index.ts';
+import { loginIssuerName, profileLoginsKey, profileLoginsQueryOptions, unlinkLogin, useIdentity } from '../auth/index.ts';
 import styles from './logins-section.module.css';
 
 /**
@@ -41,9 +41,7 @@ export function LoginsSection() {
       </h2>
       <ul className={styles.list}>
         {logins.data.logins.map((login) => {
-          const password = login.style === 'oidc' && login.label === 'kontoen din';
-          const name = password ? 'E-post og passord' : login.label;
-          const inSentence = password ? 'e-post og passord' : login.label;
+          const { name, inSentence } = loginIssuerName(login);
           return (
             <li key={login.key} className={styles.item}>
               <div>

@@ -11,6 +11,7 @@ import ui from '../../../components/ui.module.css';
 import { useTitle } from '../../titles/index.ts';
 import { chooseLoginIssuer, loginIssuersQueryOptions } from '../api/logins.ts';
 import { useIdentity } from '../identity-context.tsx';
+import { loginIssuerName } from '../issuer-name.ts';
 import styles from './login-page.module.css';
 
 /**
@@ -87,7 +88,7 @@ export function LoginPage() {
               choose.mutate(issuer.key);
             }}
           >
-            {leaving === issuer.key ? 'Sender deg videre …' : issuer.style === 'vipps' ? `Logg inn med ${issuer.label}` : `Logg inn med ${issuer.label === 'kontoen din' ? 'e-post og passord' : issuer.label}`}
+            {leaving === issuer.key ? 'Sender deg videre …' : `Logg inn med ${loginIssuerName(issuer).inSentence}`}
           </button>
         ))}
         <p className={ui.muted}>
