@@ -80,7 +80,8 @@ export function homeAgenda(subscription: AgendaSubscription, overview: HomeOverv
     const failed = new Set(payment.failedChargeInvoiceNos);
     const open = [...payment.openInvoices].sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.ariaInvoiceNo - b.ariaInvoiceNo);
     for (const invoice of open) {
-      if (failed.has(invoice.ariaInvoiceNo)) attention.push({ kind: 'failedCharge', invoice });
+      // A charge the provider refused, or a draw the bank did not make (AvtaleGiro): the subscriber has to pay it now.
+      if (failed.has(invoice.ariaInvoiceNo) || invoice.collection === 'AVTALEGIRO_FAILED') attention.push({ kind: 'failedCharge', invoice });
       else if (invoice.status === 'OVERDUE' && invoice.avtaleGiroDrawOn === null) attention.push({ kind: 'overdueInvoice', invoice });
     }
     const upcoming = open.find((invoice) => invoice.status !== 'PAID' && !failed.has(invoice.ariaInvoiceNo) && !attention.some((item) => 'invoice' in item && item.invoice.ariaInvoiceNo === invoice.ariaInvoiceNo));
