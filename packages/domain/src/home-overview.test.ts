@@ -12,6 +12,8 @@ const subscription: AgendaSubscription = {
   instStatusCode: 1,
   subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: null },
   priceOre: 64_900,
+  billingPeriod: 'MONTH',
+  introductoryPrice: null,
   currentPeriodEnd: '2027-01-08',
   cancelledAt: null,
   pendingChange: null,
