@@ -447,4 +447,19 @@ describe.each(testDatabases)('billing renewals, the end of the 1 kr month ($name
       description: `Prøveperioden er over. Digital fortsetter til ordinær pris, ${formatKroner(trial.regularOre)} per måned.`,
     });
   });
+
+  it('a trial whose end passed unbilled (before trials converted) converts from today: nothing is billed back for the months between', async () => {
+    const today = osloToday(now());
+    const row = await subscriptionOf('user-digital');
+    if (!row) throw new Error('digital@ has a subscription at ADR in the seed');
+    const longAgo = addMonths(today, -3);
+    await test.database.rows(sql`update subscription set inst_status_code = ${instStatusCodes.TRIAL}, current_period_end = ${longAgo} where id = ${row.id}`);
+    const before = new Set((await invoicesOf(row.id)).map((invoice) => invoice.aria_invoice_no));
+    await runTwiceAtOnceAndAgain();
+    const added = (await invoicesOf(row.id)).filter((invoice) => !before.has(invoice.aria_invoice_no));
+    // One invoice, for the period from today; none for the three months since the trial ended.
+    expect(added.map((invoice) => invoice.period_from)).toEqual([today]);
+    expect(await subscriptionOf('user-digital')).toMatchObject({ inst_status_code: instStatusCodes.ACTIVE, current_period_end: addMonths(today, 1) });
+    expect((await changesOf(row.id, 'trialEnded')).map((change) => change.details['on'])).toEqual([today]);
+  });
 });

@@ -501,9 +501,21 @@ export function createBillingJobs(deps: BillingJobDeps) {
         .from(subscription)
         // The rows renewsAtPeriodEnd may take: ACTIVE, and TRIAL (the 1 kr month converts when it ends).
         .where(and(inArray(subscription.instStatusCode, [instStatusCodes.ACTIVE, instStatusCodes.TRIAL]), isNull(subscription.sharedFromSubscriptionId), gt(subscription.priceOre, 0), lte(subscription.currentPeriodEnd, addDays(today, RENEWAL_LEAD_DAYS))));
-      for (const row of candidates) {
-        if (!renewsAtPeriodEnd(renewable(row))) continue;
+      for (const candidate of candidates) {
+        if (!renewsAtPeriodEnd(renewable(candidate))) continue;
         try {
+          let row = candidate;
+          if (row.instStatusCode === instStatusCodes.TRIAL && row.currentPeriodEnd < today) {
+            // A trial whose end passed unbilled (before trials converted at all, or while no run came)
+            // converts from today: the subscriber is never billed back for the months in between.
+            const moved = await db
+              .update(subscription)
+              .set({ currentPeriodEnd: today })
+              .where(and(eq(subscription.id, row.id), eq(subscription.currentPeriodEnd, row.currentPeriodEnd), eq(subscription.instStatusCode, instStatusCodes.TRIAL)))
+              .returning({ id: subscription.id });
+            if (moved.length === 0) continue;
+            row = { ...row, currentPeriodEnd: today };
+          }
           if ((await issueFor(row.id, row.currentPeriodEnd, today)) !== null) report.invoicesIssued += 1;
           if (row.currentPeriodEnd <= today) {
             // The period has begun: it becomes the current one (compare-and-set: once, whoever runs).
@@ -541,7 +553,7 @@ export function createBillingJobs(deps: BillingJobDeps) {
             }
           }
         } catch (error) {
-          log.error({ err: error, subscriptionId: row.id }, 'renewal of a subscription failed');
+          log.error({ err: error, subscriptionId: candidate.id }, 'renewal of a subscription failed');
         }
       }
       const collected = await collect(today);
