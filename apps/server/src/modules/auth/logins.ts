@@ -200,6 +200,15 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
      * the profile, as verified then (ADR 028). Answers the login that was unlinked, whose
      * sessions the caller ends.
      */
+    /** The login `unlink` would remove, refused for the same reasons (not linked, the last one), without removing it. */
+    async unlinkable(userId: string, issuerKey: string): Promise<{ issuer: string; subject: string }> {
+      const rows = await db.select().from(userLogin).where(eq(userLogin.userId, userId));
+      const found = rows.find((row) => row.issuer === issuerKey);
+      if (!found) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
+      if (rows.length < 2) throw new AppError(409, authErrorCodes.lastLogin, authErrorMessages.lastLogin);
+      return { issuer: found.issuer, subject: found.subject };
+    },
+
     async unlink(userId: string, issuerKey: string): Promise<{ issuer: string; subject: string }> {
       return db.transaction(async (tx) => {
         // Locked in a stable order, so two unlinks at once cannot both see the other login left.

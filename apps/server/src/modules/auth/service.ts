@@ -155,6 +155,10 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async unlink(request: FastifyRequest, issuerKey: string): Promise<ProfileLogins> {
       const session = await sessions.require(request);
+      // Its sessions end before the link goes: a session store that fails here leaves the login linked,
+      // and "Koble fra" is simply pressed again — never a login gone with its sessions still open. Once
+      // more after, for a login completed in between.
+      await sessions.endOpenedBy(session.user.id, await logins.unlinkable(session.user.id, issuerKey), session);
       const unlinked = await logins.unlink(session.user.id, issuerKey);
       await sessions.endOpenedBy(session.user.id, unlinked, session);
       return logins.loginsOf(session.user.id);
