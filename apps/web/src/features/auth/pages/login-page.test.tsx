@@ -48,10 +48,13 @@ describe('/logg-inn', () => {
     expect(screen.getByRole('button', { name: 'Sender deg videre …' })).toHaveProperty('disabled', true);
   });
 
-  it('a spent or expired login token is no dead end: "Start innloggingen på nytt" starts a new login', async () => {
-    renderChooser((call) => (call.path === 'login/issuers' ? json(200, issuers) : call.path === 'login/choose' ? refusal(400, authErrorCodes.loginStateInvalid, authErrorMessages.loginStateInvalid) : undefined));
+  it.each([
+    ['spent', authErrorCodes.loginStateInvalid, authErrorMessages.loginStateInvalid],
+    ['expired', authErrorCodes.loginExpired, authErrorMessages.loginExpired],
+  ])('a %s login token is no dead end: "Start innloggingen på nytt" starts a new login', async (_kind, code, message) => {
+    renderChooser((call) => (call.path === 'login/issuers' ? json(200, issuers) : call.path === 'login/choose' ? refusal(400, code, message) : undefined));
     fireEvent.click(await screen.findByRole('button', { name: 'Logg inn med e-post og passord' }));
-    expect(await screen.findByText(authErrorMessages.loginStateInvalid)).toBeDefined();
+    expect(await screen.findByText(message)).toBeDefined();
     // The picks work again, and a new login can be started.
     expect(screen.getByRole('button', { name: 'Logg inn med Vipps' })).toHaveProperty('disabled', false);
     fireEvent.click(screen.getByRole('button', { name: 'Start innloggingen på nytt' }));

@@ -69,7 +69,7 @@ export function LoginPage() {
       <div className={styles.choices}>
         {issuers.isPending ? <p className={ui.muted}>Henter innloggingsvalg …</p> : null}
         <ErrorAlert error={issuers.error ?? choose.error} />
-        {isApiError(choose.error) && choose.error.code === authErrorCodes.loginStateInvalid ? (
+        {isApiError(choose.error) && (choose.error.code === authErrorCodes.loginStateInvalid || choose.error.code === authErrorCodes.loginExpired) ? (
           // The token was spent (a pick already made, in another tab or before Back) or has expired: a new one, not a dead end.
           <div className={ui.actions}>
             <button type="button" className={`${button.button} ${button.primary}`} onClick={restart}>
