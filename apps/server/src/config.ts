@@ -526,7 +526,9 @@ function secondIssuerConfig(e: z.infer<typeof envSchema>, production: boolean): 
   if (!e.OIDC2_ISSUER) return undefined;
   if (!e.OIDC2_CLIENT_ID || !e.OIDC2_CLIENT_SECRET) throw new ConfigError('Invalid configuration: OIDC2_CLIENT_ID and OIDC2_CLIENT_SECRET: required when OIDC2_ISSUER is set');
   if (!claims) {
-    throw new ConfigError('Invalid configuration: OIDC2_CLAIMS: required when OIDC2_ISSUER is set: vipps for Vipps Login (its phone numbers and birthdates count as verified), oidc for any other issuer');
+    throw new ConfigError(
+      'Invalid configuration: OIDC2_CLAIMS: required when OIDC2_ISSUER is set: vipps for Vipps Login (its phone numbers and birthdates count as verified), oidc for any other issuer. An installation that ran without it had the issuer key "vipps" and the label "Vipps": with oidc, also set OIDC2_KEY=vipps (and OIDC2_ISSUER_LABEL) to keep the logins already linked',
+    );
   }
   return { kind: 'external', key, issuer: e.OIDC2_ISSUER, clientId: e.OIDC2_CLIENT_ID, clientSecret: e.OIDC2_CLIENT_SECRET, scopes: e.OIDC2_SCOPES, claims, label };
 }
