@@ -56,6 +56,14 @@ export async function userIdOfMainSubject(db: Pick<Db, 'select'>, mainKey: strin
   return anyLogin ? undefined : legacy.id;
 }
 
+/** The user's login with `issuerKey` among all their logins, or why it may not be unlinked: not linked, or the last way in. */
+function loginToUnlink<Row extends { issuer: string }>(rows: Row[], issuerKey: string): Row {
+  const found = rows.find((row) => row.issuer === issuerKey);
+  if (!found) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
+  if (rows.length < 2) throw new AppError(409, authErrorCodes.lastLogin, authErrorMessages.lastLogin);
+  return found;
+}
+
 export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: () => Date) {
   const mainKey: string = issuers[0]?.key ?? '';
   if (mainKey === '') throw new Error('at least one login issuer is required');
@@ -202,20 +210,15 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
      */
     /** The login `unlink` would remove, refused for the same reasons (not linked, the last one), without removing it. */
     async unlinkable(userId: string, issuerKey: string): Promise<{ issuer: string; subject: string }> {
-      const rows = await db.select().from(userLogin).where(eq(userLogin.userId, userId));
-      const found = rows.find((row) => row.issuer === issuerKey);
-      if (!found) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
-      if (rows.length < 2) throw new AppError(409, authErrorCodes.lastLogin, authErrorMessages.lastLogin);
-      return { issuer: found.issuer, subject: found.subject };
+      const { issuer, subject } = loginToUnlink(await db.select().from(userLogin).where(eq(userLogin.userId, userId)), issuerKey);
+      return { issuer, subject };
     },
 
     async unlink(userId: string, issuerKey: string): Promise<{ issuer: string; subject: string }> {
       return db.transaction(async (tx) => {
         // Locked in a stable order, so two unlinks at once cannot both see the other login left.
         const rows = await tx.select().from(userLogin).where(eq(userLogin.userId, userId)).orderBy(asc(userLogin.issuer)).for('update');
-        const unlinked = rows.find((row) => row.issuer === issuerKey);
-        if (!unlinked) throw new AppError(404, authErrorCodes.loginNotLinked, authErrorMessages.loginNotLinked);
-        if (rows.length < 2) throw new AppError(409, authErrorCodes.lastLogin, authErrorMessages.lastLogin);
+        const unlinked = loginToUnlink(rows, issuerKey);
         await tx.delete(userLogin).where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, issuerKey)));
         return { issuer: unlinked.issuer, subject: unlinked.subject };
       });

@@ -75,7 +75,6 @@ export interface LifecycleDeps {
   now: () => Date;
 }
 
-/** What the transition rules read about a stored subscription. */
 /** What the transition rules read of a stored subscription (also the withdrawal's, modules/ordering/withdrawal.ts). */
 export function lifecycleView(row: SubscriptionRow) {
   return {
