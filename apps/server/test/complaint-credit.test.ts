@@ -5,7 +5,7 @@ import { addDays, manualClock, osloToday, systemClock, type ComplaintOptions, ty
 import { defaultCatalogue } from '@minside/titles';
 import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
-import { expectRefused, pdfText, signIn } from './support.ts';
+import { answerAtVipps, expectRefused, pdfText, signIn } from './support.ts';
 import type { TestBrowser } from './browser.ts';
 
 // Issue 23: a delivery complaint credited "på neste faktura" is a credit note, at once, on the
@@ -140,6 +140,46 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     const smallPdf = await pdf(`/api/invoice/${VARDEN_ACCOUNT}/${small.ariaInvoiceNo}/pdf`);
     expect(smallPdf).toContain('Fakturaen er betalt med kreditnota. Du skal ikke betale noe.');
     expect(smallPdf).not.toContain('Betalingsinformasjon');
+  });
+
+  it('an invoice paid by Vipps after a credit was set off against it, then cancelled: what was paid is refunded, the whole invoice credited, the credit waits again', async () => {
+    // 15 kr waits from the test before. The period after the one the customer centre credited: rolled
+    // into when it begins, and the next one invoiced by the renewal run ten days before it ends.
+    const waitingOre = PER_PAPER - 1_000;
+    expect(await waiting()).toEqual([{ amount_ore: waitingOre }]);
+    const latest = (await invoices()).filter((row) => row.amountOre === QUARTER_PRICE).sort((a, b) => b.periodTo.localeCompare(a.periodTo))[0];
+    for (const day of [addDays(latest?.periodFrom ?? '', 1), addDays(latest?.periodTo ?? '', -10)]) {
+      clock.set(new Date(`${day}T09:00:00Z`));
+      await test.app.billingJobs.runRenewals();
+    }
+    varden = await signIn(test, PORTAL, 'varden@minside.test', 'VAR');
+    const next = (await invoices()).find((row) => row.periodFrom === addDays(latest?.periodTo ?? '', 1));
+    expect(next).toMatchObject({ amountOre: QUARTER_PRICE, creditedOre: waitingOre, openOre: QUARTER_PRICE - waitingOre, status: 'UNPAID' });
+    expect(await waiting()).toEqual([]);
+    const no = next?.ariaInvoiceNo ?? 0;
+
+    // Paid with Vipps: what was due, the price less the credit.
+    const started = await varden.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(started.status, started.body).toBeLessThan(300);
+    await answerAtVipps(test, started.json<{ redirectUrl: string }>().redirectUrl, 'approve');
+    expect((await invoices()).find((row) => row.ariaInvoiceNo === no)).toMatchObject({ status: 'PAID', paidOre: QUARTER_PRICE - waitingOre });
+
+    // Cancelled before that period begins: the subscriber does not pay for a quarter they will not have.
+    const cancelled = await varden.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: VARDEN_ACCOUNT, titleCode: 'VAR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } });
+    expect(cancelled.status, cancelled.body).toBe(200);
+    expect(cancelled.json<{ creditedInvoices: unknown[] }>().creditedInvoices).toEqual([{ ariaInvoiceNo: no, outcome: 'refunded' }]);
+    const [refund] = await test.database.rows<{ status: string; amount_ore: number }>(sql`select status, amount_ore from payment where aria_invoice_no = ${no}`);
+    expect(refund).toEqual({ status: 'REFUNDED', amount_ore: QUARTER_PRICE - waitingOre });
+    // The whole invoice is credited (the sale undone); the money paid went back, and the credit is not lost.
+    const notes = (await varden.request('GET', `${PORTAL}/api/invoice/${VARDEN_ACCOUNT}/credit-notes`)).json<{ creditNotes: CreditNote[] }>().creditNotes.filter((row) => row.ariaInvoiceNo === no);
+    expect(notes).toEqual([expect.objectContaining({ amountOre: QUARTER_PRICE })]);
+    const notePdf = (await pdf(`/api/invoice/${VARDEN_ACCOUNT}/credit-notes/${notes[0]?.number}/pdf`)).replace(/\s+/g, ' ');
+    expect(notePdf).toContain('Kreditert beløp 1 899,00 kr');
+    expect(notePdf).toContain('1 884,00 kr er betalt tilbake til deg med Vipps. 15,00 kr som du har til gode fra en kreditnota, trekkes fra neste faktura.');
+    expect(await waiting()).toEqual([{ amount_ore: waitingOre }]);
+    // A second sweep finds nothing more to do.
+    expect(await test.app.billingJobs.runRenewals()).toMatchObject({ invoicesCredited: 0 });
+    expect((await varden.request('GET', `${PORTAL}/api/invoice/${VARDEN_ACCOUNT}/credit-notes`)).json<{ creditNotes: CreditNote[] }>().creditNotes.filter((row) => row.ariaInvoiceNo === no)).toHaveLength(1);
   });
 
   it('refuses a credit no invoice paid for, with a code, and files nothing', async () => {

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { billingDocument, invoice, payment, subscription, subscriptionWithdrawal } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import { setOffOreOf } from './paid-so-far.ts';
 import type { InvoiceCrediting } from './documents/credit.ts';
 
 /**
@@ -39,14 +40,15 @@ const needsAPerson: ReadonlySet<string> = new Set([billingErrorCodes.refundNeeds
  * function without a person: an amount, no credit note on it yet (none of its own, none of a
  * complaint's), not one a withdrawal credits (ADR 030 keeps its own record), and either unpaid
  * with no money in from the bank, or paid in full by one Vipps or card payment (or refunded by a
- * credit that stopped before its note). What is left out is for the customer centre, as ADR 026 says.
+ * credit that stopped before its note) — in full meaning what was due: the amount less a complaint's
+ * credit set off against it. What is left out is for the customer centre, as ADR 026 says.
  */
 const creditableInvoice: SQL = sql`i.amount_ore > 0
   and not exists (select 1 from ${billingDocument} d where d.aria_invoice_no = i.aria_invoice_no and d.kind = 'CREDIT_NOTE')
   and not exists (select 1 from ${subscriptionWithdrawal} w where w.subscription_id = i.subscription_id and w.refunds @> jsonb_build_array(jsonb_build_object('ariaInvoiceNo', i.aria_invoice_no)))
   and case when i.paid_at is null
     then not exists (select 1 from ${payment} p where p.aria_invoice_no = i.aria_invoice_no and p.status = 'CAPTURED')
-    else coalesce(i.settled_by, '') <> 'CREDIT' and exists (select 1 from ${payment} p where p.aria_invoice_no = i.aria_invoice_no and p.provider <> 'bank' and p.amount_ore = i.amount_ore
+    else coalesce(i.settled_by, '') <> 'CREDIT' and exists (select 1 from ${payment} p where p.aria_invoice_no = i.aria_invoice_no and p.provider <> 'bank' and p.amount_ore = i.amount_ore - ${setOffOreOf(sql`i.aria_invoice_no`)}
       and (p.status = 'CAPTURED' or (p.status = 'REFUNDED' and p.error_code = 'INVOICE_CREDITED')))
   end`;
 

@@ -8,7 +8,8 @@ import { creditSetOff, invoice, payment } from '../../db/schema.ts';
 // the status index and read every captured payment for each one (bench/bank.ts: the import slowed
 // with every payment it made).
 const capturedOf = (no: SQL | number) => sql`(select coalesce(sum(p.amount_ore) filter (where p.status = 'CAPTURED'), 0) from ${payment} p where p.aria_invoice_no = ${no})`;
-const setOffOf = (no: SQL | number) => sql`(select coalesce(sum(c.amount_ore), 0) from ${creditSetOff} c where c.aria_invoice_no = ${no})`;
+/** Credit notes set off against the invoice numbered `no` (a complaint credited "på neste faktura"). */
+export const setOffOreOf = (no: SQL | number) => sql`(select coalesce(sum(c.amount_ore), 0) from ${creditSetOff} c where c.aria_invoice_no = ${no})`;
 
 /**
  * What is settled on the invoice numbered `no` (an SQL expression or a number): its captured payments
@@ -17,10 +18,16 @@ const setOffOf = (no: SQL | number) => sql`(select coalesce(sum(c.amount_ore), 0
  * The one definition every reader of "what is open" uses: the pages, the charges, the bank's claims
  * and the import.
  */
-export const settledOreOf = (no: SQL | number) => sql<number>`(${capturedOf(no)} + ${setOffOf(no)})`;
+export const settledOreOf = (no: SQL | number) => sql<number>`(${capturedOf(no)} + ${setOffOreOf(no)})`;
 
 export async function paidSoFar(db: Db, ariaInvoiceNo: number): Promise<number> {
   const { rows } = (await db.execute(sql`select ${settledOreOf(ariaInvoiceNo)}::bigint as ore`)) as unknown as { rows: { ore: string | number }[] };
+  return Number(rows[0]?.ore ?? 0);
+}
+
+/** The credit set off against the invoice: the part of it that was never due as money. */
+export async function setOffSoFar(db: Pick<Db, 'execute'>, ariaInvoiceNo: number): Promise<number> {
+  const { rows } = (await db.execute(sql`select ${setOffOreOf(ariaInvoiceNo)}::bigint as ore`)) as unknown as { rows: { ore: string | number }[] };
   return Number(rows[0]?.ore ?? 0);
 }
 
@@ -34,4 +41,4 @@ export async function capturedSoFar(db: Db, ariaInvoiceNo: number): Promise<numb
 export const paidOreColumn = sql<number>`${capturedOf(qualified(invoice.ariaInvoiceNo))}::int`;
 
 /** Credit set off against the invoice, as a column of an invoice query ("Fratrukket kreditnota"). */
-export const creditedOreColumn = sql<number>`${setOffOf(qualified(invoice.ariaInvoiceNo))}::int`;
+export const creditedOreColumn = sql<number>`${setOffOreOf(qualified(invoice.ariaInvoiceNo))}::int`;

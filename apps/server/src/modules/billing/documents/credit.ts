@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { billingErrorCodes, billingErrorMessages, osloToday } from '@minside/domain';
+import { billingErrorCodes, billingErrorMessages, formatKroner, osloToday } from '@minside/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
 import { billingDocument, creditSetOff, invoice, payment, subscriptionPeriod } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/app-error.ts';
 import { fixedAvtaleGiroDraw } from '../../bank/claim-window.ts';
-import { capturedSoFar } from '../paid-so-far.ts';
+import { capturedSoFar, setOffSoFar } from '../paid-so-far.ts';
 import { notFound } from '../../../plugins/errors.ts';
 import type { PaymentEngine } from '../engine.ts';
 import { issueCreditNote } from './issue.ts';
@@ -19,7 +19,8 @@ import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
  * - unpaid, nothing received: the invoice is cancelled — settled by the credit, it is no longer
  *   payable or claimed, and the subscriber is told they need not pay it;
  * - paid by Vipps or card: the payment is refunded at the provider, and only when the provider
- *   says REFUNDED is the credit note issued ("money moves only on the word of a provider");
+ *   says REFUNDED is the credit note issued ("money moves only on the word of a provider"); a
+ *   complaint's credit set off against it waits for the next invoice again, as for an unpaid one;
  * - paid in the bank (OCR giro, AvtaleGiro) or part-paid: refused with a code — money goes back
  *   from the bank by a person, and the credit is booked there.
  * Either way the credit note is numbered in the invoices' series, refers to the invoice, and is
@@ -114,7 +115,10 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       const [paid, ...more] = refundedBefore ? [refundedBefore] : captured;
       // Paid, but not through us (an earlier system's record, or the seed's history): nothing here to refund from.
       if (!paid && target.paidAt) throw refusal('refundNeedsBank');
-      if (!paid || more.length > 0 || paid.amountOre !== target.amountOre) throw refusal('invoicePartlyPaid');
+      // Paid in full means what was due as money: the amount less a complaint's credit set off against
+      // it. That credit is not paid back with the payment: it waits for the next invoice again.
+      const setOffOre = await setOffSoFar(db, ariaInvoiceNo);
+      if (!paid || more.length > 0 || paid.amountOre !== target.amountOre - setOffOre) throw refusal('invoicePartlyPaid');
       if (paid.provider === 'bank') throw refusal('refundNeedsBank');
       if (!refundedBefore) {
         const refunded = await engine.refund(paid, CREDITED).catch((error: unknown) => {
@@ -124,11 +128,16 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
         });
         if (refunded?.status !== 'REFUNDED') throw refusal('refundFailed', 502);
       }
-      const settlement = paid.method === 'VIPPS' ? 'Beløpet er betalt tilbake til deg med Vipps.' : 'Beløpet er betalt tilbake til kortet du betalte med.';
+      const paidBack = paid.method === 'VIPPS' ? 'til deg med Vipps' : 'til kortet du betalte med';
       const creditNoteNumber = await db.transaction(async (tx) => {
-        const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: paid.amountOre, reason, settlement, source: `refund:${paid.id}`, at: now() });
+        const released = setOffOre > 0 ? await tx.update(creditSetOff).set({ ariaInvoiceNo: null, setOffAt: null }).where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo)).returning({ id: creditSetOff.id }) : [];
+        const settlement =
+          released.length > 0
+            ? `${formatKroner(paid.amountOre, { withOre: true })} er betalt tilbake ${paidBack}. ${formatKroner(setOffOre, { withOre: true })} som du har til gode fra en kreditnota, trekkes fra neste faktura.`
+            : `Beløpet er betalt tilbake ${paidBack}.`;
+        const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `refund:${paid.id}`, at: now() });
         if (releasePeriod) await releasePeriodOf(tx, target);
-        await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: paid.amountOre, settlement });
+        await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });
         return number;
       });
       return { creditNoteNumber, refunded: true };
