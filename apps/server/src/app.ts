@@ -44,8 +44,7 @@ import { createPrivacyService } from './modules/privacy/service.ts';
 import { productJobs, registerJobs } from './jobs/index.ts';
 import { thirdPartySources } from './modules/consent/settings.ts';
 import { registerDevMailPage } from './integrations/mail/dev-page.ts';
-import { familyRoutes } from './modules/family/routes.ts';
-import { createFamilyService } from './modules/family/service.ts';
+import { registerFamily } from './modules/family/index.ts';
 import { deliveryRoutes } from './modules/delivery/routes.ts';
 import { businessRoutes } from './modules/business/routes.ts';
 import { createBusinessService } from './modules/business/service.ts';
@@ -65,6 +64,7 @@ import { createSharedState } from './lib/shared-state/index.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
 import { startEmbeddedVippsLogin } from './identity/vipps-login/embedded.ts';
 import { issuerDto, userIdOfMainSubject, type LoginIssuer } from './modules/auth/logins.ts';
+import { registerSignedIn } from './modules/auth/signed-in.ts';
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
 import { embeddedClientCredentials, registerEmbeddedIdentityProvider } from './identity/provider/index.ts';
@@ -209,6 +209,8 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
     });
   }
   registerPortalOrigin(app, redirectPolicy);
+  // app.authenticate and the request's session, user and subscriber(), for every signed-in area.
+  registerSignedIn(app, { sessions, accounts, titles });
   const auth = createAuthService({ db: database.db, issuers: loginIssuers, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
   await app.register(authRoutes, { auth });
   await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
@@ -231,8 +233,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, mainIssuerKey, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   await app.register(profileRoutes, { profile, sessions });
   if (!config.smtpUrl && !production) registerDevMailPage(app, database.db, config.mailFrom);
-  const family = createFamilyService({ db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
-  await app.register(familyRoutes, { family, sessions });
+  await registerFamily(app, { db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
   const calendarOf = createCalendarCache();
   const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now, calendarOf, portalOrigin: portalOriginFor(config, catalogue) });
   const complaintCrediting = createComplaintCrediting({ db: database.db, catalogue, mailer, portalOrigin: portalOriginFor(config, catalogue) });

@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   emptyBodySchema,
@@ -15,7 +13,6 @@ import {
   familyTokenQuerySchema,
   sessionQuerySchema,
 } from '@minside/domain';
-import type { SessionStore } from '../../plugins/session.ts';
 import type { FamilyService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
@@ -28,27 +25,21 @@ const errors = apiErrors(400, 401, 403, 404, 409, 410, 429);
  * call needs a session; the owner calls act on the session's subscription on this title
  * (`?titleCode=` as for /api/session, else the host), so no other subscription can be named.
  */
-export const familyRoutes: FastifyPluginAsyncZod<{ family: FamilyService; sessions: SessionStore }> = async (app, { family, sessions }) => {
+export const familyRoutes: FastifyPluginAsyncZod<{ family: FamilyService }> = async (app, { family }) => {
   await app.register(
     async (area) => {
       const typed = area.withTypeProvider<ZodTypeProvider>();
-      typed.addHook('onRequest', async (request) => {
-        await sessions.require(request);
-      });
-      const context = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
-        const { user } = await sessions.require(request);
-        return family.contextFor(user, request.query.titleCode, requestUrlOf(request));
-      };
+      typed.addHook('onRequest', app.authenticate);
 
       typed.get('', { schema: { tags: ['family'], querystring: sessionQuerySchema, response: { 200: familyOverviewSchema, ...errors } } }, async (request) =>
-        family.overview(await context(request)),
+        family.overview(await request.subscriber()),
       );
 
       typed.post(
         '/invitations',
         { schema: { tags: ['family'], querystring: sessionQuerySchema, body: familyInviteBodySchema, response: { 200: familyInviteResponseSchema, 201: familyInviteResponseSchema, ...errors } } },
         async (request, reply) => {
-          const result = await family.invite(await context(request), request.body.email, request.portalOrigin());
+          const result = await family.invite(await request.subscriber(), request.body.email, request.portalOrigin());
           return reply.status(result.result === 'emailSent' ? 201 : 200).send(result);
         },
       );
@@ -56,31 +47,27 @@ export const familyRoutes: FastifyPluginAsyncZod<{ family: FamilyService; sessio
       typed.post(
         '/invitations/:id/resend',
         { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, body: emptyBodySchema, response: { 200: familyInviteResponseSchema, ...errors } } },
-        async (request) => family.resend(await context(request), request.params.id, request.portalOrigin()),
+        async (request) => family.resend(await request.subscriber(), request.params.id, request.portalOrigin()),
       );
 
       typed.delete(
         '/invitations/:id',
         { schema: { tags: ['family'], querystring: sessionQuerySchema, params: familyInvitationParamsSchema, body: emptyBodySchema, response: { 200: familyRemovalResponseSchema, ...errors } } },
-        async (request) => family.remove(await context(request), request.params.id),
+        async (request) => family.remove(await request.subscriber(), request.params.id),
       );
 
       typed.post('/leave', { schema: { tags: ['family'], querystring: sessionQuerySchema, body: emptyBodySchema, response: { 200: familyLeaveResponseSchema, ...errors } } }, async (request) =>
-        family.leave(await context(request)),
+        family.leave(await request.subscriber()),
       );
 
-      typed.get('/invitation', { schema: { tags: ['family'], querystring: familyTokenQuerySchema, response: { 200: familyInvitationPreviewSchema, ...errors } } }, async (request) => {
-        const { user } = await sessions.require(request);
-        return family.preview(user, request.query.token);
-      });
+      typed.get('/invitation', { schema: { tags: ['family'], querystring: familyTokenQuerySchema, response: { 200: familyInvitationPreviewSchema, ...errors } } }, async (request) =>
+        family.preview(request.user, request.query.token),
+      );
 
       typed.post(
         '/invitation/accept',
         { schema: { tags: ['family'], body: familyAcceptBodySchema, response: { 200: familyAcceptResponseSchema, ...errors } } },
-        async (request) => {
-          const { user } = await sessions.require(request);
-          return family.accept(user, request.body.token);
-        },
+        async (request) => family.accept(request.user, request.body.token),
       );
     },
     { prefix: '/api/family' },

@@ -288,7 +288,6 @@ export function createFamilyService(deps: FamilyDeps) {
   }
 
   return {
-    contextFor,
     overview,
 
     /** POST /api/family/invitations: SPEC §4 invite results. A refusal changes nothing and sends nothing. */

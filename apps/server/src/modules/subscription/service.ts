@@ -16,7 +16,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 
 type UserRow = typeof appUser.$inferSelect;
-type AccountRow = typeof account.$inferSelect;
+export type AccountRow = typeof account.$inferSelect;
 type SubscriptionRow = typeof subscription.$inferSelect;
 
 /** SPEC §3 User on the wire: the identity id is named after the provider (`spidId`). */
