@@ -22,41 +22,28 @@ import { titleRoutes } from './modules/titles/routes.ts';
 import { createTitleService } from './modules/titles/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { createAuthService } from './modules/auth/service.ts';
-import { subscriptionRoutes } from './modules/subscription/routes.ts';
+import { registerSubscription } from './modules/subscription/index.ts';
 import { createAccountService } from './modules/subscription/service.ts';
-import { lifecycleRoutes } from './modules/subscription/lifecycle-routes.ts';
 import { createLifecycleService } from './modules/subscription/lifecycle-service.ts';
 import { createChangeMails } from './modules/subscription/change-mails.ts';
-import { profileRoutes } from './modules/profile/routes.ts';
-import { createProfileService } from './modules/profile/service.ts';
+import { registerProfile } from './modules/profile/index.ts';
 import { createMailer } from './integrations/mail/index.ts';
 import { mailUnsubscribeSecret } from './integrations/mail/unsubscribe.ts';
 import { unsubscribeRoutes } from './integrations/mail/unsubscribe-routes.ts';
 import { createComplaintCrediting, registerBilling } from './modules/billing/index.ts';
 import { registerOrdering } from './modules/ordering/index.ts';
-import { consentRoutes } from './modules/consent/routes.ts';
-import { createConsentService } from './modules/consent/service.ts';
-import { consentPermissionRoutes, createConsentPermissionService } from './modules/consent/permissions.ts';
+import { registerConsent, thirdPartySources } from './modules/consent/index.ts';
 import { contentRoutes } from './modules/content/routes.ts';
 import { createContentService } from './modules/content/service.ts';
-import { privacyRoutes } from './modules/privacy/routes.ts';
-import { createPrivacyService } from './modules/privacy/service.ts';
+import { registerPrivacy } from './modules/privacy/index.ts';
 import { productJobs, registerJobs } from './jobs/index.ts';
-import { thirdPartySources } from './modules/consent/settings.ts';
 import { registerDevMailPage } from './integrations/mail/dev-page.ts';
 import { registerFamily } from './modules/family/index.ts';
-import { deliveryRoutes } from './modules/delivery/routes.ts';
-import { businessRoutes } from './modules/business/routes.ts';
-import { createBusinessService } from './modules/business/service.ts';
-import { studentRoutes } from './modules/student/routes.ts';
-import { createStudentService } from './modules/student/service.ts';
+import { createCalendarCache, registerDelivery } from './modules/delivery/index.ts';
+import { registerBusiness } from './modules/business/index.ts';
+import { registerStudent } from './modules/student/index.ts';
 import { registerBank } from './modules/bank/index.ts';
-import { createDeliveryService } from './modules/delivery/service.ts';
-import { homeOverviewRoutes } from './modules/overview/routes.ts';
-import { createHomeOverviewService } from './modules/overview/service.ts';
-import { carrierFeed } from './modules/delivery/feed.ts';
-import { createCalendarCache } from './modules/delivery/calendars.ts';
-import { createDeliveryNotices } from './modules/delivery/notices.ts';
+import { registerHomeOverview } from './modules/overview/index.ts';
 import { portalOriginFor } from './lib/portal-url.ts';
 import { registerPortalOrigin } from './plugins/portal-origin.ts';
 import { createSessionStore } from './plugins/session.ts';
@@ -213,7 +200,6 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   registerSignedIn(app, { sessions, accounts, titles });
   const auth = createAuthService({ db: database.db, issuers: loginIssuers, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
   await app.register(authRoutes, { auth });
-  await app.register(subscriptionRoutes, { accounts, sessions, identityProviderName: config.identityProviderName });
   const unsubscribe = { secret: await mailUnsubscribeSecret(database.db), origin: portalOriginFor(config, catalogue) };
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, dkim: config.mailDkim, unsubscribe, log: app.log, now });
   const changeMails = createChangeMails({ mailer, catalogue, portalOrigin: portalOriginFor(config, catalogue) });
@@ -228,42 +214,47 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
     billPeriod: (tx, subscriptionId, periodFrom) => app.billingJobs.billPeriod(tx, subscriptionId, periodFrom),
     now,
   });
-  await app.register(lifecycleRoutes, { lifecycle, sessions, db: database.db, identityProviderName: config.identityProviderName });
+  await registerSubscription(app, { accounts, lifecycle, identityProviderName: config.identityProviderName });
   await app.register(unsubscribeRoutes, { db: database.db, secret: unsubscribe.secret, catalogue, now });
-  const profile = createProfileService({ db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, mainIssuerKey, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
-  await app.register(profileRoutes, { profile, sessions });
+  await registerProfile(app, { db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, mainIssuerKey, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
   if (!config.smtpUrl && !production) registerDevMailPage(app, database.db, config.mailFrom);
   await registerFamily(app, { db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
   const calendarOf = createCalendarCache();
-  const notices = createDeliveryNotices({ db: database.db, catalogue, mailer, now, calendarOf, portalOrigin: portalOriginFor(config, catalogue) });
   const complaintCrediting = createComplaintCrediting({ db: database.db, catalogue, mailer, portalOrigin: portalOriginFor(config, catalogue) });
-  const delivery = createDeliveryService({ db: database.db, catalogue, accounts, titles, now, cutoffTime: config.deliveryCutoffTime, calendarOf, noticesFor: notices.noticesFor, complaintCrediting, mails: changeMails });
-  await app.register(deliveryRoutes, {
-    delivery,
-    notices,
-    sessions,
+  const delivery = await registerDelivery(app, {
+    db: database.db,
+    catalogue,
+    mailer,
+    now,
+    cutoffTime: config.deliveryCutoffTime,
+    calendarOf,
+    complaintCrediting,
+    mails: changeMails,
+    portalOrigin: portalOriginFor(config, catalogue),
     operatorToken: config.operatorToken,
-    feed: (titleCode, date) => carrierFeed({ db: database.db, catalogue, cutoffTime: config.deliveryCutoffTime }, titleCode, date),
   });
-  const business = createBusinessService({ db: database.db, mailer, accounts, now, log: app.log, identityProviderName: config.identityProviderName });
-  await app.register(businessRoutes, { business, sessions, titles });
-  const student = createStudentService({ db: database.db, mailer, accounts, titles, catalogue, now, domains: config.studentEmailDomains, identityProviderName: config.identityProviderName });
-  await app.register(studentRoutes, { student, sessions, titles });
+  await registerBusiness(app, { db: database.db, mailer, accounts, now, log: app.log, identityProviderName: config.identityProviderName });
+  const student = await registerStudent(app, { db: database.db, mailer, accounts, titles, catalogue, now, domains: config.studentEmailDomains, identityProviderName: config.identityProviderName });
   await registerBilling(app, { config, db: database.db, catalogue, accounts, sessions, mailer, changeMails, now });
   await registerBank(app, { config, db: database.db, catalogue, mailer, now });
-  const overview = createHomeOverviewService({ db: database.db, accounts, titles, delivery, billing: app.billing, now });
-  await app.register(homeOverviewRoutes, { overview, sessions });
+  await registerHomeOverview(app, { db: database.db, delivery, billing: app.billing, now });
   const ageVerifier = loginIssuers.map(issuerDto).find((issuer) => issuer.verifiesAge) ?? null;
   await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter, ageVerifier });
-  const consent = createConsentService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
-  await app.register(consentRoutes, { consent, sessions, titles, catalogue, settings: config.clientSettings });
-  const permissions = createConsentPermissionService({ db: database.db, now, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
-  await app.register(consentPermissionRoutes, { permissions, sessions });
+  await registerConsent(app, { db: database.db, now, catalogue, settings: config.clientSettings, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
   const content = createContentService({ contentDir: config.contentDir, catalogue, identityProviderName: config.identityProviderName });
   await app.register(contentRoutes, { content, titles });
-  const privacy = createPrivacyService({ db: database.db, mailer, lifecycle, now, identityProviderName: config.identityProviderName, mainIssuerKey, titleOf: (code) => titles.titleFor(code, 'http://localhost/'), endSessionsOf: (userId) => sessions.endAllOf(userId), catalogue });
-  await app.register(privacyRoutes, { privacy, sessions, operatorToken: config.operatorToken });
-  app.decorate('privacy', privacy);
+  const privacy = await registerPrivacy(app, {
+    db: database.db,
+    mailer,
+    lifecycle,
+    now,
+    identityProviderName: config.identityProviderName,
+    mainIssuerKey,
+    titleOf: (code) => titles.titleFor(code, 'http://localhost/'),
+    endSessionsOf: (userId) => sessions.endAllOf(userId),
+    catalogue,
+    operatorToken: config.operatorToken,
+  });
   await registerJobs(app, { config, db: database.db, now, jobs: productJobs(app, { mailer, privacy, student }) });
   if (!config.oidcIssuer) {
     await registerEmbeddedIdentityProvider(app, {

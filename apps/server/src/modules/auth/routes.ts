@@ -47,13 +47,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
   app.get(
     '/api/profile/logins',
-    { schema: { tags: ['auth'], response: { 200: profileLoginsResponseSchema, ...errors } } },
-    async (request) => auth.loginsOf(request),
+    { onRequest: app.authenticate, schema: { tags: ['auth'], response: { 200: profileLoginsResponseSchema, ...errors } } },
+    async (request) => auth.loginsOf(request.user),
   );
   app.delete(
     '/api/profile/logins/:issuer',
-    { schema: { tags: ['auth'], params: z.object({ issuer: loginIssuerKeySchema }), body: emptyBodySchema, response: { 200: profileLoginsResponseSchema, 404: apiErrorSchema, ...errors } } },
-    async (request) => auth.unlink(request, request.params.issuer),
+    { onRequest: app.authenticate, schema: { tags: ['auth'], params: z.object({ issuer: loginIssuerKeySchema }), body: emptyBodySchema, response: { 200: profileLoginsResponseSchema, 404: apiErrorSchema, ...errors } } },
+    async (request) => auth.unlink(request.session, request.params.issuer),
   );
 
   app.get(

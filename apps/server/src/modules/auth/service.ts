@@ -15,7 +15,7 @@ import type { VerifiedLogin } from '../../identity/relying-party.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { databaseLoginAttempts, type LoginAttempts } from '../../lib/shared-state/login-attempts.ts';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
-import { hashToken, randomToken, type SessionStore } from '../../plugins/session.ts';
+import { hashToken, randomToken, type ActiveSession, type SessionStore, type SessionUser } from '../../plugins/session.ts';
 import { createUserLogins, issuerDto, type LoginIssuer } from './logins.ts';
 import type { AccountService } from '../subscription/service.ts';
 import { toAccountDto, toUserDto } from '../subscription/service.ts';
@@ -144,8 +144,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /** GET /api/profile/logins: the ways this user logs in. */
-    async loginsOf(request: FastifyRequest): Promise<ProfileLogins> {
-      const { user } = await sessions.require(request);
+    async loginsOf(user: SessionUser): Promise<ProfileLogins> {
       return logins.loginsOf(user.id);
     },
 
@@ -153,8 +152,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      * DELETE /api/profile/logins/{issuer}: "Koble fra". The sessions that login opened end with
      * it, on every device, but not the one the person unlinks it from (ADR 028): they stay signed in.
      */
-    async unlink(request: FastifyRequest, issuerKey: string): Promise<ProfileLogins> {
-      const session = await sessions.require(request);
+    async unlink(session: ActiveSession, issuerKey: string): Promise<ProfileLogins> {
       // Its sessions end before the link goes: a session store that fails here leaves the login linked,
       // and "Koble fra" is simply pressed again — never a login gone with its sessions still open. Once
       // more after, for a login completed in between.

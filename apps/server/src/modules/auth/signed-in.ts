@@ -31,6 +31,8 @@ declare module 'fastify' {
     readonly session: ActiveSession;
     /** The caller: only under a prefix with `app.authenticate`. */
     readonly user: SessionUser;
+    /** The title the request is for: `?titleCode=` (as validated) where it names an offered title, else the host's, else POL. */
+    readonly title: Title;
     /** The caller on this request's title, resolved once (see modules/auth/signed-in.ts). */
     subscriber(): Promise<SignedInSubscriber>;
   }
@@ -67,13 +69,18 @@ export function registerSignedIn(app: FastifyInstance, deps: { sessions: Session
       return signedInSession(this).user;
     },
   });
+  app.decorateRequest('title', {
+    getter(this: FastifyRequest) {
+      // The query as validated by the route's schema: read when the handler asks, never in onRequest.
+      const titleCode = (this.query as { titleCode?: string | undefined } | undefined)?.titleCode;
+      return titles.titleFor(titleCode, requestUrlOf(this));
+    },
+  });
   app.decorateRequest('subscriber', function (this: FastifyRequest): Promise<SignedInSubscriber> {
     const found = subscriberOf.get(this);
     if (found) return found;
     const { user } = signedInSession(this);
-    // The query as validated by the route's schema: read when the handler asks, never in onRequest.
-    const titleCode = (this.query as { titleCode?: string | undefined } | undefined)?.titleCode;
-    const title = titles.titleFor(titleCode, requestUrlOf(this));
+    const title = this.title;
     const resolved = (async () => {
       const account = (await accounts.accountOf(user.id)) ?? null;
       const subscription = account ? await accounts.subscriptionForTitle(account, title.titleCode) : null;

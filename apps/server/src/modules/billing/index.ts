@@ -21,6 +21,7 @@ import { billingRoutes } from './routes.ts';
 import { createBillingService, type BillingService } from './service.ts';
 
 export { createComplaintCrediting, type ComplaintCrediting } from './documents/set-off.ts';
+export type { BillingService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

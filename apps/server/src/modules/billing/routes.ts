@@ -79,139 +79,121 @@ function sendPdf(reply: FastifyReply, document: { filename: string; pdf: Buffer 
 }
 
 export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { billing, engine, invoiceCrediting, ehfOutbox, accounts, sessions, providerName, operatorToken }) => {
-  app.get(
-    '/api/invoice/:accountNo',
-    { schema: { tags: ['billing'], params: invoiceListParamsSchema, querystring: invoiceListQuerySchema, response: { 200: invoiceListResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return billing.listInvoices(user.id, request.params.accountNo, request.query, INVOICE_PAGE_MAX);
-    },
-  );
+  // Signed in: every call here names the caller's own account, invoice or payment (404 for another's).
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', app.authenticate);
+    const typed = signedIn.withTypeProvider<ZodTypeProvider>();
+    typed.get(
+      '/api/invoice/:accountNo',
+      { schema: { tags: ['billing'], params: invoiceListParamsSchema, querystring: invoiceListQuerySchema, response: { 200: invoiceListResponseSchema, ...errors } } },
+      async (request) => billing.listInvoices(request.user.id, request.params.accountNo, request.query, INVOICE_PAGE_MAX),
+    );
 
-  app.get(
-    '/api/invoice/:accountNo/:ariaInvoiceNo/pdf',
-    {
-      schema: {
-        tags: ['billing'],
-        description: 'The invoice as a PDF (application/pdf).',
-        params: invoiceParamsSchema,
-        response: { 200: fileAnswer('application/pdf', 'The invoice.'), ...errors },
+    typed.get(
+      '/api/invoice/:accountNo/:ariaInvoiceNo/pdf',
+      {
+        schema: {
+          tags: ['billing'],
+          description: 'The invoice as a PDF (application/pdf).',
+          params: invoiceParamsSchema,
+          response: { 200: fileAnswer('application/pdf', 'The invoice.'), ...errors },
+        },
       },
-    },
-    async (request, reply) => {
-      const { user } = await sessions.require(request);
-      return sendPdf(reply, await billing.invoicePdf(user.id, request.params.accountNo, request.params.ariaInvoiceNo));
-    },
-  );
-
-  app.get(
-    '/api/invoice/:accountNo/credit-notes',
-    { schema: { tags: ['billing'], description: "The account's credit notes, newest first.", params: invoiceListParamsSchema, response: { 200: creditNoteListResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return { creditNotes: await billing.listCreditNotes(user.id, request.params.accountNo) };
-    },
-  );
-
-  app.get(
-    '/api/invoice/:accountNo/credit-notes/:number/pdf',
-    {
-      schema: {
-        tags: ['billing'],
-        description: 'A credit note as a PDF (application/pdf).',
-        params: creditNoteParamsSchema,
-        response: { 200: fileAnswer('application/pdf', 'The credit note.'), ...errors },
+      async (request, reply) => {
+        const { user } = request;
+        return sendPdf(reply, await billing.invoicePdf(user.id, request.params.accountNo, request.params.ariaInvoiceNo));
       },
-    },
-    async (request, reply) => {
-      const { user } = await sessions.require(request);
-      return sendPdf(reply, await billing.creditNotePdf(user.id, request.params.accountNo, request.params.number));
-    },
-  );
+    );
 
-  app.get(
-    '/api/invoice/:accountNo/documents/:number/ehf',
-    {
-      schema: {
-        tags: ['billing'],
-        description: 'An invoice or credit note issued to a company as EHF (PEPPOL BIS Billing 3.0 UBL, application/xml); 404 for one issued to a person.',
-        params: creditNoteParamsSchema,
-        response: { 200: fileAnswer('application/xml', 'The EHF document (UBL).'), ...errors },
+    typed.get(
+      '/api/invoice/:accountNo/credit-notes',
+      { schema: { tags: ['billing'], description: "The account's credit notes, newest first.", params: invoiceListParamsSchema, response: { 200: creditNoteListResponseSchema, ...errors } } },
+      async (request) => ({ creditNotes: await billing.listCreditNotes(request.user.id, request.params.accountNo) }),
+    );
+
+    typed.get(
+      '/api/invoice/:accountNo/credit-notes/:number/pdf',
+      {
+        schema: {
+          tags: ['billing'],
+          description: 'A credit note as a PDF (application/pdf).',
+          params: creditNoteParamsSchema,
+          response: { 200: fileAnswer('application/pdf', 'The credit note.'), ...errors },
+        },
       },
-    },
-    async (request, reply) => {
-      const { user } = await sessions.require(request);
-      await accounts.getOwnAccount(user.id, request.params.accountNo);
-      const xml = await ehfOutbox.ehfOf(request.params.accountNo, request.params.number);
-      if (!xml) throw notFound();
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="ehf-${request.params.number}.xml"`)
-        .header('cache-control', 'private, no-store')
-        .send(xml);
-    },
-  );
+      async (request, reply) => {
+        const { user } = request;
+        return sendPdf(reply, await billing.creditNotePdf(user.id, request.params.accountNo, request.params.number));
+      },
+    );
 
-  app.post(
-    '/api/invoice/:ariaInvoiceNo/payment',
-    { schema: { tags: ['billing'], params: invoicePaymentParamsSchema, body: createInvoicePaymentBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return billing.payOwnInvoice(user.id, request.params.ariaInvoiceNo, request.body);
-    },
-  );
+    typed.get(
+      '/api/invoice/:accountNo/documents/:number/ehf',
+      {
+        schema: {
+          tags: ['billing'],
+          description: 'An invoice or credit note issued to a company as EHF (PEPPOL BIS Billing 3.0 UBL, application/xml); 404 for one issued to a person.',
+          params: creditNoteParamsSchema,
+          response: { 200: fileAnswer('application/xml', 'The EHF document (UBL).'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { user } = request;
+        await accounts.getOwnAccount(user.id, request.params.accountNo);
+        const xml = await ehfOutbox.ehfOf(request.params.accountNo, request.params.number);
+        if (!xml) throw notFound();
+        return reply
+          .type('application/xml; charset=utf-8')
+          .header('content-disposition', `attachment; filename="ehf-${request.params.number}.xml"`)
+          .header('cache-control', 'private, no-store')
+          .send(xml);
+      },
+    );
 
+    typed.post(
+      '/api/invoice/:ariaInvoiceNo/payment',
+      { schema: { tags: ['billing'], params: invoicePaymentParamsSchema, body: createInvoicePaymentBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
+      async (request) => billing.payOwnInvoice(request.user.id, request.params.ariaInvoiceNo, request.body),
+    );
+
+    typed.get(
+      '/api/subscription/:accountNo/:titleCode/paymentMethod',
+      { schema: { tags: ['billing'], params: paymentMethodParamsSchema, response: { 200: paymentMethodDetailsSchema, ...errors } } },
+      async (request) => billing.paymentMethod(request.user.id, request.params.accountNo, request.params.titleCode),
+    );
+
+    typed.put(
+      '/api/subscription/paymentMethod',
+      { schema: { tags: ['billing'], body: changePaymentMethodBodySchema, response: { 200: changePaymentMethodResponseSchema, ...errors } } },
+      async (request) => billing.changePaymentMethod(request.user.id, request.body),
+    );
+
+    typed.put(
+      '/api/subscription/card',
+      { schema: { tags: ['billing'], body: changeCardBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
+      async (request) => billing.changeCard(request.user.id, request.body),
+    );
+
+    typed.post(
+      '/api/addDiscount',
+      { schema: { tags: ['billing'], body: addDiscountBodySchema, response: { 200: discountResponseSchema, ...errors } } },
+      async (request) => ({ discount: await billing.addDiscount(request.user.id, request.body) }),
+    );
+
+    typed.post(
+      '/api/getDiscountDetails',
+      { schema: { tags: ['billing'], body: getDiscountDetailsBodySchema, response: { 200: discountResponseSchema, ...errors } } },
+      async (request) => ({ discount: await billing.discountDetails(request.user.id, request.body.ariaAccountNo, request.body.titleCode) }),
+    );
+  });
+
+  // Public: the payer of a pay-link has no session; the token, or the session's own payment, is the credential.
   app.get(
     '/api/payment/:paymentId',
     { schema: { tags: ['billing'], params: paymentParamsSchema, querystring: paymentQuerySchema, response: { 200: paymentSchema, ...errors } } },
     async (request) => {
       const session = await sessions.find(request);
       return billing.getPayment(request.params.paymentId, { userId: session?.user.id ?? null, token: request.query.token });
-    },
-  );
-
-  app.get(
-    '/api/subscription/:accountNo/:titleCode/paymentMethod',
-    { schema: { tags: ['billing'], params: paymentMethodParamsSchema, response: { 200: paymentMethodDetailsSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return billing.paymentMethod(user.id, request.params.accountNo, request.params.titleCode);
-    },
-  );
-
-  app.put(
-    '/api/subscription/paymentMethod',
-    { schema: { tags: ['billing'], body: changePaymentMethodBodySchema, response: { 200: changePaymentMethodResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return billing.changePaymentMethod(user.id, request.body);
-    },
-  );
-
-  app.put(
-    '/api/subscription/card',
-    { schema: { tags: ['billing'], body: changeCardBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return billing.changeCard(user.id, request.body);
-    },
-  );
-
-  app.post(
-    '/api/addDiscount',
-    { schema: { tags: ['billing'], body: addDiscountBodySchema, response: { 200: discountResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return { discount: await billing.addDiscount(user.id, request.body) };
-    },
-  );
-
-  app.post(
-    '/api/getDiscountDetails',
-    { schema: { tags: ['billing'], body: getDiscountDetailsBodySchema, response: { 200: discountResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return { discount: await billing.discountDetails(user.id, request.body.ariaAccountNo, request.body.titleCode) };
     },
   );
 

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   businessConfirmBodySchema,
@@ -21,8 +20,6 @@ import {
   fileAnswer,
   sessionQuerySchema,
 } from '@minside/domain';
-import type { SessionStore } from '../../plugins/session.ts';
-import type { TitleService } from '../titles/service.ts';
 import type { BusinessService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
@@ -34,18 +31,12 @@ const errors = apiErrors(400, 401, 403, 404, 409, 429);
  * session (one hook for the whole prefix); the admin calls also need the admin's company
  * subscription on the title (`?titleCode=`, else the host's), or answer 403.
  */
-export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; sessions: SessionStore; titles: TitleService }> = async (app, { business, sessions, titles }) => {
+export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService }> = async (app, { business }) => {
   await app.register(
     async (area) => {
       const typed = area.withTypeProvider<ZodTypeProvider>();
-      typed.addHook('onRequest', async (request) => {
-        await sessions.require(request);
-      });
-      const titleOf = (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => titles.titleFor(request.query.titleCode, requestUrlOf(request));
-      const admin = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
-        const { user } = await sessions.require(request);
-        return business.adminContext(user, titleOf(request));
-      };
+      typed.addHook('onRequest', app.authenticate);
+      const admin = async (request: Pick<FastifyRequest, 'subscriber'>) => business.adminContext(await request.subscriber());
 
       typed.get(
         '/members',
@@ -115,19 +106,13 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService; 
       typed.post(
         '/verification',
         { schema: { tags: ['business'], querystring: sessionQuerySchema, body: businessVerifyBodySchema, response: { 200: businessVerifyResponseSchema, ...errors } } },
-        async (request) => {
-          const { user } = await sessions.require(request);
-          return business.startVerification(user, titleOf(request), request.body.email);
-        },
+        async (request) => business.startVerification(request.user, request.title, request.body.email),
       );
 
       typed.post(
         '/verification/confirm',
         { schema: { tags: ['business'], querystring: sessionQuerySchema, body: businessConfirmBodySchema, response: { 200: businessConfirmResponseSchema, ...errors } } },
-        async (request) => {
-          const { user } = await sessions.require(request);
-          return business.confirmVerification(user, titleOf(request), request.body.email, request.body.code);
-        },
+        async (request) => business.confirmVerification(request.user, request.title, request.body.email, request.body.code),
       );
     },
     { prefix: '/api/business' },

@@ -39,6 +39,7 @@ import { account, einvoiceRecipient, mailOutbox, subscription, subscriptionChang
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode, voidCodesSentTo } from '../../lib/one-time-code.ts';
+import type { SignedInSubscriber } from '../auth/signed-in.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
 import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
@@ -186,9 +187,7 @@ export function createBusinessService({ db, mailer, accounts, now, log, identity
 
   return {
     /** The admin's company subscription at this title; 403 for everyone else (SPEC §6: admins manage invited e-mails). */
-    async adminContext(user: SessionUser, title: Title): Promise<AdminContext> {
-      const accountRow = await accounts.accountOf(user.id);
-      const own = accountRow ? await accounts.subscriptionForTitle(accountRow, title.titleCode) : null;
+    async adminContext({ user, title, subscription: own }: SignedInSubscriber): Promise<AdminContext> {
       if (!own || !own.companyDomain || !isBusinessAdmin(own) || !accessOn(own, today())) {
         throw refuse(403, businessErrorCodes.notAdmin, businessMessages.notAdmin);
       }

@@ -15,7 +15,6 @@ import {
 import type { Db } from '../../db/client.ts';
 import { consentPermissionChoice } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { SessionStore } from '../../plugins/session.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
 export interface ConsentPermissionDeps {
@@ -73,19 +72,13 @@ export type ConsentPermissionService = ReturnType<typeof createConsentPermission
 
 const errors = apiErrors(400, 401, 403);
 
-/** The signed-in user's own permissions; there is no id to pass, so nobody can read another's. */
-export const consentPermissionRoutes: FastifyPluginAsyncZod<{ permissions: ConsentPermissionService; sessions: SessionStore }> = async (app, { permissions, sessions }) => {
-  app.get('/api/consent/permissions', { schema: { tags: ['consent'], response: { 200: consentPermissionsStateSchema, ...errors } } }, async (request) => {
-    const { user } = await sessions.require(request);
-    return permissions.getPermissions(user.id);
-  });
+/** The signed-in user's own permissions (under /api/consent, signed in); there is no id to pass, so nobody can read another's. */
+export const consentPermissionRoutes: FastifyPluginAsyncZod<{ permissions: ConsentPermissionService }> = async (app, { permissions }) => {
+  app.get('/permissions', { schema: { tags: ['consent'], response: { 200: consentPermissionsStateSchema, ...errors } } }, async (request) => permissions.getPermissions(request.user.id));
 
   app.put(
-    '/api/consent/permissions',
+    '/permissions',
     { schema: { tags: ['consent'], body: consentPermissionsUpdateSchema, response: { 200: consentPermissionsStateSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return permissions.updatePermissions(user.id, request.body);
-    },
+    async (request) => permissions.updatePermissions(request.user.id, request.body),
   );
 };

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   apiErrorSchema,
@@ -30,7 +29,6 @@ import {
   sessionQuerySchema,
 } from '@minside/domain';
 import { operatorAuth } from '../../plugins/operator-auth.ts';
-import type { SessionStore } from '../../plugins/session.ts';
 import type { DeliveryNotices } from './notices.ts';
 import type { DeliveryService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
@@ -47,13 +45,12 @@ const errors = apiErrors(400, 401, 403, 404, 409, 422);
 export interface DeliveryRouteOptions {
   delivery: DeliveryService;
   notices: DeliveryNotices;
-  sessions: SessionStore;
   /** OPERATOR_TOKEN: the operator endpoints answer 404 while it is unset. */
   operatorToken: string | undefined;
   feed: (titleCode: string, date: string) => Promise<CarrierFeedRow[]>;
 }
 
-export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async (app, { delivery, notices, sessions, operatorToken, feed }) => {
+export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async (app, { delivery, notices, operatorToken, feed }) => {
   // Operators (carrier desk, customer centre): a bearer token, no session.
   await app.register(
     async (operator) => {
@@ -106,24 +103,16 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
 
   app.get(
     '/api/complaintcodes',
-    { schema: { tags: ['delivery'], response: { 200: complaintCodesResponseSchema, 401: apiErrorSchema } } },
-    async (request) => {
-      await sessions.require(request);
-      return complaintCodeList;
-    },
+    { onRequest: app.authenticate, schema: { tags: ['delivery'], response: { 200: complaintCodesResponseSchema, 401: apiErrorSchema } } },
+    async () => complaintCodeList,
   );
 
   await app.register(
     async (area) => {
       const typed = area.withTypeProvider<ZodTypeProvider>();
       // The whole prefix needs a session: a new route here cannot forget it.
-      typed.addHook('onRequest', async (request) => {
-        await sessions.require(request);
-      });
-      const context = async (request: FastifyRequest & { query: { titleCode?: string | undefined } }) => {
-        const { user } = await sessions.require(request);
-        return delivery.contextFor(user, request.query.titleCode, requestUrlOf(request));
-      };
+      typed.addHook('onRequest', app.authenticate);
+      const context = async (request: Pick<FastifyRequest, 'subscriber'>) => delivery.contextFor(await request.subscriber());
 
       typed.get(
         '/postal-codes/:postalCode',

@@ -46,10 +46,9 @@ import type { Db, Tx } from '../../db/client.ts';
 import { deliveryAddress, deliveryChange, deliveryComplaint, deliveryComplaintDay, subscription as subscriptionTable, type StoredDeliveryAddress } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
+import type { SignedInSubscriber } from '../auth/signed-in.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { AccountService } from '../subscription/service.ts';
 import type { ChangeMails, DeliveryChangeEvent } from '../subscription/change-mails.ts';
-import type { TitleService } from '../titles/service.ts';
 import type { createCalendarCache } from './calendars.ts';
 import { townOf } from './postal-codes.ts';
 import { uniqueViolationOf } from '../../lib/pg-errors.ts';
@@ -67,8 +66,6 @@ export interface DeliveryContext {
 export interface DeliveryServiceDeps {
   db: Db;
   catalogue: Catalogue;
-  accounts: AccountService;
-  titles: TitleService;
   now: () => Date;
   /** SPEC §5: the cutoff time (HH:MM, Europe/Oslo) the day before the first affected issue. */
   cutoffTime: string;
@@ -87,7 +84,7 @@ function ruleError(violation: DeliveryRuleViolation): AppError {
 }
 
 export function createDeliveryService(deps: DeliveryServiceDeps) {
-  const { db, catalogue, accounts, titles, now, cutoffTime, calendarOf, noticesFor, complaintCrediting, mails } = deps;
+  const { db, catalogue, now, cutoffTime, calendarOf, noticesFor, complaintCrediting, mails } = deps;
 
   /** The subscriber's confirmation of what just happened to a change, in the same transaction. */
   function confirm(tx: Tx, ctx: DeliveryContext, row: ChangeRow, event: DeliveryChangeEvent, at: Date): Promise<void> {
@@ -106,10 +103,7 @@ export function createDeliveryService(deps: DeliveryServiceDeps) {
   }
 
   /** The signed-in user's subscription on this title; 404 without one, 403 unless it is a paper subscription. */
-  async function contextFor(user: SessionUser, titleCode: string | undefined, minsideUrl: string): Promise<DeliveryContext> {
-    const title = titles.titleFor(titleCode, minsideUrl);
-    const accountRow = await accounts.accountOf(user.id);
-    const subscription = accountRow ? await accounts.subscriptionForTitle(accountRow, title.titleCode) : null;
+  async function contextFor({ user, subscription }: SignedInSubscriber): Promise<DeliveryContext> {
     if (!subscription || !hasAccess(subscription)) throw notFound();
     if (!isPaperSubscription(subscription)) throw new AppError(403, deliveryErrorCodes.paperOnly, deliveryMessages.paperOnly);
     const entry = catalogue.byTitleCode(subscription.titleCode);

@@ -65,6 +65,6 @@ export async function registerOrdering(app: FastifyInstance, setup: OrderingSetu
   const connect = createConnectService({ db, mailer, accounts, titles, now, identityProviderName: config.identityProviderName, rateLimiter });
   const withdrawals = createWithdrawalService({ db, now, engine: app.paymentEngine, crediting: app.invoiceCrediting, mailer, titles, log: app.log });
   app.decorate('withdrawals', withdrawals);
-  await app.register(withdrawalRoutes, { withdrawals, sessions });
+  await app.register(withdrawalRoutes, { withdrawals });
   await app.register(orderingRoutes, { ordering, connect, sessions, titles, operatorToken: config.operatorToken, portalOrigin: portalOriginFor(config, catalogue) });
 }

@@ -1,6 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { requestUrlOf } from '../../plugins/portal-origin.ts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   assignAccountBodySchema,
@@ -32,7 +30,6 @@ import { apiErrors } from '../../lib/api-errors.ts';
 
 const errors = apiErrors(400, 401, 403, 404, 409, 410, 429, 503);
 
-
 export interface OrderingRouteOptions {
   ordering: OrderingService;
   connect: ConnectService;
@@ -48,50 +45,15 @@ export interface OrderingRouteOptions {
  * SPEC §7 (`search-account`, `verify/`, `account/assign`). The title is `?titleCode=`, else the host's.
  */
 export const orderingRoutes: FastifyPluginAsyncZod<OrderingRouteOptions> = async (app, { ordering, connect, sessions, titles, operatorToken, portalOrigin }) => {
-  const titleOf = (request: FastifyRequest, titleCode: string | undefined) => titles.titleFor(titleCode, requestUrlOf(request));
-
   app.get('/api/order/offers', { schema: { tags: ['ordering'], querystring: orderOffersQuerySchema, response: { 200: orderOffersResponseSchema, ...errors } } }, async (request) => {
     const session = await sessions.find(request);
-    return ordering.offers(session?.user ?? null, titleOf(request, request.query.titleCode), request.query);
+    return ordering.offers(session?.user ?? null, request.title, request.query);
   });
 
   app.get('/api/winback', { schema: { tags: ['ordering'], querystring: winbackQuerySchema, response: { 200: winbackResponseSchema, ...errors } } }, async (request) => {
     const session = await sessions.find(request);
-    return ordering.winback(session?.user ?? null, titleOf(request, request.query.titleCode), request.query.token);
+    return ordering.winback(session?.user ?? null, request.title, request.query.token);
   });
-
-  app.post(
-    '/api/order',
-    { schema: { tags: ['ordering'], querystring: sessionQuerySchema, body: createOrderBodySchema, response: { 200: orderSchema, 201: orderSchema, ...errors } } },
-    async (request, reply) => {
-      const { user } = await sessions.require(request);
-      const { order, created } = await ordering.createOrder(user, titleOf(request, request.query.titleCode), request.body);
-      return reply.status(created ? 201 : 200).send(order);
-    },
-  );
-
-  app.get('/api/order/:orderId', { schema: { tags: ['ordering'], params: orderParamsSchema, response: { 200: orderResponseSchema, ...errors } } }, async (request) => {
-    const { user } = await sessions.require(request);
-    return ordering.getOrder(user, request.params.orderId);
-  });
-
-  app.post(
-    '/api/order/:orderId/payment',
-    { schema: { tags: ['ordering'], params: orderParamsSchema, body: orderPaymentBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return ordering.startPayment(user, request.params.orderId, request.body.method);
-    },
-  );
-
-  app.post(
-    '/api/order/:orderId/cancel',
-    { schema: { tags: ['ordering'], params: orderParamsSchema, body: z.object({}).optional(), response: { 200: orderSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return ordering.cancelOrder(user, request.params.orderId);
-    },
-  );
 
   app.post(
     '/api/operator/winback-link',
@@ -103,28 +65,47 @@ export const orderingRoutes: FastifyPluginAsyncZod<OrderingRouteOptions> = async
     },
   );
 
-  app.post(
-    '/api/search-account',
-    { schema: { tags: ['account'], querystring: sessionQuerySchema, body: searchAccountBodySchema, response: { 200: searchAccountResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return connect.search(user, titleOf(request, request.query.titleCode), request.body, request.ip);
-    },
-  );
+  // Signed in: orders, and connecting an existing subscription (SPEC §7), for the caller's own.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', app.authenticate);
+    const typed = signedIn.withTypeProvider<ZodTypeProvider>();
+    typed.post(
+      '/api/order',
+      { schema: { tags: ['ordering'], querystring: sessionQuerySchema, body: createOrderBodySchema, response: { 200: orderSchema, 201: orderSchema, ...errors } } },
+      async (request, reply) => {
+        const { order, created } = await ordering.createOrder(request.user, request.title, request.body);
+        return reply.status(created ? 201 : 200).send(order);
+      },
+    );
 
-  for (const path of ['/api/verify/', '/api/verify']) {
-    app.post(path, { schema: { tags: ['account'], body: verifyConnectBodySchema, response: { 200: verifyConnectResponseSchema, ...errors } } }, async (request) => {
-      const { user } = await sessions.require(request);
-      return connect.verify(user, request.body.requestId, request.body.code);
-    });
-  }
+    typed.get('/api/order/:orderId', { schema: { tags: ['ordering'], params: orderParamsSchema, response: { 200: orderResponseSchema, ...errors } } }, async (request) => ordering.getOrder(request.user, request.params.orderId));
 
-  app.put(
-    '/api/account/assign',
-    { schema: { tags: ['account'], querystring: sessionQuerySchema, body: assignAccountBodySchema, response: { 200: assignAccountResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return connect.assign(user, titleOf(request, request.query.titleCode), request.body.requestId);
-    },
-  );
+    typed.post(
+      '/api/order/:orderId/payment',
+      { schema: { tags: ['ordering'], params: orderParamsSchema, body: orderPaymentBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
+      async (request) => ordering.startPayment(request.user, request.params.orderId, request.body.method),
+    );
+
+    typed.post(
+      '/api/order/:orderId/cancel',
+      { schema: { tags: ['ordering'], params: orderParamsSchema, body: z.object({}).optional(), response: { 200: orderSchema, ...errors } } },
+      async (request) => ordering.cancelOrder(request.user, request.params.orderId),
+    );
+
+    typed.post(
+      '/api/search-account',
+      { schema: { tags: ['account'], querystring: sessionQuerySchema, body: searchAccountBodySchema, response: { 200: searchAccountResponseSchema, ...errors } } },
+      async (request) => connect.search(request.user, request.title, request.body, request.ip),
+    );
+
+    for (const path of ['/api/verify/', '/api/verify']) {
+      typed.post(path, { schema: { tags: ['account'], body: verifyConnectBodySchema, response: { 200: verifyConnectResponseSchema, ...errors } } }, async (request) => connect.verify(request.user, request.body.requestId, request.body.code));
+    }
+
+    typed.put(
+      '/api/account/assign',
+      { schema: { tags: ['account'], querystring: sessionQuerySchema, body: assignAccountBodySchema, response: { 200: assignAccountResponseSchema, ...errors } } },
+      async (request) => connect.assign(request.user, request.title, request.body.requestId),
+    );
+  });
 };

@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { emptyBodySchema, subscriptionActionParamsSchema, withdrawalResponseSchema } from '@minside/domain';
-import type { SessionStore } from '../../plugins/session.ts';
 import type { WithdrawalService } from './withdrawal.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
@@ -11,22 +10,21 @@ const errors = apiErrors(400, 401, 403, 404, 409);
  * buyer whether and until when, POST withdraws (409 WITHDRAWAL_PERIOD_EXPIRED after the deadline,
  * WITHDRAWAL_NOT_AVAILABLE for a subscription not bought here). Another user's subscription is 404.
  */
-export const withdrawalRoutes: FastifyPluginAsyncZod<{ withdrawals: WithdrawalService; sessions: SessionStore }> = async (app, { withdrawals, sessions }) => {
-  app.get(
-    '/api/subscription/:accountNo/:titleCode/withdrawal',
-    { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, response: { 200: withdrawalResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return withdrawals.status(user, request.params.accountNo, request.params.titleCode);
-    },
-  );
+export const withdrawalRoutes: FastifyPluginAsyncZod<{ withdrawals: WithdrawalService }> = async (app, { withdrawals }) => {
+  // Signed in: the caller's own subscription (404 for another's).
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', app.authenticate);
+    const typed = signedIn.withTypeProvider<ZodTypeProvider>();
+    typed.get(
+      '/api/subscription/:accountNo/:titleCode/withdrawal',
+      { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, response: { 200: withdrawalResponseSchema, ...errors } } },
+      async (request) => withdrawals.status(request.user, request.params.accountNo, request.params.titleCode),
+    );
 
-  app.post(
-    '/api/subscription/:accountNo/:titleCode/withdrawal',
-    { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, body: emptyBodySchema, response: { 200: withdrawalResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return withdrawals.withdraw(user, request.params.accountNo, request.params.titleCode);
-    },
-  );
+    typed.post(
+      '/api/subscription/:accountNo/:titleCode/withdrawal',
+      { schema: { tags: ['ordering'], params: subscriptionActionParamsSchema, body: emptyBodySchema, response: { 200: withdrawalResponseSchema, ...errors } } },
+      async (request) => withdrawals.withdraw(request.user, request.params.accountNo, request.params.titleCode),
+    );
+  });
 };

@@ -4,15 +4,12 @@ import type { Db } from '../../db/client.ts';
 import { subscriptionMember } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { BillingService } from '../billing/service.ts';
-import type { DeliveryService } from '../delivery/service.ts';
-import type { AccountService } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { BillingService } from '../billing/index.ts';
+import type { DeliveryService } from '../delivery/index.ts';
+import type { SignedInSubscriber } from '../auth/signed-in.ts';
 
 export interface HomeOverviewDeps {
   db: Db;
-  accounts: AccountService;
-  titles: Pick<TitleService, 'titleFor'>;
   delivery: Pick<DeliveryService, 'contextOf' | 'addressOverview' | 'listChanges'>;
   billing: Pick<BillingService, 'openInvoicesOf' | 'paymentMethodFor'>;
   now: () => Date;
@@ -25,7 +22,7 @@ export interface HomeOverviewDeps {
  * by side; none reads per invoice or per change.
  */
 export function createHomeOverviewService(deps: HomeOverviewDeps) {
-  const { db, accounts, titles, delivery, billing, now } = deps;
+  const { db, delivery, billing, now } = deps;
 
   async function deliveryFacts(user: SessionUser, sub: Subscription): Promise<HomeOverview['delivery']> {
     const ctx = delivery.contextOf(user, sub);
@@ -49,10 +46,7 @@ export function createHomeOverviewService(deps: HomeOverviewDeps) {
 
   return {
     /** GET /api/overview: the signed-in subscriber's subscription on this title; 404 without one. */
-    async overview(user: SessionUser, titleCode: string | undefined, minsideUrl: string): Promise<HomeOverview> {
-      const title = titles.titleFor(titleCode, minsideUrl);
-      const accountRow = await accounts.accountOf(user.id);
-      const sub = accountRow ? await accounts.subscriptionForTitle(accountRow, title.titleCode) : null;
+    async overview({ user, subscription: sub }: SignedInSubscriber): Promise<HomeOverview> {
       if (!sub) throw notFound();
       const tasks = tasksFor(sub, osloToday(now()));
       const [deliveryPart, payment, pendingInvitations] = await Promise.all([

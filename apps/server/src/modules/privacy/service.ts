@@ -428,9 +428,3 @@ export function createPrivacyService({ db, mailer, lifecycle, now, identityProvi
 
 export type PrivacyService = ReturnType<typeof createPrivacyService>;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Data rights, for the operator commands (`admin gdpr export|erase`). */
-    privacy: PrivacyService;
-  }
-}

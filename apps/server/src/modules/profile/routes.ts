@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   confirmEmailBodySchema,
   emailChangeBodySchema,
@@ -7,44 +7,35 @@ import {
   profileUpdateResponseSchema,
   updateProfileBodySchema,
 } from '@minside/domain';
-import type { SessionStore } from '../../plugins/session.ts';
 import type { ProfileService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
 const errors = apiErrors(400, 401, 403, 404, 409);
 
-/** The signed-in user's own profile (SPEC §3 User profile): there is no id to pass, so nobody else's can be asked for. */
-export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService; sessions: SessionStore }> = async (app, { profile, sessions }) => {
-  app.get('/api/profile', { schema: { tags: ['profile'], response: { 200: profileResponseSchema, ...errors } } }, async (request) => {
-    const { user } = await sessions.require(request);
-    return profile.getProfile(user);
-  });
+/** The signed-in user's own profile (SPEC §3 User profile) under /api/profile: there is no id to pass, so nobody else's can be asked for. */
+export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService }> = async (app, { profile }) => {
+  await app.register(
+    async (area) => {
+      area.addHook('onRequest', app.authenticate);
+      const typed = area.withTypeProvider<ZodTypeProvider>();
+      typed.get('', { schema: { tags: ['profile'], response: { 200: profileResponseSchema, ...errors } } }, async (request) => profile.getProfile(request.user));
 
-  app.put(
-    '/api/profile',
-    { schema: { tags: ['profile'], body: updateProfileBodySchema, response: { 200: profileUpdateResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return profile.updateProfile(user, request.body);
-    },
-  );
+      typed.put('', { schema: { tags: ['profile'], body: updateProfileBodySchema, response: { 200: profileUpdateResponseSchema, ...errors } } }, async (request) =>
+        profile.updateProfile(request.user, request.body),
+      );
 
-  app.post(
-    '/api/profile/email-change',
-    { schema: { tags: ['profile'], body: emailChangeBodySchema, response: { 202: emailChangeResponseSchema, ...errors } } },
-    async (request, reply) => {
-      const { user } = await sessions.require(request);
-      const result = await profile.requestEmailChange(user, request.body, request.portalOrigin());
-      return reply.status(202).send(result);
-    },
-  );
+      typed.post(
+        '/email-change',
+        { schema: { tags: ['profile'], body: emailChangeBodySchema, response: { 202: emailChangeResponseSchema, ...errors } } },
+        async (request, reply) => reply.status(202).send(await profile.requestEmailChange(request.user, request.body, request.portalOrigin())),
+      );
 
-  app.post(
-    '/api/profile/email-change/confirm',
-    { schema: { tags: ['profile'], body: confirmEmailBodySchema, response: { 200: profileUpdateResponseSchema, ...errors } } },
-    async (request) => {
-      const { user } = await sessions.require(request);
-      return profile.confirmEmailChange(user, request.body.token);
+      typed.post(
+        '/email-change/confirm',
+        { schema: { tags: ['profile'], body: confirmEmailBodySchema, response: { 200: profileUpdateResponseSchema, ...errors } } },
+        async (request) => profile.confirmEmailChange(request.user, request.body.token),
+      );
     },
+    { prefix: '/api/profile' },
   );
 };

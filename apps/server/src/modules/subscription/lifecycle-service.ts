@@ -220,6 +220,9 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
   }
 
   return {
+    /** The title's plans on sale, with the price changes that have been announced (public: /nye-priser). */
+    soldPlans: (titleCode: string) => soldPlans(db, titleCode),
+
     /** GET …/retention-offer: the one offer this subscription may still accept. */
     async retentionOffer(userId: string, ariaAccountNo: number, titleCode: string): Promise<RetentionOffer | null> {
       const row = await db.transaction(async (tx) => lockOwn(tx, userId, ariaAccountNo, titleCode));

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { Catalogue } from '@minside/titles';
+import type { Db } from '../../db/client.ts';
+import { createConsentPermissionService } from './permissions.ts';
+import { consentRoutes } from './routes.ts';
+import { createConsentService } from './service.ts';
+import type { ClientSettings } from './settings.ts';
+
+export { thirdPartySources, type ClientSettings } from './settings.ts';
+
+/** Consent and permissions (SPEC §8) under /api/consent, signed in; the browser's client set-up, public. */
+export async function registerConsent(app: FastifyInstance, deps: { db: Db; now: () => Date; catalogue: Catalogue; settings: ClientSettings; isOfferedTitle: (code: string) => boolean }): Promise<void> {
+  const { db, now, catalogue, settings, isOfferedTitle } = deps;
+  await app.register(consentRoutes, {
+    consent: createConsentService({ db, now, isOfferedTitle }),
+    permissions: createConsentPermissionService({ db, now, isOfferedTitle }),
+    catalogue,
+    settings,
+  });
+}

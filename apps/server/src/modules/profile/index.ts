@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import { profileRoutes } from './routes.ts';
+import { createProfileService, type ProfileDeps } from './service.ts';
+
+/** The signed-in user's own profile (SPEC §3) under /api/profile (`app.authenticate` on the prefix). */
+export async function registerProfile(app: FastifyInstance, deps: ProfileDeps): Promise<void> {
+  await app.register(profileRoutes, { profile: createProfileService(deps) });
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { lifecycleRoutes } from './lifecycle-routes.ts';
+import type { LifecycleService } from './lifecycle-service.ts';
+import { planCatalogueRoutes, subscriptionRoutes } from './routes.ts';
+import type { AccountService } from './service.ts';
+
+/**
+ * Accounts, subscriptions and their lifecycle (SPEC §7, issue 4). SPEC §7's paths share no prefix,
+ * so the signed-in calls share one scope with `app.authenticate` on it; /api/plans is public.
+ */
+export async function registerSubscription(app: FastifyInstance, deps: { accounts: AccountService; lifecycle: LifecycleService; identityProviderName: string }): Promise<void> {
+  const { accounts, lifecycle, identityProviderName } = deps;
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', app.authenticate);
+    await signedIn.register(subscriptionRoutes, { accounts, identityProviderName });
+    await signedIn.register(lifecycleRoutes, { lifecycle, identityProviderName });
+  });
+  await app.register(planCatalogueRoutes, { lifecycle });
+}
