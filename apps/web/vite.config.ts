@@ -78,10 +78,10 @@ export default defineConfig({
         // Third-party code in one long-cached chunk; our code splits per route area.
         codeSplitting: {
           groups: [
-            // The accessible widgets (date pickers) load with the pages that use them, not on every page.
+            // The accessible widgets (date pickers, with their clsx) load with the pages that use them, not on every page.
             // The form library (react-hook-form) likewise loads with the pages that have a form. `vendor`
             // is matched first: a group takes its modules' dependencies along, and react belongs in it.
-            { name: 'vendor', test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|react-hook-form|@hookform|zod)[\\/])/, priority: 3 },
+            { name: 'vendor', test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|clsx|react-hook-form|@hookform|zod)[\\/])/, priority: 3 },
             // zod (with its browser setting, src/lib/zod.ts) in its own chunk: the browser checks only what
             // the user types with it, not the API's responses (ADR 020), so it is needed only where a
             // module that builds schemas is loaded.

@@ -123,3 +123,4 @@ export const consentPermissionsStateSchema = z.object({
 export type ConsentPermissionsState = z.infer<typeof consentPermissionsStateSchema>;
 
 export * from './consent-labels.ts';
+export * from './consent-texts.ts';

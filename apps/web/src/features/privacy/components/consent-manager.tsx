@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { consentStore, loadSourcepoint } from '../../../lib/consent/index.ts';
@@ -8,8 +8,11 @@ import { useTitle } from '../../titles/index.ts';
 import { clientConfigQueryOptions } from '../api/consent.ts';
 import { bindConsentSync, consentSync } from '../consent-sync.ts';
 import { useConsentedServices } from '../hooks/use-consented-services.ts';
-import { ConsentBanner } from './consent-banner.tsx';
-import { ConsentDialog } from './consent-dialog.tsx';
+
+// The bar and the dialog load when they are first shown (issue 27): a returning visitor who has
+// chosen never downloads them, and the first screen of `/` does not wait for them.
+const ConsentBanner = lazy(() => import('./consent-banner.tsx').then((module) => ({ default: module.ConsentBanner })));
+const ConsentDialog = lazy(() => import('./consent-dialog.tsx').then((module) => ({ default: module.ConsentDialog })));
 
 let vendorLoaded = false;
 
@@ -27,6 +30,8 @@ export function ConsentManager() {
   const dialogOpen = useStore(consentStore, (state) => state.dialogOpen);
   const sessionStatus = useStore(sessionStore, (state) => state.status);
   const { pathname } = useLocation();
+  // Once opened, the dialog stays mounted: closing it is the native <dialog>'s close (focus goes back), not its removal.
+  const [dialogMounted, setDialogMounted] = useState(dialogOpen);
 
   useEffect(() => bindConsentSync(title.titleCode, queryClient), [title.titleCode, queryClient]);
 
@@ -43,21 +48,28 @@ export function ConsentManager() {
 
   useConsentedServices(config, title);
 
+  useEffect(() => {
+    if (dialogOpen) setDialogMounted(true);
+  }, [dialogOpen]);
+
   // Not while the login is being completed on /callback: the page it lands on asks.
   const ask = config?.consent.promptOnFirstVisit === true && config.consent.sourcepoint === null && choices === null && !dialogOpen && pathname !== '/callback';
 
   return (
-    <>
+    // Its own boundary: while a part loads, the rest of the page stays as it is.
+    <Suspense fallback={null}>
       {ask ? <ConsentBanner onChoose={(next) => void consentSync.save(next, 'dialog')} onCustomise={() => consentStore.openManager()} /> : null}
-      <ConsentDialog
-        open={dialogOpen}
-        current={choices}
-        onChoose={(next) => {
-          void consentSync.save(next, 'dialog');
-          consentStore.closeDialog();
-        }}
-        onDismiss={() => consentStore.closeDialog()}
-      />
-    </>
+      {dialogOpen || dialogMounted ? (
+        <ConsentDialog
+          open={dialogOpen}
+          current={choices}
+          onChoose={(next) => {
+            void consentSync.save(next, 'dialog');
+            consentStore.closeDialog();
+          }}
+          onDismiss={() => consentStore.closeDialog()}
+        />
+      ) : null}
+    </Suspense>
   );
 }
