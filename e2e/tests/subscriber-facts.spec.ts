@@ -167,7 +167,10 @@ test.describe('25.14 a vacation stop may end on any day', () => {
   test('ferie: a stop ending on a Sunday is taken, and the page says when the paper comes again', async ({ page }) => {
     await signIn(page, 'ferie@minside.test', '/endre-avislevering');
     // A retry starts clean: this journey owns ferie@'s changes.
-    for (const change of await changesOf(page)) await apiCall(page, `/api/delivery/changes/${change.id}?titleCode=ADR`, { method: 'DELETE' });
+    for (const change of await changesOf(page)) {
+      const removed = await apiCall(page, `/api/delivery/changes/${change.id}?titleCode=ADR`, { method: 'DELETE', json: {} });
+      expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    }
     await page.reload();
 
     const calendar = (await apiCall(page, '/api/delivery/calendar?titleCode=ADR')).body as Calendar;
