@@ -17,15 +17,7 @@ import { registerRouteScopes } from './plugins/route-scope.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { healthRoutes } from './modules/health/routes.ts';
-import { titleRoutes } from './modules/titles/routes.ts';
-import { createTitleService } from './modules/titles/service.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { createAuthService } from './modules/auth/service.ts';
-import { registerSubscription } from './modules/subscription/index.ts';
-import { createAccountService } from './modules/subscription/service.ts';
-import { createLifecycleService } from './modules/subscription/lifecycle-service.ts';
-import { createChangeMails } from './modules/subscription/change-mails.ts';
+import { createAccountService, createChangeMails, createLifecycleService, registerSubscription } from './modules/subscription/index.ts';
 import { registerProfile } from './modules/profile/index.ts';
 import { createMailer } from './integrations/mail/index.ts';
 import { mailUnsubscribeSecret } from './integrations/mail/unsubscribe.ts';
@@ -33,8 +25,6 @@ import { unsubscribeRoutes } from './integrations/mail/unsubscribe-routes.ts';
 import { createComplaintCrediting, registerBilling } from './modules/billing/index.ts';
 import { registerOrdering } from './modules/ordering/index.ts';
 import { registerConsent, thirdPartySources } from './modules/consent/index.ts';
-import { contentRoutes } from './modules/content/routes.ts';
-import { createContentService } from './modules/content/service.ts';
 import { registerPrivacy } from './modules/privacy/index.ts';
 import { productJobs, registerJobs } from './jobs/index.ts';
 import { registerDevMailPage } from './integrations/mail/dev-page.ts';
@@ -50,8 +40,10 @@ import { createSessionStore } from './plugins/session.ts';
 import { createSharedState } from './lib/shared-state/index.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
 import { startEmbeddedVippsLogin } from './identity/vipps-login/embedded.ts';
-import { issuerDto, userIdOfMainSubject, type LoginIssuer } from './modules/auth/logins.ts';
-import { registerSignedIn } from './modules/auth/signed-in.ts';
+import { issuerDto, registerAuth, registerSignedIn, userIdOfMainSubject, type LoginIssuer } from './modules/auth/index.ts';
+import { registerHealth } from './modules/health/index.ts';
+import { registerTitles } from './modules/titles/index.ts';
+import { registerContent } from './modules/content/index.ts';
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
 import { embeddedClientCredentials, registerEmbeddedIdentityProvider } from './identity/provider/index.ts';
@@ -139,9 +131,8 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
   await registerOpenApi(app);
 
-  await app.register(healthRoutes, { database, ...(shared.kind === 'redis' ? { redis: shared } : {}) });
-  const titles = createTitleService({ catalogue, config, db: database.db });
-  await app.register(titleRoutes, { titles });
+  await registerHealth(app, { database, ...(shared.kind === 'redis' ? { redis: shared } : {}) });
+  const titles = await registerTitles(app, { catalogue, config, db: database.db });
 
   const offeredCodes = new Set(catalogue.offered().map((entry) => entry.titleCode));
   const accounts = createAccountService({ db: database.db, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()), now });
@@ -198,8 +189,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   registerPortalOrigin(app, redirectPolicy);
   // app.authenticate and the request's session, user and subscriber(), for every signed-in area.
   registerSignedIn(app, { sessions, accounts, titles });
-  const auth = createAuthService({ db: database.db, issuers: loginIssuers, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
-  await app.register(authRoutes, { auth });
+  const auth = await registerAuth(app, { db: database.db, issuers: loginIssuers, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
   const unsubscribe = { secret: await mailUnsubscribeSecret(database.db), origin: portalOriginFor(config, catalogue) };
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, dkim: config.mailDkim, unsubscribe, log: app.log, now });
   const changeMails = createChangeMails({ mailer, catalogue, portalOrigin: portalOriginFor(config, catalogue) });
@@ -241,8 +231,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   const ageVerifier = loginIssuers.map(issuerDto).find((issuer) => issuer.verifiesAge) ?? null;
   await registerOrdering(app, { config, db: database.db, catalogue, titles, accounts, sessions, mailer, calendarOf, now, rateLimiter: shared.rateLimiter, ageVerifier });
   await registerConsent(app, { db: database.db, now, catalogue, settings: config.clientSettings, isOfferedTitle: (code) => offeredCodes.has(code.toUpperCase()) });
-  const content = createContentService({ contentDir: config.contentDir, catalogue, identityProviderName: config.identityProviderName });
-  await app.register(contentRoutes, { content, titles });
+  await registerContent(app, { contentDir: config.contentDir, catalogue, identityProviderName: config.identityProviderName });
   const privacy = await registerPrivacy(app, {
     db: database.db,
     mailer,

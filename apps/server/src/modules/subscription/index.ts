@@ -17,3 +17,9 @@ export async function registerSubscription(app: FastifyInstance, deps: { account
   });
   await app.register(planCatalogueRoutes, { lifecycle });
 }
+
+// What buildApp and the other areas build on: the account service, the lifecycle (privacy ends
+// subscriptions through it) and the change confirmations every area sends.
+export { createAccountService, toAccountDto, type AccountRow, type AccountService } from './service.ts';
+export { createLifecycleService, type LifecycleService } from './lifecycle-service.ts';
+export { createChangeMails, type ChangeMails } from './change-mails.ts';
