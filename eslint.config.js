@@ -90,15 +90,27 @@ export default tseslint.config(
     },
   },
   // ── end of import layers ─────────────────────────────────────────────────────────────────
+  // ── zod-free rules files ─────────────────────────────────────────────────────────────────
+  // packages/domain names the zod-free half of an area `x-rules.ts` (packages/domain/README.md):
+  // the browser takes its codes, labels and messages from there without taking zod along.
+  {
+    files: ['packages/domain/src/**/*-rules.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: 'An `x-rules.ts` file stays free of zod (packages/domain/README.md): put the schema in `x.ts`.' }] },
+      ],
+    },
+  },
   // ── one clock ────────────────────────────────────────────────────────────────────────────
-  // Business time comes from the injected clock (packages/domain/src/clock.ts); reading the
+  // Business time comes from the injected clock (packages/domain/src/core/clock.ts); reading the
   // machine's time anywhere else makes a rule or a test depend on the day it runs. Durations
   // use performance.now(). The places that hand out the machine's time call `systemClock`:
   // the process entries (apps/server/src/bin/), the browser (what the user's device says),
   // and the birth-date schema's "not in the future", which runs at the edge in both.
   {
     files: ['apps/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
-    ignores: ['packages/domain/src/clock.ts'],
+    ignores: ['packages/domain/src/core/clock.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

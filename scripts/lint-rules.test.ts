@@ -22,7 +22,7 @@ describe('one clock', () => {
   });
 
   it('the clock module itself may, and a Date from a value is fine anywhere', async () => {
-    expect(await rulesFiredOn('packages/domain/src/clock.ts', 'export const systemClock = () => new Date();')).toEqual([]);
+    expect(await rulesFiredOn('packages/domain/src/core/clock.ts', 'export const systemClock = () => new Date();')).toEqual([]);
     expect(await rulesFiredOn('apps/server/src/probe.ts', "export const at = new Date('2027-03-28T00:30:00Z');")).toEqual([]);
   });
 });
@@ -35,5 +35,12 @@ describe('import layers', () => {
     ['packages/titles/src/probe.ts', "import { addDays } from '@minside/domain';\nexport { addDays };"],
   ])('%s may not import across the layers', async (filePath, code) => {
     expect(await rulesFiredOn(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+});
+
+describe('zod-free rules files', () => {
+  it('an x-rules.ts file in packages/domain may not import zod', async () => {
+    expect(await rulesFiredOn('packages/domain/src/consent/consent-rules.ts', "import { z } from 'zod';\nexport const flag = z.boolean();")).toContain('no-restricted-imports');
+    expect(await rulesFiredOn('packages/domain/src/consent/consent.ts', "import { z } from 'zod';\nexport const flag = z.boolean();")).toEqual([]);
   });
 });

@@ -567,7 +567,7 @@ export const subscriptionChange = pgTable(
     actor: text('actor').notNull(),
     /** The user who made it, when it was the subscriber. */
     actorUserId: text('actor_user_id').references(() => appUser.id),
-    /** A ChangeKind of packages/domain/src/change-log.ts. */
+    /** A ChangeKind of packages/domain/src/subscription/change-log.ts. */
     kind: text('kind').notNull(),
     fromStatusCode: integer('from_status_code'),
     toStatusCode: integer('to_status_code'),
@@ -1139,7 +1139,7 @@ export const consentPermissionChoice = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     userId: text('user_id').notNull().references(() => appUser.id),
-    /** A ConsentPermission of packages/domain/src/consent.ts. */
+    /** A ConsentPermission of packages/domain/src/consent/consent.ts. */
     permission: text('permission').notNull(),
     granted: boolean('granted').notNull(),
     titleCode: text('title_code'),
