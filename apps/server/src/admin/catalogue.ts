@@ -11,7 +11,7 @@ export const catalogueUsage = 'catalogue import <file.json> [--dry-run] | export
 export const contactsUsage = 'contacts set <TITLE> [--phone "72 50 00 00"] [--email kundesenter@adressa.no] [--placeholder] [--dry-run]';
 
 /** The command that makes a stored version reach every instance (docs/operations.md). */
-export const ROLLOUT_COMMAND = 'kubectl -n minside rollout restart deployment/minside';
+const ROLLOUT_COMMAND = 'kubectl -n minside rollout restart deployment/minside';
 
 /** What the instances serve, as the next start would load it: the newest stored version, else the file. */
 async function activeSource(context: AdminContext): Promise<CatalogueSource> {

@@ -57,11 +57,11 @@ const personas: Persona[] = [
 const DEMO_EMAIL_VERIFIED_AT = new Date('2000-01-01T00:00:00Z');
 
 /** The identity `sub` of a demo persona: stable, so the portal's rows find the provider's account. */
-export function demoIdentitySub(key: string): string {
+function demoIdentitySub(key: string): string {
   return `demo-${key}`;
 }
 
-export const demoEmails = personas.map((persona) => persona.email);
+const demoEmails = personas.map((persona) => persona.email);
 
 const digitalOnly: FeatureSet = { plusContent: true, ePaper: true, paper: false, familySharing: false, thirdPartyBundle: false };
 const digitalFamily: FeatureSet = { ...digitalOnly, familySharing: true };

@@ -62,7 +62,7 @@ export function createPageBootstrap({ titles, auth, sessions, catalogue, setting
  * so no value (a title's or a user's name) can close the element or open a comment, and the
  * line separators JavaScript once refused as well. JSON.parse reads the escapes back unchanged.
  */
-export function serializeForScript(value: unknown): string {
+function serializeForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

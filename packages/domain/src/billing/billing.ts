@@ -25,7 +25,7 @@ const idempotencyKey = z.uuid();
 // ---------------------------------------------------------------------------------------
 
 /** SPEC §9 payment provider codes. SWEDBANK-PPG is the card acquirer. */
-export const paymentProviderCodes = ['VIPPS', 'SWEDBANK-PPG', 'BANKGIRO', 'AVTALEGIRO', 'STREX'] as const;
+const paymentProviderCodes = ['VIPPS', 'SWEDBANK-PPG', 'BANKGIRO', 'AVTALEGIRO', 'STREX'] as const;
 export type PaymentProviderCode = (typeof paymentProviderCodes)[number];
 
 /** Norwegian labels of the provider codes; `Betalingskort` and `Vipps` are SPEC §9's own. */
@@ -50,7 +50,7 @@ export const subscriptionMethodOfProvider: Record<Exclude<PaymentProviderCode, '
 // ---------------------------------------------------------------------------------------
 
 /** PAID, UNPAID, or OVERDUE (unpaid and the due date has passed, Europe/Oslo). */
-export const invoiceStatuses = ['PAID', 'UNPAID', 'OVERDUE'] as const;
+const invoiceStatuses = ['PAID', 'UNPAID', 'OVERDUE'] as const;
 export type InvoiceStatus = (typeof invoiceStatuses)[number];
 
 /** The labels of issue 6: Betalt / Ikke betalt / Forfalt. */
@@ -74,7 +74,7 @@ export const invoiceStatusLabels: Record<InvoiceStatus, string> = {
  * - AVTALEGIRO_FAILED: the bank did not draw it (no draw in the days a draw can take) or took the
  *   draw back: the payer's to pay, and only then is "Betal nå" offered on an AvtaleGiro invoice.
  */
-export const invoiceCollections = ['PAID', 'DUE', 'OVERDUE', 'AVTALEGIRO_SCHEDULED', 'AVTALEGIRO_AWAITING_BANK', 'AVTALEGIRO_FAILED'] as const;
+const invoiceCollections = ['PAID', 'DUE', 'OVERDUE', 'AVTALEGIRO_SCHEDULED', 'AVTALEGIRO_AWAITING_BANK', 'AVTALEGIRO_FAILED'] as const;
 export type InvoiceCollection = (typeof invoiceCollections)[number];
 
 /** The invoice list's three groups, in the order shown: what needs the payer first. */
@@ -133,7 +133,7 @@ export function offersPayNow(invoice: { payable: boolean; collection: InvoiceCol
 }
 
 /** How a paid invoice was settled: a provider code, or CREDIT when a credit note covered it. */
-export const invoiceSettlements = [...paymentProviderCodes, 'CREDIT'] as const;
+const invoiceSettlements = [...paymentProviderCodes, 'CREDIT'] as const;
 export type InvoiceSettlement = (typeof invoiceSettlements)[number];
 
 /** SPEC §3 Invoice, one row of the overview (`/fakturaoversikt`). */
@@ -182,7 +182,7 @@ export const invoiceParamsSchema = z.object({ accountNo: accountNoParam, ariaInv
 export const creditNoteParamsSchema = z.object({ accountNo: accountNoParam, number: accountNoParam });
 
 /** One credit note (kreditnota, issue 23): numbered in the invoices' series, crediting one invoice. */
-export const creditNoteSchema = z.object({
+const creditNoteSchema = z.object({
   number: z.number().int(),
   ariaInvoiceNo: z.number().int(),
   issuedOn: z.string(),
@@ -245,7 +245,7 @@ export const paymentRedirectSchema = z.object({
 export type PaymentRedirect = z.infer<typeof paymentRedirectSchema>;
 
 /** REFUNDED: captured, then paid back (e.g. a second capture of an already paid invoice). */
-export const paymentStatuses = ['PENDING', 'CAPTURED', 'CANCELLED', 'FAILED', 'TIMEOUT', 'REFUNDED'] as const;
+const paymentStatuses = ['PENDING', 'CAPTURED', 'CANCELLED', 'FAILED', 'TIMEOUT', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 /**
@@ -253,7 +253,7 @@ export type PaymentStatus = (typeof paymentStatuses)[number];
  * renewal job charging a stored card/Vipps agreement; CARD_CHANGE: `/legg-til-betalingskort`;
  * PAYMENT_METHOD_CHANGE: `/endre-betalingsmetode` (card or Vipps agreement); ORDER: issue 7.
  */
-export const paymentPurposes = ['INVOICE', 'RENEWAL', 'CARD_CHANGE', 'PAYMENT_METHOD_CHANGE', 'ORDER'] as const;
+const paymentPurposes = ['INVOICE', 'RENEWAL', 'CARD_CHANGE', 'PAYMENT_METHOD_CHANGE', 'ORDER'] as const;
 export type PaymentPurpose = (typeof paymentPurposes)[number];
 
 // Crockford's base32: no I, L, O or U, so a reference read out on the phone is not misheard.
@@ -279,7 +279,7 @@ export function paymentReference(paymentId: string): string {
 
 /** GET /api/payment/{paymentId}[?token=<pay-link token>]. */
 /** Our payment ids are UUIDs; anything else (a NUL byte, free text) is refused before it reaches storage. */
-export const paymentIdSchema = z.uuid();
+const paymentIdSchema = z.uuid();
 export const paymentParamsSchema = z.object({ paymentId: paymentIdSchema });
 export const paymentQuerySchema = z.object({ token: z.string().max(512).optional() });
 
@@ -322,7 +322,7 @@ export const paymentCallbackResponseSchema = z.object({ received: z.boolean(), d
 export const paymentMethodParamsSchema = z.object({ accountNo: accountNoParam, titleCode });
 
 /** A stored card: never more than brand, last four digits and expiry. */
-export const storedCardSchema = z.object({
+const storedCardSchema = z.object({
   brand: z.string(),
   last4: z.string().regex(/^\d{4}$/),
   /** `**** **** **** 4242`. */
@@ -392,7 +392,7 @@ export type ChangePaymentMethodBody = z.infer<typeof changePaymentMethodBodySche
  * Vipps agreement: send the browser to `redirectUrl`; it returns to
  * `/endre-betalingsmetode/verify?paymentId=…`.
  */
-export const changePaymentMethodResults = ['CHANGED', 'PENDING_BANK_CONFIRMATION', 'REDIRECT'] as const;
+const changePaymentMethodResults = ['CHANGED', 'PENDING_BANK_CONFIRMATION', 'REDIRECT'] as const;
 
 export const changePaymentMethodResponseSchema = z.object({
   result: z.enum(changePaymentMethodResults),
@@ -428,10 +428,9 @@ export type AddDiscountBody = z.infer<typeof addDiscountBodySchema>;
 
 /** POST /api/getDiscountDetails. */
 export const getDiscountDetailsBodySchema = z.object({ ariaAccountNo: accountNo, titleCode });
-export type GetDiscountDetailsBody = z.infer<typeof getDiscountDetailsBodySchema>;
 
 /** The active discount of a subscription: applied to the next `remainingPeriods` invoices. */
-export const discountSchema = z.object({
+const discountSchema = z.object({
   discountCode: z.string(),
   description: z.string(),
   /** One of these is set. */

@@ -13,7 +13,7 @@ import { validationMessages } from '../core/validation.ts';
  */
 
 /** SPEC §3 Business invitation status (the §4 invitation states emailSent and active). */
-export const businessMemberStatuses = ['emailSent', 'active'] as const;
+const businessMemberStatuses = ['emailSent', 'active'] as const;
 export type BusinessMemberStatus = (typeof businessMemberStatuses)[number];
 
 export const businessMemberStatusLabels: Record<BusinessMemberStatus, string> = {
@@ -26,7 +26,7 @@ export const businessMemberStatusLabels: Record<BusinessMemberStatus, string> = 
  * business (emailSent, wrongEmailDomain, userExist, maxUsersReached), plus the two §5 flags
  * (duplicate, invalidEmail).
  */
-export const businessInviteResults = ['emailSent', 'wrongEmailDomain', 'duplicate', 'invalidEmail', 'userExist', 'maxUsersReached'] as const;
+const businessInviteResults = ['emailSent', 'wrongEmailDomain', 'duplicate', 'invalidEmail', 'userExist', 'maxUsersReached'] as const;
 export type BusinessInviteResult = (typeof businessInviteResults)[number];
 
 export const businessInviteMessages: Record<BusinessInviteResult, string> = {
@@ -39,7 +39,7 @@ export const businessInviteMessages: Record<BusinessInviteResult, string> = {
 };
 
 /** SPEC §4 removal results. */
-export const businessRemovalResults = ['deleted', 'failed', 'notExist'] as const;
+const businessRemovalResults = ['deleted', 'failed', 'notExist'] as const;
 export type BusinessRemovalResult = (typeof businessRemovalResults)[number];
 
 export const businessRemovalMessages: Record<BusinessRemovalResult, string> = {
@@ -171,7 +171,7 @@ export function matchesMemberSearch(member: Pick<BusinessMember, 'email'>, query
 
 // --- Contracts -------------------------------------------------------------------------
 
-export const businessMemberSchema = z.object({
+const businessMemberSchema = z.object({
   id: z.string(),
   email: z.string(),
   /** SPEC §3 "date added" (ISO timestamp). */
@@ -197,7 +197,7 @@ export const einvoiceRecipientBodySchema = z.object({
   reference: optionalFreeText({ max: 60 }),
 });
 export type EinvoiceRecipientBody = z.input<typeof einvoiceRecipientBodySchema>;
-export const einvoiceRecipientSchema = z.object({
+const einvoiceRecipientSchema = z.object({
   organizationNumber: z.string(),
   companyName: z.string(),
   street: z.string(),
@@ -225,9 +225,8 @@ export const businessMembersQuerySchema = z.object({
 
 /** POST /api/business/invitations: the pasted text, split by the server with splitEmailList. */
 export const businessInviteBodySchema = z.object({ emails: z.string().max(50_000) });
-export type BusinessInviteBody = z.infer<typeof businessInviteBodySchema>;
 
-export const businessInviteItemSchema = z.object({
+const businessInviteItemSchema = z.object({
   input: z.string(),
   email: z.string(),
   result: z.enum(businessInviteResults),
@@ -245,9 +244,8 @@ export type BusinessInviteResponse = z.infer<typeof businessInviteResponseSchema
 
 /** POST /api/business/members/remove: remove many at once (SPEC §4 removal results per id). */
 export const businessRemoveBodySchema = z.object({ ids: z.array(z.string().min(1).max(100)).min(1).max(1000) });
-export type BusinessRemoveBody = z.infer<typeof businessRemoveBodySchema>;
 
-export const businessRemoveItemSchema = z.object({
+const businessRemoveItemSchema = z.object({
   id: z.string(),
   email: z.string().nullable(),
   result: z.enum(businessRemovalResults),
@@ -273,7 +271,6 @@ export type BusinessInvitationActionResponse = z.infer<typeof businessInvitation
 
 /** POST /api/business/verification: an employee asks for a code at their work address. */
 export const businessVerifyBodySchema = z.object({ email: z.string().max(1000) });
-export type BusinessVerifyBody = z.infer<typeof businessVerifyBodySchema>;
 
 export const businessVerifyResponseSchema = z.object({
   email: z.string(),
@@ -284,7 +281,6 @@ export type BusinessVerifyResponse = z.infer<typeof businessVerifyResponseSchema
 
 /** POST /api/business/verification/confirm. */
 export const businessConfirmBodySchema = z.object({ email: z.string().max(1000), code: z.string().max(100) });
-export type BusinessConfirmBody = z.infer<typeof businessConfirmBodySchema>;
 
 export const businessConfirmResponseSchema = z.object({
   user: userSchema,

@@ -2,11 +2,10 @@
 // zod, so the web's start-up code (consent storage, the consent dialog) takes no schemas along.
 // consent.ts re-exports them beside the /api/consent contracts.
 
-/** Necessary is always on and never asked for; the others are the visitor's choice. */
-export const consentPurposes = ['necessary', 'analytics', 'marketing', 'personalisation'] as const;
-export type ConsentPurpose = (typeof consentPurposes)[number];
 export const optionalConsentPurposes = ['analytics', 'marketing', 'personalisation'] as const;
 export type OptionalConsentPurpose = (typeof optionalConsentPurposes)[number];
+/** Necessary is always on and never asked for; the others are the visitor's choice. */
+export type ConsentPurpose = 'necessary' | OptionalConsentPurpose;
 
 export const consentPurposeLabels: Record<ConsentPurpose, { name: string; description: string }> = {
   necessary: {

@@ -8,7 +8,7 @@ import { consentPermissions, consentSources } from './consent-rules.ts';
  * their history.
  */
 
-export const consentChoicesSchema = z.object({
+const consentChoicesSchema = z.object({
   analytics: z.boolean(),
   marketing: z.boolean(),
   personalisation: z.boolean(),
@@ -30,7 +30,7 @@ export const consentUpdateBodySchema = z.object({
 });
 export type ConsentUpdateBody = z.infer<typeof consentUpdateBodySchema>;
 
-export const consentRecordSchema = z.object({
+const consentRecordSchema = z.object({
   choices: consentChoicesSchema,
   source: consentSourceSchema,
   titleCode: z.string().nullable(),
@@ -106,7 +106,7 @@ export const consentPermissionsUpdateSchema = z.object({
 });
 export type ConsentPermissionsUpdate = z.infer<typeof consentPermissionsUpdateSchema>;
 
-export const consentPermissionRecordSchema = z.object({
+const consentPermissionRecordSchema = z.object({
   permission: consentPermissionSchema,
   granted: z.boolean(),
   titleCode: z.string().nullable(),

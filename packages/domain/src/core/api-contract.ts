@@ -10,7 +10,6 @@ import { z } from 'zod';
  * spelled `{}`, and anything else in it is refused rather than silently ignored.
  */
 export const emptyBodySchema = z.strictObject({});
-export type EmptyBody = z.infer<typeof emptyBodySchema>;
 
 /**
  * A file's bytes (a PDF, a ZIP, an EHF XML, a CSV, a bank file): documented as OpenAPI's binary

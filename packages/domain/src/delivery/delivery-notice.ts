@@ -12,8 +12,8 @@ import { freeText } from '../core/fields.ts';
 /** How far back and ahead a notice may be dated: the complaint window back, two weeks ahead. */
 export const NOTICE_DAYS_BACK = 7;
 export const NOTICE_DAYS_AHEAD = 14;
-export const NOTICE_MAX_POSTAL_CODES = 2000;
-export const NOTICE_MAX_MESSAGE_LENGTH = 1000;
+const NOTICE_MAX_POSTAL_CODES = 2000;
+const NOTICE_MAX_MESSAGE_LENGTH = 1000;
 
 export const deliveryNoticeErrorCodes = {
   segmentIdInUse: 'SEGMENT_ID_IN_USE',
@@ -62,7 +62,7 @@ export const segmentMessageResultSchema = z.object({
 export type SegmentMessageResult = z.infer<typeof segmentMessageResultSchema>;
 
 /** A notice as the subscriber sees it. */
-export const deliveryNoticeSchema = z.object({
+const deliveryNoticeSchema = z.object({
   segmentId: z.string(),
   issueDate: z.iso.date(),
   message: z.string(),

@@ -85,7 +85,7 @@ const isoDate = z.iso.date();
 
 /** At most this far ahead may a change start, and at most this long may a temporary change last. */
 export const MAX_DAYS_AHEAD = 365;
-export const MAX_CHANGE_DAYS = 366;
+const MAX_CHANGE_DAYS = 366;
 
 export const deliveryChangeBodySchema = z.object({
   type: z.enum(deliveryChangeTypes),
@@ -124,7 +124,7 @@ export const deliveryChangeListSchema = z.object({ changes: z.array(deliveryChan
 export const deliveryChangeCancelResponseSchema = z.object({ change: deliveryChangeSchema.nullable() });
 
 /** What a title does with the price when the paper pauses: configuration in the catalogue. */
-export const pausedIssuePolicySchema = z.object({
+const pausedIssuePolicySchema = z.object({
   /** Øre credited per stopped issue; 0 means not credited. */
   creditPerIssueOre: z.number().int().min(0),
 });
@@ -316,10 +316,10 @@ export function calendarOfDays(calendar: Pick<DeliveryCalendar, 'publicationDays
 // Delivery complaints (SPEC §6, §7 complaintcodes)
 // ---------------------------------------------------------------------------------------
 
-export const complaintCodes = ['MISSING', 'WET', 'DAMAGED', 'LATE', 'MISSING_SECTION', 'DELIVERED_DURING_STOP', 'OTHER'] as const;
+const complaintCodes = ['MISSING', 'WET', 'DAMAGED', 'LATE', 'MISSING_SECTION', 'DELIVERED_DURING_STOP', 'OTHER'] as const;
 export type ComplaintCode = (typeof complaintCodes)[number];
 
-export const complaintCodeSchema = z.object({
+const complaintCodeSchema = z.object({
   code: z.enum(complaintCodes),
   label: z.string(),
   /** "other" and "damaged" need a short text. */
@@ -343,11 +343,11 @@ export function complaintRequiresText(code: ComplaintCode): boolean {
 }
 
 /** How far back a complaint may reach: publication days within the last 7 days, today included. */
-export const COMPLAINT_WINDOW_DAYS = 7;
+const COMPLAINT_WINDOW_DAYS = 7;
 /** Complaints for the same address within this many days are flagged for the customer centre. */
 export const REPEAT_COMPLAINT_DAYS = 30;
 
-export const complaintRemedies = ['REDELIVERY', 'EXTENSION', 'CREDIT'] as const;
+const complaintRemedies = ['REDELIVERY', 'EXTENSION', 'CREDIT'] as const;
 export type ComplaintRemedy = (typeof complaintRemedies)[number];
 
 export const complaintRemedyLabels: Record<ComplaintRemedy, string> = {
@@ -367,7 +367,7 @@ export function remediesFor(offered: readonly ComplaintRemedy[], days: readonly 
 }
 
 /** A complaint's own words, at most this many characters. */
-export const COMPLAINT_TEXT_MAX_LENGTH = 500;
+const COMPLAINT_TEXT_MAX_LENGTH = 500;
 
 export const complaintBodySchema = z
   .object({
@@ -431,7 +431,7 @@ export const carrierFeedColumns = [
   'complaint_code',
   'remedy',
 ] as const;
-export type CarrierFeedColumn = (typeof carrierFeedColumns)[number];
+type CarrierFeedColumn = (typeof carrierFeedColumns)[number];
 /** STOP: no paper at the address. REDIRECT: deliver at this other address. ADDRESS_CHANGE: a move takes effect. COMPLAINT: reported since the last feed. */
 export type CarrierFeedKind = 'STOP' | 'REDIRECT' | 'ADDRESS_CHANGE' | 'COMPLAINT';
 export type CarrierFeedRow = Record<CarrierFeedColumn, string>;

@@ -14,26 +14,16 @@ import { requiredMessage, validationMessages } from '../core/validation.ts';
  */
 
 /** SPEC §4 invitation states. */
-export const familyInvitationStates = ['emailSent', 'active'] as const;
-export type FamilyInvitationState = (typeof familyInvitationStates)[number];
-
-/** SPEC §4 invite results. emailSent and resent are successes; the others answer 4xx with the result as `code`. */
-export const familyInviteResults = ['emailSent', 'errorSaved', 'wrongEmailDomain', 'userExist', 'maxUsersReached', 'resent'] as const;
-export type FamilyInviteResult = (typeof familyInviteResults)[number];
-
-/** SPEC §4 removal results. deleted is the success. */
-export const familyRemovalResults = ['deleted', 'failed', 'notExist'] as const;
-export type FamilyRemovalResult = (typeof familyRemovalResults)[number];
+const familyInvitationStates = ['emailSent', 'active'] as const;
 
 /**
  * SPEC §4 family invitation outcomes (expired, already used, withdrawn, failed) and §8's
  * "an existing active subscription on this e-mail": why an invitation link cannot be accepted.
  */
-export const familyOutcomes = ['expired', 'alreadyUsed', 'withdrawn', 'activeSubscription', 'failed'] as const;
-export type FamilyOutcome = (typeof familyOutcomes)[number];
+export type FamilyOutcome = 'expired' | 'alreadyUsed' | 'withdrawn' | 'activeSubscription' | 'failed';
 
 /** Why a subscriber cannot share: no such task on the subscription, Ung, someone else's share, or a share whose owner's access is over. */
-export const familyNotSharingReasons = ['notEligible', 'ung', 'member', 'shareEnded'] as const;
+const familyNotSharingReasons = ['notEligible', 'ung', 'member', 'shareEnded'] as const;
 
 /** An invitation link works this long. */
 export const FAMILY_INVITATION_TTL_DAYS = 7;
@@ -111,7 +101,7 @@ export const familyInviteBodySchema = z.object({ email: z.string().max(1000) });
 
 export const familyInvitationParamsSchema = z.object({ id: z.string().min(1).max(100) });
 
-export const familyInvitationSchema = z.object({
+const familyInvitationSchema = z.object({
   id: z.string(),
   email: z.string(),
   status: z.enum(familyInvitationStates),
@@ -173,6 +163,10 @@ export const familyLeaveResponseSchema = z.object({
 export type FamilyLeaveResponse = z.infer<typeof familyLeaveResponseSchema>;
 
 export const familyTokenQuerySchema = z.object({ token: z.string().min(1).max(200) });
+/**
+ * POST /api/family/invitation/accept: the invitation's token, as the preview's query carries it.
+ * @alias
+ */
 export const familyAcceptBodySchema = familyTokenQuerySchema;
 
 /** GET /api/family/invitation?token=: what the link offers, before it is accepted. */

@@ -102,7 +102,7 @@ export const loginTokenQuerySchema = z.object({
 });
 
 /** One way to log in, as the login page and the profile list it. */
-export const loginIssuerSchema = z.object({
+const loginIssuerSchema = z.object({
   key: loginIssuerKeySchema,
   /** "Vipps", "Adresseavisen-konto": what the button and the profile call it. */
   label: z.string(),

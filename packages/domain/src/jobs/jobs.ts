@@ -4,10 +4,9 @@ import { z } from 'zod';
  * Scheduled jobs as operators see them (`GET /api/operator/jobs`,
  * `POST /api/operator/jobs/{name}/run`, `npm run admin -- jobs`; docs/decisions/017).
  */
-export const jobOutcomes = ['running', 'succeeded', 'failed', 'abandoned'] as const;
-export type JobOutcome = (typeof jobOutcomes)[number];
+const jobOutcomes = ['running', 'succeeded', 'failed', 'abandoned'] as const;
 
-export const jobNamePattern = /^[a-z][a-z0-9-]{0,63}$/;
+const jobNamePattern = /^[a-z][a-z0-9-]{0,63}$/;
 export const jobNameParamsSchema = z.object({ name: z.string().regex(jobNamePattern) });
 
 export const jobRunSchema = z.object({
@@ -27,7 +26,7 @@ export const jobRunSchema = z.object({
 });
 export type JobRun = z.infer<typeof jobRunSchema>;
 
-export const jobStatusSchema = z.object({
+const jobStatusSchema = z.object({
   name: z.string(),
   description: z.string(),
   /** e.g. "every 5m" or "daily 03:00 Europe/Oslo". */
@@ -40,4 +39,3 @@ export const jobStatusSchema = z.object({
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 export const jobListSchema = z.object({ jobs: z.array(jobStatusSchema) });
-export type JobList = z.infer<typeof jobListSchema>;

@@ -6,7 +6,6 @@ import { z } from 'zod';
  * page, `GET` the page itself. The signed token is the only credential: no login.
  */
 export const unsubscribeQuerySchema = z.object({ token: z.string().min(1).max(2000) });
-export type UnsubscribeQuery = z.infer<typeof unsubscribeQuerySchema>;
 
 export const unsubscribeResponseSchema = z.object({
   result: z.literal('unsubscribed'),

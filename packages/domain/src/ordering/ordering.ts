@@ -15,13 +15,13 @@ import { lastDayWithAccess } from '../subscription/paid-period.ts';
 /** SPEC §9: "Campaign code CAMP-2020-03-003". What it gives is ours to decide (ADR 014). */
 export const CAMPAIGN_CODE = 'CAMP-2020-03-003';
 /** The campaign: this share off the first billing period (whole kroner). */
-export const CAMPAIGN_PERCENT_OFF = 50;
+const CAMPAIGN_PERCENT_OFF = 50;
 /** SPEC §9: "digital at 1 kr for the first month". */
 export const INTRO_PRICE_ORE = 100;
 /** SPEC §9: "a winback of 3 months for the price of 1". */
-export const WINBACK_MONTHS = 3;
+const WINBACK_MONTHS = 3;
 
-export const offerCodes = ['INTRO_1KR', CAMPAIGN_CODE, 'WINBACK_3FOR1'] as const;
+const offerCodes = ['INTRO_1KR', CAMPAIGN_CODE, 'WINBACK_3FOR1'] as const;
 export type OfferCode = (typeof offerCodes)[number];
 
 export const offerLabels: Record<OfferCode, string> = {
@@ -31,7 +31,7 @@ export const offerLabels: Record<OfferCode, string> = {
 };
 
 /** What the buyer pays now and later: the price of an order. */
-export const orderQuoteSchema = z.object({
+const orderQuoteSchema = z.object({
   offerCode: z.enum(offerCodes).nullable(),
   offerLabel: z.string().nullable(),
   /** Paid now: the first period, whole kroner in øre. */
@@ -95,7 +95,7 @@ export function orderEligibility(plan: Pick<Plan, 'ariaPlanID' | 'name' | 'minim
   return planEligibility(plan, birthdate, today);
 }
 
-export const orderStates = ['created', 'awaiting_payment', 'paid', 'fulfilled', 'cancelled', 'failed', 'timed_out'] as const;
+const orderStates = ['created', 'awaiting_payment', 'paid', 'fulfilled', 'cancelled', 'failed', 'timed_out'] as const;
 export type OrderState = (typeof orderStates)[number];
 
 export const orderErrorCodes = {
@@ -135,7 +135,7 @@ export const orderMessages = {
 
 const isoDate = z.iso.date();
 
-export const orderOfferSchema = z.object({
+const orderOfferSchema = z.object({
   plan: planSchema,
   quote: orderQuoteSchema,
   /** Null when the buyer may choose it; else why not (SPEC §5 age rules). */
@@ -198,7 +198,6 @@ export type Order = z.infer<typeof orderSchema>;
 export const orderParamsSchema = z.object({ orderId: z.uuid() });
 
 export const orderPaymentBodySchema = z.object({ method: z.enum(invoicePaymentMethods) });
-export type OrderPaymentBody = z.infer<typeof orderPaymentBodySchema>;
 
 /** GET /api/order/{id}: the order, and once fulfilled the session that now has the subscription. */
 export const orderResponseSchema = z.object({

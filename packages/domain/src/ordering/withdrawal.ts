@@ -63,10 +63,9 @@ export const withdrawalTexts = {
 const isoDate = z.iso.date();
 
 /** How one invoice of the withdrawn agreement stands: refunded or cancelled by a credit note, waiting for the provider, or with a person. */
-export const withdrawalRefundOutcomes = ['refunded', 'cancelled', 'pending', 'manual'] as const;
-export type WithdrawalRefundOutcome = (typeof withdrawalRefundOutcomes)[number];
+const withdrawalRefundOutcomes = ['refunded', 'cancelled', 'pending', 'manual'] as const;
 
-export const withdrawalRefundSchema = z.object({
+const withdrawalRefundSchema = z.object({
   ariaInvoiceNo: z.number().int(),
   amountOre: z.number().int().nonnegative(),
   outcome: z.enum(withdrawalRefundOutcomes),
@@ -75,8 +74,7 @@ export const withdrawalRefundSchema = z.object({
 });
 export type WithdrawalRefund = z.infer<typeof withdrawalRefundSchema>;
 
-export const withdrawalStates = ['open', 'expired', 'withdrawn', 'notAvailable'] as const;
-export type WithdrawalState = (typeof withdrawalStates)[number];
+const withdrawalStates = ['open', 'expired', 'withdrawn', 'notAvailable'] as const;
 
 /** GET/POST /api/subscription/{accountNo}/{titleCode}/withdrawal. */
 export const withdrawalResponseSchema = z.object({

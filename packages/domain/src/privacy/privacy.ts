@@ -8,7 +8,7 @@ import { legalPages, supportPages, type ContentBlock, type InlineNode } from './
  */
 
 /** pending: waiting for the job; ready: can be downloaded; expired: the file is gone (7 days). */
-export const exportStatuses = ['pending', 'ready', 'expired'] as const;
+const exportStatuses = ['pending', 'ready', 'expired'] as const;
 export const exportRequestSchema = z.object({
   id: z.string(),
   status: z.enum(exportStatuses),
@@ -39,21 +39,19 @@ export const deletionRequestBodySchema = z.object({
 export type DeletionRequestBody = z.infer<typeof deletionRequestBodySchema>;
 
 /** scheduled: waiting for the erasure job; completed: done (only an operator ever sees this, the login is gone). */
-export const deletionRequestSchema = z.object({
+const deletionRequestSchema = z.object({
   status: z.enum(['scheduled', 'completed']),
   requestedAt: z.string(),
   scheduledFor: z.string(),
   /** Subscriptions that were cancelled by the request (plan names). */
   cancelledSubscriptions: z.array(z.string()),
 });
-export type DeletionRequest = z.infer<typeof deletionRequestSchema>;
 
 export const deletionStateSchema = z.object({ request: deletionRequestSchema.nullable() });
 export type DeletionState = z.infer<typeof deletionStateSchema>;
 
 /** Operator job endpoints: how many requests the run handled. */
 export const privacyJobResultSchema = z.object({ processed: z.number().int() });
-export type PrivacyJobResult = z.infer<typeof privacyJobResultSchema>;
 
 // ---------------------------------------------------------------------------------------
 // Content pages from Markdown (content/{kind}/{group}/{page}.md), served as a small tree of
@@ -80,7 +78,7 @@ export const contentQuerySchema = z.object({ titleCode: z.string().min(1).max(16
  * Recursive, so the OpenAPI document can only refer to it: the id names it there
  * (`#/components/schemas/InlineNode`, filled by jsonSchemaTransformObject in the server's app.ts).
  */
-export const inlineNodeSchema: z.ZodType<InlineNode> = z
+const inlineNodeSchema: z.ZodType<InlineNode> = z
   .lazy(() =>
     z.discriminatedUnion('type', [
       z.object({ type: z.literal('text'), text: z.string() }),
@@ -93,7 +91,7 @@ export const inlineNodeSchema: z.ZodType<InlineNode> = z
   )
   .meta({ id: 'InlineNode' });
 
-export const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
+const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heading'), level: z.union([z.literal(2), z.literal(3), z.literal(4)]), id: z.string(), children: z.array(inlineNodeSchema) }),
   z.object({ type: z.literal('paragraph'), children: z.array(inlineNodeSchema) }),
   z.object({ type: z.literal('list'), ordered: z.boolean(), items: z.array(z.array(inlineNodeSchema)) }),

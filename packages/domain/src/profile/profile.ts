@@ -47,7 +47,7 @@ export const emailChangeBodySchema = z.object({ newEmail: z.string().max(1000), 
 
 export const confirmEmailBodySchema = z.object({ token: z.string().min(1).max(200) });
 
-export const sharingSummarySchema = z.object({
+const sharingSummarySchema = z.object({
   /** owner: shares their subscription; member: uses someone else's; none: neither. */
   role: z.enum(['owner', 'member', 'none']),
   ownerName: z.string().nullable(),

@@ -34,17 +34,15 @@ export const verificationCodeMessages = {
 
 // --- Result codes (SPEC §8) --------------------------------------------------------------
 
-export const studentResultCodes = [
-  'ARIA_ACTIVE',
-  'EMAIL_WRONG',
-  'USER_EXIST_ACTIVE',
-  'ERROR',
-  'CODE_WRONG',
-  'INVALID_CODE',
-  'USER_NOT_EXIST',
-  'MISSING_PARAMETERS',
-] as const;
-export type StudentResultCode = (typeof studentResultCodes)[number];
+export type StudentResultCode =
+  | 'ARIA_ACTIVE'
+  | 'EMAIL_WRONG'
+  | 'USER_EXIST_ACTIVE'
+  | 'ERROR'
+  | 'CODE_WRONG'
+  | 'INVALID_CODE'
+  | 'USER_NOT_EXIST'
+  | 'MISSING_PARAMETERS';
 
 /** SPEC §8 student codes: the message shown for each (the spec's own words where it gives them) and the HTTP status. */
 export const studentResults: Record<StudentResultCode, { status: number; message: string }> = {
@@ -104,9 +102,9 @@ export function studentPlanId(titleCode: string): string {
 // --- Yearly re-verification --------------------------------------------------------------
 
 /** The student status holds for a year from the day it was verified. */
-export const STUDENT_REVERIFY_MONTHS = 12;
+const STUDENT_REVERIFY_MONTHS = 12;
 /** The reminder goes this many days before that day. */
-export const STUDENT_REMINDER_DAYS_BEFORE = 30;
+const STUDENT_REMINDER_DAYS_BEFORE = 30;
 
 export function studentReverifyBy(verifiedOn: string): string {
   return addMonths(verifiedOn, STUDENT_REVERIFY_MONTHS);

@@ -22,7 +22,7 @@ export type StudentEmailResponse = z.infer<typeof studentEmailResponseSchema>;
 export const activateStudentBodySchema = z.object({ email: z.string().max(1000).optional(), code: z.string().max(100).optional() });
 export type ActivateStudentBody = z.infer<typeof activateStudentBodySchema>;
 
-export const studentStatusSchema = z.object({
+const studentStatusSchema = z.object({
   studentEmail: z.string(),
   verifiedOn: z.iso.date(),
   /** The day the status must be verified again by. */

@@ -24,14 +24,14 @@ export const cancellationReasons = {
   OTHER: 'Annet',
 } as const;
 export type CancellationReason = keyof typeof cancellationReasons;
-export const cancellationReasonCodes = Object.keys(cancellationReasons) as CancellationReason[];
+const cancellationReasonCodes = Object.keys(cancellationReasons) as CancellationReason[];
 
 /** The delivery reason only makes sense for a paper subscription. */
 export function cancellationReasonsFor(subscription: Pick<ClassifiableSubscription, 'planProductType'>): CancellationReason[] {
   return cancellationReasonCodes.filter((code) => code !== 'DELIVERY' || isPaperSubscription(subscription));
 }
 
-export const OTHER_REASON_MAX_LENGTH = 1000;
+const OTHER_REASON_MAX_LENGTH = 1000;
 
 export const cancellationMessages = {
   reasonRequired: requiredMessage('Årsak'),
@@ -58,7 +58,6 @@ export type CancellationSurvey = z.infer<typeof cancellationSurveySchema>;
 // ---------------------------------------------------------------------------------------
 
 export const retentionOfferCodes = ['WINBACK_3_FOR_1', 'CHEAPER_PLAN'] as const;
-export type RetentionOfferCode = (typeof retentionOfferCodes)[number];
 
 /** SPEC §9: a winback of 3 months for the price of 1: the paid month, then two free ones. */
 export const WINBACK_FREE_MONTHS = 2;

@@ -27,7 +27,7 @@ type _ChangeDetailsSchemaMatches = Holds<Mutual<keyof z.infer<typeof changeDetai
   Holds<Mutual<z.infer<typeof changeDetailsSchema>, ChangeDetails>>;
 
 /** One entry of the change log as the API gives it. */
-export const changeLogEntrySchema = z.object({
+const changeLogEntrySchema = z.object({
   id: z.string(),
   at: z.string(),
   actor: z.enum(changeActors),

@@ -30,14 +30,14 @@ const transitions: Record<LifecycleEvent, Partial<Record<number, InstStatusCode 
   expire: { [S.PENDING_CANCELLATION]: S.CANCELLED, [S.PENDING_TERMINATION]: S.TERMINATED },
 };
 
-export const lifecycleErrorCodes = {
+const lifecycleErrorCodes = {
   notAllowed: 'TRANSITION_NOT_ALLOWED',
   sharedAccess: 'SHARED_ACCESS',
   businessContract: 'BUSINESS_CONTRACT',
   periodOver: 'PERIOD_OVER',
 } as const;
 
-export const lifecycleMessages = {
+const lifecycleMessages = {
   alreadyCancelled: 'Abonnementet er allerede sagt opp.',
   alreadyEnded: 'Abonnementet er allerede avsluttet.',
   notCancelled: 'Abonnementet er ikke sagt opp, så det er ingen oppsigelse å angre.',

@@ -10,14 +10,14 @@ import { billingPeriods, featureSetSchema, instStatusCodes, isUngSubscription, p
 export const billingPeriodMonths: Record<BillingPeriod, number> = { YEAR: 12, QUARTER: 3, MONTH: 1, MONTH_PREMIUM: 1 };
 
 /** SPEC §9: a value of 34 is used (the Ung age limit). */
-export const UNG_AGE_LIMIT = 34;
+const UNG_AGE_LIMIT = 34;
 /** SPEC §5 / §9: the buyer must be at least 18. */
-export const MINIMUM_AGE = 18;
+const MINIMUM_AGE = 18;
 
 const isoDate = z.iso.date();
 
 /** A price that applies from a date (SPEC /nye-priser: old and new price and the date it applies). */
-export const priceChangeSchema = z.object({ priceOre: z.number().int().nonnegative(), from: isoDate });
+const priceChangeSchema = z.object({ priceOre: z.number().int().nonnegative(), from: isoDate });
 
 /** One plan a title sells: a product (name, type, features) in one billing period. */
 export const planSchema = z.object({
@@ -128,7 +128,7 @@ export interface CurrentPlan {
   currentPeriodEnd: string;
 }
 
-export const planChangeKinds = ['current', 'upgrade', 'downgrade', 'afterTrial'] as const;
+const planChangeKinds = ['current', 'upgrade', 'downgrade', 'afterTrial'] as const;
 export type PlanChangeKind = (typeof planChangeKinds)[number];
 
 export const planChangeQuoteSchema = z.object({
@@ -184,7 +184,7 @@ export interface PriceOutlook {
   /** An announced change that takes effect after `day`; null when none is coming. */
   then: PriceChange | null;
 }
-export type PriceChange = z.infer<typeof priceChangeSchema>;
+type PriceChange = z.infer<typeof priceChangeSchema>;
 
 export function priceOutlook(plan: Pick<Plan, 'priceOre' | 'nextPrice'>, day: string): PriceOutlook {
   const coming = plan.nextPrice && plan.nextPrice.from > day && plan.nextPrice.priceOre !== plan.priceOre ? plan.nextPrice : null;

@@ -77,7 +77,7 @@ export function introductoryPriceOf(quote: OrderQuote, startedOn: string): Intro
 const perPeriod: Record<BillingPeriod, string> = { YEAR: 'per år', QUARTER: 'per kvartal', MONTH: 'per måned', MONTH_PREMIUM: 'per måned' };
 
 /** "per måned", "per år": the unit of a billing period's price. */
-export function perPeriodLabel(billingPeriod: string): string {
+function perPeriodLabel(billingPeriod: string): string {
   return billingPeriod in perPeriod ? perPeriod[billingPeriod as BillingPeriod] : 'per periode';
 }
 
@@ -87,14 +87,14 @@ export function regularPriceText(priceOre: number, billingPeriod: string): strin
 }
 
 /** "første måned", "første år", "de første 3 månedene". */
-export function introPeriodText(months: number): string {
+function introPeriodText(months: number): string {
   if (months === 1) return 'første måned';
   if (months === 12) return 'første år';
   return `de første ${months} månedene`;
 }
 
 /** "1 kr første måned": what the offer costs, without what follows. */
-export function introPriceText(terms: Extract<PriceTerms, { kind: 'introductory' }>): string {
+function introPriceText(terms: Extract<PriceTerms, { kind: 'introductory' }>): string {
   return `${formatKroner(terms.introPriceOre)} ${introPeriodText(terms.introMonths)}`;
 }
 

@@ -30,8 +30,8 @@ export type DeleteSubscriptionBody = z.infer<typeof deleteSubscriptionBodySchema
  * provider has paid it back; `pending` — it will be credited (and paid back, if paid) when the
  * provider answers.
  */
-export const creditedInvoiceOutcomes = ['credited', 'refunded', 'pending'] as const;
-export const creditedInvoiceSchema = z.object({
+const creditedInvoiceOutcomes = ['credited', 'refunded', 'pending'] as const;
+const creditedInvoiceSchema = z.object({
   ariaInvoiceNo: z.number().int().positive(),
   outcome: z.enum(creditedInvoiceOutcomes),
 });
@@ -65,10 +65,10 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
  * `invoice` — the payer pays it from the invoice e-mail (KID, a pay-link); `settled` — nothing to
  * pay (a discount or a credit covers it).
  */
-export const billedPeriodPayments = ['card', 'vipps', 'avtalegiro', 'invoice', 'settled'] as const;
+const billedPeriodPayments = ['card', 'vipps', 'avtalegiro', 'invoice', 'settled'] as const;
 
 /** A period billed the moment it starts (a reactivation's first period, ADR 006): its invoice. */
-export const billedPeriodSchema = z.object({
+const billedPeriodSchema = z.object({
   ariaInvoiceNo: z.number().int().positive(),
   /** What is to pay, øre: the invoice's amount less a credit set off against it. */
   amountOre: z.number().int().nonnegative(),
@@ -104,7 +104,7 @@ export const retentionOfferResponseSchema = z.object({ offer: retentionOfferSche
 export type RetentionOfferResponse = z.infer<typeof retentionOfferResponseSchema>;
 
 /** One plan the title sells, with what switching to it would mean for this subscriber. */
-export const planOptionSchema = z.object({
+const planOptionSchema = z.object({
   plan: planSchema,
   quote: planChangeQuoteSchema,
   /** Null when the subscriber may choose it; otherwise why not, in Norwegian. */

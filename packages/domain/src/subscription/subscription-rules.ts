@@ -29,7 +29,6 @@ export function instStatusName(code: number): InstStatusName | undefined {
 }
 
 export const planProductTypes = ['COMBO', 'DIGITAL'] as const;
-export type PlanProductType = (typeof planProductTypes)[number];
 
 /** SPEC §3 billing periods and their Norwegian labels. */
 export const billingPeriodLabels = {

@@ -36,7 +36,11 @@ export const retrieveTitleCodeResponseSchema = z.object({
   titleCode: z.string(),
 });
 
-/** POST /api/maintenanceTitle: which title is in maintenance, and whether it is. */
+/**
+ * POST /api/maintenanceTitle: which title is in maintenance, and whether it is. The same body as
+ * retrieveTitleCode's, named for its own route.
+ * @alias
+ */
 export const maintenanceTitleBodySchema = retrieveTitleCodeBodySchema;
 export const maintenanceTitleResponseSchema = z.object({
   titleCode: z.string(),

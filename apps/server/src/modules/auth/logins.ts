@@ -225,5 +225,3 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
     },
   };
 }
-
-export type UserLogins = ReturnType<typeof createUserLogins>;

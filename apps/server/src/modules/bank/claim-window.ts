@@ -22,7 +22,7 @@ export const CANCEL_MIN_LEAD_DAYS = 2;
  * a holiday is drawn on the next banking day, and its OCR file arrives the day after. A claim not
  * drawn by then was not drawn (no cover, stopped by the payer): the invoice is the payer's again.
  */
-export const DRAW_WAIT_DAYS = 5;
+const DRAW_WAIT_DAYS = 5;
 
 /**
  * True when a claim due on `dueOn` can no longer be withdrawn in time: the next claim run may be

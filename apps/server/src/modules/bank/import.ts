@@ -25,9 +25,9 @@ import { mandateDeleted } from './mandates.ts';
 /** Transactions applied per database transaction: small enough to keep locks short, large enough to be quick. */
 const BATCH = 200;
 
-export type ImportedKind = Exclude<BankFileKind, 'avtalegiro-claims'>;
+type ImportedKind = Exclude<BankFileKind, 'avtalegiro-claims'>;
 
-export interface UnmatchedTransaction {
+interface UnmatchedTransaction {
   kid: string;
   amountOre: number;
   reason: string;
@@ -47,7 +47,7 @@ export interface BankImportSummary {
 }
 
 /** The import's answer lists this many unmatched transactions at most: the answer stays small whatever the file. */
-export const UNMATCHED_LISTED = 1_000;
+const UNMATCHED_LISTED = 1_000;
 
 /** Lines of a file, as many times as the import reads it (it reads twice; nothing holds the whole file). */
 export type LineSource = () => AsyncIterable<string> | Iterable<string>;
@@ -372,5 +372,3 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
     },
   };
 }
-
-export type BankImport = ReturnType<typeof createBankImport>;

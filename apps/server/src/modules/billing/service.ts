@@ -76,7 +76,7 @@ const providerCodeOf: Record<PaymentMethod, PaymentMethodDetails['providerCode']
   NONE: null,
 };
 
-export function maskedCardNumber(last4: string): string {
+function maskedCardNumber(last4: string): string {
   return `**** **** **** ${last4}`;
 }
 
@@ -102,7 +102,7 @@ export interface InvoiceMoney {
 }
 
 /** The columns of InvoiceMoney as of `today`, for any query of invoices. */
-export function invoiceMoney(today: string) {
+function invoiceMoney(today: string) {
   return { paidOre: paidOreColumn, creditedOre: creditedOreColumn, claim: liveClaimColumn(today), drawFailed: failedDrawColumn(today), onActiveMandate: onActiveMandateColumn };
 }
 

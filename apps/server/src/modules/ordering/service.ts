@@ -57,9 +57,9 @@ import type { TitleService } from '../titles/service.ts';
 
 /** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
 /** An order waiting for its payment this long is given up by the repair job (the engine's PENDING_MAX_MS). */
-export const ORDER_PAYMENT_MAX_MS = 60 * 60 * 1000;
+const ORDER_PAYMENT_MAX_MS = 60 * 60 * 1000;
 /** The winback link's default life. */
-export const WINBACK_LINK_DAYS = 30;
+const WINBACK_LINK_DAYS = 30;
 
 type OrderRow = typeof subscriptionOrder.$inferSelect;
 
@@ -108,7 +108,7 @@ function orderQuoteOf(row: OrderRow): OrderQuote {
   };
 }
 
-export function toOrderDto(row: OrderRow): Order {
+function toOrderDto(row: OrderRow): Order {
   return {
     orderId: row.id,
     state: row.state as OrderState,

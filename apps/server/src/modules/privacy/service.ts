@@ -85,7 +85,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const CLAIM_MS = 10 * 60 * 1000;
 const DEFAULT_INLINE_EXPORT_LIMIT = 5_000;
 
-export const ERASED_EMAIL_DOMAIN = 'slettet.invalid';
+const ERASED_EMAIL_DOMAIN = 'slettet.invalid';
 
 /** The zip a data export delivers, whoever asked for it (Min Side, or the customer centre by `admin gdpr export`). */
 export function exportArchiveOf(data: Awaited<ReturnType<typeof collectUserData>>, at: Date): Uint8Array {

@@ -24,7 +24,7 @@ import { toUserDto } from '../subscription/service.ts';
 import { lockedChanges, recordSource, recordUserEdits, sourcesOf } from './provenance.ts';
 
 /** A confirmation link is good for 24 hours. */
-export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface ProfileDeps {
   db: Db;

@@ -14,7 +14,7 @@ export function introColumns(intro: IntroductoryPrice | null): Pick<Subscription
 }
 
 /** The user's account, created (first title = this one) when they have none yet. */
-export async function ensureAccount(tx: Tx, userId: string, titleCode: string): Promise<number> {
+async function ensureAccount(tx: Tx, userId: string, titleCode: string): Promise<number> {
   await tx.insert(account).values({ userId, firstTitleCode: titleCode.toUpperCase(), accountBalanceOre: 0 }).onConflictDoNothing({ target: account.userId });
   const [row] = await tx.select({ ariaAccountNo: account.ariaAccountNo }).from(account).where(eq(account.userId, userId));
   if (!row) throw new Error('account vanished');

@@ -4,13 +4,9 @@ import { createAnalytics, type Analytics, type AnalyticsSetUp, type PageLocation
 import { createTrackingInitializer, type TrackingSetUp } from './initializer.ts';
 import { systemClock } from '@minside/domain';
 
-export { createTrackingInitializer } from './initializer.ts';
-export type { TrackingIdentity, TrackingSetUp } from './initializer.ts';
-export { createAnalytics } from './analytics.ts';
-export type { Analytics, AnalyticsDeps, AnalyticsSetUp, PageLocation } from './analytics.ts';
+export type { TrackingSetUp } from './initializer.ts';
+export type { Analytics, AnalyticsSetUp, PageLocation } from './analytics.ts';
 export { pageTypeOf, shouldTrackPageView } from './page-view.ts';
-export { deployStageOf, DEBUG_COOKIE } from './deploy-stage.ts';
-export type { DeployStage } from './deploy-stage.ts';
 
 let instance: Analytics | undefined;
 

@@ -28,7 +28,7 @@ import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
 /** The error code a payment refunded because its invoice was credited carries. */
 const CREDITED = 'INVOICE_CREDITED';
 
-export interface CreditOptions {
+interface CreditOptions {
   /**
    * The invoice's period is not had after all (the subscription was cancelled before it began):
    * its renewal claim (`subscription_period`) is let go in the transaction that issues the note, so
