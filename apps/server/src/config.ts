@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { claimProfiles, type ClaimProfile } from './identity/claims.ts';
 import { defaultStudentEmailDomains } from '@minside/domain';
-import { parseClientSettings, type ClientSettings } from './modules/consent/settings.ts';
+import { parseClientSettings, type ClientSettings } from './modules/consent/index.ts';
 import { parseScheduleOverrides } from './jobs/schedule.ts';
 import { dkimConfigFrom, mailboxOf, type MailDkimConfig } from './integrations/mail/sender.ts';
 

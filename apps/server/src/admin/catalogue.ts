@@ -4,7 +4,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import { createCatalogue, diffCatalogues, diffLines, isEmptyDiff, type Catalogue } from '@minside/titles';
 import { ConfigError } from '../config.ts';
 import { account, plan, subscription, titleCatalogueVersion } from '../db/schema.ts';
-import { latestCatalogueVersion, loadActiveCatalogue, loadCatalogueFile, type CatalogueSource } from '../modules/titles/catalogue-source.ts';
+import { latestCatalogueVersion, loadActiveCatalogue, loadCatalogueFile, type CatalogueSource } from '../modules/titles/index.ts';
 import { AdminInputError, parse, type AdminContext } from './args.ts';
 
 export const catalogueUsage = 'catalogue import <file.json> [--dry-run] | export [file.json] [--version N] | versions';

@@ -1,6 +1,6 @@
 import { addDays, addMonths, formatTownName, instStatusCodes, invoiceLineDescription, formatNorwegianAccountNumber, kidFor, type BillingPeriod, type FeatureSet } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
-import register from '../modules/delivery/data/postal-codes.json' with { type: 'json' };
+import { postalCodeEntries } from '../modules/delivery/index.ts';
 import { planTemplates } from './seed-subscription.ts';
 
 /**
@@ -42,7 +42,7 @@ export function random(seed: number): () => number {
 const givenNames = ['Kari', 'Ola', 'Ingrid', 'Per', 'Anne', 'Lars', 'Marit', 'Jan', 'Liv', 'Knut', 'Nora', 'Emma', 'Jonas', 'Sofie', 'Henrik', 'Sara', 'Magnus', 'Ida', 'Bjørn', 'Solveig', 'Håkon', 'Astrid', 'Øystein', 'Ragnhild', 'Tor', 'Hilde', 'Erik', 'Randi', 'Sindre', 'Mari'];
 const familyNames = ['Hansen', 'Johansen', 'Olsen', 'Larsen', 'Andersen', 'Pedersen', 'Nilsen', 'Kristiansen', 'Jensen', 'Karlsen', 'Johnsen', 'Pettersen', 'Eriksen', 'Berg', 'Haugen', 'Hagen', 'Johannessen', 'Andreassen', 'Jacobsen', 'Dahl', 'Jørgensen', 'Halvorsen', 'Henriksen', 'Lund', 'Sørensen', 'Jakobsen', 'Moen', 'Gundersen', 'Iversen', 'Strand', 'Solberg', 'Svendsen', 'Eide', 'Knutsen', 'Martinsen', 'Paulsen', 'Bakken', 'Kristoffersen', 'Mathisen', 'Lie'];
 const streets = ['Kongens gate', 'Storgata', 'Kirkegata', 'Skolegata', 'Parkveien', 'Strandveien', 'Bakkeveien', 'Industriveien', 'Elvegata', 'Fjordgata', 'Nordre gate', 'Søndre gate', 'Granveien', 'Bjørkeveien', 'Furuveien', 'Løkkeveien', 'Haugeveien', 'Prinsens gate', 'Dronningens gate', 'Jernbanegata'];
-const postalRegister = Object.entries(register as Record<string, string>);
+const postalRegister = postalCodeEntries();
 
 /**
  * `compute` with each answer kept: the same few thousand towns and dates recur across a million

@@ -6,7 +6,7 @@ import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerifica
 import { hashPassword } from '../identity/provider/password.ts';
 import { seedPlans, seedSubscriptionHistory } from './seed-subscription.ts';
 import { seedBilling } from './seed-billing.ts';
-import { introColumns } from '../modules/subscription/grant.ts';
+import { introColumns } from '../modules/subscription/index.ts';
 import { seedStudentPlans } from './seed-student.ts';
 import { seedUnconnectedSubscription } from './seed-ordering.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { BOOTSTRAP_ELEMENT_ID, BOOTSTRAP_VERSION, bootstrapDataSchema, FALLBACK_TITLE_CODE, type BootstrapData, type Title } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
-import type { AuthService } from '../modules/auth/service.ts';
-import { clientConfigOf, type ClientSettings } from '../modules/consent/settings.ts';
-import type { TitleService } from '../modules/titles/service.ts';
+import type { AuthService } from '../modules/auth/index.ts';
+import { clientConfigOf, type ClientSettings } from '../modules/consent/index.ts';
+import type { TitleService } from '../modules/titles/index.ts';
 import type { SessionStore } from './session.ts';
 
 /** What the server knows about a page load before the SPA asks (docs/decisions/022). */

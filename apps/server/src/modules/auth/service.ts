@@ -17,9 +17,8 @@ import { databaseLoginAttempts, type LoginAttempts } from '../../lib/shared-stat
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { hashToken, randomToken, type SessionStore } from '../../plugins/session.ts';
 import { createUserLogins, issuerDto, type LoginIssuer } from './logins.ts';
-import type { AccountService } from '../subscription/service.ts';
-import { toAccountDto, toUserDto } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import { toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 
 /**
  * A login token is good for 30 minutes, as long as the provider's login interaction: a slow

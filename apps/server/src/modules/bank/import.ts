@@ -7,8 +7,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { avtaleGiroClaim, bankFile, bankTransaction, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
-import { enqueuePaymentReceipt } from '../billing/documents/receipts.ts';
-import { paidSoFar } from '../billing/paid-so-far.ts';
+import { enqueuePaymentReceipt, paidSoFar } from '../billing/index.ts';
 import { mandateDeleted } from './mandates.ts';
 
 /**

@@ -4,7 +4,7 @@ import { billingErrorCodes, instStatusCodes, osloToday, type CreditedInvoice } f
 import type { Db, Tx } from '../../db/client.ts';
 import { billingDocument, invoice, payment, subscription, subscriptionWithdrawal } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import { fixedAvtaleGiroDraw } from './claim-window.ts';
 import type { InvoiceCrediting } from './documents/credit.ts';
 
 /**

@@ -18,8 +18,8 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { invoice, payment, paymentAgreement, paymentCallback, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
-import type { ChangeMails } from '../subscription/change-mails.ts';
+import { fixedAvtaleGiroDraw } from './claim-window.ts';
+import type { ChangeMails } from '../subscription/index.ts';
 import { CallbackSignatureError, ProviderNotFoundError, type AgreementTerms, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
 
 /**

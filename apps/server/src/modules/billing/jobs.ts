@@ -12,7 +12,7 @@ import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
 import { qualified } from '../../db/qualified.ts';
 import { enqueuePaymentReceipt, enqueueRefundNotice } from './documents/receipts.ts';
-import { CLAIM_MIN_LEAD_DAYS, fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import { CLAIM_MIN_LEAD_DAYS, fixedAvtaleGiroDraw } from './claim-window.ts';
 import { creditedOreColumn, paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
 import { endingStatusCodes, type CancelledPeriodCrediting } from './cancelled-periods.ts';

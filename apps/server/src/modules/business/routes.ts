@@ -22,7 +22,7 @@ import {
   sessionQuerySchema,
 } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { TitleService } from '../titles/index.ts';
 import type { BusinessService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 

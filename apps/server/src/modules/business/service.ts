@@ -40,8 +40,7 @@ import type { Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode, voidCodesSentTo } from '../../lib/one-time-code.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
-import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
+import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt, toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
 
 export interface BusinessDeps {
   db: Db;

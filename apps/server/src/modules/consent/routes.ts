@@ -3,7 +3,7 @@ import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { apiErrorSchema, clientConfigQuerySchema, clientConfigSchema, consentStateSchema, consentUpdateBodySchema, type ClientConfig } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { SessionStore } from '../../plugins/session.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { TitleService } from '../titles/index.ts';
 import type { ConsentService } from './service.ts';
 import { clientConfigOf, type ClientSettings } from './settings.ts';
 import { apiErrors } from '../../lib/api-errors.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { apiErrorSchema, contentDocumentSchema, contentParamsSchema, contentQuerySchema } from '@minside/domain';
-import type { TitleService } from '../titles/service.ts';
+import type { TitleService } from '../titles/index.ts';
 import type { ContentService } from './service.ts';
 
 /** Public: terms, policies and the FAQ are for everyone (SPEC §2: public routes). */

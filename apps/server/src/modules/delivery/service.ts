@@ -47,9 +47,8 @@ import { deliveryAddress, deliveryChange, deliveryComplaint, deliveryComplaintDa
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { AccountService } from '../subscription/service.ts';
-import type { ChangeMails, DeliveryChangeEvent } from '../subscription/change-mails.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { AccountService, ChangeMails, DeliveryChangeEvent } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 import type { createCalendarCache } from './calendars.ts';
 import { townOf } from './postal-codes.ts';
 import { uniqueViolationOf } from '../../lib/pg-errors.ts';

@@ -36,10 +36,8 @@ import { AppError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/shared-state/index.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { hashToken, randomToken, type SessionUser } from '../../plugins/session.ts';
-import { accessOn, accessWithOwnerOn } from '../subscription/grant.ts';
-import { toAccountDto, toSubscriptionDto, toUserDto, type AccountService } from '../subscription/service.ts';
-import { endShareRow, ownFieldsOf, settleShare } from './shares.ts';
-import type { TitleService } from '../titles/service.ts';
+import { accessOn, accessWithOwnerOn, endShareRow, ownFieldsOf, settleShare, toAccountDto, toSubscriptionDto, toUserDto, type AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 type MemberRow = typeof subscriptionMember.$inferSelect;

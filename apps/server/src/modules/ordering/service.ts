@@ -1,4 +1,4 @@
-import { insertInvoice } from '../billing/issue-invoice.ts';
+import { insertInvoice, type PaymentEngine, type PaymentRow } from '../billing/index.ts';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
@@ -45,15 +45,12 @@ import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { PaymentEngine, PaymentRow } from '../billing/engine.ts';
 import type { PublicationCalendar } from '@minside/domain';
 import type { PublicationConfig } from '@minside/titles';
-import { townOf } from '../delivery/postal-codes.ts';
-import { declareBirthdate, sourcesOf } from '../profile/provenance.ts';
-import { accessOn, accessWithOwnerOn, grantSubscription, introColumns, lockSubscriptionAt } from '../subscription/grant.ts';
-import { findPlan, soldPlans } from '../subscription/plans.ts';
-import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import { townOf } from '../delivery/index.ts';
+import { declareBirthdate, sourcesOf } from '../profile/index.ts';
+import { accessOn, accessWithOwnerOn, findPlan, grantSubscription, introColumns, lockSubscriptionAt, soldPlans, toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 
 /** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
 /** An order waiting for its payment this long is given up by the repair job (the engine's PENDING_MAX_MS). */

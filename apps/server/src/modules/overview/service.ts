@@ -4,10 +4,10 @@ import type { Db } from '../../db/client.ts';
 import { subscriptionMember } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { BillingService } from '../billing/service.ts';
-import type { DeliveryService } from '../delivery/service.ts';
-import type { AccountService } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { BillingService } from '../billing/index.ts';
+import type { DeliveryService } from '../delivery/index.ts';
+import type { AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 
 export interface HomeOverviewDeps {
   db: Db;

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { mainSubjectOf } from '../auth/logins.ts';
+import { mainSubjectOf } from '../../identity/main-subject.ts';
 import {
   account,
   appUser,

@@ -10,7 +10,7 @@ import {
   studentStatusResponseSchema,
 } from '@minside/domain';
 import type { SessionStore } from '../../plugins/session.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { TitleService } from '../titles/index.ts';
 import type { StudentService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { effectiveStatusCode, hasAccess, sharedStatusOn, type IntroductoryPrice } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, subscription } from '../../db/schema.ts';
-import { settleShare } from '../family/shares.ts';
+import { settleShare } from './shares.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 type SubscriptionValues = Omit<typeof subscription.$inferInsert, 'id' | 'ariaAccountNo' | 'titleCode' | 'createdAt'>;

@@ -1,5 +1,3 @@
-import { insertInvoice } from '../billing/issue-invoice.ts';
-import { invoicesToCreditOnCancel, type CancelledPeriodCrediting } from '../billing/cancelled-periods.ts';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, lte, isNotNull, or } from 'drizzle-orm';
 import {
@@ -53,6 +51,8 @@ import type { SessionUser } from '../../plugins/session.ts';
 import { findPlan, soldPlans } from './plans.ts';
 import type { AccountService } from './service.ts';
 import type { ChangeMails } from './change-mails.ts';
+// Types only: billing sits above this area and hands its functions in (LifecycleDeps).
+import type { CancelledPeriodCrediting, insertInvoice, invoicesToCreditOnCancel } from '../billing/index.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 
@@ -72,6 +72,12 @@ export interface LifecycleDeps {
    * billed (ADR 006): billing's `billPeriod` (modules/billing/jobs.ts), bound late in app.ts.
    */
   billPeriod: (tx: Tx, subscriptionId: string, periodFrom: string) => Promise<BilledPeriod | null>;
+  /**
+   * Billing's invoice writing, handed in by app.ts: the top-up invoice of an upgrade (`insert`)
+   * and what a cancellation's confirmation can promise to credit (`toCreditOnCancel`). Billing is
+   * the area above this one, so the lifecycle takes them instead of importing them.
+   */
+  invoices: { insert: typeof insertInvoice; toCreditOnCancel: typeof invoicesToCreditOnCancel };
   now: () => Date;
 }
 
@@ -106,7 +112,7 @@ function reactivationError(code: Exclude<ReactivationResultCode, 'ok'>): AppErro
  * change log (issue 4). Each call runs in one transaction holding the subscription's row
  * lock: a refused request changes nothing, and two requests at once are taken in turn.
  */
-export function createLifecycleService({ db, accounts, catalogue, mails, cancelledPeriods, billPeriod, now }: LifecycleDeps) {
+export function createLifecycleService({ db, accounts, catalogue, mails, cancelledPeriods, billPeriod, invoices, now }: LifecycleDeps) {
   const today = () => osloToday(now());
 
   async function log(
@@ -242,7 +248,7 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
             .where(eq(subscription.id, row.id));
           const logged = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
           // An invoice already issued for the period after the access ends is credited once this commits; the confirmation says so.
-          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...logged, nextInvoices: await invoicesToCreditOnCancel(tx, row, row.currentPeriodEnd, today()) });
+          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...logged, nextInvoices: await invoices.toCreditOnCancel(tx, row, row.currentPeriodEnd, today()) });
           cancelled = row.id;
         } else {
           if (!body.offerCode) throw new AppError(400, errorCodes.validation, cancellationMessages.offerRequired);
@@ -400,7 +406,7 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
           let topUp: { ariaInvoiceNo: number; dueOn: string } | null = null;
           if (quote.amountOre > 0) {
             const dueOn = addDays(day, 14);
-            const issued = await insertInvoice(tx, catalogue, row.titleCode, {
+            const issued = await invoices.insert(tx, catalogue, row.titleCode, {
               ariaAccountNo: row.ariaAccountNo,
               subscriptionId: row.id,
               amountOre: quote.amountOre,

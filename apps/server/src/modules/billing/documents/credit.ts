@@ -5,7 +5,7 @@ import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
 import { billingDocument, creditSetOff, invoice, payment, subscriptionPeriod } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from '../../bank/claim-window.ts';
+import { fixedAvtaleGiroDraw } from '../claim-window.ts';
 import { capturedSoFar } from '../paid-so-far.ts';
 import { notFound } from '../../../plugins/errors.ts';
 import type { PaymentEngine } from '../engine.ts';

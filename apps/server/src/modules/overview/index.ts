@@ -1,0 +1,4 @@
+// The overview area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
+export { homeOverviewRoutes } from './routes.ts';
+export { createHomeOverviewService } from './service.ts';

@@ -1,0 +1,5 @@
+// The student area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
+export { studentRoutes } from './routes.ts';
+export { createStudentService } from './service.ts';
+export type { StudentService } from './service.ts';
