@@ -14,8 +14,6 @@ const config: KnipConfig = {
       ignoreBinaries: ['faketime', 'kubectl'],
       // vitest.config.ts names the server project's global setup relative to that project's root (apps/server).
       ignoreUnresolved: ['test/database-global-support.ts'],
-      // Until the format scripts land (issue 26.5, the Prettier step).
-      ignoreDependencies: ['prettier'],
     },
     'apps/server': {
       // One process per file in src/bin/ (build.mjs bundles them).
