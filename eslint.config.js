@@ -5,8 +5,75 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 
 const repoRoot = import.meta.dirname;
+
+/** The folders directly under `dir`: the areas of an app. */
+function areasIn(dir) {
+  return readdirSync(path.join(repoRoot, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
+
+/** The layers (docs/architecture.md §1): which part may import which. */
+const layerZones = [
+  {
+    target: './packages',
+    from: ['./apps', './e2e', './bench', './deploy', './scripts'],
+    message: 'packages/* are the bottom layer: they never import the apps, e2e, bench, deploy or scripts.',
+  },
+  { target: './apps/web', from: './apps/server', message: 'The web app never imports the server: share code through packages/domain.' },
+  { target: './apps/server', from: './apps/web', message: 'The server never imports the web app: share code through packages/domain.' },
+  {
+    target: './packages/titles',
+    from: './packages/domain',
+    message: 'packages/titles stays dependency-free (ADR 001): the domain may use the catalogue, never the other way round.',
+  },
+];
+
+// Each area of an app is entered through its index.ts: what other areas (and app.ts, bin/, jobs/,
+// admin/, plugins/…) may use of it is what its index.ts exports, so its other files can change
+// freely (issue 26.5). One zone per area folder, found on disk, so a new area is covered at once.
+// A zone's target is every file of the app outside that area (minimatch globs on absolute paths).
+const webSrc = `${repoRoot}/apps/web/src`;
+const serverSrc = `${repoRoot}/apps/server/src`;
+const webAreaZones = areasIn('apps/web/src/features').flatMap((area) => [
+  {
+    target: [`${webSrc}/*`, `${webSrc}/!(features|app)/**`, `${webSrc}/features/!(${area})/**`],
+    from: `./apps/web/src/features/${area}`,
+    except: ['./index.ts'],
+    message: `Import the ${area} area through features/${area}/index.ts.`,
+  },
+  {
+    // The route table (app/routes.tsx) also loads each area's pages lazily from its routes.ts.
+    target: `${webSrc}/app/**`,
+    from: `./apps/web/src/features/${area}`,
+    except: ['./index.ts', './routes.ts'],
+    message: `Import the ${area} area through features/${area}/index.ts (the route table: its routes.ts).`,
+  },
+]);
+const serverAreaZones = areasIn('apps/server/src/modules').map((area) => ({
+  target: [`${serverSrc}/*`, `${serverSrc}/!(modules)/**`, `${serverSrc}/modules/!(${area})/**`],
+  from: `./apps/server/src/modules/${area}`,
+  except: ['./index.ts'],
+  message: `Import the ${area} area through modules/${area}/index.ts.`,
+}));
+const domainZones = [
+  {
+    // packages/domain/README.md: core/ is what every area builds on, so it imports none of them.
+    target: './packages/domain/src/core',
+    from: './packages/domain/src',
+    except: ['./core'],
+    message: 'packages/domain/src/core imports no area of the domain: the areas build on it.',
+  },
+];
+
+/** The zones for files under `files`: the layers, and that tree's own area zones. */
+function restrictedPaths(files, zones) {
+  return { files, rules: { 'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: [...layerZones, ...zones] }] } };
+}
 
 export default tseslint.config(
   {
@@ -53,7 +120,8 @@ export default tseslint.config(
   // The layers point one way: packages/titles ← packages/domain ← apps/web, apps/server. A
   // package never imports an app (nor e2e/, bench/, deploy/, scripts/); the two apps never
   // import each other; titles stays dependency-free (ADR 001), so it never imports the domain.
-  // And no module cycles anywhere in apps/ and packages/ (type-only imports do not count).
+  // Inside them, an area is entered only through its index.ts (the area zones above), and there are
+  // no module cycles anywhere in apps/ and packages/ (type-only imports do not count).
   // Imports are resolved as TypeScript does (`.ts`/`.tsx` specifiers, `@minside/*` workspace
   // names through their symlinks to the real files), so a rule sees where an import really lands.
   {
@@ -65,40 +133,43 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${repoRoot}/tsconfig.json`, alwaysTryTypes: true })],
     },
     rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          basePath: repoRoot,
-          zones: [
-            {
-              target: './packages',
-              from: ['./apps', './e2e', './bench', './deploy', './scripts'],
-              message: 'packages/* are the bottom layer: they never import the apps, e2e, bench, deploy or scripts.',
-            },
-            { target: './apps/web', from: './apps/server', message: 'The web app never imports the server: share code through packages/domain.' },
-            { target: './apps/server', from: './apps/web', message: 'The server never imports the web app: share code through packages/domain.' },
-            {
-              target: './packages/titles',
-              from: './packages/domain',
-              message: 'packages/titles stays dependency-free (ADR 001): the domain may use the catalogue, never the other way round.',
-            },
-          ],
-        },
-      ],
+      'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: layerZones }],
       // npm packages are not followed (ignoreExternal): only our own modules can close a cycle.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
+  // Each tree gets only its own area zones: every zone's target globs are matched against every
+  // file it lints, so the web's zones are not tried on the server's files and the other way round.
+  restrictedPaths(['apps/web/src/**'], webAreaZones),
+  restrictedPaths(['apps/server/src/**'], serverAreaZones),
+  restrictedPaths(['packages/domain/src/**'], domainZones),
+  // Tests may reach inside the area they test (and its neighbours' test helpers); the layers hold for them too.
+  {
+    files: ['{apps,packages}/**/*.test.{ts,tsx}', 'apps/server/test/**', 'apps/web/src/test/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: layerZones }] },
+  },
   // ── end of import layers ─────────────────────────────────────────────────────────────────
+  // ── zod-free rules files ─────────────────────────────────────────────────────────────────
+  // packages/domain names the zod-free half of an area `x-rules.ts` (packages/domain/README.md):
+  // the browser takes its codes, labels and messages from there without taking zod along.
+  {
+    files: ['packages/domain/src/**/*-rules.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: 'An `x-rules.ts` file stays free of zod (packages/domain/README.md): put the schema in `x.ts`.' }] },
+      ],
+    },
+  },
   // ── one clock ────────────────────────────────────────────────────────────────────────────
-  // Business time comes from the injected clock (packages/domain/src/clock.ts); reading the
+  // Business time comes from the injected clock (packages/domain/src/core/clock.ts); reading the
   // machine's time anywhere else makes a rule or a test depend on the day it runs. Durations
   // use performance.now(). The places that hand out the machine's time call `systemClock`:
   // the process entries (apps/server/src/bin/), the browser (what the user's device says),
   // and the birth-date schema's "not in the future", which runs at the edge in both.
   {
     files: ['apps/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
-    ignores: ['packages/domain/src/clock.ts'],
+    ignores: ['packages/domain/src/core/clock.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -38,7 +38,7 @@ import { createDatabase } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createBankFileArchive, type BankFileArchive } from '../apps/server/src/modules/bank/archive.ts';
 import { createClaimRun } from '../apps/server/src/modules/bank/claims.ts';
-import { CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from '../apps/server/src/modules/bank/claim-window.ts';
+import { CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from '../apps/server/src/modules/billing/claim-window.ts';
 import { createBankService } from '../apps/server/src/modules/bank/service.ts';
 import { createLocalTransport } from '../apps/server/src/modules/bank/transport.ts';
 

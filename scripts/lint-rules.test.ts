@@ -22,7 +22,7 @@ describe('one clock', () => {
   });
 
   it('the clock module itself may, and a Date from a value is fine anywhere', async () => {
-    expect(await rulesFiredOn('packages/domain/src/clock.ts', 'export const systemClock = () => new Date();')).toEqual([]);
+    expect(await rulesFiredOn('packages/domain/src/core/clock.ts', 'export const systemClock = () => new Date();')).toEqual([]);
     expect(await rulesFiredOn('apps/server/src/probe.ts', "export const at = new Date('2027-03-28T00:30:00Z');")).toEqual([]);
   });
 });
@@ -35,5 +35,51 @@ describe('import layers', () => {
     ['packages/titles/src/probe.ts', "import { addDays } from '@minside/domain';\nexport { addDays };"],
   ])('%s may not import across the layers', async (filePath, code) => {
     expect(await rulesFiredOn(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+});
+
+describe('areas are entered through their index.ts', () => {
+  it.each([
+    // the web: another feature, or anything outside the features, reaches a feature only through its index.ts
+    ['apps/web/src/features/billing/probe.ts', "import { sessionStore } from '../auth/session.ts';\nexport { sessionStore };"],
+    ['apps/web/src/lib/probe.ts', "import { routes } from '../features/auth/routes.ts';\nexport { routes };"],
+    ['apps/web/src/app/probe.ts', "import { CallbackPage } from '../features/auth/pages/callback-page.tsx';\nexport { CallbackPage };"],
+    // the server: another area, app.ts, jobs/, admin/… reach an area only through modules/<area>/index.ts
+    ['apps/server/src/modules/family/probe.ts', "import { grantSubscription } from '../subscription/grant.ts';\nexport { grantSubscription };"],
+    ['apps/server/src/jobs/probe.ts', "import { createPrivacyService } from '../modules/privacy/service.ts';\nexport { createPrivacyService };"],
+    ['apps/server/src/probe.ts', "import { healthRoutes } from './modules/health/routes.ts';\nexport { healthRoutes };"],
+    // the domain: core/ imports no area
+    ['packages/domain/src/core/probe.ts', "import { kidFor } from '../billing/kid.ts';\nexport { kidFor };"],
+  ])('%s may not reach inside another area', async (filePath, code) => {
+    expect(await rulesFiredOn(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it.each([
+    ['apps/web/src/features/billing/probe.ts', "import { sessionStore } from '../auth/index.ts';\nexport { sessionStore };"],
+    ['apps/web/src/app/probe.ts', "import { routes } from '../features/auth/routes.ts';\nexport { routes };"],
+    ['apps/server/src/modules/family/probe.ts', "import { grantSubscription } from '../subscription/index.ts';\nexport { grantSubscription };"],
+    ['apps/server/src/modules/subscription/probe.ts', "import { grantSubscription } from './grant.ts';\nexport { grantSubscription };"],
+    // a test may reach inside the area it tests
+    ['apps/server/test/probe.test.ts', "import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';\nexport { insertInvoice };"],
+  ])('%s may import that way', async (filePath, code) => {
+    expect(await rulesFiredOn(filePath, code)).not.toContain('import-x/no-restricted-paths');
+  });
+});
+
+describe('no import cycles', () => {
+  it.each([
+    // subscription is below family (family/service.ts imports it): importing family back closes a cycle
+    ['apps/server/src/modules/subscription/grant.ts', "import { familyRoutes } from '../family/index.ts';\nexport { familyRoutes };"],
+    // format.ts builds on dates.ts
+    ['packages/domain/src/core/dates.ts', "import { formatLongDate } from './format.ts';\nexport { formatLongDate };"],
+  ])('%s may not import what imports it', async (filePath, code) => {
+    expect(await rulesFiredOn(filePath, code)).toContain('import-x/no-cycle');
+  });
+});
+
+describe('zod-free rules files', () => {
+  it('an x-rules.ts file in packages/domain may not import zod', async () => {
+    expect(await rulesFiredOn('packages/domain/src/consent/consent-rules.ts', "import { z } from 'zod';\nexport const flag = z.boolean();")).toContain('no-restricted-imports');
+    expect(await rulesFiredOn('packages/domain/src/consent/consent.ts', "import { z } from 'zod';\nexport const flag = z.boolean();")).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ import { registerProfile } from './modules/profile/index.ts';
 import { createMailer } from './integrations/mail/index.ts';
 import { mailUnsubscribeSecret } from './integrations/mail/unsubscribe.ts';
 import { unsubscribeRoutes } from './integrations/mail/unsubscribe-routes.ts';
-import { createComplaintCrediting, registerBilling } from './modules/billing/index.ts';
+import { createComplaintCrediting, insertInvoice, invoicesToCreditOnCancel, registerBilling } from './modules/billing/index.ts';
 import { registerOrdering } from './modules/ordering/index.ts';
 import { registerConsent, thirdPartySources } from './modules/consent/index.ts';
 import { registerPrivacy } from './modules/privacy/index.ts';
@@ -40,7 +40,8 @@ import { createSessionStore } from './plugins/session.ts';
 import { createSharedState } from './lib/shared-state/index.ts';
 import { createRelyingParty, inProcessFetch } from './identity/relying-party.ts';
 import { startEmbeddedVippsLogin } from './identity/vipps-login/embedded.ts';
-import { issuerDto, registerAuth, registerSignedIn, userIdOfMainSubject, type LoginIssuer } from './modules/auth/index.ts';
+import { issuerDto, registerAuth, registerSignedIn, type LoginIssuer } from './modules/auth/index.ts';
+import { userIdOfMainSubject } from './identity/main-subject.ts';
 import { registerHealth } from './modules/health/index.ts';
 import { registerTitles } from './modules/titles/index.ts';
 import { registerContent } from './modules/content/index.ts';
@@ -202,6 +203,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
     mails: changeMails,
     cancelledPeriods: { creditFor: (subscriptionId) => app.cancelledPeriods.creditFor(subscriptionId) },
     billPeriod: (tx, subscriptionId, periodFrom) => app.billingJobs.billPeriod(tx, subscriptionId, periodFrom),
+    invoices: { insert: insertInvoice, toCreditOnCancel: invoicesToCreditOnCancel },
     now,
   });
   await registerSubscription(app, { accounts, lifecycle, identityProviderName: config.identityProviderName });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { claimProfiles, type ClaimProfile } from './identity/claims.ts';
 import { defaultStudentEmailDomains } from '@minside/domain';
-import { parseClientSettings, type ClientSettings } from './modules/consent/settings.ts';
+import { parseClientSettings, type ClientSettings } from './modules/consent/index.ts';
 import { parseScheduleOverrides } from './jobs/schedule.ts';
 import { dkimConfigFrom, mailboxOf, type MailDkimConfig } from './integrations/mail/sender.ts';
 
@@ -351,7 +351,7 @@ export const noRealPaymentProviderMessage =
   'For a local trial, set NODE_ENV=development and an http PUBLIC_URL (or none).';
 
 /** NODE_ENV=production or an https PUBLIC_URL (issue 20): the one definition of "production". */
-export function isProduction(env: { NODE_ENV?: string | undefined; PUBLIC_URL?: string | undefined }): boolean {
+function isProduction(env: { NODE_ENV?: string | undefined; PUBLIC_URL?: string | undefined }): boolean {
   return env.NODE_ENV === 'production' || (env.PUBLIC_URL?.startsWith('https://') ?? false);
 }
 
@@ -509,7 +509,7 @@ function studentDomains(value: string | undefined, demo: boolean): string[] {
  * (VIPPS_LOGIN=simulator, as `npm start`; its URL is known only once it listens). A simulator
  * verifies no one, so production refuses it.
  */
-export type SecondIssuerConfig =
+type SecondIssuerConfig =
   | { kind: 'external'; key: string; issuer: string; clientId: string; clientSecret: string; scopes: string | undefined; claims: ClaimProfile; label: string }
   | { kind: 'simulator'; key: string; scopes: string | undefined; claims: 'vipps'; label: string };
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, calendarDaysBetween, changeLogResponseSchema, formatKroner, instStatusCodes, isValidKid, kidFor, orderSchema, osloToday, paymentRedirectSchema, priceChangesResponseSchema, priceOn, reactivateSubscriptionResponseSchema, systemClock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import { CHARGE_LEAD_DAYS } from '../src/integrations/payment/vipps-provider.ts';
-import { CLAIM_MIN_LEAD_DAYS } from '../src/modules/bank/claim-window.ts';
+import { CLAIM_MIN_LEAD_DAYS } from '../src/modules/billing/claim-window.ts';
 import { RENEWAL_LEAD_DAYS } from '../src/modules/billing/jobs.ts';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser } from './browser.ts';

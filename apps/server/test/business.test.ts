@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endSharesOf } from '../src/modules/family/shares.ts';
+import { endSharesOf } from '../src/modules/subscription/shares.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { injectTransport, TestBrowser } from './browser.ts';
 import { codeMailedTo, expectRefused, signIn as signInAs } from './support.ts';

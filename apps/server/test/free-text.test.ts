@@ -8,7 +8,7 @@ import { expectRefused, issueDaysOf, signIn } from './support.ts';
 
 // Issue 20 point 8: names took CR/LF and 1,000 characters and were copied into e-mail headers
 // and bodies. Every free-text field is bounded and normalised at the API's edge by the shared
-// schema helpers (freeText, personName in packages/domain/src/fields.ts): a control character
+// schema helpers (freeText, personName in packages/domain/src/core/fields.ts): a control character
 // (CR/LF on one line) or an over-long text is refused with a 4xx and a Norwegian message, and
 // nothing is stored; what is stored is Unicode NFC.
 

@@ -25,7 +25,7 @@ function sources(): { file: string; text: string }[] {
 }
 
 /** Where an address is checked the one way: the rule itself. */
-const emailRuleFile = 'packages/domain/src/email.ts';
+const emailRuleFile = 'packages/domain/src/core/email.ts';
 
 describe('one e-mail address rule', () => {
   it('no schema uses zod’s own e-mail check', () => {

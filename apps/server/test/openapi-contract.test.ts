@@ -50,7 +50,7 @@ function isJsonContract(schema: Record<string, unknown>): boolean {
   return branches.length > 0 && branches.every(isJsonContract);
 }
 
-/** The API's error body: `{ code, message }` (packages/domain/src/api-error.ts). */
+/** The API's error body: `{ code, message }` (packages/domain/src/core/api-error.ts). */
 function isApiError(schema: Record<string, unknown> | undefined): boolean {
   const required = (schema?.['required'] ?? []) as string[];
   return schema?.['type'] === 'object' && required.includes('code') && required.includes('message');

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 // The real SMTP server the mail tests deliver to (issue 10, issue 23): what nodemailer sends over the
 // wire, kept raw (for header order and the DKIM signature) and parsed.
 
-export interface Received {
+interface Received {
   raw: string;
   parsed: ParsedMail;
 }

@@ -10,7 +10,7 @@ import { freePort } from './reliability-support.ts';
  */
 const script = fileURLToPath(new URL('./fixtures/vipps-like-issuer.mjs', import.meta.url));
 
-export { VIPPS_LOGIN_SCOPE, type VippsAddress, type VippsClaims, type VippsPerson, type VippsScope } from '../src/identity/vipps-login/simulator.ts';
+export { VIPPS_LOGIN_SCOPE, type VippsClaims, type VippsPerson } from '../src/identity/vipps-login/simulator.ts';
 import type { VippsClaims, VippsPerson, VippsScope } from '../src/identity/vipps-login/simulator.ts';
 
 export interface VippsLikeIssuer {

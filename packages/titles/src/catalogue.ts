@@ -5,7 +5,7 @@ import { isValidOrganizationNumber } from './organization-number.ts';
 import type { Catalogue, ComplaintRemedyName, KidCheckDigit, PostalAddress, PublicationConfig, TitleBankSetup, TitleGroup, TitleGroupInfo, TitleLanguage, TitleSeller } from './types.ts';
 
 /** The code whose entry `fallback()` returns (SPEC §4: used when nothing else resolves). */
-export const FALLBACK_TITLE_CODE = 'POL';
+const FALLBACK_TITLE_CODE = 'POL';
 
 const defaultPlaySubdomain = 'tv';
 const playSubdomains = ['tv', 'play'] as const;

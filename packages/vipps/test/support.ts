@@ -13,7 +13,7 @@ import { createVippsSimulator } from '../src/simulator/index.ts';
 import type { SimulatorRequest, VippsSimulator, VippsSimulatorOptions } from '../src/simulator/index.ts';
 
 /** A Monday; tests never read the machine's clock. */
-export const START = '2026-03-02T09:00:00.000Z';
+const START = '2026-03-02T09:00:00.000Z';
 
 export interface ManualClock {
   (): Date;
@@ -196,7 +196,7 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;

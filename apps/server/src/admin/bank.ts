@@ -2,7 +2,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { formatKroner } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
-import { settlementCsv } from '../modules/bank/settlement.ts';
+import { settlementCsv } from '../modules/bank/index.ts';
 import { AdminInputError, parse, type AdminContext } from './args.ts';
 
 export const bankUsage = 'bank import <file> | exchange | claims [--date YYYY-MM-DD, today] [--out file] | settlement --date YYYY-MM-DD [--out file.csv] | reconciliation';

@@ -4,14 +4,14 @@ import { count, desc, eq } from 'drizzle-orm';
 import { createCatalogue, diffCatalogues, diffLines, isEmptyDiff, type Catalogue } from '@minside/titles';
 import { ConfigError } from '../config.ts';
 import { account, plan, subscription, titleCatalogueVersion } from '../db/schema.ts';
-import { latestCatalogueVersion, loadActiveCatalogue, loadCatalogueFile, type CatalogueSource } from '../modules/titles/catalogue-source.ts';
+import { latestCatalogueVersion, loadActiveCatalogue, loadCatalogueFile, type CatalogueSource } from '../modules/titles/index.ts';
 import { AdminInputError, parse, type AdminContext } from './args.ts';
 
 export const catalogueUsage = 'catalogue import <file.json> [--dry-run] | export [file.json] [--version N] | versions';
 export const contactsUsage = 'contacts set <TITLE> [--phone "72 50 00 00"] [--email kundesenter@adressa.no] [--placeholder] [--dry-run]';
 
 /** The command that makes a stored version reach every instance (docs/operations.md). */
-export const ROLLOUT_COMMAND = 'kubectl -n minside rollout restart deployment/minside';
+const ROLLOUT_COMMAND = 'kubectl -n minside rollout restart deployment/minside';
 
 /** What the instances serve, as the next start would load it: the newest stored version, else the file. */
 async function activeSource(context: AdminContext): Promise<CatalogueSource> {

@@ -2,7 +2,7 @@ import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { loadActiveCatalogue, loadCatalogueFile } from '../modules/titles/catalogue-source.ts';
+import { loadActiveCatalogue, loadCatalogueFile } from '../modules/titles/index.ts';
 import { isDatabaseUnavailable, rootMessage } from '../lib/pg-errors.ts';
 import { AdminInputError } from './args.ts';
 import { adminCommands, adminUsage } from './commands.ts';

@@ -6,8 +6,8 @@ import type { Catalogue } from '@minside/titles';
 import { appUser, mailOutbox, titleMaintenance } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
 import { REDACTED_MAIL_TEXT } from '../integrations/mail/index.ts';
-import { carrierFeed } from '../modules/delivery/feed.ts';
-import { recordSource, sourcesOf } from '../modules/profile/provenance.ts';
+import { carrierFeed } from '../modules/delivery/index.ts';
+import { recordSource, sourcesOf } from '../modules/profile/index.ts';
 import { AdminInputError, parse, type AdminCommand, type AdminContext } from './args.ts';
 import { bankCommand, bankUsage } from './bank.ts';
 import { catalogueCommand, catalogueUsage, contactsCommand, contactsUsage } from './catalogue.ts';
@@ -15,7 +15,7 @@ import { gdprCommand, gdprUsage } from './gdpr.ts';
 import { findSubscriber, subscriberHistory, type SubscriberHistory } from './subscriber.ts';
 
 export { AdminInputError, type AdminCommand, type AdminContext } from './args.ts';
-export { findSubscriber, subscriberHistory, type SubscriberHistory } from './subscriber.ts';
+export { type SubscriberHistory } from './subscriber.ts';
 
 /** A title of the catalogue the portal serves, or a clear error naming the code. */
 function offeredTitle(catalogue: Catalogue, code: string | undefined, usage: string) {
@@ -28,7 +28,7 @@ function offeredTitle(catalogue: Catalogue, code: string | undefined, usage: str
 const maintenanceUsage = 'maintenance <TITLE> on|off [--message <text>]';
 
 /** Turns one title's maintenance page on or off (the row /api/maintenanceTitle reads; MAINTENANCE=on still wins for all). */
-export async function setMaintenance(context: AdminContext, args: string[]): Promise<void> {
+async function setMaintenance(context: AdminContext, args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { message: { type: 'string' } }, maintenanceUsage);
   const [code, state, ...rest] = positionals;
   const title = offeredTitle(context.catalogue, code, maintenanceUsage);
@@ -47,7 +47,7 @@ export async function setMaintenance(context: AdminContext, args: string[]): Pro
 const resendUsage = 'resend-mail <mailId>';
 
 /** Puts a message of the outbox back in the queue, as if new: the mail-outbox job sends it again. */
-export async function resendMail(context: AdminContext, args: string[]): Promise<void> {
+async function resendMail(context: AdminContext, args: string[]): Promise<void> {
   const { positionals } = parse(args, {}, resendUsage);
   const [id, ...rest] = positionals;
   if (!id || rest.length > 0) throw new AdminInputError(`Usage: npm run admin -- ${resendUsage}`);
@@ -63,7 +63,7 @@ export async function resendMail(context: AdminContext, args: string[]): Promise
 const creditUsage = 'credit-invoice <ariaInvoiceNo> --reason "Reklamasjon på levering"';
 
 /** Credits a whole invoice with a credit note (issue 23), as POST /api/operator/invoice/{no}/credit. */
-export async function creditInvoice(context: AdminContext, args: string[]): Promise<number> {
+async function creditInvoice(context: AdminContext, args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { reason: { type: 'string' } }, creditUsage);
   const [no, ...rest] = positionals;
   const body = creditInvoiceBodySchema.safeParse({ reason: values.reason });
@@ -85,7 +85,7 @@ const birthdateUsage = 'correct-birthdate <email|accountNo> YYYY-MM-DD';
  * 24, ADR 028): recorded as the customer centre's, locked against the subscriber's own edits. An
  * issuer's verified birthdate is not ours to correct: it changes at the issuer.
  */
-export async function correctBirthdate(context: AdminContext, args: string[]): Promise<void> {
+async function correctBirthdate(context: AdminContext, args: string[]): Promise<void> {
   const { positionals } = parse(args, {}, birthdateUsage);
   const [who, birthdate, ...rest] = positionals;
   const today = osloToday(context.now());
@@ -106,7 +106,7 @@ export async function correctBirthdate(context: AdminContext, args: string[]): P
 const feedUsage = 'delivery-feed --title ADR --date YYYY-MM-DD [--out feed.csv]';
 
 /** The carrier feed of one title and day as CSV (the same rows as GET /api/operator/delivery-feed). */
-export async function deliveryFeed(context: AdminContext, args: string[]): Promise<void> {
+async function deliveryFeed(context: AdminContext, args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { title: { type: 'string' }, date: { type: 'string' }, out: { type: 'string' } }, feedUsage);
   const query = carrierFeedQuerySchema.safeParse({ title: values.title, date: values.date });
   if (!query.success || positionals.length > 0) throw new AdminInputError(`Give a title code and a date (YYYY-MM-DD).\nUsage: npm run admin -- ${feedUsage}`);
@@ -122,7 +122,7 @@ export async function deliveryFeed(context: AdminContext, args: string[]): Promi
 }
 
 /** The history as lines an operator reads down, newest first within each section. */
-export function historyText(history: SubscriberHistory): string[] {
+function historyText(history: SubscriberHistory): string[] {
   const lines = [`${history.subscriber.name || '(no name)'} <${history.subscriber.email}>, account ${history.subscriber.accounts.join(', ') || '(none)'}`];
   const section = (heading: string, items: string[]) => {
     lines.push('', `${heading} (${items.length})`, ...(items.length ? items.map((item) => `  ${item}`) : ['  none']));
@@ -145,7 +145,7 @@ function statusLabel(code: number | null): string {
 
 const historyUsage = 'history <email|accountNo> [--json]';
 
-export async function printHistory(context: AdminContext, args: string[]): Promise<void> {
+async function printHistory(context: AdminContext, args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } }, historyUsage);
   const [who, ...rest] = positionals;
   if (!who || rest.length > 0) throw new AdminInputError(`Usage: npm run admin -- ${historyUsage}`);

@@ -4,8 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { EXPORT_RETENTION_DAYS, formatKroner, osloToday } from '@minside/domain';
 import { appUser, dataRequest } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
-import { collectUserData } from '../modules/privacy/collect.ts';
-import { exportArchiveOf } from '../modules/privacy/service.ts';
+import { collectUserData, exportArchiveOf } from '../modules/privacy/index.ts';
 import { AdminInputError, parse, type AdminContext } from './args.ts';
 import { findSubscriber, subscriberHistory } from './subscriber.ts';
 

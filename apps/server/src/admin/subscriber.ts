@@ -1,9 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { effectiveStatusCode, instStatusName, osloToday } from '@minside/domain';
 import { account, appUser, invoice } from '../db/schema.ts';
-import { liveClaimColumn } from '../modules/bank/claim-window.ts';
-import { toInvoiceDto } from '../modules/billing/service.ts';
-import { collectUserData } from '../modules/privacy/collect.ts';
+import { liveClaimColumn, toInvoiceDto } from '../modules/billing/index.ts';
+import { collectUserData } from '../modules/privacy/index.ts';
 import { AdminInputError, type AdminContext } from './args.ts';
 
 /** The user an operator means by an e-mail address (any case) or an account number. */

@@ -4,7 +4,7 @@ import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { loadActiveCatalogue } from '../modules/titles/catalogue-source.ts';
+import { loadActiveCatalogue } from '../modules/titles/index.ts';
 
 const usage = 'Usage: npm run billing:jobs -- renewals | reconcile | paylink --invoice <ariaInvoiceNo> [--days 30]';
 

@@ -8,9 +8,8 @@ import { createMailer } from '../integrations/mail/index.ts';
 import { mailUnsubscribeSecret } from '../integrations/mail/unsubscribe.ts';
 import { AppError } from '../lib/app-error.ts';
 import { portalOriginFor } from '../lib/portal-url.ts';
-import { createCalendarCache } from '../modules/delivery/calendars.ts';
-import { createDeliveryNotices } from '../modules/delivery/notices.ts';
-import { loadActiveCatalogue } from '../modules/titles/catalogue-source.ts';
+import { createCalendarCache, createDeliveryNotices } from '../modules/delivery/index.ts';
+import { loadActiveCatalogue } from '../modules/titles/index.ts';
 
 const usage =
   'Usage: npm run delivery:notice -- --segment storm-2026-11-21 --title ADR --date 2026-11-21 --postal-codes "7010,7011" --message "Avisen kommer senere enn vanlig i dag på grunn av uvær."';

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createDatabase, databaseOptionsFrom } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { seedDemoData } from '../db/seed.ts';
-import { loadActiveCatalogue } from '../modules/titles/catalogue-source.ts';
+import { loadActiveCatalogue } from '../modules/titles/index.ts';
 import { startTelemetry } from '../telemetry.ts';
 
 // The SPA build sits at apps/web/dist: ../../web/dist from the bundle (apps/server/dist/main.js),

@@ -54,7 +54,7 @@ const MIGRATION_LOCK_KEY = 4_711_2026;
  * a hung server): it fails, so a request answers 503 rather than hang. Generous, so no real
  * query of the portal comes near it; migrations (withExclusiveLock) run without it.
  */
-export const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') return createPostgres(options.url, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS, options.logger);

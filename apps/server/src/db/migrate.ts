@@ -10,7 +10,7 @@ import type { Database, Schema } from './client.ts';
  * The committed SQL migrations. In the source tree they sit beside this file; the server
  * bundle copies them next to dist/main.js, which is where import.meta.url points then.
  */
-export function migrationsFolder(): string {
+function migrationsFolder(): string {
   for (const candidate of ['./migrations', './db/migrations']) {
     const folder = fileURLToPath(new URL(candidate, import.meta.url));
     if (existsSync(folder)) return folder;
@@ -18,7 +18,7 @@ export function migrationsFolder(): string {
   throw new Error('SQL migrations folder not found next to the server code');
 }
 
-export class MigrationError extends Error {
+class MigrationError extends Error {
   override name = 'MigrationError';
 }
 

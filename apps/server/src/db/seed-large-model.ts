@@ -1,6 +1,6 @@
 import { addDays, addMonths, formatTownName, instStatusCodes, invoiceLineDescription, formatNorwegianAccountNumber, kidFor, type BillingPeriod, type FeatureSet } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
-import register from '../modules/delivery/data/postal-codes.json' with { type: 'json' };
+import { postalCodeEntries } from '../modules/delivery/index.ts';
 import { planTemplates } from './seed-subscription.ts';
 
 /**
@@ -19,10 +19,10 @@ export const SCALE_INVOICE_BASE = 1_000_000_000;
 
 export const scaleEmailOf = (index: number) => `abonnent${index}@scale.minside.test`;
 const pad = (index: number) => String(index).padStart(8, '0');
-export const scaleIdentityIdOf = (index: number) => `scale-${pad(index)}`;
-export const scaleUserIdOf = (index: number) => `user-scale-${pad(index)}`;
-export const scaleAccountNoOf = (index: number) => SCALE_ACCOUNT_BASE + index;
-export const scaleSubscriptionIdOf = (index: number, titleCode: string) => `sub-scale-${pad(index)}-${titleCode.toLowerCase()}`;
+const scaleIdentityIdOf = (index: number) => `scale-${pad(index)}`;
+const scaleUserIdOf = (index: number) => `user-scale-${pad(index)}`;
+const scaleAccountNoOf = (index: number) => SCALE_ACCOUNT_BASE + index;
+const scaleSubscriptionIdOf = (index: number, titleCode: string) => `sub-scale-${pad(index)}-${titleCode.toLowerCase()}`;
 
 /**
  * mulberry32: small, fast and deterministic per seed (the data must be the same in every pass;
@@ -42,7 +42,7 @@ export function random(seed: number): () => number {
 const givenNames = ['Kari', 'Ola', 'Ingrid', 'Per', 'Anne', 'Lars', 'Marit', 'Jan', 'Liv', 'Knut', 'Nora', 'Emma', 'Jonas', 'Sofie', 'Henrik', 'Sara', 'Magnus', 'Ida', 'Bjørn', 'Solveig', 'Håkon', 'Astrid', 'Øystein', 'Ragnhild', 'Tor', 'Hilde', 'Erik', 'Randi', 'Sindre', 'Mari'];
 const familyNames = ['Hansen', 'Johansen', 'Olsen', 'Larsen', 'Andersen', 'Pedersen', 'Nilsen', 'Kristiansen', 'Jensen', 'Karlsen', 'Johnsen', 'Pettersen', 'Eriksen', 'Berg', 'Haugen', 'Hagen', 'Johannessen', 'Andreassen', 'Jacobsen', 'Dahl', 'Jørgensen', 'Halvorsen', 'Henriksen', 'Lund', 'Sørensen', 'Jakobsen', 'Moen', 'Gundersen', 'Iversen', 'Strand', 'Solberg', 'Svendsen', 'Eide', 'Knutsen', 'Martinsen', 'Paulsen', 'Bakken', 'Kristoffersen', 'Mathisen', 'Lie'];
 const streets = ['Kongens gate', 'Storgata', 'Kirkegata', 'Skolegata', 'Parkveien', 'Strandveien', 'Bakkeveien', 'Industriveien', 'Elvegata', 'Fjordgata', 'Nordre gate', 'Søndre gate', 'Granveien', 'Bjørkeveien', 'Furuveien', 'Løkkeveien', 'Haugeveien', 'Prinsens gate', 'Dronningens gate', 'Jernbanegata'];
-const postalRegister = Object.entries(register as Record<string, string>);
+const postalRegister = postalCodeEntries();
 
 /**
  * `compute` with each answer kept: the same few thousand towns and dates recur across a million
@@ -93,7 +93,7 @@ function pickWeighted<T>(items: [T, number][], total: number, r: number): T {
 
 const periodMonthsOf = (period: BillingPeriod) => (period === 'YEAR' ? 12 : period === 'QUARTER' ? 3 : 1);
 
-export interface ScaleInvoice {
+interface ScaleInvoice {
   no: number;
   kid: string;
   /** The title's creditor account, as printed (xxxx.xx.xxxxx). */
@@ -107,7 +107,7 @@ export interface ScaleInvoice {
   paidAt: string | null;
 }
 
-export interface ScaleDeliveryChange {
+interface ScaleDeliveryChange {
   id: string;
   type: 'STOP' | 'TRANSFER';
   fromDate: string;
@@ -118,7 +118,7 @@ export interface ScaleDeliveryChange {
   cancelledAt: string | null;
 }
 
-export interface ScaleChange {
+interface ScaleChange {
   id: string;
   at: string;
   actor: 'self' | 'customerCentre' | 'system';
@@ -128,7 +128,7 @@ export interface ScaleChange {
   details: string;
 }
 
-export interface ScaleSubscription {
+interface ScaleSubscription {
   id: string;
   titleCode: string;
   ariaPlanId: string;

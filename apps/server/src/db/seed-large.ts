@@ -46,7 +46,7 @@ export interface SeedLargeResult {
 }
 
 /** The tables this seed writes: their foreign keys and secondary indexes are rebuilt after COPY. */
-export const scaleTables = ['idp_account', 'app_user', 'account', 'subscription', 'delivery_address', 'invoice', 'subscription_period', 'subscription_change', 'delivery_change', 'user_session'];
+const scaleTables = ['idp_account', 'app_user', 'account', 'subscription', 'delivery_address', 'invoice', 'subscription_period', 'subscription_change', 'delivery_change', 'user_session'];
 
 /** COPY text format: backslash, tab and line breaks are the only characters to escape. */
 function text(value: string | number | boolean | null): string {
@@ -65,7 +65,7 @@ interface Pass {
   rows: (subscriber: ScaleSubscriber, push: (values: (string | number | boolean | null)[]) => void) => void;
 }
 
-export function scalePasses(passwordHash: string, seededAt: string): Pass[] {
+function scalePasses(passwordHash: string, seededAt: string): Pass[] {
   return [
     {
       table: 'idp_account',

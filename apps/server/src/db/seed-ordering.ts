@@ -7,9 +7,9 @@ import { account, appUser, connectableAccount, deliveryAddress, subscription } f
  * centre) with no login yet — README "Demo users", /koble-bruker. Its account belongs to a
  * stand-in user without an identity; the code goes to the contact e-mail, shown at /_dev/mail.
  */
-export const UNCONNECTED_ACCOUNT_NO = 40_000_099;
-export const UNCONNECTED_CONTACT_EMAIL = 'varden.abonnent@minside.test';
-export const UNCONNECTED_PHONE = '+4747000099';
+const UNCONNECTED_ACCOUNT_NO = 40_000_099;
+const UNCONNECTED_CONTACT_EMAIL = 'varden.abonnent@minside.test';
+const UNCONNECTED_PHONE = '+4747000099';
 
 type Writer = Pick<Db, 'insert'>;
 

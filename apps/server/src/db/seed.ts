@@ -6,7 +6,7 @@ import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerifica
 import { hashPassword } from '../identity/provider/password.ts';
 import { seedPlans, seedSubscriptionHistory } from './seed-subscription.ts';
 import { seedBilling } from './seed-billing.ts';
-import { introColumns } from '../modules/subscription/grant.ts';
+import { introColumns } from '../modules/subscription/index.ts';
 import { seedStudentPlans } from './seed-student.ts';
 import { seedUnconnectedSubscription } from './seed-ordering.ts';
 
@@ -57,11 +57,11 @@ const personas: Persona[] = [
 const DEMO_EMAIL_VERIFIED_AT = new Date('2000-01-01T00:00:00Z');
 
 /** The identity `sub` of a demo persona: stable, so the portal's rows find the provider's account. */
-export function demoIdentitySub(key: string): string {
+function demoIdentitySub(key: string): string {
   return `demo-${key}`;
 }
 
-export const demoEmails = personas.map((persona) => persona.email);
+const demoEmails = personas.map((persona) => persona.email);
 
 const digitalOnly: FeatureSet = { plusContent: true, ePaper: true, paper: false, familySharing: false, thirdPartyBundle: false };
 const digitalFamily: FeatureSet = { ...digitalOnly, familySharing: true };

@@ -20,7 +20,7 @@ export const defaultScopes: Record<ClaimProfile, string> = {
   vipps: 'openid name email phoneNumber address birthDate api_version_2',
 };
 
-export interface IssuerAddress {
+interface IssuerAddress {
   street: string;
   postalCode: string;
   town: string;

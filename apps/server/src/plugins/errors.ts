@@ -127,7 +127,7 @@ const invalidRequest: EdgeAnswer = { status: 400, body: { code: errorCodes.valid
  * (FST_ERR_MAX_PARAM_LENGTH), a route constraint that failed. Fastify's own answers are
  * English, repeat the path and carry none of our headers.
  */
-export function frameworkErrorAnswer(error: FastifyError): EdgeAnswer {
+function frameworkErrorAnswer(error: FastifyError): EdgeAnswer {
   if (error.code === 'FST_ERR_BAD_URL') return invalidRequest;
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status: 414, body: { code: errorCodes.urlTooLong, message: errorMessages.urlTooLong } };
   return { status: 500, body: { code: errorCodes.internal, message: errorMessages.internal } };
@@ -166,7 +166,7 @@ function requestLineTooLong(packet: unknown): boolean {
  * not HTTP (an unknown method, a control character in a header, Content-Length together with
  * Transfer-Encoding: 400).
  */
-export function clientErrorAnswer(error: ClientError): EdgeAnswer {
+function clientErrorAnswer(error: ClientError): EdgeAnswer {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, body: { code: errorCodes.requestTimeout, message: errorMessages.requestTimeout } };
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return requestLineTooLong(error.rawPacket)

@@ -6,9 +6,9 @@ import type { IdempotencyStore } from '../lib/shared-state/index.ts';
 import { routeScope } from './route-scope.ts';
 import type { SessionStore } from './session.ts';
 
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set on an answer that is the stored first answer, not a new run. */
-export const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
+const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The web sends v4 UUIDs; any opaque token of printable ASCII is accepted, as the IETF draft allows. */

@@ -31,7 +31,7 @@ declare module 'fastify' {
 }
 
 /** The scope of a registered route path (Fastify's pattern, prefix included: `/api/family/leave`, `/idp/interaction/:uid/login`). */
-export function scopeOfRoutePath(routePath: string): RouteScope {
+function scopeOfRoutePath(routePath: string): RouteScope {
   if (routePath === '/api' || routePath.startsWith('/api/')) return 'api';
   if (routePath.startsWith('/idp/interaction/')) return 'identityForm';
   return 'other';

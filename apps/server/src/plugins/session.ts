@@ -6,7 +6,7 @@ import type { appUser } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
 import { databaseSessionRecords, SESSION_ABSOLUTE_MS, type SessionRecords } from '../lib/shared-state/sessions.ts';
 
-export { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../lib/shared-state/sessions.ts';
+export { SESSION_ABSOLUTE_MS } from '../lib/shared-state/sessions.ts';
 
 export type SessionUser = typeof appUser.$inferSelect;
 
@@ -18,7 +18,7 @@ export interface ActiveSession {
   issuer: string | null;
 }
 
-export interface CookieNames {
+interface CookieNames {
   session: string;
   loginBinding: string;
 }
@@ -28,7 +28,7 @@ export interface CookieNames {
  * `__Host-` prefix, which the browser only accepts from a secure origin, on path `/`, without
  * a Domain: no subdomain can plant or overwrite them.
  */
-export function cookieSettings(https: boolean) {
+function cookieSettings(https: boolean) {
   const prefix = https ? '__Host-' : '';
   return {
     names: { session: `${prefix}minside_session`, loginBinding: `${prefix}minside_login` } satisfies CookieNames,

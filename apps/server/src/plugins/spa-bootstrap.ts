@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { BOOTSTRAP_ELEMENT_ID, BOOTSTRAP_VERSION, bootstrapDataSchema, FALLBACK_TITLE_CODE, type BootstrapData, type Title } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
-import type { AuthService } from '../modules/auth/service.ts';
-import { clientConfigOf, type ClientSettings } from '../modules/consent/settings.ts';
-import type { TitleService } from '../modules/titles/service.ts';
+import type { AuthService } from '../modules/auth/index.ts';
+import { clientConfigOf, type ClientSettings } from '../modules/consent/index.ts';
+import type { TitleService } from '../modules/titles/index.ts';
 import type { SessionStore } from './session.ts';
 
 /** What the server knows about a page load before the SPA asks (docs/decisions/022). */
@@ -62,7 +62,7 @@ export function createPageBootstrap({ titles, auth, sessions, catalogue, setting
  * so no value (a title's or a user's name) can close the element or open a comment, and the
  * line separators JavaScript once refused as well. JSON.parse reads the escapes back unchanged.
  */
-export function serializeForScript(value: unknown): string {
+function serializeForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -6,7 +6,7 @@ import { initTrackingProvider } from '../lib/tracking/index.ts';
 import { pages, pathTo, type PageKey } from './paths.ts';
 
 /** What the guard needs from the identity client. */
-export type GuardIdentity = Pick<IdentityClient, 'checkSession' | 'login'>;
+type GuardIdentity = Pick<IdentityClient, 'checkSession' | 'login'>;
 
 /** What the guard needs from the app. */
 export interface GuardContext {

@@ -4,10 +4,10 @@ import { useNavigation } from 'react-router';
 import styles from './layout.module.css';
 
 /** A wait shorter than this is not shown: a bar that flickers on every quick answer is noise. */
-export const PROGRESS_DELAY_MS = 300;
+const PROGRESS_DELAY_MS = 300;
 
 /** True once `active` has lasted `delayMs`; false again as soon as it ends. */
-export function useDelayed(active: boolean, delayMs: number): boolean {
+function useDelayed(active: boolean, delayMs: number): boolean {
   const [shown, setShown] = useState(false);
   useEffect(() => {
     if (!active) {
@@ -43,7 +43,7 @@ function subscribeOnline(onChange: () => void): () => void {
 }
 
 /** The browser's own view of the network, updated by its online/offline events. */
-export function useOnline(): boolean {
+function useOnline(): boolean {
   return useSyncExternalStore(
     subscribeOnline,
     () => navigator.onLine,

@@ -6,7 +6,7 @@ import { isApiError, OFFLINE, TIMEOUT } from '../lib/http.ts';
  * offline or one that already waited the client's whole timeout: retrying would only keep the
  * user waiting longer for the message that says so.
  */
-export function shouldRetry(failureCount: number, error: unknown): boolean {
+function shouldRetry(failureCount: number, error: unknown): boolean {
   if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
   if (isApiError(error) && (error.code === OFFLINE || error.code === TIMEOUT)) return false;
   return failureCount < 2;

@@ -6,12 +6,12 @@ export type ThemedTitle = Pick<Title, 'name' | 'pageUrl' | 'titleDomain' | 'bran
 const ROOT_CLASS_PREFIX = 'title-';
 
 /** SPEC §1: "Min Side - " followed by the title name. */
-export function documentTitleFor(title: Pick<Title, 'name'>): string {
+function documentTitleFor(title: Pick<Title, 'name'>): string {
   return `Min Side - ${title.name}`;
 }
 
 /** SPEC §1: the favicon is the title's page URL plus /favicon.png. */
-export function faviconHrefFor(title: Pick<Title, 'pageUrl'>): string {
+function faviconHrefFor(title: Pick<Title, 'pageUrl'>): string {
   return `${title.pageUrl.replace(/\/+$/, '')}/favicon.png`;
 }
 

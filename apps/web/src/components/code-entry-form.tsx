@@ -21,7 +21,7 @@ export function wrongCodeMessage(error: unknown): string | null {
 }
 
 /** Step 1: what the user fills in to be sent a code (an e-mail address, or what finds the subscription). */
-export interface CodeRequestStep {
+interface CodeRequestStep {
   heading: string;
   fields: ReactNode;
   /**
@@ -42,7 +42,7 @@ export interface CodeRequestStep {
 }
 
 /** Step 2: the 6-digit code from the e-mail. The page owns the value, so it can clear it when a new code is asked for. */
-export interface CodeConfirmStep {
+interface CodeConfirmStep {
   /** Default "Skriv inn koden". */
   heading?: string;
   /** Where the code went and how long it works, read out when the step appears. */

@@ -2,7 +2,7 @@ import { isApiError, isConnectionError } from '../lib/http.ts';
 import button from './button.module.css';
 import ui from './ui.module.css';
 
-export const somethingWentWrong = 'Noe gikk galt. Prøv igjen om litt.';
+const somethingWentWrong = 'Noe gikk galt. Prøv igjen om litt.';
 
 export interface ErrorAlertProps {
   error: unknown;

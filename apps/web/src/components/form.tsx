@@ -8,13 +8,13 @@ import form from './form.module.css';
 export type FieldErrors = Record<string, string | null | undefined>;
 
 /** The heading of the error summary (the GOV.UK pattern, in Norwegian). */
-export const errorSummaryHeading = 'Det er noe som må rettes';
+const errorSummaryHeading = 'Det er noe som må rettes';
 
 /**
  * Moves to a field from the summary: its control gets the focus, and its question (label or
  * legend) scrolls into view with it, since the question says what is asked.
  */
-export function focusField(id: string): void {
+function focusField(id: string): void {
   const target = document.getElementById(id);
   if (!target) return;
   // A group (fieldset, a date picker's wrapper) gives its first usable control: the chosen
@@ -30,7 +30,7 @@ export function focusField(id: string): void {
 }
 
 /** The list of what must be fixed, each a link to its field. `role="alert"`: read out when it takes the focus. */
-export function ErrorSummary({ errors, ref }: { errors: [string, string][]; ref?: Ref<HTMLDivElement> }) {
+function ErrorSummary({ errors, ref }: { errors: [string, string][]; ref?: Ref<HTMLDivElement> }) {
   const headingId = useId();
   if (errors.length === 0) return null;
   const follow = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {

@@ -34,7 +34,7 @@ export const OFFLINE = 'OFFLINE';
 export const TIMEOUT = 'TIMEOUT';
 
 /** What the user reads when the server could not be reached, by code. */
-export const connectionMessages = {
+const connectionMessages = {
   [OFFLINE]: 'Du er uten nettforbindelse. Koble til internett og prøv igjen.',
   [NETWORK_ERROR]: 'Kunne ikke kontakte Min Side. Sjekk nettforbindelsen og prøv igjen.',
   [TIMEOUT]: 'Min Side svarer ikke. Sjekk nettforbindelsen og prøv igjen.',
@@ -49,17 +49,17 @@ export function isConnectionError(error: unknown): error is ApiError {
 }
 
 /** How long a call may go without an answer before the user is told (issue 25.11: never a silent spinner). */
-export const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 15_000;
 
 /** The header of a write's idempotency key (ADR 029). */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** SPEC §9: these statuses send the user to the login flow (SPEC §8). */
-export const LOGIN_REDIRECT_STATUSES: readonly number[] = [401, 406];
+const LOGIN_REDIRECT_STATUSES: readonly number[] = [401, 406];
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface RequestOptions {
+interface RequestOptions {
   signal?: AbortSignal;
   /**
    * Answer 401/406 to the caller only, without the login redirect. For the identity calls

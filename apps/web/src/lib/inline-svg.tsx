@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { loadSvg } from './load-svg.ts';
 
-export function svgQueryOptions(src: string, decorative: boolean) {
+function svgQueryOptions(src: string, decorative: boolean) {
   return queryOptions({
     queryKey: ['svg', src, decorative] as const,
     queryFn: ({ signal }) => loadSvg(src, { signal, decorative }),

@@ -11,9 +11,9 @@ import './react-aria-styles.css';
  * (e2e/fixtures.ts), so a React Aria release that injects something else shows up there.
  * Importing this module does it once; main.tsx imports it before anything renders.
  */
-export const PRESSABLE_STYLE_ID = 'react-aria-pressable-style';
+const PRESSABLE_STYLE_ID = 'react-aria-pressable-style';
 
-export function provideReactAriaStyles(doc: Document = document): void {
+function provideReactAriaStyles(doc: Document = document): void {
   if (doc.getElementById(PRESSABLE_STYLE_ID)) return;
   const marker = doc.createElement('meta');
   marker.id = PRESSABLE_STYLE_ID;

@@ -297,5 +297,3 @@ export function createEpaymentArea({ now, publicUrl, emit, paymentExpiryMs }: Ep
 
   return { handlers, sweep, byReference, userAction };
 }
-
-export type EpaymentArea = ReturnType<typeof createEpaymentArea>;

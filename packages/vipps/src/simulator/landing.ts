@@ -19,7 +19,7 @@ function escapeHtml(text: string): string {
 
 // Vipps MobilePay's own pages write amounts and times their way; the simulator depends on no Min Side
 // package (it stands for Vipps's service), so these are not @minside/domain's formatters.
-export function formatAmount({ currency, value }: { currency: string; value: number }): string {
+function formatAmount({ currency, value }: { currency: string; value: number }): string {
   return new Intl.NumberFormat('nb-NO', { style: 'currency', currency }).format(value / 100);
 }
 

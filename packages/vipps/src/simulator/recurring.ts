@@ -679,5 +679,3 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
 
   return { handlers, sweep, userActions, processCharges, agreementForLanding, restore };
 }
-
-export type RecurringArea = ReturnType<typeof createRecurringArea>;

@@ -206,5 +206,3 @@ export function createWebhooksArea({ now, deliver, knobs, retryDelaysMs }: Webho
 
   return { handlers: { registerWebhook: register, getAllWebhooks: list, deleteWebhook: remove }, emit, flush, close, deliveries: deliveries as ReadonlyArray<Readonly<WebhookDelivery>> };
 }
-
-export type WebhooksArea = ReturnType<typeof createWebhooksArea>;

@@ -30,7 +30,7 @@ export const consentPermissionChoice = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     userId: text('user_id').notNull().references(() => appUser.id),
-    /** A ConsentPermission of packages/domain/src/consent.ts. */
+    /** A ConsentPermission of packages/domain/src/consent/consent.ts. */
     permission: text('permission').notNull(),
     granted: boolean('granted').notNull(),
     titleCode: text('title_code'),

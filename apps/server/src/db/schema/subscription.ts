@@ -101,7 +101,7 @@ export const subscriptionChange = pgTable(
     actor: text('actor').notNull(),
     /** The user who made it, when it was the subscriber. */
     actorUserId: text('actor_user_id').references(() => appUser.id),
-    /** A ChangeKind of packages/domain/src/change-log.ts. */
+    /** A ChangeKind of packages/domain/src/subscription/change-log.ts. */
     kind: text('kind').notNull(),
     fromStatusCode: integer('from_status_code'),
     toStatusCode: integer('to_status_code'),

@@ -30,7 +30,7 @@ export function createPayloadAdapterFactory(options: PayloadStoreOptions): (mode
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-export class PayloadAdapter implements Adapter {
+class PayloadAdapter implements Adapter {
   constructor(
     private readonly model: string,
     private readonly options: PayloadStoreOptions,

@@ -14,8 +14,8 @@ import { createPasswordResets } from './password-reset.ts';
 import type { Mailer, MailTitle } from '../../integrations/mail/index.ts';
 import { systemClock } from '@minside/domain';
 
-export { embeddedClientCredentials, type ClientCredentials } from './secrets.ts';
-export { upsertIdentityAccount, type IdentityAccountInput } from './accounts.ts';
+export { embeddedClientCredentials } from './secrets.ts';
+export { upsertIdentityAccount } from './accounts.ts';
 
 export interface EmbeddedIdentityProviderDependencies {
   config: Config;

@@ -39,8 +39,8 @@ export type PasswordResetOutcome =
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 /** Mails an hour to one address, and wrong codes a day over all its resets: the same limits as sign-up's. */
-export const RESETS_PER_ADDRESS_PER_HOUR = 3;
-export const WRONG_RESET_CODES_PER_ADDRESS_PER_DAY = 20;
+const RESETS_PER_ADDRESS_PER_HOUR = 3;
+const WRONG_RESET_CODES_PER_ADDRESS_PER_DAY = 20;
 
 export const passwordResetMessages = {
   codeRequired: 'Skriv inn koden på 6 siffer',

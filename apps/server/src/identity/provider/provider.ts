@@ -10,7 +10,7 @@ import type { ProviderSecrets } from './secrets.ts';
 const HOUR = 3600;
 
 /** Lifetimes in seconds. A refresh token cannot outlive its grant, so both are 12 h. */
-export const ttl = {
+const ttl = {
   AuthorizationCode: 60,
   AccessToken: HOUR,
   IdToken: HOUR,

@@ -51,8 +51,8 @@ const MINUTE_MS = 60_000;
  * one a mail to it), and this many wrong codes a day per address over all its sign-ups. The same
  * for a taken address as for a free one, so the limits reveal nothing either.
  */
-export const SIGNUPS_PER_ADDRESS_PER_HOUR = 3;
-export const WRONG_CODES_PER_ADDRESS_PER_DAY = 20;
+const SIGNUPS_PER_ADDRESS_PER_HOUR = 3;
+const WRONG_CODES_PER_ADDRESS_PER_DAY = 20;
 
 export const signupMessages = {
   codeWrong: (left: number) => `Koden er feil. Du har ${left} forsøk igjen.`,

@@ -9,7 +9,7 @@ export const LOGIN_FAILURE_WINDOW_MS = 60_000;
 /** Rows older than this no longer count and are swept (at most once a minute per process). */
 const RETENTION_MS = 60 * 60_000;
 
-export interface LoginAttempt {
+interface LoginAttempt {
   /** True when the e-mail or the IP already had the limit of failures within the window. */
   blocked: boolean;
   /** The password was right: this attempt is not a failure after all. */

@@ -31,7 +31,7 @@ function address(street: string, postalCode: string, region: string): VippsAddre
 }
 
 /** The demo persons at Vipps. Kari is papir@'s person: her verified e-mail links the logins at her first Vipps login. */
-export function demoVippsPersons(today: string, password: string): VippsPerson[] {
+function demoVippsPersons(today: string, password: string): VippsPerson[] {
   const bornYearsAgo = (years: number, days = 40) => addDays(addMonths(today, -12 * years), -days);
   const person = (sub: string, email: string, given: string, family: string, phone: string, birthdate: string, home: VippsAddress): VippsPerson => ({
     sub,

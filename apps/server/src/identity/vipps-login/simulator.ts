@@ -104,7 +104,7 @@ const claimRules: Record<string, (value: unknown) => boolean> = {
 };
 
 /** What is wrong with a person's claims and withheld scopes; empty when all is well. */
-export function problemsWith(claims: unknown, withhold?: unknown): string[] {
+function problemsWith(claims: unknown, withhold?: unknown): string[] {
   const problems: string[] = [];
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) return ['claims must be an object'];
   for (const [name, value] of Object.entries(claims)) {

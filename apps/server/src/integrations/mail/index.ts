@@ -9,11 +9,11 @@ import { isOptionalMailKind, type OptionalMailKind, type TransactionalMailKind }
 import { mailboxOf, type MailDkimConfig } from './sender.ts';
 import { unsubscribeUrl, type UnsubscribeLinks } from './unsubscribe.ts';
 
-export { subscriberMail, titleMail, type MailContent, type MailRecipient, type MailTitle, type RenderedMail } from './templates.ts';
-export { mailKinds, type MailKind, type OptionalMailKind, type TransactionalMailKind } from './kinds.ts';
+export { subscriberMail, titleMail, type MailContent, type MailTitle } from './templates.ts';
+export { mailKinds, type MailKind, type TransactionalMailKind } from './kinds.ts';
 
 /** What the sender needs of the title a message is for: its name (From) and customer centre (Reply-To). */
-export type MailSender = Pick<Title, 'titleCode' | 'name' | 'customerCenterEmail'>;
+type MailSender = Pick<Title, 'titleCode' | 'name' | 'customerCenterEmail'>;
 
 /**
  * Outgoing e-mail (ARCHITECTURE "e-mail"): every message is first written to `mail_outbox`
@@ -69,16 +69,16 @@ export interface Mailer {
 export const MAIL_SKIPPED_OPTED_OUT = 'not sent: the recipient turned this kind of e-mail off';
 
 /** After this many failed attempts a message stays in the outbox with its last error, for an operator. */
-export const MAIL_MAX_ATTEMPTS = 10;
+const MAIL_MAX_ATTEMPTS = 10;
 /** While one instance sends a message, the others leave it alone this long. */
 const SEND_LEASE_MS = 5 * 60 * 1000;
 
 /** 1 min, 2 min, 4 min … at most 6 hours between attempts. */
-export function mailBackoffMs(attempts: number): number {
+function mailBackoffMs(attempts: number): number {
   return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 6 * 60 * 60 * 1000);
 }
 
-export interface SendableMessage {
+interface SendableMessage {
   from: string | { name: string; address: string };
   replyTo?: string;
   to: string;
@@ -90,10 +90,10 @@ export interface SendableMessage {
 }
 
 /** How long a message's text and HTML are kept: every link and code in them has expired by then. */
-export const MAIL_BODY_RETENTION_MS = 8 * 24 * 60 * 60_000;
+const MAIL_BODY_RETENTION_MS = 8 * 24 * 60 * 60_000;
 export const REDACTED_MAIL_TEXT = '[Innholdet er fjernet: e-poster lagres bare i åtte dager.]';
 
-export interface MailTransport {
+interface MailTransport {
   sendMail(message: SendableMessage): Promise<unknown>;
 }
 
@@ -119,7 +119,7 @@ const DKIM_HEADER_FIELDS =
   'List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
 
 /** The message nodemailer sends for an outbox row: the sender fixed when it was queued, MAIL_FROM's address. */
-export function sendableMessage(mail: typeof mailOutbox.$inferSelect, from: string): SendableMessage {
+function sendableMessage(mail: typeof mailOutbox.$inferSelect, from: string): SendableMessage {
   const mailbox = mailboxOf(from);
   return {
     from: mail.fromName ? { name: mail.fromName, address: mailbox.address } : from,

@@ -28,7 +28,7 @@ export function mailboxOf(from: string): { name: string | undefined; address: st
  * alignment wants the same organisational domain. Without the public-suffix list this accepts
  * the same domain or one a subdomain of the other (`adressa.no` signing `minside.adressa.no`).
  */
-export function dkimAligned(fromAddress: string, dkimDomain: string): boolean {
+function dkimAligned(fromAddress: string, dkimDomain: string): boolean {
   const from = emailDomainOf(fromAddress);
   const signer = dkimDomain.toLowerCase();
   return from === signer || from.endsWith(`.${signer}`) || signer.endsWith(`.${from}`);

@@ -32,7 +32,7 @@ export function mailUnsubscribeSecret(db: Db): Promise<string> {
   return ensureBillingSecret(db, 'mail_unsubscribe_hmac');
 }
 
-export function unsubscribeToken(secret: string, target: UnsubscribeTarget): string {
+function unsubscribeToken(secret: string, target: UnsubscribeTarget): string {
   return signToken(secret, PURPOSE, { v: 1, u: target.userId, t: target.titleCode, k: target.kind });
 }
 

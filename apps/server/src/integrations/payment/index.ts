@@ -8,9 +8,6 @@ import { createVippsProvider, VIPPS_CALLBACK_PATH, type VippsProviderOptions } f
 import { createVippsClient } from '@minside/vipps';
 import type { VippsSimulator } from '@minside/vipps/simulator';
 
-export type { PaymentProvider } from './provider.ts';
-export { CallbackSignatureError, ProviderUnavailableError } from './provider.ts';
-
 /** Posts a provider's callback to the app in-process (app.inject) and says how it was answered. */
 export type InProcessDelivery = (path: string, body: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
 

@@ -25,7 +25,7 @@ export interface AgreementTerms {
   agreementPath: string;
 }
 
-export interface CreatePaymentInput {
+interface CreatePaymentInput {
   /** Our payment id: the provider sends it back in callbacks. */
   merchantReference: string;
   /** Sent to the provider too, so a retried create at the provider is the same transaction. */

@@ -24,9 +24,9 @@ import {
  * It keeps its own books in `test_provider_transaction`; the portal never reads them.
  */
 
-export const TEST_PROVIDER_NAME = 'test';
-export const TEST_CALLBACK_PATH = '/api/payment/callback/test';
-export const TEST_SIGNATURE_HEADER = 'x-test-provider-signature';
+const TEST_PROVIDER_NAME = 'test';
+const TEST_CALLBACK_PATH = '/api/payment/callback/test';
+const TEST_SIGNATURE_HEADER = 'x-test-provider-signature';
 /** A callback older than this is refused even with a good signature (replay window). */
 const SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
 
@@ -47,7 +47,7 @@ export interface TestProviderOptions {
   deliver?: (path: string, body: string, headers: Record<string, string>) => Promise<void>;
 }
 
-export function signTestCallback(secret: string, body: string, at: Date): string {
+function signTestCallback(secret: string, body: string, at: Date): string {
   const timestamp = Math.floor(at.getTime() / 1000);
   const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   return `t=${timestamp},v1=${mac}`;

@@ -15,13 +15,13 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LEASE_MS = 2 * 60 * 1000;
 
 /** The answer a call gave, as sent: replayed byte for byte. */
-export interface StoredResponse {
+interface StoredResponse {
   status: number;
   contentType: string | null;
   body: string;
 }
 
-export type IdempotencyClaim =
+type IdempotencyClaim =
   /** The caller runs the call and then `complete`s or `release`s the claim. */
   | { kind: 'claimed' }
   /** The same call has answered: send this again. */

@@ -9,10 +9,8 @@ import { databaseIdempotencyStore, redisIdempotencyStore, type IdempotencyStore 
 import { connectRedis, guarded } from './redis.ts';
 import { databaseSessionRecords, redisSessionRecords, type SessionRecords } from './sessions.ts';
 
-export type { RateLimit, RateLimiter, RateLimitResult } from './rate-limiter.ts';
-export type { SessionRecords } from './sessions.ts';
-export type { LoginAttempts } from './login-attempts.ts';
-export type { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency.ts';
+export type { RateLimiter } from './rate-limiter.ts';
+export type { IdempotencyStore } from './idempotency.ts';
 
 /**
  * The state every instance must see the same way (docs/decisions/018): sessions, login

@@ -5,7 +5,7 @@ import { loginAttempt } from '../../db/schema.ts';
 import type { RedisCall } from './redis.ts';
 
 /** One login started by GET /api/loginToken, kept under the SHA-256 of its token (the OIDC state). */
-export interface LoginAttemptRecord {
+interface LoginAttemptRecord {
   browserBindingHash: string;
   codeVerifier: string;
   nonce: string;

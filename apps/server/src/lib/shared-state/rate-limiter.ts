@@ -5,13 +5,13 @@ import { rateLimitCounter } from '../../db/schema.ts';
 import { occasionalSweep } from '../occasional-sweep.ts';
 import type { RedisCall } from './redis.ts';
 
-export interface RateLimit {
+interface RateLimit {
   /** At most this many hits per window. */
   limit: number;
   windowMs: number;
 }
 
-export interface RateLimitResult {
+interface RateLimitResult {
   allowed: boolean;
   /** Hits in the current window, this one included. */
   hits: number;

@@ -47,7 +47,7 @@ export async function connectRedis(options: { url: string; keyPrefix: string; lo
 /** Replies that mean "Redis cannot serve right now" rather than "we sent a wrong command". */
 const unavailableReplies = /^(LOADING|READONLY|MASTERDOWN|BUSY|TRYAGAIN|CLUSTERDOWN|OOM|NOREPLICAS)\b/;
 
-export function isRedisUnavailable(error: unknown): boolean {
+function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // A ReplyError is Redis answering: only some answers mean it is away; the rest are our bugs.
   if (error.name === 'ReplyError') return unavailableReplies.test(error.message);

@@ -16,7 +16,7 @@ export const SESSION_ACTIVITY_WRITE_MS = 60 * 1000;
 
 type UserRow = typeof appUser.$inferSelect;
 
-export interface SessionRecord {
+interface SessionRecord {
   userId: string;
   idToken: string;
   /**
@@ -31,7 +31,7 @@ export interface SessionRecord {
 }
 
 /** What a live session gives the request: its user, the ID token and the issuer that opened it. */
-export interface TouchedSession {
+interface TouchedSession {
   user: UserRow;
   idToken: string;
   issuer: string | null;
@@ -57,7 +57,7 @@ export interface SessionRecords {
 }
 
 /** The one rule both stores apply, with the caller's clock. */
-export function sessionEnded(at: number, expiresAt: number, lastSeenAt: number): boolean {
+function sessionEnded(at: number, expiresAt: number, lastSeenAt: number): boolean {
   return at >= expiresAt || at - lastSeenAt >= SESSION_IDLE_MS;
 }
 

@@ -6,7 +6,7 @@ import { appUser, profileFieldSource, userLogin } from '../../db/schema.ts';
 import type { ClaimProfile } from '../../identity/claims.ts';
 import type { RelyingParty, VerifiedLogin } from '../../identity/relying-party.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { applyIssuerClaims } from '../profile/provenance.ts';
+import { applyIssuerClaims } from '../profile/index.ts';
 
 /**
  * The issuers a person can log in with (issue 24), the first the main one (OIDC_*): the group's
@@ -27,33 +27,6 @@ export function issuerDto(issuer: LoginIssuer): LoginIssuerDto {
   // Only Vipps' birthdate counts as verified (identity/claims.ts): a group account may let people type theirs.
   const vipps = issuer.claimProfile === 'vipps';
   return { key: issuer.key, label: issuer.label, style: vipps ? 'vipps' : 'oidc', verifiesAge: vipps };
-}
-
-/**
- * The user's subject at the main issuer: with the embedded provider, the id of their
- * `idp_account` (password, e-mail to sign in with). Not `identity_sub`, which for a user who came
- * by Vipps first is `vipps:{sub}` however many logins they link later. A user with no login rows
- * at all (from before logins were kept) has theirs in `identity_sub`; a user with logins but none
- * with the main issuer has none: null.
- */
-export async function mainSubjectOf(db: Pick<Db, 'select'>, mainKey: string, user: { id: string; identitySub: string }): Promise<string | null> {
-  const rows = await db.select({ issuer: userLogin.issuer, subject: userLogin.subject }).from(userLogin).where(eq(userLogin.userId, user.id));
-  if (rows.length === 0) return user.identitySub;
-  return rows.find((row) => row.issuer === mainKey)?.subject ?? null;
-}
-
-/**
- * The user a subject of the main issuer reaches (a password reset at the embedded provider ends
- * their sessions): through `user_login`, or by `identity_sub` only for a user with no login rows,
- * the rule `userFor` applies.
- */
-export async function userIdOfMainSubject(db: Pick<Db, 'select'>, mainKey: string, subject: string): Promise<string | undefined> {
-  const [linked] = await db.select({ userId: userLogin.userId }).from(userLogin).where(and(eq(userLogin.issuer, mainKey), eq(userLogin.subject, subject)));
-  if (linked) return linked.userId;
-  const [legacy] = await db.select({ id: appUser.id }).from(appUser).where(eq(appUser.identitySub, subject));
-  if (!legacy) return undefined;
-  const [anyLogin] = await db.select({ issuer: userLogin.issuer }).from(userLogin).where(eq(userLogin.userId, legacy.id)).limit(1);
-  return anyLogin ? undefined : legacy.id;
 }
 
 /** The user's login with `issuerKey` among all their logins, or why it may not be unlinked: not linked, or the last way in. */
@@ -225,5 +198,3 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
     },
   };
 }
-
-export type UserLogins = ReturnType<typeof createUserLogins>;

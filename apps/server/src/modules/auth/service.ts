@@ -17,17 +17,16 @@ import { databaseLoginAttempts, type LoginAttempts } from '../../lib/shared-stat
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import { hashToken, randomToken, type ActiveSession, type SessionStore, type SessionUser } from '../../plugins/session.ts';
 import { createUserLogins, issuerDto, type LoginIssuer } from './logins.ts';
-import type { AccountService } from '../subscription/service.ts';
-import { toAccountDto, toUserDto } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import { toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 
 /**
  * A login token is good for 30 minutes, as long as the provider's login interaction: a slow
  * typist is never told the login expired after the provider accepted the password.
  */
-export const LOGIN_TOKEN_TTL_MS = 30 * 60 * 1000;
+const LOGIN_TOKEN_TTL_MS = 30 * 60 * 1000;
 /** Where the provider sends the browser after ending its session (a public page). */
-export const AFTER_LOGOUT_PATH = '/kundeservice';
+const AFTER_LOGOUT_PATH = '/kundeservice';
 
 export interface AuthServiceDeps {
   db: Db;
@@ -51,7 +50,7 @@ function unknownIssuer(): AppError {
 }
 
 /** The portal's own login page: lists the issuers when there is more than one (apps/web `/logg-inn`). */
-export const LOGIN_CHOOSER_PATH = '/logg-inn';
+const LOGIN_CHOOSER_PATH = '/logg-inn';
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { db, issuers, sessions, accounts, titles, identityProviderName, now } = deps;

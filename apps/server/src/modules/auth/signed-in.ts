@@ -3,8 +3,8 @@ import { authErrorCodes, authErrorMessages, type Subscription, type Title } from
 import { AppError } from '../../lib/app-error.ts';
 import { requestUrlOf } from '../../plugins/portal-origin.ts';
 import type { ActiveSession, SessionStore, SessionUser } from '../../plugins/session.ts';
-import type { AccountRow, AccountService } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { AccountRow, AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 
 /**
  * Who is calling, for every signed-in area (issue 26.1). An area puts `app.authenticate` on its

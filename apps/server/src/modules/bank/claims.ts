@@ -6,8 +6,7 @@ import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { account, appUser, avtaleGiroClaim, bankFile, invoice, paymentAgreement, subscription } from '../../db/schema.ts';
 import type { BankFileArchive } from './archive.ts';
-import { settledOreOf } from '../billing/paid-so-far.ts';
-import { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from './claim-window.ts';
+import { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS, settledOreOf } from '../billing/index.ts';
 
 /**
  * The daily AvtaleGiro claim run (issue 21): every unpaid invoice of a subscription with a

@@ -7,8 +7,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { avtaleGiroClaim, bankFile, bankTransaction, invoice, payment, paymentAgreement, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
-import { enqueuePaymentReceipt } from '../billing/documents/receipts.ts';
-import { paidSoFar } from '../billing/paid-so-far.ts';
+import { enqueuePaymentReceipt, paidSoFar } from '../billing/index.ts';
 import { mandateDeleted } from './mandates.ts';
 
 /**
@@ -25,9 +24,9 @@ import { mandateDeleted } from './mandates.ts';
 /** Transactions applied per database transaction: small enough to keep locks short, large enough to be quick. */
 const BATCH = 200;
 
-export type ImportedKind = Exclude<BankFileKind, 'avtalegiro-claims'>;
+type ImportedKind = Exclude<BankFileKind, 'avtalegiro-claims'>;
 
-export interface UnmatchedTransaction {
+interface UnmatchedTransaction {
   kid: string;
   amountOre: number;
   reason: string;
@@ -47,7 +46,7 @@ export interface BankImportSummary {
 }
 
 /** The import's answer lists this many unmatched transactions at most: the answer stays small whatever the file. */
-export const UNMATCHED_LISTED = 1_000;
+const UNMATCHED_LISTED = 1_000;
 
 /** Lines of a file, as many times as the import reads it (it reads twice; nothing holds the whole file). */
 export type LineSource = () => AsyncIterable<string> | Iterable<string>;
@@ -372,5 +371,3 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
     },
   };
 }
-
-export type BankImport = ReturnType<typeof createBankImport>;

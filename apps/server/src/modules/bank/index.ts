@@ -9,6 +9,9 @@ import { bankRoutes } from './routes.ts';
 import { createBankService, type BankService } from './service.ts';
 import { createBankTransport } from './transport.ts';
 
+// What other parts of the server use of this area (eslint.config.js, areaZones).
+export { settlementCsv } from './settlement.ts';
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The bank rails (issue 21): imports, claims, the exchange with the bank, reconciliation — for the CLI, the jobs and tests. */

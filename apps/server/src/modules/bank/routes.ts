@@ -8,7 +8,7 @@ import { settlementCsv } from './settlement.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
 /** A bank file of 100,000 OCR transactions is about 25 MB; this leaves room and stops a runaway upload. */
-export const BANK_FILE_BODY_LIMIT = 64 * 1024 * 1024;
+const BANK_FILE_BODY_LIMIT = 64 * 1024 * 1024;
 
 const importResponseSchema = z.object({
   kind: z.enum(['ocr-giro', 'avtalegiro-mandates']),

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.ts';
  * file's own end-record sum next to the sum of its rows, and the two must agree.
  */
 
-export interface SettlementLine {
+interface SettlementLine {
   date: string;
   /** Null: the bank paid to an account or agreement no title owns. */
   titleCode: string | null;
@@ -22,7 +22,7 @@ export interface SettlementLine {
   unplacedOre: number;
 }
 
-export interface BankFileControl {
+interface BankFileControl {
   transmissionNumber: string;
   kind: string;
   transactions: number;

@@ -17,14 +17,14 @@ import type { BankSftpConfig } from '../../config.ts';
  *   where they are; SFTP uploads each under a temporary name and renames it, so Nets never picks
  *   up half a file. Delivered files move to `sent/` (exchange.ts).
  */
-export interface IncomingBankFile {
+interface IncomingBankFile {
   /** The file's name at the bank (and in the inbox). */
   name: string;
   /** The local copy to import from. */
   path: string;
 }
 
-export interface BankTransportSession {
+interface BankTransportSession {
   /**
    * Brings the bank's new files into the inbox; answers every file waiting there, by name, and
    * the bank's files that could not be fetched this time (they stay at the bank for the next exchange).
@@ -51,7 +51,7 @@ interface TransportLog {
 }
 
 /** Temporary and hidden names (ours or a half-written upload by someone else) are never files to import or send. */
-export function isTransferName(name: string): boolean {
+function isTransferName(name: string): boolean {
   return !name.startsWith('.') && !name.endsWith('.partial') && name === path.basename(name);
 }
 
@@ -109,7 +109,7 @@ export function createLocalTransport(root: string): BankTransport {
 }
 
 /** The SHA-256 fingerprint OpenSSH prints (`SHA256:…`), without the prefix and padding. */
-export function hostKeyFingerprint(key: Buffer): string {
+function hostKeyFingerprint(key: Buffer): string {
   return createHash('sha256').update(key).digest('base64').replace(/=+$/, '');
 }
 

@@ -4,7 +4,7 @@ import { billingErrorCodes, instStatusCodes, osloToday, type CreditedInvoice } f
 import type { Db, Tx } from '../../db/client.ts';
 import { billingDocument, invoice, payment, subscription, subscriptionWithdrawal } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import { fixedAvtaleGiroDraw } from './claim-window.ts';
 import { setOffOreOf } from './paid-so-far.ts';
 import type { InvoiceCrediting } from './documents/credit.ts';
 
@@ -63,7 +63,7 @@ export interface InvoiceAfterAccess {
  * The invoices of the subscription for periods from the day its access ends (`accessEnds`, the
  * period end) that the crediting function will credit, oldest first. Read by invoice_account_idx.
  */
-export async function invoicesAfterAccess(reader: Db | Tx, owner: { id: string; ariaAccountNo: number }, accessEnds: string): Promise<InvoiceAfterAccess[]> {
+async function invoicesAfterAccess(reader: Db | Tx, owner: { id: string; ariaAccountNo: number }, accessEnds: string): Promise<InvoiceAfterAccess[]> {
   const { rows } = (await reader.execute(sql`
     select i.aria_invoice_no::bigint as no, i.amount_ore, i.paid_at is not null as paid from ${invoice} i
     where i.aria_account_no = ${owner.ariaAccountNo} and i.subscription_id = ${owner.id} and i.period_from >= ${accessEnds} and ${creditableInvoice}

@@ -18,8 +18,8 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { invoice, payment, paymentAgreement, paymentCallback, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
-import type { ChangeMails } from '../subscription/change-mails.ts';
+import { fixedAvtaleGiroDraw } from './claim-window.ts';
+import type { ChangeMails } from '../subscription/index.ts';
 import { CallbackSignatureError, ProviderNotFoundError, type AgreementTerms, type CallbackRequest, type PaymentProvider, type ProviderAgreement, type ProviderTransaction } from '../../integrations/payment/provider.ts';
 
 /**
@@ -34,18 +34,18 @@ import { CallbackSignatureError, ProviderNotFoundError, type AgreementTerms, typ
 export type PaymentRow = typeof payment.$inferSelect;
 
 /** After this long a PENDING payment is looked up by the reconciliation job; after MAX it is given up. */
-export const RECONCILE_AFTER_MS = 10 * 60 * 1000;
-export const PENDING_MAX_MS = 60 * 60 * 1000;
+const RECONCILE_AFTER_MS = 10 * 60 * 1000;
+const PENDING_MAX_MS = 60 * 60 * 1000;
 /** How often reconciliation asks about a renewal charge the provider holds until its due date. */
-export const CHARGE_LOOKUP_INTERVAL_MS = 6 * 60 * 60 * 1000;
+const CHARGE_LOOKUP_INTERVAL_MS = 6 * 60 * 60 * 1000;
 /** How long one settler may talk to the provider about a capture before another may try (a crashed one lets go by itself). */
-export const CAPTURE_LEASE_MS = 2 * 60 * 1000;
+const CAPTURE_LEASE_MS = 2 * 60 * 1000;
 /** A second capture of a paid invoice whose refund did not go through: an operator must refund it. */
-export const DUPLICATE_REFUND_FAILED = 'DUPLICATE_PAYMENT_REFUND_FAILED';
+const DUPLICATE_REFUND_FAILED = 'DUPLICATE_PAYMENT_REFUND_FAILED';
 /** A card / Vipps agreement flow overtaken by a newer payment-method choice. */
-export const SUPERSEDED = 'SUPERSEDED';
+const SUPERSEDED = 'SUPERSEDED';
 /** How long after giving up an agreement flow reconciliation still checks that the provider let it go (a payer has minutes to approve). */
-export const ABANDONED_FLOW_WINDOW_MS = 6 * 60 * 60 * 1000;
+const ABANDONED_FLOW_WINDOW_MS = 6 * 60 * 60 * 1000;
 
 const capturePurposes: PaymentPurpose[] = ['INVOICE', 'RENEWAL', 'ORDER'];
 const agreementPurposes: PaymentPurpose[] = ['CARD_CHANGE', 'PAYMENT_METHOD_CHANGE'];

@@ -9,9 +9,8 @@ import type { PaymentProvider } from '../../integrations/payment/provider.ts';
 import type { VippsSimulator } from '@minside/vipps/simulator';
 import { ensureBillingSecret } from '../../integrations/payment/secrets.ts';
 import type { SessionStore } from '../../plugins/session.ts';
-import type { AccountService } from '../subscription/service.ts';
+import type { AccountService, ChangeMails } from '../subscription/index.ts';
 import { createPaymentEngine, type PaymentEngine } from './engine.ts';
-import type { ChangeMails } from '../subscription/change-mails.ts';
 import { createBillingJobs, type BillingJobs } from './jobs.ts';
 import { createInvoiceCrediting, type InvoiceCrediting } from './documents/credit.ts';
 import { createCancelledPeriodCrediting, type CancelledPeriodCrediting } from './cancelled-periods.ts';
@@ -20,7 +19,18 @@ import { createDocumentCompletion } from './documents/issue.ts';
 import { billingRoutes } from './routes.ts';
 import { createBillingService, type BillingService } from './service.ts';
 
+// What other parts of the server use of this area (eslint.config.js, areaZones).
+export { invoicesToCreditOnCancel } from './cancelled-periods.ts';
+export type { CancelledPeriodCrediting } from './cancelled-periods.ts';
+export { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS, liveClaimColumn } from './claim-window.ts';
+export type { InvoiceCrediting } from './documents/credit.ts';
+export { issueMissingInvoiceDocuments } from './documents/issue.ts';
+export { enqueuePaymentReceipt } from './documents/receipts.ts';
 export { createComplaintCrediting, type ComplaintCrediting } from './documents/set-off.ts';
+export type { PaymentEngine, PaymentRow } from './engine.ts';
+export { insertInvoice } from './issue-invoice.ts';
+export { paidSoFar, settledOreOf } from './paid-so-far.ts';
+export { toInvoiceDto } from './service.ts';
 export type { BillingService } from './service.ts';
 
 declare module 'fastify' {

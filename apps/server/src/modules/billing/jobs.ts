@@ -12,7 +12,7 @@ import type { PaymentEngine } from './engine.ts';
 import { insertInvoice } from './issue-invoice.ts';
 import { qualified } from '../../db/qualified.ts';
 import { enqueuePaymentReceipt, enqueueRefundNotice } from './documents/receipts.ts';
-import { CLAIM_MIN_LEAD_DAYS, fixedAvtaleGiroDraw } from '../bank/claim-window.ts';
+import { CLAIM_MIN_LEAD_DAYS, fixedAvtaleGiroDraw } from './claim-window.ts';
 import { creditedOreColumn, paidSoFar } from './paid-so-far.ts';
 import type { BillingService } from './service.ts';
 import { endingStatusCodes, type CancelledPeriodCrediting } from './cancelled-periods.ts';
@@ -37,7 +37,7 @@ const DUE_DAYS_BEFORE_PERIOD = 2;
  * 3 days after it, attempt 3 at least 4 days after that; then the invoice waits like a giro (the
  * owner has had a pay-link since the first failure).
  */
-export const RENEWAL_RETRY_DAYS = [3, 4] as const;
+const RENEWAL_RETRY_DAYS = [3, 4] as const;
 /** The receiving account printed on invoices the portal creates (illustrative, as the seed's). */
 
 const periodMonths: Record<BillingPeriod, number> = { YEAR: 12, QUARTER: 3, MONTH: 1, MONTH_PREMIUM: 1 };

@@ -37,7 +37,7 @@ import type { FastifyReply } from 'fastify';
 import type { PaymentEngine } from './engine.ts';
 import type { InvoiceCrediting } from './documents/credit.ts';
 import type { EhfOutbox } from './documents/ehf-outbox.ts';
-import type { AccountService } from '../subscription/service.ts';
+import type { AccountService } from '../subscription/index.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { BillingService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';

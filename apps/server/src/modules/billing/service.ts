@@ -31,13 +31,12 @@ import type { Db, Tx } from '../../db/client.ts';
 import { account, billingDocument, discountCode, invoice, payment, paymentAgreement, subscription, subscriptionDiscount } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
-import type { AccountService } from '../subscription/service.ts';
-import type { ChangeMails } from '../subscription/change-mails.ts';
+import type { AccountService, ChangeMails } from '../subscription/index.ts';
 import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { creditNotesOf, documentPdf, invoicePdf } from './documents/issue.ts';
-import { chooseAvtaleGiro } from '../bank/mandates.ts';
-import { claimStillInTime, drawIsFixed, failedDrawColumn, fixedAvtaleGiroDraw, liveClaimColumn, onActiveMandateColumn } from '../bank/claim-window.ts';
+import { chooseAvtaleGiro } from './avtalegiro-mandate.ts';
+import { claimStillInTime, drawIsFixed, failedDrawColumn, fixedAvtaleGiroDraw, liveClaimColumn, onActiveMandateColumn } from './claim-window.ts';
 import { creditedOreColumn, paidOreColumn, paidSoFar } from './paid-so-far.ts';
 
 type InvoiceRow = typeof invoice.$inferSelect;
@@ -76,7 +75,7 @@ const providerCodeOf: Record<PaymentMethod, PaymentMethodDetails['providerCode']
   NONE: null,
 };
 
-export function maskedCardNumber(last4: string): string {
+function maskedCardNumber(last4: string): string {
   return `**** **** **** ${last4}`;
 }
 
@@ -102,7 +101,7 @@ export interface InvoiceMoney {
 }
 
 /** The columns of InvoiceMoney as of `today`, for any query of invoices. */
-export function invoiceMoney(today: string) {
+function invoiceMoney(today: string) {
   return { paidOre: paidOreColumn, creditedOre: creditedOreColumn, claim: liveClaimColumn(today), drawFailed: failedDrawColumn(today), onActiveMandate: onActiveMandateColumn };
 }
 

@@ -39,10 +39,9 @@ import { account, einvoiceRecipient, mailOutbox, subscription, subscriptionChang
 import type { Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode, voidCodesSentTo } from '../../lib/one-time-code.ts';
-import type { SignedInSubscriber } from '../auth/signed-in.ts';
+import type { SignedInSubscriber } from '../auth/index.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
-import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
+import { accessOn, accessWithOwnerOn, grantSubscription, lockSubscriptionAt, toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
 
 export interface BusinessDeps {
   db: Db;

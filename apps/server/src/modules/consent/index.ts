@@ -1,3 +1,5 @@
+// The consent area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
@@ -18,3 +20,5 @@ export async function registerConsent(app: FastifyInstance, deps: { db: Db; now:
     settings,
   });
 }
+
+export { clientConfigOf, parseClientSettings } from './settings.ts';

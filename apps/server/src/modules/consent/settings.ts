@@ -55,7 +55,7 @@ export function parseClientSettings(env: NodeJS.ProcessEnv): SettingsResult {
 }
 
 /** The Datadog intake for the EU site (SPEC §9 production monitoring: EU region). */
-export const RUM_INTAKE_ORIGIN = 'https://browser-intake-datadoghq.eu';
+const RUM_INTAKE_ORIGIN = 'https://browser-intake-datadoghq.eu';
 
 /**
  * The origins the Content-Security-Policy must allow for what is configured: nothing extra

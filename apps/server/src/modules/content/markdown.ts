@@ -2,7 +2,7 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import { inlineText, isSafeContentHref, type ContentBlock, type InlineNode } from '@minside/domain';
 
 /**
- * Markdown → the small tree of packages/domain/src/privacy.ts. marked only tokenises; we keep
+ * Markdown → the small tree of packages/domain/src/privacy/privacy.ts. marked only tokenises; we keep
  * the nodes we know (headings, paragraphs, lists, quotes, emphasis, links, code) and turn
  * everything else — raw HTML above all — into plain text or nothing. No HTML string is ever
  * produced, so the browser renders React elements and an operator's `<script>` stays text.

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error.ts';
 import { parseMarkdown, type ParsedMarkdown } from './markdown.ts';
 
 export type ContentKind = 'legal' | 'support';
-export const DEFAULT_GROUP = 'default';
+const DEFAULT_GROUP = 'default';
 
 export interface ContentDeps {
   /** The folder holding `{kind}/{group}/{page}.md` (CONTENT_DIR, default ./content). */

@@ -1,9 +1,11 @@
+// The delivery area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import type { Mailer } from '../../integrations/mail/index.ts';
 import type { ComplaintCrediting } from '../billing/index.ts';
-import type { ChangeMails } from '../subscription/change-mails.ts';
+import type { ChangeMails } from '../subscription/index.ts';
 import type { createCalendarCache } from './calendars.ts';
 import { carrierFeed } from './feed.ts';
 import { createDeliveryNotices } from './notices.ts';
@@ -38,4 +40,8 @@ export async function registerDelivery(app: FastifyInstance, setup: DeliverySetu
 }
 
 export { createCalendarCache } from './calendars.ts';
+
+export { carrierFeed } from './feed.ts';
+export { createDeliveryNotices } from './notices.ts';
+export { postalCodeEntries, townOf } from './postal-codes.ts';
 export type { DeliveryService } from './service.ts';

@@ -1,3 +1,5 @@
+// The family area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import { familyRoutes } from './routes.ts';
 import { createFamilyService, type FamilyDeps } from './service.ts';

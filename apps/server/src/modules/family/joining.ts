@@ -4,11 +4,11 @@ import { effectiveStatusCode, familyMessages, familySharingRefusal, instStatusCo
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, familyInvitationLink, subscription, subscriptionChange, subscriptionMember } from '../../db/schema.ts';
 import { hashToken, type SessionUser } from '../../plugins/session.ts';
-import { accessWithOwnerOn } from '../subscription/grant.ts';
-import { toAccountDto, toSubscriptionDto, toUserDto, type AccountService } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import { accessWithOwnerOn } from '../subscription/index.ts';
+import { toAccountDto, toSubscriptionDto, toUserDto, type AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 import { displayName, FAMILY, outcome, type MemberRow, type SubscriptionRow } from './family-record.ts';
-import { ownFieldsOf, settleShare } from './shares.ts';
+import { ownFieldsOf, settleShare } from '../subscription/index.ts';
 
 export interface FamilyJoiningDeps {
   db: Db;

@@ -30,10 +30,10 @@ import { AppError } from '../../lib/app-error.ts';
 import type { RateLimiter } from '../../lib/shared-state/index.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { hashToken, randomToken, type SessionUser } from '../../plugins/session.ts';
-import { accessOn } from '../subscription/grant.ts';
-import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
-import { endShareRow } from './shares.ts';
-import type { TitleService } from '../titles/service.ts';
+import { accessOn } from '../subscription/index.ts';
+import { toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
+import { endShareRow } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 import { DAY_MS, displayName, FAMILY, type FamilyContext, type MemberRow, type SubscriptionRow } from './family-record.ts';
 import { createFamilyJoining } from './joining.ts';
 

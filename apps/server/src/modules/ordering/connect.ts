@@ -22,8 +22,8 @@ import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode } from '../../lib/one-time-code.ts';
 import type { RateLimiter } from '../../lib/shared-state/rate-limiter.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
-import type { TitleService } from '../titles/service.ts';
+import { toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 
 export interface ConnectDeps {
   db: Db;

@@ -24,11 +24,11 @@ import type { Catalogue, PublicationConfig } from '@minside/titles';
 import type { Tx } from '../../db/client.ts';
 import { appUser, deliveryAddress, payment, subscriptionChange, subscriptionOrder } from '../../db/schema.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
-import type { PaymentRow } from '../billing/engine.ts';
-import { insertInvoice } from '../billing/issue-invoice.ts';
-import { accessOn, grantSubscription, introColumns, lockSubscriptionAt } from '../subscription/grant.ts';
-import { findPlan } from '../subscription/plans.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { PaymentRow } from '../billing/index.ts';
+import { insertInvoice } from '../billing/index.ts';
+import { accessOn, grantSubscription, introColumns, lockSubscriptionAt } from '../subscription/index.ts';
+import { findPlan } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 import { closedStates, orderQuoteOf, type OrderRow } from './order-record.ts';
 
 export interface OrderFulfilmentDeps {
@@ -171,5 +171,3 @@ export function createOrderFulfilment(deps: OrderFulfilmentDeps) {
 
   return { paperStartOf, fulfil, onSettled };
 }
-
-export type OrderFulfilment = ReturnType<typeof createOrderFulfilment>;

@@ -2,7 +2,7 @@ import { orderEligibility, orderErrorCodes, orderMessages, offerLabels, osloToda
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { soldPlans } from '../subscription/plans.ts';
+import { soldPlans } from '../subscription/index.ts';
 import type { Winback } from './winback.ts';
 
 /**

@@ -6,8 +6,6 @@ import { AppError } from '../../lib/app-error.ts';
 
 /** An order waiting for its payment this long is given up by the repair job (the engine's PENDING_MAX_MS). */
 export const ORDER_PAYMENT_MAX_MS = 60 * 60 * 1000;
-/** The winback link's default life. */
-export const WINBACK_LINK_DAYS = 30;
 
 export type OrderRow = typeof subscriptionOrder.$inferSelect;
 

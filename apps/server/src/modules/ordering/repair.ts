@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { orderErrorCodes } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { payment, subscriptionOrder } from '../../db/schema.ts';
-import type { PaymentEngine, PaymentRow } from '../billing/engine.ts';
+import type { PaymentEngine, PaymentRow } from '../billing/index.ts';
 import { ORDER_PAYMENT_MAX_MS, type OrderRow } from './order-record.ts';
 
 export function createOrderRepair(deps: { db: Db; engine: PaymentEngine; now: () => Date; log: FastifyBaseLogger; fulfil: (tx: Tx, order: OrderRow, paid: PaymentRow) => Promise<void> }) {

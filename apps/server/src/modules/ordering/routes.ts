@@ -23,7 +23,7 @@ import {
 } from '@minside/domain';
 import { operatorAuth } from '../../plugins/operator-auth.ts';
 import type { SessionStore } from '../../plugins/session.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { TitleService } from '../titles/index.ts';
 import type { ConnectService } from './connect.ts';
 import type { OrderingService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';

@@ -4,12 +4,12 @@ import { orderErrorCodes, orderMessages, osloToday } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, subscription } from '../../db/schema.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { accessWithOwnerOn } from '../subscription/grant.ts';
-import type { AccountService } from '../subscription/service.ts';
+import { accessWithOwnerOn } from '../subscription/index.ts';
+import type { AccountService } from '../subscription/index.ts';
 import { orderError } from './order-record.ts';
 
 /** The winback link's default life. */
-export const WINBACK_LINK_DAYS = 30;
+const WINBACK_LINK_DAYS = 30;
 
 /**
  * Winback (issue 7): who is a former subscriber at a title, and the signed links operators hand

@@ -22,10 +22,9 @@ import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { InvoiceCrediting } from '../billing/documents/credit.ts';
-import type { PaymentEngine } from '../billing/engine.ts';
-import { lifecycleView } from '../subscription/lifecycle-service.ts';
-import type { TitleService } from '../titles/service.ts';
+import type { InvoiceCrediting, PaymentEngine } from '../billing/index.ts';
+import { lifecycleView } from '../subscription/index.ts';
+import type { TitleService } from '../titles/index.ts';
 import { randomUUID } from 'node:crypto';
 
 type SubscriptionRow = typeof subscription.$inferSelect;

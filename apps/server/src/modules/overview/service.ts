@@ -6,7 +6,7 @@ import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import type { BillingService } from '../billing/index.ts';
 import type { DeliveryService } from '../delivery/index.ts';
-import type { SignedInSubscriber } from '../auth/signed-in.ts';
+import type { SignedInSubscriber } from '../auth/index.ts';
 
 export interface HomeOverviewDeps {
   db: Db;

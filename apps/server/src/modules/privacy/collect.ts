@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { mainSubjectOf } from '../auth/logins.ts';
+import { mainSubjectOf } from '../../identity/main-subject.ts';
 import {
   account,
   appUser,
@@ -34,7 +34,7 @@ import {
 } from '../../db/schema.ts';
 
 /** Only the last four characters: enough to recognise a card or account, useless to anyone else. */
-export function mask(value: string | null): string | null {
+function mask(value: string | null): string | null {
   if (!value) return null;
   const tail = value.replace(/\s|\./g, '').slice(-4);
   return `${'*'.repeat(Math.max(4, value.replace(/\s|\./g, '').length - 4))}${tail}`;
@@ -197,8 +197,6 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     dataRequests: requests.map((row) => ({ kind: row.kind, status: row.status, requestedAt: iso(row.requestedAt), completedAt: iso(row.completedAt) })),
   };
 }
-
-export type UserData = Awaited<ReturnType<typeof collectUserData>>;
 
 /** A rough row count: above the inline limit the export is left to the job (big accounts). */
 export async function estimateRows(db: Pick<Db, 'select'>, userId: string): Promise<number> {

@@ -1,3 +1,5 @@
+// The privacy area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import { privacyRoutes } from './routes.ts';
 import { createPrivacyService, type PrivacyDeps, type PrivacyService } from './service.ts';
@@ -20,3 +22,7 @@ export async function registerPrivacy(app: FastifyInstance, deps: PrivacyDeps & 
   app.decorate('privacy', privacy);
   return privacy;
 }
+
+export { collectUserData } from './collect.ts';
+export { exportArchiveOf } from './service.ts';
+export type { PrivacyService } from './service.ts';

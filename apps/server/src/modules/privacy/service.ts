@@ -1,4 +1,4 @@
-import { endSharesOf } from '../family/shares.ts';
+import { endSharesOf, type LifecycleService } from '../subscription/index.ts';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { strToU8, zipSync } from 'fflate';
@@ -19,7 +19,7 @@ import {
   type Title,
 } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
-import { issueMissingInvoiceDocuments } from '../billing/documents/issue.ts';
+import { issueMissingInvoiceDocuments } from '../billing/index.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   account,
@@ -56,8 +56,7 @@ import { uniqueViolationOf } from '../../lib/pg-errors.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { LifecycleService } from '../subscription/lifecycle-service.ts';
-import { mainSubjectOf } from '../auth/logins.ts';
+import { mainSubjectOf } from '../../identity/main-subject.ts';
 import { collectUserData, estimateRows } from './collect.ts';
 
 type RequestRow = typeof dataRequest.$inferSelect;
@@ -85,7 +84,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const CLAIM_MS = 10 * 60 * 1000;
 const DEFAULT_INLINE_EXPORT_LIMIT = 5_000;
 
-export const ERASED_EMAIL_DOMAIN = 'slettet.invalid';
+const ERASED_EMAIL_DOMAIN = 'slettet.invalid';
 
 /** The zip a data export delivers, whoever asked for it (Min Side, or the customer centre by `admin gdpr export`). */
 export function exportArchiveOf(data: Awaited<ReturnType<typeof collectUserData>>, at: Date): Uint8Array {

@@ -1,3 +1,5 @@
+// The profile area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import { profileRoutes } from './routes.ts';
 import { createProfileService, type ProfileDeps } from './service.ts';
@@ -6,3 +8,5 @@ import { createProfileService, type ProfileDeps } from './service.ts';
 export async function registerProfile(app: FastifyInstance, deps: ProfileDeps): Promise<void> {
   await app.register(profileRoutes, { profile: createProfileService(deps) });
 }
+
+export { applyIssuerClaims, declareBirthdate, recordSource, sourcesOf } from './provenance.ts';

@@ -19,12 +19,12 @@ import { verifyPassword } from '../../identity/provider/password.ts';
 import { titleMail, type Mailer, type MailTitle } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { hashToken, randomToken, type SessionUser } from '../../plugins/session.ts';
-import { mainSubjectOf } from '../auth/logins.ts';
-import { toUserDto } from '../subscription/service.ts';
+import { mainSubjectOf } from '../../identity/main-subject.ts';
+import { toUserDto } from '../subscription/index.ts';
 import { lockedChanges, recordSource, recordUserEdits, sourcesOf } from './provenance.ts';
 
 /** A confirmation link is good for 24 hours. */
-export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface ProfileDeps {
   db: Db;

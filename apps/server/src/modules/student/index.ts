@@ -1,3 +1,5 @@
+// The student area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import { studentRoutes } from './routes.ts';
 import { createStudentService, type StudentDeps, type StudentService } from './service.ts';
@@ -11,3 +13,5 @@ export async function registerStudent(app: FastifyInstance, deps: StudentDeps): 
   await app.register(studentRoutes, { student });
   return student;
 }
+
+export type { StudentService } from './service.ts';

@@ -1,4 +1,4 @@
-import { insertInvoice } from '../billing/issue-invoice.ts';
+import { insertInvoice } from '../billing/index.ts';
 import { titleMail } from '../../integrations/mail/templates.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
@@ -35,11 +35,9 @@ import type { Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { claimCode, issueCode } from '../../lib/one-time-code.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { accessOn, grantSubscription, lockSubscriptionAt } from '../subscription/grant.ts';
-import { findPlan } from '../subscription/plans.ts';
-import { toAccountDto, toUserDto, type AccountService } from '../subscription/service.ts';
+import { accessOn, findPlan, grantSubscription, lockSubscriptionAt, toAccountDto, toUserDto, type AccountService } from '../subscription/index.ts';
 import type { Catalogue } from '@minside/titles';
-import type { TitleService } from '../titles/service.ts';
+import type { TitleService } from '../titles/index.ts';
 
 /** The receiving account printed on invoices the portal creates (illustrative, like the seed's). */
 

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { effectiveStatusCode, hasAccess, sharedStatusOn, type IntroductoryPrice } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, subscription } from '../../db/schema.ts';
-import { settleShare } from '../family/shares.ts';
+import { settleShare } from './shares.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 type SubscriptionValues = Omit<typeof subscription.$inferInsert, 'id' | 'ariaAccountNo' | 'titleCode' | 'createdAt'>;
@@ -14,7 +14,7 @@ export function introColumns(intro: IntroductoryPrice | null): Pick<Subscription
 }
 
 /** The user's account, created (first title = this one) when they have none yet. */
-export async function ensureAccount(tx: Tx, userId: string, titleCode: string): Promise<number> {
+async function ensureAccount(tx: Tx, userId: string, titleCode: string): Promise<number> {
   await tx.insert(account).values({ userId, firstTitleCode: titleCode.toUpperCase(), accountBalanceOre: 0 }).onConflictDoNothing({ target: account.userId });
   const [row] = await tx.select({ ariaAccountNo: account.ariaAccountNo }).from(account).where(eq(account.userId, userId));
   if (!row) throw new Error('account vanished');

@@ -1,3 +1,5 @@
+// The subscription area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import { lifecycleRoutes } from './lifecycle-routes.ts';
 import type { LifecycleService } from './lifecycle-service.ts';
@@ -23,3 +25,10 @@ export async function registerSubscription(app: FastifyInstance, deps: { account
 export { createAccountService, toAccountDto, type AccountRow, type AccountService } from './service.ts';
 export { createLifecycleService, type LifecycleService } from './lifecycle-service.ts';
 export { createChangeMails, type ChangeMails } from './change-mails.ts';
+
+export type { DeliveryChangeEvent } from './change-mails.ts';
+export { accessOn, accessWithOwnerOn, grantSubscription, introColumns, lockSubscriptionAt } from './grant.ts';
+export { lifecycleView } from './lifecycle-service.ts';
+export { findPlan, soldPlans } from './plans.ts';
+export { toSubscriptionDto, toUserDto } from './service.ts';
+export { endShareRow, endSharesOf, ownFieldsOf, settleShare } from './shares.ts';

@@ -20,7 +20,7 @@ export function lifecycleView(row: SubscriptionRow) {
   };
 }
 
-export function classifiable(row: SubscriptionRow) {
+function classifiable(row: SubscriptionRow) {
   return {
     ariaPlanID: row.ariaPlanId,
     planProductType: row.planProductType,

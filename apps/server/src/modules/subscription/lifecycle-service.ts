@@ -1,4 +1,5 @@
-import { invoicesToCreditOnCancel, type CancelledPeriodCrediting } from '../billing/cancelled-periods.ts';
+// Types only: billing sits above this area and hands its functions in (LifecycleDeps).
+import type { CancelledPeriodCrediting, insertInvoice, invoicesToCreditOnCancel } from '../billing/index.ts';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import {
@@ -59,6 +60,12 @@ export interface LifecycleDeps {
    * billed (ADR 006): billing's `billPeriod` (modules/billing/jobs.ts), bound late in app.ts.
    */
   billPeriod: (tx: Tx, subscriptionId: string, periodFrom: string) => Promise<BilledPeriod | null>;
+  /**
+   * Billing's invoice writing, handed in by app.ts: the top-up invoice of an upgrade (`insert`)
+   * and what a cancellation's confirmation can promise to credit (`toCreditOnCancel`). Billing is
+   * the area above this one, so the lifecycle takes them instead of importing them.
+   */
+  invoices: { insert: typeof insertInvoice; toCreditOnCancel: typeof invoicesToCreditOnCancel };
   now: () => Date;
 }
 
@@ -71,12 +78,12 @@ function reactivationError(code: Exclude<ReactivationResultCode, 'ok'>): AppErro
  * change log (issue 4). Each call runs in one transaction holding the subscription's row
  * lock: a refused request changes nothing, and two requests at once are taken in turn.
  */
-export function createLifecycleService({ db, accounts, catalogue, mails, cancelledPeriods, billPeriod, now }: LifecycleDeps) {
+export function createLifecycleService({ db, accounts, catalogue, mails, cancelledPeriods, billPeriod, invoices, now }: LifecycleDeps) {
   const today = () => osloToday(now());
 
   const core = createLifecycleCore({ db, now });
   const { log, lockOwn, require, planColumns, offerUsed, offerFor } = core;
-  const planChange = createPlanChange({ db, accounts, catalogue, mails, now, core });
+  const planChange = createPlanChange({ db, accounts, catalogue, mails, now, core, insertInvoice: invoices.insert });
 
   function reasonLabel(body: Pick<DeleteSubscriptionBody, 'reasonCode' | 'reasonText'>): string {
     return body.reasonCode === 'OTHER' && body.reasonText ? `${cancellationReasons.OTHER}: ${body.reasonText}` : cancellationReasons[body.reasonCode];
@@ -108,7 +115,7 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
             .where(eq(subscription.id, row.id));
           const logged = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
           // An invoice already issued for the period after the access ends is credited once this commits; the confirmation says so.
-          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...logged, nextInvoices: await invoicesToCreditOnCancel(tx, row, row.currentPeriodEnd, today()) });
+          if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...logged, nextInvoices: await invoices.toCreditOnCancel(tx, row, row.currentPeriodEnd, today()) });
           cancelled = row.id;
         } else {
           if (!body.offerCode) throw new AppError(400, errorCodes.validation, cancellationMessages.offerRequired);

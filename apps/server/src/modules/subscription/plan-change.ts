@@ -5,15 +5,26 @@ import type { Db } from '../../db/client.ts';
 import { subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { insertInvoice } from '../billing/issue-invoice.ts';
+// A type only: billing sits above this area and hands its invoice writing in (LifecycleDeps.invoices).
+import type { insertInvoice } from '../billing/index.ts';
 import type { ChangeMails } from './change-mails.ts';
 import { lifecycleView, type LifecycleCore } from './lifecycle-core.ts';
 import { soldPlans } from './plans.ts';
 import type { AccountService } from './service.ts';
 
 /** Changing plan (issue 4): the options with what a switch costs, an upgrade at once with a prorated top-up invoice, a downgrade from the period end. */
-export function createPlanChange(deps: { db: Db; accounts: AccountService; catalogue: Catalogue; mails: ChangeMails; now: () => Date; core: Pick<LifecycleCore, 'log' | 'lockOwn' | 'require' | 'planColumns'> }) {
-  const { db, accounts, catalogue, mails, now } = deps;
+export interface PlanChangeDeps {
+  db: Db;
+  accounts: AccountService;
+  catalogue: Catalogue;
+  mails: ChangeMails;
+  now: () => Date;
+  core: Pick<LifecycleCore, 'log' | 'lockOwn' | 'require' | 'planColumns'>;
+  insertInvoice: typeof insertInvoice;
+}
+
+export function createPlanChange(deps: PlanChangeDeps) {
+  const { db, accounts, catalogue, mails, now, insertInvoice } = deps;
   const { log, lockOwn, require, planColumns } = deps.core;
   const today = () => osloToday(now());
 

@@ -6,7 +6,7 @@ import { plan } from '../../db/schema.ts';
 type PlanRow = typeof plan.$inferSelect;
 type Reader = Pick<Db, 'select'>;
 
-export function toPlanDto(row: PlanRow): Plan {
+function toPlanDto(row: PlanRow): Plan {
   return {
     ariaPlanID: row.ariaPlanId,
     titleCode: row.titleCode,

@@ -1,3 +1,5 @@
+// The titles area as the rest of the server sees it: other areas, app.ts, bin/, jobs/, admin/ and
+// plugins/ import it only from here (eslint.config.js, areaZones); its other files may change freely.
 import type { FastifyInstance } from 'fastify';
 import type { Catalogue } from '@minside/titles';
 import type { Config } from '../../config.ts';
@@ -13,3 +15,6 @@ export async function registerTitles(app: FastifyInstance, deps: { catalogue: Ca
   await app.register(titleRoutes, { titles });
   return titles;
 }
+
+export { latestCatalogueVersion, loadActiveCatalogue, loadCatalogueFile } from './catalogue-source.ts';
+export type { CatalogueSource } from './catalogue-source.ts';

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { titleMaintenance } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 
-export const UNKNOWN_TITLE = 'UNKNOWN_TITLE';
+const UNKNOWN_TITLE = 'UNKNOWN_TITLE';
 const defaultMaintenanceMessage = 'Vi oppgraderer Min Side og er straks tilbake. Prøv igjen om litt.';
 
 export interface TitleService {

@@ -17,7 +17,7 @@ export interface IdentityApi {
   logout(): Promise<LogoutResponse>;
 }
 
-export interface IdentityInitOptions {
+interface IdentityInitOptions {
   /** The title code of the site (resolved by the titles area). Read at each call. */
   titleCode: () => string | undefined;
   /** SPEC §4: logout clears the title too; the app knows where the title is kept. */
@@ -25,7 +25,7 @@ export interface IdentityInitOptions {
 }
 
 /** A storage for one small value that survives the trip to the provider (sessionStorage). */
-export type ReturnTargetStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+type ReturnTargetStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export interface IdentityClientOptions {
   api?: IdentityApi;

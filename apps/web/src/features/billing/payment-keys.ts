@@ -10,10 +10,10 @@ import { z } from 'zod';
  */
 export const PAYMENT_KEYS_STORAGE_KEY = 'minside.paymentFlow';
 
-export const paymentFlowSources = ['payInvoice', 'payLink', 'changePaymentMethod', 'addPaymentCard'] as const;
+const paymentFlowSources = ['payInvoice', 'payLink', 'changePaymentMethod', 'addPaymentCard'] as const;
 export type PaymentFlowSource = (typeof paymentFlowSources)[number];
 
-export const paymentKeysSchema = z
+const paymentKeysSchema = z
   .object({
     /** The provider method chosen for this flow (VIPPS, SWEDBANK-PPG, AVTALEGIRO, …). */
     paymentMethodId: z.string().min(1).max(40),

@@ -22,7 +22,7 @@ function storage(): Storage | null {
   }
 }
 
-export function readDraft(): OrderDraft | null {
+function readDraft(): OrderDraft | null {
   const raw = storage()?.getItem(KEY);
   if (!raw) return null;
   try {

@@ -1,6 +1,6 @@
 import { inlineText, type ContentBlock, type ContentDocument, type InlineNode } from '@minside/domain';
 
-export interface FaqEntry {
+interface FaqEntry {
   id: string;
   question: string;
   /** The answer's text blocks, without the closing link. */

@@ -2,7 +2,7 @@ import type { ConsentChoices, OptionalConsentPurpose } from '@minside/domain';
 import { createStore, type Store } from '../create-store.ts';
 import { readStoredChoices, writeStoredChoices } from './storage.ts';
 
-export interface ConsentState {
+interface ConsentState {
   /** Null until the visitor has chosen (in this browser, or on the server once signed in). */
   choices: ConsentChoices | null;
   /** The built-in dialog is open. */

@@ -26,7 +26,7 @@ export function choicesFromVendorConsents(data: CustomVendorConsents | null, ven
 }
 
 /** The `_sp_.config` the vendor's script reads: ids from configuration and the title. */
-export function sourcepointWindowConfig(config: SourcepointConfig, onChoice: () => void): Record<string, unknown> {
+function sourcepointWindowConfig(config: SourcepointConfig, onChoice: () => void): Record<string, unknown> {
   return {
     accountId: config.accountId,
     propertyId: config.propertyId,

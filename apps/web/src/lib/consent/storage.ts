@@ -11,7 +11,7 @@ import {
 import { readCookie, writeCookie } from './cookies.ts';
 
 /** A choice holds for a year; then the visitor is asked again. */
-export const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 function readStorage(key: string): string | null {
   try {

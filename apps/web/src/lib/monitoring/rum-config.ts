@@ -14,7 +14,7 @@ export interface RumSettings {
 }
 
 /** SPEC §7: the local development server whose requests are traced too. */
-export const LOCAL_DEV_SERVER = 'http://localhost:3000';
+const LOCAL_DEV_SERVER = 'http://localhost:3000';
 
 /**
  * SPEC §7: requests are traced only when they go to our /api under the title's my-page URL

@@ -10,7 +10,7 @@ export interface Experiment {
 export const EXPERIMENTS_KEY = 'experiments';
 /** Links from the titles' sites name the experiments a reader is in: `?exp={id}:{variant}` (repeatable). */
 export const EXPERIMENT_PARAMETER = 'exp';
-export const EXPERIMENT_PLATFORM = 'minside';
+const EXPERIMENT_PLATFORM = 'minside';
 
 type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 

@@ -6,12 +6,9 @@ import { deployStageOf } from './deploy-stage.ts';
 import { createTrackingInitializer, type TrackingSetUp } from './initializer.ts';
 import { systemClock } from '@minside/domain';
 
-export { createTrackingInitializer } from './initializer.ts';
-export type { TrackingIdentity, TrackingSetUp } from './initializer.ts';
-export type { Analytics, AnalyticsDeps, AnalyticsSetUp, PageLocation } from './analytics.ts';
+export type { TrackingSetUp } from './initializer.ts';
+export type { AnalyticsSetUp, PageLocation } from './analytics.ts';
 export { pageTypeOf, shouldTrackPageView } from './page-view.ts';
-export { deployStageOf, DEBUG_COOKIE } from './deploy-stage.ts';
-export type { DeployStage } from './deploy-stage.ts';
 
 let instance: Promise<Analytics> | undefined;
 

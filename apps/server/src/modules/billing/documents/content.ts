@@ -73,7 +73,7 @@ export interface DocumentLine {
   zeroRateBasis: ZeroRateBasis;
 }
 
-export interface DocumentPaymentDetails {
+interface DocumentPaymentDetails {
   kid: string;
   /** 11 digits, no separators. */
   accountNumber: string;

@@ -5,7 +5,7 @@ import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
 import { billingDocument, creditSetOff, invoice, payment, subscriptionPeriod } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from '../../bank/claim-window.ts';
+import { fixedAvtaleGiroDraw } from '../claim-window.ts';
 import { capturedSoFar, setOffSoFar } from '../paid-so-far.ts';
 import { notFound } from '../../../plugins/errors.ts';
 import type { PaymentEngine } from '../engine.ts';
@@ -29,7 +29,7 @@ import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
 /** The error code a payment refunded because its invoice was credited carries. */
 const CREDITED = 'INVOICE_CREDITED';
 
-export interface CreditOptions {
+interface CreditOptions {
   /**
    * The invoice's period is not had after all (the subscription was cancelled before it began):
    * its renewal claim (`subscription_period`) is let go in the transaction that issues the note, so

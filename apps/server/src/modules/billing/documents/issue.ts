@@ -17,7 +17,7 @@ import { renderDocumentPdf } from './pdf.ts';
 
 type Reader = Pick<Db, 'select'>;
 
-export function sellerOf(title: PublicationConfig): DocumentSeller {
+function sellerOf(title: PublicationConfig): DocumentSeller {
   return {
     titleName: title.name,
     legalName: title.seller.legalName,
@@ -35,7 +35,7 @@ export function sellerOf(title: PublicationConfig): DocumentSeller {
 }
 
 /** COMBO (paper and digital) is a newspaper subscription (§ 6-2); DIGITAL an electronic news service (§ 6-3). */
-export function zeroRateBasisOf(planProductType: string | null): ZeroRateBasis {
+function zeroRateBasisOf(planProductType: string | null): ZeroRateBasis {
   return planProductType === 'DIGITAL' ? 'ELECTRONIC_NEWS' : 'PRINTED_NEWSPAPER';
 }
 
@@ -76,7 +76,7 @@ async function buyerOf(tx: Reader, ariaAccountNo: number, subscriptionId: string
 }
 
 /** The content of an invoice's document: its row, the title's seller, the buyer as of now. */
-export async function invoiceContent(tx: Reader, catalogue: Catalogue, ariaInvoiceNo: number): Promise<{ content: BillingDocumentContent; titleCode: string; ariaAccountNo: number }> {
+async function invoiceContent(tx: Reader, catalogue: Catalogue, ariaInvoiceNo: number): Promise<{ content: BillingDocumentContent; titleCode: string; ariaAccountNo: number }> {
   const [found] = await tx
     .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, planProductType: subscription.planProductType })
     .from(invoice)
@@ -230,7 +230,7 @@ interface StoredDocument {
 }
 
 /** The invoice's document, issued now if it has none yet (an invoice from before documents). */
-export async function ensureInvoiceDocument(tx: Tx, catalogue: Catalogue, ariaInvoiceNo: number, at: Date): Promise<StoredDocument> {
+async function ensureInvoiceDocument(tx: Tx, catalogue: Catalogue, ariaInvoiceNo: number, at: Date): Promise<StoredDocument> {
   const read = () =>
     tx
       .select({ number: billingDocument.number, kind: billingDocument.kind, ariaAccountNo: billingDocument.ariaAccountNo, titleCode: billingDocument.titleCode, content: billingDocument.content })

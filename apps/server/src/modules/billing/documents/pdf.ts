@@ -22,7 +22,7 @@ const fonts = {
 };
 
 /** "962806112" → "962 806 112"; with MVA: "NO 962 806 112 MVA" (as the VAT register writes it). */
-export function formatOrganizationNumber(organizationNumber: string, vatRegistered: boolean): string {
+function formatOrganizationNumber(organizationNumber: string, vatRegistered: boolean): string {
   const grouped = organizationNumber.replace(/^(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3');
   return vatRegistered ? `NO ${grouped} MVA` : grouped;
 }
@@ -43,7 +43,7 @@ const rule = '#c9c6bf';
 type Doc = InstanceType<typeof PDFDocument>;
 type StructParent = ReturnType<Doc['struct']>;
 
-export function documentTitle(content: BillingDocumentContent): string {
+function documentTitle(content: BillingDocumentContent): string {
   return `${content.kind === 'INVOICE' ? 'Faktura' : 'Kreditnota'} ${content.number} – ${content.seller.titleName}`;
 }
 

@@ -17,9 +17,9 @@ import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
 type Reader = Pick<Db, 'select'>;
 
 /** What the credit note says happens to the money. */
-export const SET_OFF_SETTLEMENT = 'Beløpet trekkes fra neste faktura.';
+const SET_OFF_SETTLEMENT = 'Beløpet trekkes fra neste faktura.';
 
-export interface ComplaintCreditInput {
+interface ComplaintCreditInput {
   subscriptionId: string;
   /** "RK-100001": the complaint's case number, in the reason and the source. */
   caseNumber: string;
@@ -82,7 +82,7 @@ async function creditedBefore(reader: Reader, subscriptionId: string, days: read
 }
 
 /** Whether a complaint about `days` can be credited: a paper has a value, and a paid invoice paid for one of the days not credited yet. */
-export async function complaintCreditable(reader: Reader, subscriptionId: string, days: readonly string[], perIssueOre: number): Promise<boolean> {
+async function complaintCreditable(reader: Reader, subscriptionId: string, days: readonly string[], perIssueOre: number): Promise<boolean> {
   if (perIssueOre <= 0 || days.length === 0) return false;
   const credited = await creditedBefore(reader, subscriptionId, days, -1);
   return (await invoicesCovering(reader, subscriptionId, days.filter((day) => !credited.has(day)))).length > 0;
@@ -94,7 +94,7 @@ export async function complaintCreditable(reader: Reader, subscriptionId: string
  * it, each waiting to be set off against the next invoice, and e-mailed. Returns the notes and the
  * total; none when nothing is left to credit.
  */
-export async function creditComplaint(tx: Tx, deps: DocumentMailDeps, input: ComplaintCreditInput): Promise<{ creditNoteNumbers: number[]; amountOre: number }> {
+async function creditComplaint(tx: Tx, deps: DocumentMailDeps, input: ComplaintCreditInput): Promise<{ creditNoteNumbers: number[]; amountOre: number }> {
   const creditNoteNumbers: number[] = [];
   let total = 0;
   if (input.perIssueOre <= 0) return { creditNoteNumbers, amountOre: 0 };

@@ -10,16 +10,16 @@ import { authMessages } from '../messages.ts';
 import styles from './callback-page.module.css';
 
 export const LOGIN_FAILED_MESSAGE = 'Innloggingen mislyktes.';
-export const LOGIN_CANCELLED_MESSAGE = 'Innloggingen ble avbrutt.';
-export const LOGIN_NOT_STARTED_MESSAGE = authMessages.loginNotStarted;
+const LOGIN_CANCELLED_MESSAGE = 'Innloggingen ble avbrutt.';
+const LOGIN_NOT_STARTED_MESSAGE = authMessages.loginNotStarted;
 
 /** What the provider's `?error=` means to the user. Its own description is not shown: it is English and unvetted. */
-export function providerErrorMessage(error: string): string {
+function providerErrorMessage(error: string): string {
   return error === 'access_denied' ? LOGIN_CANCELLED_MESSAGE : LOGIN_FAILED_MESSAGE;
 }
 
 /** The server's Norwegian message for a refused login (4xx); anything else gets the generic one. */
-export function completionErrorMessage(error: unknown): string {
+function completionErrorMessage(error: unknown): string {
   if (isApiError(error) && error.status >= 400 && error.status < 500 && error.message) return error.message;
   return LOGIN_FAILED_MESSAGE;
 }

@@ -15,7 +15,7 @@ export const kari: User = {
   email: 'kari@minside.test',
 };
 
-export const kariAccount: Account = { ariaAccountNo: 4242, accountBalance: 0, firstTitleCode: 'ADR' };
+const kariAccount: Account = { ariaAccountNo: 4242, accountBalance: 0, firstTitleCode: 'ADR' };
 
 export const paperSubscription: Subscription = {
   id: 'sub-1',

@@ -5,7 +5,7 @@ import type { SubscriptionRef } from './payment-method.ts';
 import { billingKeys } from './keys.ts';
 
 /** POST /api/getDiscountDetails (SPEC §7): the active discount, or null. A read, though the spec makes it a POST. */
-export async function getDiscountDetails(ref: SubscriptionRef, signal?: AbortSignal): Promise<Discount | null> {
+async function getDiscountDetails(ref: SubscriptionRef, signal?: AbortSignal): Promise<Discount | null> {
   return (await http.post<DiscountResponse>('getDiscountDetails', { ariaAccountNo: ref.ariaAccountNo, titleCode: ref.titleCode }, { signal })).discount;
 }
 

@@ -6,7 +6,11 @@ import { billingKeys } from './keys.ts';
 /** How many invoices one "Vis flere" adds: a year of monthly invoices. */
 export const INVOICES_PER_PAGE = 12;
 
-/** GET /api/invoice/{accountNo}: newest first, a page at a time (`before` = the previous page's `nextBefore`). */
+/**
+ * GET /api/invoice/{accountNo}: newest first, a page at a time (`before` = the previous page's `nextBefore`).
+ * @public typed against the OpenAPI document by apps/server/test/openapi-contract.test.ts, whose
+ * generated check imports it (knip cannot see that import).
+ */
 export function getInvoices(ariaAccountNo: number, page: { before?: number; limit?: number } = {}, signal?: AbortSignal): Promise<InvoiceListResponse> {
   const query = new URLSearchParams({ limit: String(page.limit ?? INVOICES_PER_PAGE) });
   if (page.before !== undefined) query.set('before', String(page.before));
@@ -32,7 +36,7 @@ export function invoicePdfUrl(invoice: Pick<Invoice, 'ariaAccountNo' | 'ariaInvo
  * One invoice of the signed-in account, or null when the account has no such invoice (not
  * theirs, or no such number). Pages through the list: there is no single-invoice call.
  */
-export async function findInvoice(ariaAccountNo: number, ariaInvoiceNo: number, signal?: AbortSignal): Promise<Invoice | null> {
+async function findInvoice(ariaAccountNo: number, ariaInvoiceNo: number, signal?: AbortSignal): Promise<Invoice | null> {
   let before: number | undefined;
   // Bounded: one page of the maximum size holds ten years of monthly invoices.
   for (let round = 0; round < 10; round++) {

@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { billingKeys } from './keys.ts';
 
 /** GET /api/paylink/{token} (public): the one invoice a signed pay-link is for. */
-export function getPaylink(token: string, signal?: AbortSignal): Promise<PaylinkDetails> {
+function getPaylink(token: string, signal?: AbortSignal): Promise<PaylinkDetails> {
   return http.get<PaylinkDetails>(`paylink/${encodeURIComponent(token)}`, { signal });
 }
 

@@ -9,7 +9,7 @@ export interface SubscriptionRef {
 }
 
 /** GET /api/subscription/{accountNo}/{titleCode}/paymentMethod: the method in use, with its card or agreement. */
-export function getPaymentMethod(ref: SubscriptionRef, signal?: AbortSignal): Promise<PaymentMethodDetails> {
+function getPaymentMethod(ref: SubscriptionRef, signal?: AbortSignal): Promise<PaymentMethodDetails> {
   return http.get<PaymentMethodDetails>(`subscription/${ref.ariaAccountNo}/${encodeURIComponent(ref.titleCode)}/paymentMethod`, { signal });
 }
 

@@ -13,7 +13,7 @@ function canCopy(): boolean {
 }
 
 /** The KID as the payer types it: monospace, selected whole with one tap, and a copy button where the browser allows it. */
-export function KidToCopy({ kid }: { kid: string }) {
+function KidToCopy({ kid }: { kid: string }) {
   const [state, setState] = useState<CopyState>('idle');
   useEffect(() => {
     if (state !== 'copied') return;

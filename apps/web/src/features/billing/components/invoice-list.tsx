@@ -14,7 +14,7 @@ function invoiceHeading(invoice: Invoice): string {
 }
 
 /** From this width the invoices are a table; below it, one card per invoice. */
-export const TABLE_MEDIA_QUERY = '(min-width: 56rem)';
+const TABLE_MEDIA_QUERY = '(min-width: 56rem)';
 
 function PdfLink({ invoice }: { invoice: Invoice }) {
   return (

@@ -20,7 +20,7 @@ import { PaymentOutcomePanel } from '../components/payment-outcome-panel.tsx';
 import { formatLongDate, paymentOutcome, returnedPaymentId } from '../format.ts';
 import { clearPaymentKeys } from '../payment-keys.ts';
 
-export interface PayInvoicePageProps {
+interface PayInvoicePageProps {
   /** The invoice to pay, from the path /betal-faktura/{ariaInvoiceNo} (SPEC §2). */
   ariaInvoiceNo: string;
 }
@@ -85,7 +85,7 @@ function receiptFacts(payment: Payment, invoice: Invoice | null): { label: strin
 }
 
 /** SPEC §2 /betal-faktura/{ariaInvoiceNo}: one invoice, paid with Vipps or card through the provider, then a receipt. */
-export function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
+function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
   const subscription = useSessionSubscription();
   const navigate = useNavigate();
   const [search] = useSearchParams();

@@ -4,11 +4,11 @@ import { http } from '../../../lib/http.ts';
 import { businessKeys, titleQuery } from './keys.ts';
 
 /** GET /api/business/members: the company's invited and active people (admins only). */
-export function getBusinessOverview(titleCode: string, signal?: AbortSignal): Promise<BusinessOverview> {
+function getBusinessOverview(titleCode: string, signal?: AbortSignal): Promise<BusinessOverview> {
   return http.get<BusinessOverview>(`business/members${titleQuery(titleCode)}`, { signal });
 }
 
-export const businessOverviewQueryOptions = (titleCode: string) =>
+const businessOverviewQueryOptions = (titleCode: string) =>
   queryOptions({ queryKey: businessKeys.overview(titleCode), queryFn: ({ signal }) => getBusinessOverview(titleCode, signal), staleTime: 0 });
 
 export function useBusinessOverview(titleCode: string, enabled: boolean) {

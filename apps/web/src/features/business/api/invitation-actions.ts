@@ -4,12 +4,12 @@ import { http } from '../../../lib/http.ts';
 import { businessKeys, titleQuery } from './keys.ts';
 
 /** POST /api/business/invitations/{id}/resend: the invitation e-mail again (at most once in a few minutes). */
-export function resendInvitation(titleCode: string, id: string): Promise<BusinessInvitationActionResponse> {
+function resendInvitation(titleCode: string, id: string): Promise<BusinessInvitationActionResponse> {
   return http.post<BusinessInvitationActionResponse>(`business/invitations/${encodeURIComponent(id)}/resend${titleQuery(titleCode)}`, {});
 }
 
 /** DELETE /api/business/invitations/{id}: the invitation is withdrawn, its link and code stop working. */
-export function withdrawInvitation(titleCode: string, id: string): Promise<BusinessInvitationActionResponse> {
+function withdrawInvitation(titleCode: string, id: string): Promise<BusinessInvitationActionResponse> {
   return http.delete<BusinessInvitationActionResponse>(`business/invitations/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {});
 }
 

@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { businessKeys, titleQuery } from './keys.ts';
 
 /** POST /api/business/invitations: the pasted text as it is; the server splits and checks it. */
-export function inviteMembers(titleCode: string, emails: string): Promise<BusinessInviteResponse> {
+function inviteMembers(titleCode: string, emails: string): Promise<BusinessInviteResponse> {
   return http.post<BusinessInviteResponse>(`business/invitations${titleQuery(titleCode)}`, { emails });
 }
 

@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { businessKeys, titleQuery } from './keys.ts';
 
 /** POST /api/business/members/remove: many at once; each id answers deleted, failed or notExist. */
-export function removeMembers(titleCode: string, ids: string[]): Promise<BusinessRemoveResponse> {
+function removeMembers(titleCode: string, ids: string[]): Promise<BusinessRemoveResponse> {
   return http.post<BusinessRemoveResponse>(`business/members/remove${titleQuery(titleCode)}`, { ids });
 }
 

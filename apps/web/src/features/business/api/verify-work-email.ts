@@ -5,12 +5,12 @@ import { useIdentity } from '../../auth/index.ts';
 import { titleQuery } from './keys.ts';
 
 /** POST /api/business/verification: a code to the work address. */
-export function requestWorkEmailCode(titleCode: string, email: string): Promise<BusinessVerifyResponse> {
+function requestWorkEmailCode(titleCode: string, email: string): Promise<BusinessVerifyResponse> {
   return http.post<BusinessVerifyResponse>(`business/verification${titleQuery(titleCode)}`, { email });
 }
 
 /** POST /api/business/verification/confirm: the code; answers with the session that now has access. */
-export function confirmWorkEmail(titleCode: string, email: string, code: string): Promise<BusinessConfirmResponse> {
+function confirmWorkEmail(titleCode: string, email: string, code: string): Promise<BusinessConfirmResponse> {
   return http.post<BusinessConfirmResponse>(`business/verification/confirm${titleQuery(titleCode)}`, { email, code });
 }
 

@@ -4,7 +4,7 @@ import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** DELETE /api/delivery/changes/{id}: deleted (null), or a started change ended as early as possible. */
-export async function cancelDeliveryChange(titleCode: string, id: string): Promise<DeliveryChange | null> {
+async function cancelDeliveryChange(titleCode: string, id: string): Promise<DeliveryChange | null> {
   return (await http.delete<ResponseOf<typeof deliveryChangeCancelResponseSchema>>(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {})).change;
 }
 

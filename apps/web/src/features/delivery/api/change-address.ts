@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** POST /api/delivery/address: a new delivery address from a date (a move). */
-export function changeDeliveryAddress(titleCode: string, body: { fromDate: string; address: DeliveryAddressInput }): Promise<DeliveryAddressOverview> {
+function changeDeliveryAddress(titleCode: string, body: { fromDate: string; address: DeliveryAddressInput }): Promise<DeliveryAddressOverview> {
   return http.post<DeliveryAddressOverview>(`delivery/address${titleQuery(titleCode)}`, body);
 }
 

@@ -11,7 +11,7 @@ export interface ComplaintInput {
 }
 
 /** POST /api/delivery/complaints: files a complaint and returns the receipt with its case number. */
-export function fileComplaint(titleCode: string, body: ComplaintInput): Promise<ComplaintReceipt> {
+function fileComplaint(titleCode: string, body: ComplaintInput): Promise<ComplaintReceipt> {
   return http.post<ComplaintReceipt>(`delivery/complaints${titleQuery(titleCode)}`, body);
 }
 

@@ -4,11 +4,11 @@ import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/address: the address in use and the moves already decided. */
-export function getDeliveryAddress(titleCode: string): Promise<DeliveryAddressOverview> {
+function getDeliveryAddress(titleCode: string): Promise<DeliveryAddressOverview> {
   return http.get<DeliveryAddressOverview>(`delivery/address${titleQuery(titleCode)}`);
 }
 
-export const deliveryAddressQueryOptions = (titleCode: string) =>
+const deliveryAddressQueryOptions = (titleCode: string) =>
   queryOptions({ queryKey: deliveryKeys.address(titleCode), queryFn: () => getDeliveryAddress(titleCode) });
 
 export function useDeliveryAddress(titleCode: string) {

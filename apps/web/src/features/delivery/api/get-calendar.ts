@@ -4,11 +4,11 @@ import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/calendar: issue days, the cutoff and the next possible delivery day. */
-export function getDeliveryCalendar(titleCode: string): Promise<DeliveryCalendar> {
+function getDeliveryCalendar(titleCode: string): Promise<DeliveryCalendar> {
   return http.get<DeliveryCalendar>(`delivery/calendar${titleQuery(titleCode)}`);
 }
 
-export const deliveryCalendarQueryOptions = (titleCode: string) =>
+const deliveryCalendarQueryOptions = (titleCode: string) =>
   queryOptions({ queryKey: deliveryKeys.calendar(titleCode), queryFn: () => getDeliveryCalendar(titleCode) });
 
 export function useDeliveryCalendar(titleCode: string) {

@@ -4,11 +4,11 @@ import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/changes: upcoming and running vacation and delivery changes. */
-export async function getDeliveryChanges(titleCode: string): Promise<DeliveryChange[]> {
+async function getDeliveryChanges(titleCode: string): Promise<DeliveryChange[]> {
   return (await http.get<ResponseOf<typeof deliveryChangeListSchema>>(`delivery/changes${titleQuery(titleCode)}`)).changes;
 }
 
-export const deliveryChangesQueryOptions = (titleCode: string) =>
+const deliveryChangesQueryOptions = (titleCode: string) =>
   queryOptions({ queryKey: deliveryKeys.changes(titleCode), queryFn: () => getDeliveryChanges(titleCode) });
 
 export function useDeliveryChanges(titleCode: string) {

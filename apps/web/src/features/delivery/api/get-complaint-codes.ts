@@ -4,11 +4,11 @@ import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys } from './keys.ts';
 
 /** GET /api/complaintcodes (SPEC §7). */
-export function getComplaintCodes() {
+function getComplaintCodes() {
   return http.get<ResponseOf<typeof complaintCodesResponseSchema>>('complaintcodes');
 }
 
-export const complaintCodesQueryOptions = () => queryOptions({ queryKey: deliveryKeys.complaintCodes(), queryFn: getComplaintCodes, staleTime: Infinity });
+const complaintCodesQueryOptions = () => queryOptions({ queryKey: deliveryKeys.complaintCodes(), queryFn: getComplaintCodes, staleTime: Infinity });
 
 export function useComplaintCodes() {
   return useQuery(complaintCodesQueryOptions());

@@ -4,11 +4,11 @@ import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/complaints/options: days, remedies and what is already reported. 403 without paper. */
-export function getComplaintOptions(titleCode: string): Promise<ComplaintOptions> {
+function getComplaintOptions(titleCode: string): Promise<ComplaintOptions> {
   return http.get<ComplaintOptions>(`delivery/complaints/options${titleQuery(titleCode)}`);
 }
 
-export const complaintOptionsQueryOptions = (titleCode: string) =>
+const complaintOptionsQueryOptions = (titleCode: string) =>
   queryOptions({ queryKey: deliveryKeys.complaintOptions(titleCode), queryFn: () => getComplaintOptions(titleCode), staleTime: 0 });
 
 export function useComplaintOptions(titleCode: string) {

@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** GET /api/delivery/notices: the operator's notices about today's paper for this subscriber. */
-export async function getDeliveryNotices(titleCode: string): Promise<DeliveryNotice[]> {
+async function getDeliveryNotices(titleCode: string): Promise<DeliveryNotice[]> {
   return (await http.get<DeliveryNoticeList>(`delivery/notices${titleQuery(titleCode)}`)).notices;
 }
 

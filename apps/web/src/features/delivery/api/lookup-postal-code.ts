@@ -4,11 +4,11 @@ import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys } from './keys.ts';
 
 /** GET /api/delivery/postal-codes/{code}: the town of a Norwegian postal code; 404 when unknown. */
-export function lookupPostalCode(postalCode: string) {
+function lookupPostalCode(postalCode: string) {
   return http.get<ResponseOf<typeof postalCodeLookupSchema>>(`delivery/postal-codes/${encodeURIComponent(postalCode)}`);
 }
 
-export const postalCodeQueryOptions = (postalCode: string) =>
+const postalCodeQueryOptions = (postalCode: string) =>
   queryOptions({ queryKey: deliveryKeys.postalCode(postalCode), queryFn: () => lookupPostalCode(postalCode), staleTime: Infinity });
 
 /** Looks the town up once four digits are typed. */

@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** POST /api/delivery/changes (new) or PUT /api/delivery/changes/{id} (change). */
-export function saveDeliveryChange(titleCode: string, body: DeliveryChangeBody, id?: string): Promise<DeliveryChange> {
+function saveDeliveryChange(titleCode: string, body: DeliveryChangeBody, id?: string): Promise<DeliveryChange> {
   return id
     ? http.put<DeliveryChange>(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, body)
     : http.post<DeliveryChange>(`delivery/changes${titleQuery(titleCode)}`, body);

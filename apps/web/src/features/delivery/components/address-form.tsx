@@ -37,7 +37,7 @@ export function validateAddress(values: AddressValues): { address: DeliveryAddre
 }
 
 /** The id of an address field's input under `idPrefix` (AddressFields). */
-export const addressFieldId = (idPrefix: string, name: keyof AddressValues) => `${idPrefix}-${name}`;
+const addressFieldId = (idPrefix: string, name: keyof AddressValues) => `${idPrefix}-${name}`;
 
 /** The address errors by the ids of their inputs, in the fields' order, for a form's error summary. */
 export function addressErrorsById(idPrefix: string, errors: AddressErrors): Record<string, string | undefined> {

@@ -11,7 +11,11 @@ export const familyKeys = {
 
 const titleQuery = (titleCode: string) => (titleCode ? `?${new URLSearchParams({ titleCode })}` : '');
 
-/** GET /api/family: the owner's invitations and places, a member's owner, or why there is no sharing. */
+/**
+ * GET /api/family: the owner's invitations and places, a member's owner, or why there is no sharing.
+ * @public typed against the OpenAPI document by apps/server/test/openapi-contract.test.ts, whose
+ * generated check imports it (knip cannot see that import).
+ */
 export function getFamily(titleCode: string, signal?: AbortSignal): Promise<FamilyOverview> {
   return http.get<FamilyOverview>(`family${titleQuery(titleCode)}`, { signal });
 }

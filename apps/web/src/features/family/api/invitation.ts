@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { familyKeys } from './family.ts';
 
 /** GET /api/family/invitation?token=: what the link offers, or the SPEC §4 outcome that stops it. */
-export function getInvitation(token: string, signal?: AbortSignal): Promise<FamilyInvitationPreview> {
+function getInvitation(token: string, signal?: AbortSignal): Promise<FamilyInvitationPreview> {
   return http.get<FamilyInvitationPreview>(`family/invitation?${new URLSearchParams({ token })}`, { signal });
 }
 

@@ -12,7 +12,7 @@ import type {
 import { http, type ResponseOf } from '../../../lib/http.ts';
 
 /** Query keys of the ordering area, in one place. */
-export const orderingKeys = {
+const orderingKeys = {
   all: ['ordering'] as const,
   offers: (titleCode: string, campaign: string, winback: string) => ['ordering', titleCode, 'offers', campaign, winback] as const,
   order: (orderId: string) => ['ordering', 'order', orderId] as const,
@@ -29,7 +29,7 @@ const query = (params: Record<string, string | undefined>) => {
 /** How long the browser waits for the order call before it gives up (SPEC §8 timeout → /order-timeout). */
 export const ORDER_CALL_TIMEOUT_MS = 20_000;
 
-export const offersQueryOptions = (titleCode: string, campaign = '', winback = '') =>
+const offersQueryOptions = (titleCode: string, campaign = '', winback = '') =>
   queryOptions({
     queryKey: orderingKeys.offers(titleCode, campaign, winback),
     queryFn: ({ signal }) => http.get<OrderOffersResponse>(`order/offers${query({ titleCode, campaign, winback })}`, { signal }),
@@ -41,9 +41,9 @@ export function useOffers(titleCode: string, campaign = '', winback = '') {
 }
 
 /** How often an order still waiting for the provider's answer is asked about again. */
-export const ORDER_POLL_MS = 2_000;
+const ORDER_POLL_MS = 2_000;
 
-export const orderQueryOptions = (orderId: string) =>
+const orderQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: orderingKeys.order(orderId),
     queryFn: ({ signal }) => http.get<OrderResponse>(`order/${encodeURIComponent(orderId)}`, { signal }),

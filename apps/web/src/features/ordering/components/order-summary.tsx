@@ -13,7 +13,7 @@ export interface OrderSummaryProps {
   later?: PriceOutlook;
 }
 
-export interface DeliveryAddressDraft {
+interface DeliveryAddressDraft {
   name: string;
   street: string;
   streetNumber: string;

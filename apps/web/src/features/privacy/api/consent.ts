@@ -27,7 +27,7 @@ export function putConsent(body: ConsentUpdateBody): Promise<ConsentState> {
 }
 
 /** GET /api/client-config: consent vendor, analytics collector and RUM, as configured for this title. */
-export function getClientConfig(titleCode: string, signal?: AbortSignal): Promise<ClientConfig> {
+function getClientConfig(titleCode: string, signal?: AbortSignal): Promise<ClientConfig> {
   return http.get<ClientConfig>(`client-config?titleCode=${encodeURIComponent(titleCode)}`, { signal });
 }
 

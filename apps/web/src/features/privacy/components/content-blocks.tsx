@@ -8,7 +8,7 @@ import styles from './content-blocks.module.css';
  * is no HTML string and no dangerouslySetInnerHTML: text is text, and links are only those
  * the server let through (portal paths, http(s), mailto, tel).
  */
-export function Inline({ nodes }: { nodes: InlineNode[] }): ReactNode {
+function Inline({ nodes }: { nodes: InlineNode[] }): ReactNode {
   return nodes.map((node, index) => {
     switch (node.type) {
       case 'text':

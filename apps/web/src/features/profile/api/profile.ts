@@ -5,7 +5,11 @@ import { http, type ResponseOf } from '../../../lib/http.ts';
 /** Every query key of the profile area. */
 export const profileKeys = { profile: ['profile'] as const };
 
-/** GET /api/profile: the signed-in user's profile and family-sharing summary. */
+/**
+ * GET /api/profile: the signed-in user's profile and family-sharing summary.
+ * @public typed against the OpenAPI document by apps/server/test/openapi-contract.test.ts, whose
+ * generated check imports it (knip cannot see that import).
+ */
 export function getProfile(signal?: AbortSignal): Promise<ProfileResponse> {
   return http.get<ProfileResponse>('profile', { signal });
 }

@@ -4,11 +4,11 @@ import { http } from '../../../lib/http.ts';
 import { studentKeys, titleQuery } from './keys.ts';
 
 /** GET /api/student/info (public): the approved institutions and the student price. */
-export function getStudentInfo(titleCode: string, signal?: AbortSignal): Promise<StudentInfoResponse> {
+function getStudentInfo(titleCode: string, signal?: AbortSignal): Promise<StudentInfoResponse> {
   return http.get<StudentInfoResponse>(`student/info${titleQuery(titleCode)}`, { signal });
 }
 
-export const studentInfoQueryOptions = (titleCode: string) =>
+const studentInfoQueryOptions = (titleCode: string) =>
   queryOptions({ queryKey: studentKeys.info(titleCode), queryFn: ({ signal }) => getStudentInfo(titleCode, signal), staleTime: 5 * 60_000 });
 
 export function useStudentInfo(titleCode: string) {

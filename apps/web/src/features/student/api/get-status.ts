@@ -4,11 +4,11 @@ import { http } from '../../../lib/http.ts';
 import { studentKeys } from './keys.ts';
 
 /** GET /api/student/status: when the signed-in student must verify again. */
-export async function getStudentStatus(signal?: AbortSignal): Promise<StudentStatus | null> {
+async function getStudentStatus(signal?: AbortSignal): Promise<StudentStatus | null> {
   return (await http.get<StudentStatusResponse>('student/status', { signal })).status;
 }
 
-export const studentStatusQueryOptions = () => queryOptions({ queryKey: studentKeys.status(), queryFn: ({ signal }) => getStudentStatus(signal) });
+const studentStatusQueryOptions = () => queryOptions({ queryKey: studentKeys.status(), queryFn: ({ signal }) => getStudentStatus(signal) });
 
 export function useStudentStatus(enabled = true) {
   return useQuery({ ...studentStatusQueryOptions(), enabled });

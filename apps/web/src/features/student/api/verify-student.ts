@@ -5,12 +5,12 @@ import { useIdentity } from '../../auth/index.ts';
 import { studentKeys, titleQuery } from './keys.ts';
 
 /** SPEC §7 POST student-email/: a six-digit code to the student address. */
-export function sendStudentEmail(titleCode: string, email: string): Promise<StudentEmailResponse> {
+function sendStudentEmail(titleCode: string, email: string): Promise<StudentEmailResponse> {
   return http.post<StudentEmailResponse>(`student-email/${titleQuery(titleCode)}`, { email });
 }
 
 /** SPEC §7 POST activate-student-subscription/: the code; answers with the session that now has the student subscription. */
-export function activateStudentSubscription(titleCode: string, email: string, code: string): Promise<ActivateStudentResponse> {
+function activateStudentSubscription(titleCode: string, email: string, code: string): Promise<ActivateStudentResponse> {
   return http.post<ActivateStudentResponse>(`activate-student-subscription/${titleQuery(titleCode)}`, { email, code });
 }
 

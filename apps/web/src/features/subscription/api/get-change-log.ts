@@ -4,7 +4,7 @@ import { http, type ResponseOf } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** GET …/changes: the change log ("Endringslogg"), newest first. */
-export async function getChangeLog(subscription: SubscriptionRef, signal?: AbortSignal): Promise<ChangeLogEntry[]> {
+async function getChangeLog(subscription: SubscriptionRef, signal?: AbortSignal): Promise<ChangeLogEntry[]> {
   return (await http.get<ResponseOf<typeof changeLogResponseSchema>>(subscriptionPath(subscription, 'changes'), { signal })).entries;
 }
 

@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** GET …/plans: the plans the title sells, each with what switching to it would mean. */
-export async function getPlanOptions(subscription: SubscriptionRef, signal?: AbortSignal): Promise<PlanOption[]> {
+async function getPlanOptions(subscription: SubscriptionRef, signal?: AbortSignal): Promise<PlanOption[]> {
   return (await http.get<PlanOptionsResponse>(subscriptionPath(subscription, 'plans'), { signal })).options;
 }
 

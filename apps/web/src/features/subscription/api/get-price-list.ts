@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { subscriptionKeys } from './keys.ts';
 
 /** GET /api/plans/{titleCode} (public): the title's plans, with announced price changes. */
-export async function getPriceList(titleCode: string, signal?: AbortSignal): Promise<Plan[]> {
+async function getPriceList(titleCode: string, signal?: AbortSignal): Promise<Plan[]> {
   return (await http.get<PriceChangesResponse>(`plans/${encodeURIComponent(titleCode)}`, { signal })).plans;
 }
 

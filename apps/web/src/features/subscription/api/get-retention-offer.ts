@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';
 
 /** GET …/retention-offer: the one offer the subscription may still accept instead of cancelling. */
-export async function getRetentionOffer(subscription: SubscriptionRef, signal?: AbortSignal): Promise<RetentionOffer | null> {
+async function getRetentionOffer(subscription: SubscriptionRef, signal?: AbortSignal): Promise<RetentionOffer | null> {
   return (await http.get<RetentionOfferResponse>(subscriptionPath(subscription, 'retention-offer'), { signal })).offer;
 }
 

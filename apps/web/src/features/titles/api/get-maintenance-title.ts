@@ -7,7 +7,7 @@ import { titleKeys } from './keys.ts';
  * POST /api/maintenanceTitle (SPEC §7) with the my-page URL. Resolves to null when the
  * status cannot be fetched: an unreachable status check must not lock everyone out.
  */
-export async function getMaintenanceTitle(minsideUrl: string, signal?: AbortSignal): Promise<MaintenanceTitle | null> {
+async function getMaintenanceTitle(minsideUrl: string, signal?: AbortSignal): Promise<MaintenanceTitle | null> {
   try {
     return await http.post<MaintenanceTitle>('maintenanceTitle', { minsideUrl }, { signal });
   } catch (error) {

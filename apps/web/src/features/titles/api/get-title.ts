@@ -4,7 +4,7 @@ import { http } from '../../../lib/http.ts';
 import { titleKeys } from './keys.ts';
 
 /** GET /api/title/{code} (SPEC §7). */
-export function getTitle(titleCode: string, signal?: AbortSignal): Promise<Title> {
+function getTitle(titleCode: string, signal?: AbortSignal): Promise<Title> {
   return http.get<Title>(`title/${encodeURIComponent(titleCode)}`, { signal });
 }
 

@@ -7,7 +7,7 @@ import { titleKeys } from './keys.ts';
  * SPEC §4: find the title code by sending the my-page URL; on any failure the title code
  * falls back to POL. Never rejects.
  */
-export async function retrieveTitleCode(minsideUrl: string, signal?: AbortSignal): Promise<string> {
+async function retrieveTitleCode(minsideUrl: string, signal?: AbortSignal): Promise<string> {
   try {
     const { titleCode } = await http.post<ResponseOf<typeof retrieveTitleCodeResponseSchema>>('retrieveTitleCode', { minsideUrl }, { signal });
     return titleCode;

@@ -27,7 +27,7 @@ export interface PulseProviderOptions {
 }
 
 /** The event a page view sends: the tracker's identity, the update and the page type. */
-export function pulseEvent(config: PulseTrackerConfig, options: Pick<PulseProviderOptions, 'deployStage' | 'tabId'>, pageType: string, update: TrackerUpdate, advertisingOptIn: boolean) {
+function pulseEvent(config: PulseTrackerConfig, options: Pick<PulseProviderOptions, 'deployStage' | 'tabId'>, pageType: string, update: TrackerUpdate, advertisingOptIn: boolean) {
   return {
     type: 'View',
     trackerId: config.trackerId,
