@@ -9,7 +9,7 @@ import { testConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { appUser } from '../src/db/schema.ts';
-import { LOGIN_FAILURE_LIMIT } from '../src/identity/provider/throttle.ts';
+import { LOGIN_FAILURE_LIMIT } from '../src/lib/shared-state/database-login-throttle.ts';
 import { createSharedState, type SharedState } from '../src/lib/shared-state/index.ts';
 import { SESSION_ABSOLUTE_MS, SESSION_ACTIVITY_WRITE_MS, SESSION_IDLE_MS } from '../src/lib/shared-state/sessions.ts';
 import { createScratchDatabase, testDatabases, type ScratchDatabase } from './helper.ts';

@@ -8,7 +8,7 @@ import { createEmbeddedProvider } from './provider.ts';
 import { securityHeaders } from '../../plugins/security-headers.ts';
 import { redirectPolicyFor } from '../portal-origins.ts';
 import { embeddedClientCredentials, loadProviderSecrets } from './secrets.ts';
-import { createLoginThrottle, type LoginThrottle } from './throttle.ts';
+import { createLoginThrottle, type LoginThrottle } from '../../lib/shared-state/database-login-throttle.ts';
 import { createSignups } from './signup.ts';
 import { createPasswordResets } from './password-reset.ts';
 import type { Mailer, MailTitle } from '../../integrations/mail/index.ts';

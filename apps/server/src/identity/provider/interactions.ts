@@ -26,7 +26,7 @@ import { passwordResetMessages, type PasswordResets } from './password-reset.ts'
 import { signupMessages, type Signups } from './signup.ts';
 import { verifyPassword } from './password.ts';
 import type { RedirectPolicy } from '../portal-origins.ts';
-import type { LoginThrottle } from './throttle.ts';
+import type { LoginThrottle } from '../../lib/shared-state/database-login-throttle.ts';
 
 export interface InteractionRoutesOptions {
   provider: Provider;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { createLoginThrottle, type LoginThrottle } from '../../identity/provider/throttle.ts';
+import { createLoginThrottle, type LoginThrottle } from './database-login-throttle.ts';
 import { databaseLoginAttempts, redisLoginAttempts, type LoginAttempts } from './login-attempts.ts';
 import { redisLoginThrottle } from './login-throttle.ts';
 import { databaseRateLimiter, redisRateLimiter, type RateLimiter } from './rate-limiter.ts';

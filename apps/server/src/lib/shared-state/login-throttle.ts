@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS, type LoginThrottle } from '../../identity/provider/throttle.ts';
+import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS, type LoginThrottle } from './database-login-throttle.ts';
 import type { RedisCall } from './redis.ts';
 
 /**

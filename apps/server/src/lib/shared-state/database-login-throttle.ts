@@ -1,7 +1,7 @@
 import { and, count, gt, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { idpLoginFailure } from '../../db/schema.ts';
-import { occasionalSweep } from '../../lib/occasional-sweep.ts';
+import { occasionalSweep } from '../occasional-sweep.ts';
 
 /** More than this many attempts within the window, and a key is refused without checking the password. */
 export const LOGIN_FAILURE_LIMIT = 10;
