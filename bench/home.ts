@@ -34,7 +34,16 @@ const sessionIdHash = hashToken(cookie.slice(cookie.indexOf('=') + 1));
 const { server: floor, port: floorPort } = await startDatabaseFloor(database, sample.body, { sessionIdHash, ariaAccountNo: ACCOUNT, titleCode: 'ADR' });
 const requests: DriverRequest[] = [{ method: 'GET', path, headers, label: 'home' }];
 
-const closed = (port: number, durationS: number) => drive({ kind: 'closed', port, requests, connections: CONCURRENCY, durationS });
+/**
+ * Closed loop, with the main thread's CPU time per answered request (the server's work; the load
+ * generator has its own thread): on a shared machine it moves far less than throughput does.
+ */
+const closed = async (port: number, durationS: number) => {
+  const before = process.threadCpuUsage();
+  const result = await drive({ kind: 'closed', port, requests, connections: CONCURRENCY, durationS });
+  const used = process.threadCpuUsage(before);
+  return { ...result, mainThreadCpuUsPerRequest: round((used.user + used.system) / Math.max(1, result.requests), 1) };
+};
 const open = (port: number, durationS: number) => drive({ kind: 'open', port, requests, rate: RATE, durationS, maxSockets: 64 });
 
 await closed(appPort, 2); // warm-up: JIT, prepared statements, connection pool
@@ -63,6 +72,7 @@ const report = {
     ratioAppToBare: ratio,
     ratioFloorToBare: round(floorClosed.rps / Math.max(1, bareClosed.rps), 3),
     ratioAppToFloor: round(appClosed.rps / Math.max(1, floorClosed.rps), 3),
+    cpuPerRequestAppToFloor: round(appClosed.mainThreadCpuUsPerRequest / floorClosed.mainThreadCpuUsPerRequest, 2),
   },
   openLoop: { rate: RATE, durationSeconds: DURATION_S, app: appOpen, bareNodeHttp: bareOpen, databaseFloor: floorOpen },
   targets: {
