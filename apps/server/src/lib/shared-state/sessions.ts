@@ -148,12 +148,14 @@ const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
  * them all. The user row itself still comes from the database.
  */
 export function redisSessionRecords(redis: Redis, db: Db, call: RedisCall): SessionRecords {
+  // Read on every signed-in request: built once and named, as the database store's session read.
+  const userById = db.select().from(appUser).where(eq(appUser.id, sql.placeholder('userId'))).prepare('session_user');
   const records: SessionRecords = {
     async touch(idHash, at) {
       const found = (await call(() => redis.eval(touchScript, 1, sessionKey(idHash), String(at.getTime()), String(SESSION_IDLE_MS)))) as [string, string, string] | null;
       if (!found) return null;
       const [userId, idToken, issuer] = found;
-      const [user] = await db.select().from(appUser).where(eq(appUser.id, userId));
+      const [user] = await userById.execute({ userId });
       if (!user) {
         await records.remove(idHash, userId);
         return null;
