@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authErrorCodes, authErrorMessages } from '@minside/domain';
 import type { Db } from '../db/client.ts';
@@ -36,8 +36,9 @@ function cookieSettings(https: boolean) {
   };
 }
 
+/** SHA-256, base64url: how a session id, a login token or an invitation is kept. One shot: every signed-in request hashes its cookie. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
+  return hash('sha256', token, 'base64url');
 }
 
 export function randomToken(): string {

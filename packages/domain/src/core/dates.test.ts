@@ -64,4 +64,17 @@ describe('osloWallClock', () => {
     ['2026-10-25T00:30:00Z', '2026-10-25T02:30:00'],
     ['2026-10-25T01:30:00Z', '2026-10-25T02:30:00'],
   ])('%s is %s in Oslo', (instant, wall) => expect(osloWallClock(new Date(instant))).toBe(wall));
+
+  it('reads the same second the same however often it is asked, and the next second anew', () => {
+    // The last second read is kept (dates.ts): asked again, the answer must still be the instant's own.
+    for (let round = 0; round < 2; round++) {
+      expect(osloWallClock(new Date('2026-03-29T00:59:59.000Z'))).toBe('2026-03-29T01:59:59');
+      expect(osloWallClock(new Date('2026-03-29T00:59:59.999Z'))).toBe('2026-03-29T01:59:59');
+      expect(osloWallClock(new Date('2026-03-29T01:00:00.000Z'))).toBe('2026-03-29T03:00:00');
+      expect(osloToday(new Date('2026-03-29T01:00:00.500Z'))).toBe('2026-03-29');
+      expect(osloWallClock(new Date('1969-12-31T22:59:59.999Z'))).toBe('1969-12-31T23:59:59');
+      expect(osloWallClock(new Date('1969-12-31T23:00:00.000Z'))).toBe('1970-01-01T00:00:00');
+    }
+    expect(() => osloWallClock(new Date(Number.NaN))).toThrow(RangeError);
+  });
 });

@@ -19,10 +19,22 @@ const osloClock = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
+// The last second read and what it read: formatToParts is the costliest step of a hot API call
+// (the home call asks for today's date on every request), and a busy server asks for the same
+// second many times. The wall clock shows whole seconds (the milliseconds are cut, as here), so
+// the same second always reads the same.
+let lastSecond = Number.NaN;
+let lastWallClock = '';
+
 /** The Oslo wall clock at an instant: `YYYY-MM-DDTHH:MM:SS`. */
 export function osloWallClock(instant: Date): string {
+  const second = Math.floor(instant.getTime() / 1000);
+  if (second === lastSecond) return lastWallClock;
   const parts = Object.fromEntries(osloClock.formatToParts(instant).map((part) => [part.type, part.value]));
-  return `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
+  const wallClock = `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
+  lastSecond = second;
+  lastWallClock = wallClock;
+  return wallClock;
 }
 
 /** Today's date in Oslo at the instant `now` (from the injected clock). */

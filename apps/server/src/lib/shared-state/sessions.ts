@@ -1,4 +1,4 @@
-import { and, eq, lt, ne } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../db/client.ts';
 import { appUser, userSession } from '../../db/schema.ts';
@@ -63,23 +63,36 @@ function sessionEnded(at: number, expiresAt: number, lastSeenAt: number): boolea
 
 /** Sessions as rows of `user_session`: shared by every instance through the database. */
 export function databaseSessionRecords(db: Db): SessionRecords {
+  // Every signed-in request reads its session: the statements are built once and named, so no
+  // SQL is built per request and PostgreSQL parses and plans them once per connection. Of the
+  // session only what the rules and the request need; the user whole (request.user).
+  const sessionById = db
+    .select({ idToken: userSession.idToken, issuer: userSession.issuer, lastSeenAt: userSession.lastSeenAt, expiresAt: userSession.expiresAt, user: appUser })
+    .from(userSession)
+    .innerJoin(appUser, eq(appUser.id, userSession.userId))
+    .where(eq(userSession.idHash, sql.placeholder('idHash')))
+    .prepare('session_by_id');
+  const endSession = db.delete(userSession).where(eq(userSession.idHash, sql.placeholder('idHash'))).prepare('session_end');
+  const seenAt = db
+    .update(userSession)
+    .set({ lastSeenAt: sql`${sql.placeholder('at')}` })
+    .where(eq(userSession.idHash, sql.placeholder('idHash')))
+    .prepare('session_seen');
+
   return {
     async touch(idHash, at) {
-      const [row] = await db
-        .select({ session: userSession, user: appUser })
-        .from(userSession)
-        .innerJoin(appUser, eq(appUser.id, userSession.userId))
-        .where(eq(userSession.idHash, idHash));
+      const [row] = await sessionById.execute({ idHash });
       if (!row) return null;
       const time = at.getTime();
-      if (sessionEnded(time, row.session.expiresAt.getTime(), row.session.lastSeenAt.getTime())) {
-        await db.delete(userSession).where(eq(userSession.idHash, idHash));
+      if (sessionEnded(time, row.expiresAt.getTime(), row.lastSeenAt.getTime())) {
+        await endSession.execute({ idHash });
         return null;
       }
-      if (time - row.session.lastSeenAt.getTime() >= SESSION_ACTIVITY_WRITE_MS) {
-        await db.update(userSession).set({ lastSeenAt: at }).where(eq(userSession.idHash, idHash));
+      if (time - row.lastSeenAt.getTime() >= SESSION_ACTIVITY_WRITE_MS) {
+        // As the column's own mapping would send it (a placeholder in SQL is sent as given).
+        await seenAt.execute({ idHash, at: at.toISOString() });
       }
-      return { user: row.user, idToken: row.session.idToken, issuer: row.session.issuer };
+      return { user: row.user, idToken: row.idToken, issuer: row.issuer };
     },
 
     async create(idHash, record, replaces) {
@@ -135,12 +148,14 @@ const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
  * them all. The user row itself still comes from the database.
  */
 export function redisSessionRecords(redis: Redis, db: Db, call: RedisCall): SessionRecords {
+  // Read on every signed-in request: built once and named, as the database store's session read.
+  const userById = db.select().from(appUser).where(eq(appUser.id, sql.placeholder('userId'))).prepare('session_user');
   const records: SessionRecords = {
     async touch(idHash, at) {
       const found = (await call(() => redis.eval(touchScript, 1, sessionKey(idHash), String(at.getTime()), String(SESSION_IDLE_MS)))) as [string, string, string] | null;
       if (!found) return null;
       const [userId, idToken, issuer] = found;
-      const [user] = await db.select().from(appUser).where(eq(appUser.id, userId));
+      const [user] = await userById.execute({ userId });
       if (!user) {
         await records.remove(idHash, userId);
         return null;
