@@ -22,14 +22,13 @@
 //   QUERY_TIMEOUT_MS: the children's query timeout (default: the CLI's, DEFAULT_QUERY_TIMEOUT_MS).
 //   KEEP_DATABASE=1 keeps the scratch databases for a look (drop them yourself afterwards).
 //   PROFILE=1: the children run with --cpu-prof; a summary of where their CPU time went is printed.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { encodeBankFile, linesFromBytes, readBankFile, withLineEndings, writeOcrGiro, type OcrTransactionInput } from '@minside/bank-files';
 import { addDays, kidFor, osloToday, systemClock } from '@minside/domain';
@@ -41,6 +40,7 @@ import { createClaimRun } from '../apps/server/src/modules/bank/claims.ts';
 import { CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from '../apps/server/src/modules/billing/claim-window.ts';
 import { createBankService } from '../apps/server/src/modules/bank/service.ts';
 import { createLocalTransport } from '../apps/server/src/modules/bank/transport.ts';
+import { admin, mb, measured, profileSummary as summarise, round, runChild as runScript, type ChildReport } from './measure.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sizes = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map(Number) : fallback);
@@ -60,55 +60,10 @@ const PROGRESS_S = Number(process.env.PROGRESS_S ?? 30);
 const ACCOUNT_BASE = 60_000_000;
 const INVOICE_BASE = 200_000_000;
 const amountOf = (n: number) => 9_900 + (n % 300) * 100;
+const runChild = (args: string[], profileDir: string | null) => runScript(path.join(import.meta.dirname, 'bank.ts'), args, { heapMb: CHILD_HEAP_MB, profileDir });
+const profileSummary = (dir: string) => summarise(dir, [['/packages/bank-files/', 'bank-files'], ['/modules/bank/', 'bank module']]);
 
-// ── child processes: one measurement each, its peak RSS its own ───────────────────────────────
-
-interface ChildReport {
-  seconds: number;
-  maxRssMb: number;
-  startRssMb: number;
-  peakHeapMb: number;
-  phases: Record<string, number>;
-  result: Record<string, unknown>;
-}
-
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
-
-/** Samples the heap while `work` runs; reports peak RSS (the kernel's high-water mark) at the end. */
-async function measured(work: (phase: (name: string) => void) => Promise<Record<string, unknown>>): Promise<ChildReport> {
-  const startRss = process.memoryUsage().rss;
-  let peakHeap = 0;
-  const trace = process.env.TRACE_MEMORY === '1';
-  let ticks = 0;
-  const sampler = setInterval(() => {
-    const usage = process.memoryUsage();
-    peakHeap = Math.max(peakHeap, usage.heapUsed);
-    if (trace && ++ticks % 20 === 0) {
-      // With --expose-gc (TRACE_MEMORY=1 passes it): the live heap, not the garbage not yet collected.
-      (globalThis as { gc?: () => void }).gc?.();
-      const live = process.memoryUsage();
-      console.error(`live heap ${mb(live.heapUsed)} MB, rss ${mb(live.rss)} MB`);
-    }
-  }, 100);
-  const started = performance.now();
-  const phases: Record<string, number> = {};
-  let last = started;
-  const phase = (name: string) => {
-    const at = performance.now();
-    phases[name] = round((at - last) / 1000);
-    last = at;
-  };
-  let result: Record<string, unknown>;
-  try {
-    result = await work(phase);
-  } finally {
-    clearInterval(sampler);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  return { seconds: round(seconds), maxRssMb: round(process.resourceUsage().maxRSS / 1024, 1), startRssMb: mb(startRss), peakHeapMb: mb(peakHeap), phases, result };
-}
+// ── child processes: one measurement each, its peak RSS its own (measure.ts) ─────────────────
 
 const mailer = { enqueue: async () => 'bench', deliverPending: async () => 0, delivers: false };
 
@@ -181,16 +136,6 @@ async function childRead(file: string): Promise<ChildReport> {
 }
 
 // ── the parent: databases, files, floors, report ─────────────────────────────────────────────
-
-async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `minside_bench_bank_${randomBytes(5).toString('hex')}`;
@@ -281,65 +226,6 @@ async function writeOcrFile(file: string, count: number, date: string): Promise<
     for await (const chunk of withLineEndings(records)) yield encodeBankFile(chunk);
   })());
   await pipeline(bytes, createWriteStream(file));
-}
-
-function runChild(args: string[], profileDir: string | null): Promise<ChildReport> {
-  const flags = ['--import', 'tsx', ...(CHILD_HEAP_MB > 0 ? [`--max-old-space-size=${CHILD_HEAP_MB}`, '--max-semi-space-size=4'] : []), ...(process.env.TRACE_MEMORY === '1' ? ['--expose-gc'] : []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...flags, path.join(import.meta.dirname, 'bank.ts'), 'child', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`child ${args[0]} exited with ${code}: ${out.trim().split('\n').at(-1) ?? ''}`));
-      const last = out.trim().split('\n').at(-1) ?? '';
-      resolve(JSON.parse(last) as ChildReport);
-    });
-  });
-}
-
-/** Self time of a V8 CPU profile by where the code lives: what the import or claim run spends its CPU on. */
-function profileSummary(dir: string): Record<string, unknown> {
-  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-  if (!file) return {};
-  const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-    samples: number[];
-    timeDeltas: number[];
-  };
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<number, number>();
-  profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
-  const total = [...self.values()].reduce((sum, value) => sum + value, 0);
-  const bucketOf = (url: string, name: string) => {
-    if (name === '(idle)') return 'idle (waiting for PostgreSQL or the disk)';
-    if (name === '(garbage collector)') return 'garbage collector';
-    if (name === '(program)') return 'V8/Node native';
-    if (url === '') return `native ${name}`;
-    if (url.includes('/packages/bank-files/')) return `bank-files ${path.basename(url)}`;
-    if (url.includes('/modules/bank/')) return `bank module ${path.basename(url)}`;
-    if (url.includes('/apps/server/src/')) return `server ${path.basename(url)}`;
-    if (url.includes('/tsx/') || url.startsWith('node:internal/modules')) return 'loading modules (tsx, once)';
-    if (url.includes('/packages/domain/')) return 'domain (KIDs, dates)';
-    if (url.includes('drizzle-orm')) return 'drizzle-orm';
-    if (/node_modules\/pg(-[a-z]+)?\//.test(url)) return 'pg driver';
-    if (url.startsWith('node:')) return 'node internals (streams, fs, net)';
-    return 'other';
-  };
-  const buckets = new Map<string, number>();
-  const functions = new Map<string, number>();
-  for (const [id, micros] of self) {
-    const node = byId.get(id);
-    if (!node) continue;
-    const { url, functionName, lineNumber } = node.callFrame;
-    const bucket = bucketOf(url, functionName);
-    buckets.set(bucket, (buckets.get(bucket) ?? 0) + micros);
-    const key = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
-    functions.set(key, (functions.get(key) ?? 0) + micros);
-  }
-  const share = (entries: Map<string, number>, top: number) =>
-    Object.fromEntries([...entries].sort((a, b) => b[1] - a[1]).slice(0, top).map(([key, micros]) => [key, `${round((100 * micros) / total, 1)} %`]));
-  return { seconds: round(total / 1e6), byArea: share(buckets, 14), topFunctions: share(functions, 12) };
 }
 
 async function importBench(count: number): Promise<Record<string, unknown>> {

@@ -52,6 +52,9 @@ const creditableInvoice: SQL = sql`i.amount_ore > 0
       and (p.status = 'CAPTURED' or (p.status = 'REFUNDED' and p.error_code = 'INVOICE_CREDITED')))
   end`;
 
+/** Ending subscriptions the sweep reads at a time. */
+const SWEEP_PAGE_SIZE = 500;
+
 export interface InvoiceAfterAccess {
   ariaInvoiceNo: number;
   amountOre: number;
@@ -85,8 +88,8 @@ export async function invoicesToCreditOnCancel(tx: Tx, owner: { id: string; aria
 export interface CancelledPeriodCrediting {
   /** Credits what the subscription no longer owes (nothing when it renews after all). Never throws: what fails is asked again by the job. */
   creditFor(subscriptionId: string): Promise<CreditedInvoice[]>;
-  /** The renewal job's pass: every subscription that does not renew with such an invoice left. */
-  sweep(): Promise<{ subscriptions: number; credited: number }>;
+  /** The renewal job's pass: every subscription that does not renew with such an invoice left, a page at a time (`onPage` after each). */
+  sweep(options?: { onPage?: () => void | Promise<void> }): Promise<{ subscriptions: number; credited: number }>;
 }
 
 export function createCancelledPeriodCrediting(deps: { db: Db; crediting: InvoiceCrediting; now: () => Date; log: FastifyBaseLogger }): CancelledPeriodCrediting {
@@ -126,16 +129,24 @@ export function createCancelledPeriodCrediting(deps: { db: Db; crediting: Invoic
 
   return {
     creditFor,
-    async sweep() {
-      // The ending subscriptions (a status read of the subscription table, once a day), each with an index probe of its invoices.
-      const { rows } = (await db.execute(sql`
-        select s.id from ${subscription} s
-        where s.inst_status_code in (${sql.join(endingStatusCodes.map((code) => sql`${code}`), sql`, `)}) and s.shared_from_subscription_id is null
-          and exists (select 1 from ${invoice} i where i.aria_account_no = s.aria_account_no and i.subscription_id = s.id and i.period_from >= s.current_period_end and ${creditableInvoice})
-        order by s.id`)) as unknown as { rows: { id: string }[] };
+    async sweep(options = {}) {
+      let subscriptions = 0;
       let credited = 0;
-      for (const { id } of rows) credited += (await creditFor(id)).filter((outcome) => outcome.outcome !== 'pending').length;
-      return { subscriptions: rows.length, credited };
+      // The ending subscriptions (a status read of the subscription table, once a day), each with an index probe of its
+      // invoices; in key order a page at a time, so what is held does not grow with the subscriptions.
+      for (let after = ''; ; ) {
+        const { rows } = (await db.execute(sql`
+          select s.id from ${subscription} s
+          where s.inst_status_code in (${sql.join(endingStatusCodes.map((code) => sql`${code}`), sql`, `)}) and s.shared_from_subscription_id is null and s.id > ${after}
+            and exists (select 1 from ${invoice} i where i.aria_account_no = s.aria_account_no and i.subscription_id = s.id and i.period_from >= s.current_period_end and ${creditableInvoice})
+          order by s.id limit ${SWEEP_PAGE_SIZE}`)) as unknown as { rows: { id: string }[] };
+        if (rows.length === 0) break;
+        after = (rows.at(-1) as { id: string }).id;
+        subscriptions += rows.length;
+        for (const { id } of rows) credited += (await creditFor(id)).filter((outcome) => outcome.outcome !== 'pending').length;
+        await options.onPage?.();
+      }
+      return { subscriptions, credited };
     },
   };
 }

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { osloToday } from '@minside/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Catalogue, PublicationConfig } from '@minside/titles';
+import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
-import { account, appUser, billingDocument, creditSetOff, deliveryAddress, einvoiceRecipient, invoice, subscription } from '../../../db/schema.ts';
-import type { BillingDocumentContent, BillingDocumentKind, DocumentBuyer, DocumentSeller, ZeroRateBasis } from './content.ts';
+import {  billingDocument, invoice } from '../../../db/schema.ts';
+import type { BillingDocumentContent, BillingDocumentKind } from './content.ts';
 import { renderDocumentPdf } from './pdf.ts';
+import { invoiceContent } from './invoice-content.ts';
 
 /**
  * Issuing invoices and credit notes as documents (issue 23). An invoice's document is written in
@@ -17,126 +18,33 @@ import { renderDocumentPdf } from './pdf.ts';
 
 type Reader = Pick<Db, 'select'>;
 
-function sellerOf(title: PublicationConfig): DocumentSeller {
-  return {
-    titleName: title.name,
-    legalName: title.seller.legalName,
-    organizationNumber: title.organizationNumber,
-    vatRegistered: title.seller.vatRegistered,
-    street: title.seller.street,
-    postalCode: title.seller.postalCode,
-    town: title.seller.town,
-    countryCode: 'NO',
-    customerCenterEmail: title.customerCenterEmail,
-    customerCenterPhone: title.customerCenterPhoneNumber,
-    pageUrl: title.pageUrl,
-    brandColor: title.brandColor,
-  };
-}
-
-/** COMBO (paper and digital) is a newspaper subscription (§ 6-2); DIGITAL an electronic news service (§ 6-3). */
-function zeroRateBasisOf(planProductType: string | null): ZeroRateBasis {
-  return planProductType === 'DIGITAL' ? 'ELECTRONIC_NEWS' : 'PRINTED_NEWSPAPER';
-}
-
-async function buyerOf(tx: Reader, ariaAccountNo: number, subscriptionId: string | null): Promise<DocumentBuyer> {
-  const [owner] = await tx
-    .select({ email: appUser.email, givenName: appUser.givenName, familyName: appUser.familyName })
-    .from(account)
-    .innerJoin(appUser, eq(appUser.id, account.userId))
-    .where(eq(account.ariaAccountNo, ariaAccountNo));
-  const [company] = subscriptionId ? await tx.select().from(einvoiceRecipient).where(eq(einvoiceRecipient.subscriptionId, subscriptionId)) : [];
-  if (company) {
-    // A business subscription that chose EHF: the company is the buyer, by its organisation number.
-    return {
-      name: company.companyName,
-      customerNumber: ariaAccountNo,
-      postalAddress: { lines: [company.street], postalCode: company.postalCode, town: company.town, countryCode: 'NO' },
-      email: owner?.email ?? '',
-      organizationNumber: company.organizationNumber,
-      reference: company.reference,
-    };
-  }
-  const [address] = subscriptionId ? await tx.select().from(deliveryAddress).where(eq(deliveryAddress.subscriptionId, subscriptionId)) : [];
-  const name = owner ? `${owner.givenName} ${owner.familyName}`.trim() : '';
-  const postalAddress =
-    address && address.street
-      ? { lines: [...(address.coName ? [`c/o ${address.coName}`] : []), [`${address.street} ${address.streetNumber}`.trim(), address.apartment, address.floor ? `${address.floor}. etasje` : null].filter(Boolean).join(' ')], postalCode: address.postalCode, town: address.town, countryCode: 'NO' }
-      : null;
-  return {
-    name: name || (owner?.email ?? ''),
-    customerNumber: ariaAccountNo,
-    postalAddress,
-    // The e-mail address only where it is the address the document went to: a document kept through an
-    // erasure (ADR 015/026) keeps no more of the person than § 5-1-1 asks for.
-    email: postalAddress ? '' : (owner?.email ?? ''),
-    organizationNumber: null,
-    reference: null,
-  };
-}
-
-/** The content of an invoice's document: its row, the title's seller, the buyer as of now. */
-async function invoiceContent(tx: Reader, catalogue: Catalogue, ariaInvoiceNo: number): Promise<{ content: BillingDocumentContent; titleCode: string; ariaAccountNo: number }> {
-  const [found] = await tx
-    .select({ row: invoice, titleCode: sql<string>`coalesce(${subscription.titleCode}, ${account.firstTitleCode})`, planProductType: subscription.planProductType })
-    .from(invoice)
-    .innerJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
-    .leftJoin(subscription, eq(subscription.id, invoice.subscriptionId))
-    .where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
-  if (!found) throw new Error(`invoice ${ariaInvoiceNo} not found`);
-  const { row, titleCode } = found;
-  const title = catalogue.byTitleCode(titleCode);
-  return {
-    titleCode: title.titleCode,
-    ariaAccountNo: row.ariaAccountNo,
-    content: {
-      kind: 'INVOICE',
-      number: row.ariaInvoiceNo,
-      issuedOn: osloToday(row.createdAt),
-      dueOn: row.dueOn,
-      currency: 'NOK',
-      seller: sellerOf(title),
-      buyer: await buyerOf(tx, row.ariaAccountNo, row.subscriptionId),
-      lines: [{ description: row.description, periodFrom: row.periodFrom, periodTo: row.periodTo, amountOre: row.amountOre, vatRatePercent: 0, zeroRateBasis: zeroRateBasisOf(found.planProductType) }],
-      totals: { netOre: row.amountOre, vatOre: 0, totalOre: row.amountOre },
-      payment: { kid: row.kid, accountNumber: row.bankAccountNumber.replace(/\D/g, '') },
-      credits: null,
-      setOffs: await setOffsOf(tx, ariaInvoiceNo),
-    },
-  };
-}
-
-/** The credit notes set off against an invoice, for its document ("Fratrukket kreditnota …"). */
-async function setOffsOf(reader: Reader, ariaInvoiceNo: number): Promise<{ creditNoteNumber: number; amountOre: number }[]> {
-  const rows = await reader
-    .select({ creditNoteNumber: creditSetOff.creditNoteNumber, amountOre: sql<number>`sum(${creditSetOff.amountOre})::int` })
-    .from(creditSetOff)
-    .where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo))
-    .groupBy(creditSetOff.creditNoteNumber)
-    .orderBy(creditSetOff.creditNoteNumber);
-  return rows.map((row) => ({ creditNoteNumber: row.creditNoteNumber, amountOre: Number(row.amountOre) }));
-}
-
 /**
  * Writes the invoice's document, once: a second call (a retried job) leaves the first. Invoices from
  * before documents existed get theirs the first time they are asked for, with the parties of then.
  */
 export async function issueInvoiceDocument(tx: Tx, catalogue: Catalogue, ariaInvoiceNo: number, at: Date): Promise<void> {
-  const { content, titleCode, ariaAccountNo } = await invoiceContent(tx, catalogue, ariaInvoiceNo);
+  await insertInvoiceDocuments(tx, [await invoiceContent(tx, catalogue, ariaInvoiceNo)], at);
+}
+
+/** Writes invoices' documents from their content (a retried job leaves those written before): one, or a renewal run's page. */
+export async function insertInvoiceDocuments(tx: Tx, documents: { content: BillingDocumentContent; titleCode: string; ariaAccountNo: number }[], at: Date): Promise<void> {
+  if (documents.length === 0) return;
   await tx
     .insert(billingDocument)
-    .values({
-      number: ariaInvoiceNo,
-      kind: 'INVOICE',
-      ariaInvoiceNo,
-      ariaAccountNo,
-      titleCode,
-      issuedOn: content.issuedOn,
-      amountOre: content.totals.totalOre,
-      source: `invoice:${ariaInvoiceNo}`,
-      content,
-      createdAt: at,
-    })
+    .values(
+      documents.map(({ content, titleCode, ariaAccountNo }) => ({
+        number: content.number,
+        kind: 'INVOICE',
+        ariaInvoiceNo: content.number,
+        ariaAccountNo,
+        titleCode,
+        issuedOn: content.issuedOn,
+        amountOre: content.totals.totalOre,
+        source: `invoice:${content.number}`,
+        content,
+        createdAt: at,
+      })),
+    )
     .onConflictDoNothing();
 }
 
