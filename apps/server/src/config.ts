@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
-import { claimProfiles, type ClaimProfile } from './identity/claims.ts';
+import { claimProfiles, type ClaimProfile } from './config/claim-profiles.ts';
 import { defaultStudentEmailDomains } from '@minside/domain';
-import { parseClientSettings, type ClientSettings } from './modules/consent/index.ts';
-import { parseScheduleOverrides } from './jobs/schedule.ts';
-import { dkimConfigFrom, mailboxOf, type MailDkimConfig } from './integrations/mail/sender.ts';
+import { parseClientSettings, type ClientSettings } from './config/client-settings.ts';
+import { parseScheduleOverrides } from './config/schedule.ts';
+import { dkimConfigFrom, mailboxOf, type MailDkimConfig } from './config/mail-sender.ts';
 
 /**
  * Environment → typed configuration. Every embedded part is replaced by configuration,

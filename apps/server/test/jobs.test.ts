@@ -14,7 +14,8 @@ import { createDatabase, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { jobRun } from '../src/db/schema.ts';
 import { createJobRunner, type JobDefinition } from '../src/jobs/runner.ts';
-import { currentSlot, describeSchedule, nextSlot, parseSchedule, parseScheduleOverrides } from '../src/jobs/schedule.ts';
+import { parseSchedule, parseScheduleOverrides } from '../src/config/schedule.ts';
+import { currentSlot, describeSchedule, nextSlot } from '../src/jobs/schedule.ts';
 import { buildTestApp, createScratchDatabase, testDatabases, type ScratchDatabase } from './helper.ts';
 
 const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { cleanText, PERSON_NAME_MAX_LENGTH } from '@minside/domain';
+import type { ClaimProfile } from '../config/claim-profiles.ts';
 
 /** YYYY-MM-DD of a day the calendar has (zod checks month lengths and leap years). */
 const calendarDate = z.iso.date();
@@ -11,8 +12,6 @@ const calendarDate = z.iso.date();
  * a group's own account; Vipps Login's for Vipps (its users are identified with BankID, so what
  * it says of name, birthdate and phone number is verified). See ADR 027 for the table.
  */
-export const claimProfiles = ['oidc', 'vipps'] as const;
-export type ClaimProfile = (typeof claimProfiles)[number];
 
 /** The scopes asked for when OIDC_SCOPES does not say. Vipps Login names its scopes after the claims. */
 export const defaultScopes: Record<ClaimProfile, string> = {

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { defaultScopes, mapIssuerClaims, type ClaimProfile, type IssuerClaims } from './claims.ts';
+import type { ClaimProfile } from '../config/claim-profiles.ts';
+import { defaultScopes, mapIssuerClaims, type IssuerClaims } from './claims.ts';
 
 /** What the rest of the server needs from the OIDC relying party. */
 export interface RelyingParty {

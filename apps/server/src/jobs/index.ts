@@ -6,7 +6,8 @@ import type { PrivacyService } from '../modules/privacy/index.ts';
 import type { StudentService } from '../modules/student/index.ts';
 import { jobRoutes } from './routes.ts';
 import { createJobRunner, type JobDefinition, type JobRunner } from './runner.ts';
-import { dailyAt, every, parseScheduleOverrides } from './schedule.ts';
+import { parseScheduleOverrides } from '../config/schedule.ts';
+import { dailyAt, every } from './schedule.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -7,7 +7,8 @@ import type { JobRun, JobStatus } from '@minside/domain';
 import type { Db } from '../db/client.ts';
 import { jobRun, jobState } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
-import { currentSlot, describeSchedule, nextSlot, type Schedule } from './schedule.ts';
+import type { Schedule } from '../config/schedule.ts';
+import { currentSlot, describeSchedule, nextSlot } from './schedule.ts';
 
 export interface JobDefinition {
   name: string;

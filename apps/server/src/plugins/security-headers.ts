@@ -5,7 +5,7 @@ import { routeScope } from './route-scope.ts';
  * Security headers on every response. The SPA ships no inline script, so the CSP can
  * forbid it; images may come from the titles' own sites (favicons) over https.
  */
-/** Third-party origins configured for consent, analytics and monitoring (modules/consent/settings.ts); none by default. */
+/** Third-party origins configured for consent, analytics and monitoring (config/client-settings.ts, modules/consent/settings.ts); none by default. */
 export interface CspSources {
   script: string[];
   connect: string[];

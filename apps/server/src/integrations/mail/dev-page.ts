@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import { escapeHtml } from './templates.ts';
-import { mailboxOf } from './sender.ts';
+import { mailboxOf } from '../../config/mail-sender.ts';
 
 /** Links in a plain-text mail, clickable. */
 function linkify(text: string): string {

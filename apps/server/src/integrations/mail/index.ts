@@ -6,7 +6,7 @@ import { mailOptOut, mailOutbox } from '../../db/schema.ts';
 import { occasionalSweep } from '../../lib/occasional-sweep.ts';
 import { isValidEmail, systemClock, type Title } from '@minside/domain';
 import { isOptionalMailKind, type OptionalMailKind, type TransactionalMailKind } from './kinds.ts';
-import { mailboxOf, type MailDkimConfig } from './sender.ts';
+import { mailboxOf, type MailDkimConfig } from '../../config/mail-sender.ts';
 import { unsubscribeUrl, type UnsubscribeLinks } from './unsubscribe.ts';
 
 export { subscriberMail, titleMail, type MailContent, type MailTitle } from './templates.ts';

@@ -3,7 +3,7 @@ import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import { authErrorCodes, authErrorMessages, type LoginIssuer as LoginIssuerDto, type ProfileLogins } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { appUser, profileFieldSource, userLogin } from '../../db/schema.ts';
-import type { ClaimProfile } from '../../identity/claims.ts';
+import type { ClaimProfile } from '../../config/claim-profiles.ts';
 import type { RelyingParty, VerifiedLogin } from '../../identity/relying-party.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { applyIssuerClaims } from '../profile/index.ts';

@@ -6,9 +6,10 @@ import type { Db } from '../../db/client.ts';
 import { createConsentPermissionService } from './permissions.ts';
 import { consentRoutes } from './routes.ts';
 import { createConsentService } from './service.ts';
-import type { ClientSettings } from './settings.ts';
+import type { ClientSettings } from '../../config/client-settings.ts';
 
-export { thirdPartySources, type ClientSettings } from './settings.ts';
+export { thirdPartySources } from './settings.ts';
+export type { ClientSettings } from '../../config/client-settings.ts';
 
 /** Consent and permissions (SPEC §8) under /api/consent, signed in; the browser's client set-up, public. */
 export async function registerConsent(app: FastifyInstance, deps: { db: Db; now: () => Date; catalogue: Catalogue; settings: ClientSettings; isOfferedTitle: (code: string) => boolean }): Promise<void> {
@@ -21,4 +22,4 @@ export async function registerConsent(app: FastifyInstance, deps: { db: Db; now:
   });
 }
 
-export { clientConfigOf, parseClientSettings } from './settings.ts';
+export { clientConfigOf } from './settings.ts';

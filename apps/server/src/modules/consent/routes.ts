@@ -3,7 +3,8 @@ import { apiErrorSchema, clientConfigQuerySchema, clientConfigSchema, consentSta
 import type { Catalogue } from '@minside/titles';
 import type { ConsentService } from './service.ts';
 import { consentPermissionRoutes, type ConsentPermissionService } from './permissions.ts';
-import { clientConfigOf, type ClientSettings } from './settings.ts';
+import type { ClientSettings } from '../../config/client-settings.ts';
+import { clientConfigOf } from './settings.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
 const errors = apiErrors(400, 401, 403);
