@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Catalogue } from '@minside/titles';
 import { ConfigError, noRealPaymentProviderMessage, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { OneLinePerRequest } from './lib/request-log.ts';
 import { redactUrl } from './lib/log-redaction.ts';
 import { registerCsrfProtection } from './plugins/csrf.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
@@ -78,6 +79,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
         req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip }),
       },
     },
+    logController: new OneLinePerRequest(),
     // Honour a load balancer's request id so one id follows a request across hops.
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

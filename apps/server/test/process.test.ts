@@ -42,10 +42,33 @@ describe('the server process', () => {
     expect(existsSync(bundle), 'apps/server/dist/main.js is missing: run `npm run build` first').toBe(true);
   });
 
-  it('finishes a request in flight on SIGTERM, then exits 0', async () => {
+  it('logs one line per request at info: when it is done, with the request, the status and the time', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
     const port = randomPort();
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    cleanups.push(() => {
+      server.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    await waitForReady(port, server.output);
+    const answer = await fetch(`http://127.0.0.1:${port}/healthz?code=secret`, { headers: { 'x-request-id': 'one-line' } });
+    expect(answer.status).toBe(200);
+    const mine = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; req?: { method?: string; url?: string }; res?: { statusCode?: number }; responseTime?: number })
+        .filter((line) => line.reqId === 'one-line');
+    for (let attempt = 0; mine().length === 0 && attempt < 200; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(mine()).toEqual([expect.objectContaining({ msg: 'request completed', req: expect.objectContaining({ method: 'GET', url: '/healthz?code=[redacted]' }), res: { statusCode: 200 }, responseTime: expect.any(Number) })]);
+  });
+
+  it('finishes a request in flight on SIGTERM, then exits 0', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
+    const port = randomPort();
+    // debug: the arrival line (lib/request-log.ts) is how the test knows the server has the request.
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     cleanups.push(() => {
       server.child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
@@ -85,7 +108,8 @@ describe('the server process', () => {
   it('answers a request on a kept-alive connection that is in flight at SIGTERM, with Connection: close', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
     const port = randomPort();
-    const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    // debug: the arrival line (lib/request-log.ts) is how the test knows the server has the request.
+    const server = startServer({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     cleanups.push(() => {
       agent.destroy();

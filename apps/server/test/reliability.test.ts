@@ -250,8 +250,9 @@ describe.each(testDatabases)('SIGTERM while requests are in flight ($name)', ({ 
     const port = await freePort();
     let output = '';
     const databaseUrl = scratch.options.kind === 'postgres' ? scratch.options.url : '';
+    // debug: the arrival lines (lib/request-log.ts) say which requests the server accepted.
     const child = spawn(process.execPath, [bundle], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED_DEMO_DATA: 'on', LOG_LEVEL: 'info', JOBS: 'on' },
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED_DEMO_DATA: 'on', LOG_LEVEL: 'debug', JOBS: 'on' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (chunk) => (output += chunk));
