@@ -16,7 +16,6 @@ const notSplitYet: Record<string, number> = {
   'billing/engine.ts': 733,
   'billing/service.ts': 611,
   'billing/jobs.ts': 572,
-  'billing/documents/ehf.ts': 339,
   'billing/documents/issue.ts': 334,
   'family/service.ts': 329,
   'student/service.ts': 314,
