@@ -14,7 +14,9 @@ import { exchangeBankFiles, type BankExchangeSummary } from './exchange.ts';
 import type { BankTransport } from './transport.ts';
 import { createClaimRun, DEMO_CUSTOMER_UNIT_ID, type ClaimRunSummary } from './claims.ts';
 import { settlementReport, type SettlementReport } from './settlement.ts';
-import { createBankImport, unmatchedReasons, type BankImportSummary, type LineSource, type UnmatchedReason } from './import.ts';
+import { createBankImport, type BankImportSummary } from './import.ts';
+import type { LineSource } from './import-passes.ts';
+import { unmatchedReasons, type UnmatchedReason } from './import-record.ts';
 
 /**
  * The bank rails (issue 21), one service for the operator API, the CLI and the jobs: import a

@@ -3,7 +3,7 @@ import type { subscription, subscriptionMember } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 
-// What the owner's side (service.ts) and the invitee's (joining.ts) both say of family sharing.
+// What the owner's side (service.ts, invitations.ts, leaving.ts) and the invitee's (joining.ts) both say of family sharing.
 
 export type SubscriptionRow = typeof subscription.$inferSelect;
 export type MemberRow = typeof subscriptionMember.$inferSelect;

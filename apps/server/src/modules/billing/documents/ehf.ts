@@ -1,5 +1,8 @@
-import { isValidOrganizationNumber } from '@minside/titles';
 import { amountDueOre, zeroRateReasons, type BillingDocumentContent, type DocumentLine, type ZeroRateBasis } from './content.ts';
+import { buyerParty, sellerParty } from './ehf-parties.ts';
+import { amount, date, group, optionalValue, serialize, value, type XmlElement } from './ehf-xml.ts';
+
+export { oreToAmount } from './ehf-xml.ts';
 
 /**
  * An invoice or credit note as EHF (issue 23): a UBL 2.1 `Invoice` or `CreditNote` by PEPPOL BIS
@@ -23,8 +26,6 @@ import { amountDueOre, zeroRateReasons, type BillingDocumentContent, type Docume
 
 const CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 const PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
-/** ISO 6523 ICD (and EAS) code of the Norwegian organisation number, Enhetsregisteret. */
-const NORWEGIAN_ORGANIZATION_NUMBER = '0192';
 /** UNCL 1001: 380 commercial invoice, 381 credit note. */
 const INVOICE_TYPE_CODE = '380';
 const CREDIT_NOTE_TYPE_CODE = '381';
@@ -45,94 +46,8 @@ const zeroRateOrder: ZeroRateBasis[] = ['PRINTED_NEWSPAPER', 'ELECTRONIC_NEWS'];
 /** Category O's reason: CEF VATEX code and text (BR-O-10; PEPPOL-EN16931-P0105 ties the code to O). */
 const NOT_SUBJECT_TO_VAT = { code: 'VATEX-EU-O', text: 'Ikke merverdiavgiftspliktig: selger er ikke registrert i Merverdiavgiftsregisteret' };
 
-// ── XML ───────────────────────────────────────────────────────────────────────────────
-
-interface XmlElement {
-  name: string;
-  attributes: Record<string, string>;
-  content: string | XmlElement[];
-}
-
-type Child = XmlElement | null;
-
-/** Characters XML 1.0 cannot carry at all, not even as a character reference (and lone surrogates). */
-const notXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-function escapeXml(value: string): string {
-  return value
-    .replace(notXmlChar, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\r/g, '&#13;');
-}
-
-/** An aggregate (`cac:`, or the root): its children in the order the UBL schema's sequence gives. */
-function group(name: string, children: Child[], attributes: Record<string, string> = {}): XmlElement {
-  const present = children.filter((child): child is XmlElement => child !== null);
-  // PEPPOL-EN16931-R008: no empty elements. Every group we write has a mandatory child.
-  if (present.length === 0) throw new Error(`EHF: ${name} would be empty`);
-  return { name, attributes, content: present };
-}
-
-/** A basic element (`cbc:`) whose value the document cannot do without. */
-function value(name: string, text: string, attributes: Record<string, string> = {}): XmlElement {
-  const trimmed = text.replace(notXmlChar, '').trim();
-  if (trimmed === '') throw new Error(`EHF: ${name} is required and empty`);
-  return { name, attributes, content: trimmed };
-}
-
-/** A basic element left out when there is nothing to say (R008 forbids an empty one). */
-function optionalValue(name: string, text: string | null | undefined, attributes: Record<string, string> = {}): Child {
-  return text == null || text.replace(notXmlChar, '').trim() === '' ? null : value(name, text, attributes);
-}
-
-function serialize(element: XmlElement, depth: number): string {
-  const indent = '  '.repeat(depth);
-  const attributes = Object.entries(element.attributes)
-    .map(([key, attributeValue]) => ` ${key}="${escapeXml(attributeValue)}"`)
-    .join('');
-  if (typeof element.content === 'string') {
-    return `${indent}<${element.name}${attributes}>${escapeXml(element.content)}</${element.name}>\n`;
-  }
-  const children = element.content.map((child) => serialize(child, depth + 1)).join('');
-  return `${indent}<${element.name}${attributes}>\n${children}${indent}</${element.name}>\n`;
-}
-
-// ── Values ────────────────────────────────────────────────────────────────────────────
-
-/** Øre → "12345.67": whole numbers only, so no binary fraction ever reaches the document. */
-export function oreToAmount(ore: number): string {
-  if (!Number.isSafeInteger(ore)) throw new Error(`EHF: ${ore} is not a whole number of øre`);
-  const sign = ore < 0 ? '-' : '';
-  const absolute = Math.abs(ore);
-  const fraction = absolute % 100;
-  // (absolute - fraction) is a multiple of 100, so the division is exact.
-  return `${sign}${(absolute - fraction) / 100}.${String(fraction).padStart(2, '0')}`;
-}
-
-/** BT amounts carry the document currency (PEPPOL-EN16931-R051). */
-function amount(name: string, ore: number, currency: string): XmlElement {
-  return value(name, oreToAmount(ore), { currencyID: currency });
-}
-
-const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-
-/** PEPPOL-EN16931-F001: YYYY-MM-DD, nothing else. */
-function date(name: string, isoCalendarDate: string): XmlElement {
-  if (!isoDate.test(isoCalendarDate)) throw new Error(`EHF: ${name} "${isoCalendarDate}" is not a YYYY-MM-DD date`);
-  return value(name, isoCalendarDate);
-}
-
-/** PEPPOL-COMMON-R041: nine digits with a valid MOD11 check digit. */
-function organizationNumber(number: string, whose: string): string {
-  if (!isValidOrganizationNumber(number)) throw new Error(`EHF: the ${whose}'s organisation number "${number}" is not a valid Norwegian organisation number`);
-  return number;
-}
-
-// ── The document ──────────────────────────────────────────────────────────────────────
+// The document itself: its header, VAT, lines and totals. The XML and the value formats it is
+// written with are ehf-xml.ts; the seller and the buyer, ehf-parties.ts.
 
 type VatCategory = 'Z' | 'O';
 
@@ -170,77 +85,6 @@ function documentNote(content: BillingDocumentContent, category: VatCategory): s
   }
   const note = parts.filter((part) => part !== '').join(' ');
   return note === '' ? null : note;
-}
-
-function sellerParty(content: BillingDocumentContent): XmlElement {
-  const { seller } = content;
-  const orgnr = organizationNumber(seller.organizationNumber, 'seller');
-  return group('cac:AccountingSupplierParty', [
-    group('cac:Party', [
-      // BT-34, PEPPOL-EN16931-R020: the seller's PEPPOL address.
-      value('cbc:EndpointID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
-      // BT-28: the trading name, the title as the reader knows it.
-      group('cac:PartyName', [value('cbc:Name', seller.titleName)]),
-      group('cac:PostalAddress', [
-        optionalValue('cbc:StreetName', seller.street),
-        optionalValue('cbc:CityName', seller.town),
-        optionalValue('cbc:PostalZone', seller.postalCode),
-        group('cac:Country', [value('cbc:IdentificationCode', seller.countryCode)]),
-      ]),
-      // BT-31, NO-R-001: "NO" + organisation number + "MVA", only when in the VAT register (BR-O-02).
-      seller.vatRegistered
-        ? group('cac:PartyTaxScheme', [value('cbc:CompanyID', `NO${orgnr}MVA`), group('cac:TaxScheme', [value('cbc:ID', 'VAT')])])
-        : null,
-      // NO-R-002 checks exactly this (PartyTaxScheme with TaxScheme "TAX", CompanyID "Foretaksregisteret"),
-      // not CompanyLegalForm: foretaksregisterloven § 10-2 has an AS, ASA or NUF print the word. Every
-      // seller here is a Norwegian company identified by its organisation number (scheme 0192).
-      group('cac:PartyTaxScheme', [value('cbc:CompanyID', 'Foretaksregisteret'), group('cac:TaxScheme', [value('cbc:ID', 'TAX')])]),
-      // BT-27 (BR-06) and BT-30.
-      group('cac:PartyLegalEntity', [
-        value('cbc:RegistrationName', seller.legalName),
-        value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
-      ]),
-      // BG-6: the customer centre.
-      seller.customerCenterPhone.trim() || seller.customerCenterEmail.trim()
-        ? group('cac:Contact', [optionalValue('cbc:Telephone', seller.customerCenterPhone), optionalValue('cbc:ElectronicMail', seller.customerCenterEmail)])
-        : null,
-    ]),
-  ]);
-}
-
-function buyerParty(content: BillingDocumentContent): XmlElement {
-  const { buyer } = content;
-  if (buyer.organizationNumber === null) {
-    throw new Error(`EHF: document ${content.number} has a buyer without an organisation number; EHF is only for business buyers`);
-  }
-  const orgnr = organizationNumber(buyer.organizationNumber, 'buyer');
-  const address = buyer.postalAddress;
-  const [street = null, additionalStreet = null, ...rest] = address?.lines.map((line) => line.trim()).filter((line) => line !== '') ?? [];
-  return group('cac:AccountingCustomerParty', [
-    group('cac:Party', [
-      // BT-49, PEPPOL-EN16931-R010: where the receiver's access point takes the document.
-      value('cbc:EndpointID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
-      // BT-46: the customer number every document prints.
-      group('cac:PartyIdentification', [value('cbc:ID', String(buyer.customerNumber))]),
-      // BG-8 is mandatory (BR-10) with a country (BR-11). A business without an address on file is
-      // still identified by a Norwegian organisation number (scheme 0192), so its country is NO.
-      group('cac:PostalAddress', [
-        optionalValue('cbc:StreetName', street),
-        optionalValue('cbc:AdditionalStreetName', additionalStreet),
-        optionalValue('cbc:CityName', address?.town),
-        optionalValue('cbc:PostalZone', address?.postalCode),
-        // UBL-SR-51: one third address line at most, so any further lines share it.
-        rest.length > 0 ? group('cac:AddressLine', [value('cbc:Line', rest.join(', '))]) : null,
-        group('cac:Country', [value('cbc:IdentificationCode', address?.countryCode ?? 'NO')]),
-      ]),
-      // BT-44 (BR-07) and BT-47.
-      group('cac:PartyLegalEntity', [
-        value('cbc:RegistrationName', buyer.name),
-        value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
-      ]),
-      buyer.email.trim() ? group('cac:Contact', [value('cbc:ElectronicMail', buyer.email)]) : null,
-    ]),
-  ]);
 }
 
 function documentLine(content: BillingDocumentContent, line: DocumentLine, index: number, category: VatCategory): XmlElement {
