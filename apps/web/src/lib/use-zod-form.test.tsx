@@ -106,6 +106,18 @@ describe('useZodForm', () => {
     await waitFor(() => expect(document.getElementById('email-error')).toBeNull());
   });
 
+  it("sent again: the last answer's summary goes at once, and the new answer's takes the focus", async () => {
+    const answers = [taken, new ApiError(409, taken.code, 'E-postadressen er fortsatt i bruk.')];
+    show(() => answers.shift() ?? null);
+    type('Adresse', 'Storgata 1');
+    type('E-post', 'ola@example.no');
+    save();
+    await expectFocusedSummary([taken.message]);
+    save();
+    expect(screen.queryByRole('alert', { name: 'Det er noe som må rettes' })).toBeNull();
+    await expectFocusedSummary(['E-postadressen er fortsatt i bruk.']);
+  });
+
   it('an API error about no field: an alert, and no summary', async () => {
     show(() => down);
     type('Adresse', 'Storgata 1');

@@ -11,12 +11,17 @@ import { isApiError, type ApiError } from './http.ts';
  * 25.12) the same way. This is the only module that imports react-hook-form (lint:
  * eslint.config.js), so a page cannot grow a second way beside it.
  *
- * After the first submit a field is checked again as it changes: one put right drops out of the
- * summary at once. The focus after a failed submit is the summary's, not the first field's.
+ * Each submit starts afresh (the errors of the last one, the server's too, are gone until this
+ * one's check and answer). After the first submit a field is checked again as it changes: one
+ * put right drops out of the summary at once. The focus after a failed submit is the summary's,
+ * not the first field's.
  */
 
 /** What a control spreads onto itself (`register(name)`): name, ref, onChange, onBlur. */
 export type FieldRegistration = UseFormRegisterReturn;
+
+/** What a form holds while the user types: an object of fields. */
+export type FormValues = FieldValues;
 
 export interface ZodFormOptions<Input extends FieldValues, Output> {
   /**
@@ -95,7 +100,12 @@ export function useZodForm<Input extends FieldValues, Output = Input>({ schema, 
 
   return {
     register: (name) => form.register(name),
-    handleSubmit: (onValid) => form.handleSubmit((values) => onValid(values)),
+    handleSubmit: (onValid) => (event) => {
+      // What the last submit found is over, the server's answers with it: the summary waits for
+      // this submit's check and answer (Form takes the errors after a submit as its result).
+      form.clearErrors();
+      return form.handleSubmit((values) => onValid(values))(event);
+    },
     errors,
     summary,
     value: (name) => form.watch(name),
