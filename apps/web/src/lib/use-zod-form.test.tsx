@@ -126,4 +126,35 @@ describe('useZodForm', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(down.message));
     expect(screen.queryByRole('alert', { name: 'Det er noe som må rettes' })).toBeNull();
   });
+
+  it('a control that keeps its value in props (controlled): its value, its change, checked again after a submit', async () => {
+    const daysSchema = z.object({ days: z.array(z.string()).min(1, 'Velg minst én dag') });
+    const chosen: string[][] = [];
+    function Days() {
+      const form = useZodForm({ schema: daysSchema, defaultValues: { days: [] }, fieldIds: { days: 'days' } });
+      const days = form.controlled('days');
+      return (
+        <Form onSubmit={form.handleSubmit((values) => chosen.push(values.days))} errors={form.summary}>
+          <fieldset id="days">
+            <legend>Dager</legend>
+            {['2026-11-25', '2026-11-26'].map((day) => (
+              <label key={day}>
+                <input type="checkbox" checked={days.value.includes(day)} onChange={(event) => days.onChange(event.target.checked ? [...days.value, day] : days.value.filter((d) => d !== day))} />
+                {day}
+              </label>
+            ))}
+            {form.errors.days ? <p id="days-error">{form.errors.days}</p> : null}
+          </fieldset>
+          <button type="submit">Lagre</button>
+        </Form>
+      );
+    }
+    render(<Days />);
+    save();
+    await expectFocusedSummary(['Velg minst én dag']);
+    fireEvent.click(screen.getByRole('checkbox', { name: '2026-11-26' }));
+    await waitFor(() => expect(document.getElementById('days-error')).toBeNull());
+    save();
+    await waitFor(() => expect(chosen).toEqual([['2026-11-26']]));
+  });
 });
