@@ -57,6 +57,7 @@ function ErrorSummary({ errors, ref }: { errors: [string, string][]; ref?: Ref<H
 
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit' | 'noValidate' | 'onInput'> {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  /** The form's useZodForm's `summary` (lib/use-zod-form.ts, issue 26.3), or `{}` for a form with nothing to check. */
   errors: FieldErrors;
   children: ReactNode;
 }
