@@ -70,6 +70,35 @@ const domainZones = [
   },
 ];
 
+/** Business time comes from the injected clock: the selectors of `no-restricted-syntax` that say so ("one clock" below). */
+const oneClock = [
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `new Date()`.',
+  },
+  {
+    // Called or passed on as a value (`now = Date.now`): either reads the machine clock.
+    selector: "MemberExpression[object.name='Date'][property.name='now']",
+    message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `Date.now`; durations use performance.now().',
+  },
+  {
+    selector: "CallExpression[callee.name='Date']",
+    message: '`Date()` reads the machine clock: take "now" from the injected clock.',
+  },
+];
+
+// ── one way to write a form (issue 26.3) ────────────────────────────────────────────────────
+// A web form is react-hook-form with a zod schema through one hook, apps/web/src/lib/use-zod-form.ts,
+// which feeds the error summary of components/form.tsx. Only that file may use the form library,
+// and the UI code does not check input by hand with `schema.safeParse(…)` beside it.
+const webFormHook = 'apps/web/src/lib/use-zod-form.ts';
+/** preact/compat has no useOptimistic (ADR 021): the one `react` resolves to is a stand-in for React Router (src/lib/react-on-preact.ts). */
+const noUseOptimistic = { name: 'react', importNames: ['useOptimistic'], message: 'Not on preact/compat (ADR 021): the useOptimistic `react` resolves to is only a stand-in for React Router.' };
+const noFormLibrary = {
+  group: ['react-hook-form', 'react-hook-form/*', '@hookform/*'],
+  message: 'A form is written with useZodForm (src/lib/use-zod-form.ts, issue 26.3): the form library is used there only.',
+};
+
 /** The zones for files under `files`: the layers, and that tree's own area zones. */
 function restrictedPaths(files, zones) {
   return { files, rules: { 'import-x/no-restricted-paths': ['error', { basePath: repoRoot, zones: [...layerZones, ...zones] }] } };
@@ -98,12 +127,14 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
       // preact/compat has no useOptimistic (ADR 021); the one `react` resolves to is a stand-in for
-      // React Router (src/lib/react-on-preact.ts) that never shows an optimistic state.
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'react', importNames: ['useOptimistic'], message: 'Not on preact/compat (ADR 021): the useOptimistic `react` resolves to is only a stand-in for React Router.' }] },
-      ],
+      // React Router (src/lib/react-on-preact.ts) that never shows an optimistic state. And one way
+      // to write a form (issue 26.3): the form library only in the hook that wraps it.
+      'no-restricted-imports': ['error', { paths: [noUseOptimistic], patterns: [noFormLibrary] }],
     },
+  },
+  {
+    files: [webFormHook],
+    rules: { 'no-restricted-imports': ['error', { paths: [noUseOptimistic] }] },
   },
   {
     // Every journey takes `test` and `expect` from e2e/fixtures.ts, whose `test` fails on any
@@ -170,26 +201,26 @@ export default tseslint.config(
   {
     files: ['apps/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'packages/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
     ignores: ['packages/domain/src/core/clock.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...oneClock] },
+  },
+  // ── end of one clock ─────────────────────────────────────────────────────────────────────
+  // The web's components and pages check a form's input only through useZodForm (issue 26.3): a
+  // `safeParse` beside it is the hand-rolled second way. (The rule's list replaces the one above
+  // for these files, so the clock's selectors are repeated.)
+  {
+    files: ['apps/web/src/{features,components}/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...oneClock,
         {
-          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
-          message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `new Date()`.',
-        },
-        {
-          // Called or passed on as a value (`now = Date.now`): either reads the machine clock.
-          selector: "MemberExpression[object.name='Date'][property.name='now']",
-          message: 'Take "now" from the injected clock (a `Clock` from @minside/domain), not `Date.now`; durations use performance.now().',
-        },
-        {
-          selector: "CallExpression[callee.name='Date']",
-          message: '`Date()` reads the machine clock: take "now" from the injected clock.',
+          selector: "CallExpression[callee.property.name=/^safeParse(Async)?$/]",
+          message: 'Check a form with useZodForm (src/lib/use-zod-form.ts, issue 26.3): its schema gives each field its message and the error summary its list.',
         },
       ],
     },
   },
-  // ── end of one clock ─────────────────────────────────────────────────────────────────────
   {
     files: ['scripts/**', '.ci/**', 'bench/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },

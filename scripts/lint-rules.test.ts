@@ -83,3 +83,33 @@ describe('zod-free rules files', () => {
     expect(await rulesFiredOn('packages/domain/src/consent/consent.ts', "import { z } from 'zod';\nexport const flag = z.boolean();")).toEqual([]);
   });
 });
+
+describe('one way to write a form (issue 26.3)', () => {
+  it.each([
+    ['apps/web/src/features/profile/pages/probe.tsx', "import { useForm } from 'react-hook-form';\nexport { useForm };"],
+    ['apps/web/src/features/profile/components/probe.tsx', "import type { UseFormRegisterReturn } from 'react-hook-form';\nexport type { UseFormRegisterReturn };"],
+    ['apps/web/src/components/probe.tsx', "import { zodResolver } from '@hookform/resolvers/zod';\nexport { zodResolver };"],
+    ['apps/web/src/lib/probe.ts', "import { get } from 'react-hook-form';\nexport { get };"],
+  ])('%s may not use the form library itself', async (filePath, code) => {
+    expect(await rulesFiredOn(filePath, code)).toContain('no-restricted-imports');
+  });
+
+  it('the hook that wraps it may, and the rest of the web keeps its other import rule', async () => {
+    expect(await rulesFiredOn('apps/web/src/lib/use-zod-form.ts', "import { useForm } from 'react-hook-form';\nimport { zodResolver } from '@hookform/resolvers/zod';\nexport { useForm, zodResolver };")).toEqual([]);
+    expect(await rulesFiredOn('apps/web/src/lib/use-zod-form.ts', "import { useOptimistic } from 'react';\nexport { useOptimistic };")).toContain('no-restricted-imports');
+    expect(await rulesFiredOn('apps/web/src/features/profile/pages/probe.tsx', "import { useOptimistic } from 'react';\nexport { useOptimistic };")).toContain('no-restricted-imports');
+  });
+
+  it.each([
+    ['apps/web/src/features/student/pages/probe.tsx', "import { studentEmailFormSchema } from '@minside/domain';\nexport const check = (email: string) => studentEmailFormSchema.safeParse({ email });"],
+    ['apps/web/src/components/probe.tsx', 'export const check = async (schema: { safeParseAsync(value: unknown): Promise<unknown> }, value: unknown) => schema.safeParseAsync(value);'],
+  ])('a component or page of the web (%s) may not check input with safeParse beside it', async (filePath, code) => {
+    expect(await rulesFiredOn(filePath, code)).toContain('no-restricted-syntax');
+  });
+
+  it('the clock rule still holds there, and code that is no form may parse', async () => {
+    expect(await rulesFiredOn('apps/web/src/features/delivery/pages/probe.tsx', 'export const today = new Date();')).toContain('no-restricted-syntax');
+    // What the browser stored itself is read back with its schema (billing/payment-keys.ts): no form.
+    expect(await rulesFiredOn('apps/web/src/features/billing/probe.ts', "import { z } from 'zod';\nconst stored = z.object({ id: z.string() });\nexport const read = (raw: unknown) => stored.safeParse(raw);")).toEqual([]);
+  });
+});

@@ -1,39 +1,36 @@
-import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
-import { businessErrorCodes, connectErrorCodes, type StudentResultCode } from '@minside/domain';
-import { isApiError } from '../lib/http.ts';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { businessErrorCodes, connectErrorCodes, studentCodeFormSchema, type StudentResultCode } from '@minside/domain';
+import type { ApiError } from '../lib/http.ts';
+import { useZodForm, type FormValues, type ZodForm } from '../lib/use-zod-form.ts';
 import button from './button.module.css';
 import { ErrorAlert } from './error-alert.tsx';
 import { Field, fieldAria } from './field.tsx';
-import { Form, type FieldErrors } from './form.tsx';
+import { Form } from './form.tsx';
 import form from './form.module.css';
 import ui from './ui.module.css';
 
 /** The answer of each flow's verify call to a code that is not the one sent. */
 const wrongCodeErrors: ReadonlySet<string> = new Set([businessErrorCodes.codeWrong, connectErrorCodes.codeWrong, 'CODE_WRONG' satisfies StudentResultCode]);
 
-/**
- * The server's "the code is wrong", or null for any other failure. It is about the code field:
- * the page shows it there (`codeError`, set when the call fails and cleared at the next submit,
- * so the focus goes to the error summary), and not as an alert (`error`).
- */
-export function wrongCodeMessage(error: unknown): string | null {
-  return isApiError(error) && wrongCodeErrors.has(error.code) ? error.message : null;
-}
+/** The server's "the code is wrong" is about the code field: said there (and in the summary), not as an alert. */
+const codeFieldOf = (error: ApiError) => (wrongCodeErrors.has(error.code) ? 'code' : null);
 
 /** Step 1: what the user fills in to be sent a code (an e-mail address, or what finds the subscription). */
-interface CodeRequestStep {
+interface CodeRequestStep<Input extends FormValues, Output> {
   heading: string;
+  /**
+   * The step's form (useZodForm), which `fields` are registered with: its errors, the page's own
+   * checks and a server answer about a field (its `apiErrorField`), go in the step's error summary.
+   */
+  form: ZodForm<Input, Output>;
   fields: ReactNode;
   /**
-   * The errors of `fields` by the id of each field's control, in the fields' order: the page's
-   * own checks, and a server answer about a field. They go in the step's error summary. Keep them
-   * in the page's state, cleared at each submit: an answer of the submit before is not this
-   * submit's result (the summary takes the focus for what it holds right after a submit).
+   * Sends the step's values (the schema's output): the call's promise (`mutateAsync`). A refusal
+   * about a field is put at it; any other is the page's `error`, shown as an alert.
    */
-  fieldErrors: FieldErrors;
-  onSubmit: () => void;
+  onSubmit: (values: Output) => Promise<unknown>;
   isPending: boolean;
-  /** A failed call that is not about a field (shown as an alert). */
+  /** The failed call (shown as an alert unless it is about a field). */
   error: unknown;
   /** The button before a code is sent (default "Send kode"), after ("Send ny kode"), and while it is sent ("Sender …"). */
   submitLabel?: string;
@@ -41,27 +38,24 @@ interface CodeRequestStep {
   pendingLabel?: string;
 }
 
-/** Step 2: the 6-digit code from the e-mail. The page owns the value, so it can clear it when a new code is asked for. */
+/** Step 2: the 6-digit code from the e-mail. Its form is this component's: cleared each time a new code is asked for. */
 interface CodeConfirmStep {
   /** Default "Skriv inn koden". */
   heading?: string;
   /** Where the code went and how long it works, read out when the step appears. */
   sentMessage: ReactNode;
-  code: string;
-  onCodeChange: (code: string) => void;
-  /** The page's own check of the code, or the server's answer that it is wrong (`wrongCodeMessage`). */
-  codeError: string | null;
-  onSubmit: () => void;
+  /** Sends the code (checked: six digits): the call's promise (`mutateAsync`). The server's "wrong code" is said at the field. */
+  onSubmit: (code: string) => Promise<unknown>;
   isPending: boolean;
-  /** A failed call that is not about the code field (shown as an alert). */
+  /** The failed call (shown as an alert unless it is the wrong code). */
   error: unknown;
   submitLabel: string;
   /** Default "Bekrefter …". */
   pendingLabel?: string;
 }
 
-export interface CodeEntryFormProps {
-  request: CodeRequestStep;
+export interface CodeEntryFormProps<Input extends FormValues, Output> {
+  request: CodeRequestStep<Input, Output>;
   /** What the code was sent for (the address, the search result): step 2 shows while it is set and takes focus each time it changes. */
   sent: unknown;
   confirm: CodeConfirmStep;
@@ -76,30 +70,33 @@ export interface CodeEntryFormProps {
  * /student-verifisering and /koble-bruker, each a panel form with its own errors and its own
  * error summary (issue 25.12).
  */
-export function CodeEntryForm({ request, sent, confirm, errorFallback, children }: CodeEntryFormProps) {
+export function CodeEntryForm<Input extends FormValues, Output>({ request, sent, confirm, errorFallback, children }: CodeEntryFormProps<Input, Output>) {
   const id = useId();
   const codeHeading = useRef<HTMLHeadingElement>(null);
   const codeId = `${id}-code`;
-  const codeError = confirm.codeError ?? undefined;
+  const codeForm = useZodForm({ schema: studentCodeFormSchema, defaultValues: { code: '' }, fieldIds: { code: codeId }, apiErrorField: codeFieldOf });
+  const codeError = codeForm.errors.code;
 
   useEffect(() => {
     if (sent) codeHeading.current?.focus();
   }, [sent]);
 
-  const submit = (handler: () => void) => (event: FormEvent) => {
-    event.preventDefault();
-    handler();
-  };
+  // A new code is asked for: the one typed for the last, and what was said about it, are gone.
+  const sendRequest = request.form.handleSubmit((values) => {
+    codeForm.reset({ code: '' });
+    void request.onSubmit(values).catch(request.form.setApiError);
+  });
+  const sendCode = codeForm.handleSubmit(({ code }) => void confirm.onSubmit(code).catch(codeForm.setApiError));
 
   return (
     <div className={`${ui.stack} ${ui.narrow}`}>
-      <Form className={`${ui.panel} ${form.form}`} onSubmit={submit(request.onSubmit)} errors={request.fieldErrors} aria-labelledby={`${id}-step1`}>
+      <Form className={`${ui.panel} ${form.form}`} onSubmit={sendRequest} errors={request.form.summary} aria-labelledby={`${id}-step1`}>
         <p className={form.step}>Steg 1 av 2</p>
         <h2 id={`${id}-step1`} className={ui.panelHeading}>
           {request.heading}
         </h2>
         {request.fields}
-        <ErrorAlert error={request.error} fallback={errorFallback} />
+        <ErrorAlert error={request.form.alertError(request.error)} fallback={errorFallback} />
         <div className={ui.actions}>
           <button type="submit" className={`${button.button} ${sent ? button.secondary : button.primary} ${ui.button}`} disabled={request.isPending}>
             {request.isPending ? (request.pendingLabel ?? 'Sender …') : sent ? (request.resubmitLabel ?? 'Send ny kode') : (request.submitLabel ?? 'Send kode')}
@@ -108,7 +105,7 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
       </Form>
 
       {sent ? (
-        <Form className={`${ui.panel} ${form.form}`} onSubmit={submit(confirm.onSubmit)} errors={{ [codeId]: codeError }} aria-labelledby={`${id}-step2`}>
+        <Form className={`${ui.panel} ${form.form}`} onSubmit={sendCode} errors={codeForm.summary} aria-labelledby={`${id}-step2`}>
           <p className={form.step}>Steg 2 av 2</p>
           <h2 id={`${id}-step2`} className={ui.panelHeading} tabIndex={-1} ref={codeHeading}>
             {confirm.heading ?? 'Skriv inn koden'}
@@ -120,20 +117,9 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
             id={codeId}
             label="Kode"
             error={codeError}
-            input={
-              <input
-                id={codeId}
-                className={form.input}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                value={confirm.code}
-                onChange={(event) => confirm.onCodeChange(event.target.value)}
-                {...fieldAria(codeId, { error: codeError })}
-              />
-            }
+            input={<input id={codeId} className={form.input} inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...fieldAria(codeId, { error: codeError })} {...codeForm.register('code')} />}
           />
-          <ErrorAlert error={confirm.error} fallback={errorFallback} />
+          <ErrorAlert error={codeForm.alertError(confirm.error)} fallback={errorFallback} />
           <div className={ui.actions}>
             <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={confirm.isPending}>
               {confirm.isPending ? (confirm.pendingLabel ?? 'Bekrefter …') : confirm.submitLabel}
@@ -143,28 +129,5 @@ export function CodeEntryForm({ request, sent, confirm, errorFallback, children 
       ) : null}
       {children}
     </div>
-  );
-}
-
-/** The e-mail field of step 1 (work or student address), with its hint and its error. */
-export function CodeEmailField({ id, label, hint, value, onChange, error }: { id: string; label: string; hint: string; value: string; onChange: (value: string) => void; error: string | null }) {
-  return (
-    <Field
-      id={id}
-      label={label}
-      hint={hint}
-      error={error ?? undefined}
-      input={
-        <input
-          id={id}
-          type="email"
-          className={form.input}
-          autoComplete="email"
-          value={value}
-          onChange={(event) => onChange(event.target.value)}
-          {...fieldAria(id, { hint, error: error ?? undefined })}
-        />
-      }
-    />
   );
 }

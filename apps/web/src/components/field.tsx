@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldRegistration } from '../lib/use-zod-form.ts';
 import form from './form.module.css';
 
 export interface FieldProps {
@@ -44,15 +44,15 @@ export function fieldAria(id: string, { hint, error }: Pick<FieldProps, 'hint' |
 }
 
 export interface TextFieldProps extends Omit<FieldProps, 'input' | 'announceError'> {
-  /** react-hook-form's `register(name)`. */
-  registration: UseFormRegisterReturn;
+  /** The form's `register(name)` (lib/use-zod-form.ts). */
+  registration: FieldRegistration;
   type?: 'text' | 'email' | 'tel' | 'date' | 'password';
   autoComplete?: string;
   /** Shown but not editable (a value another party vouches for); the hint says why. */
   readOnly?: boolean;
 }
 
-/** A one-line input in a Field, wired to react-hook-form. */
+/** A one-line input in a Field, wired to its form (lib/use-zod-form.ts). */
 export function TextField({ id, label, hint, error, registration, type = 'text', autoComplete, readOnly = false }: TextFieldProps) {
   return (
     <Field

@@ -20,6 +20,16 @@ function findings(text: string): string[] {
   return text.split('\n').flatMap((line, index) => rawForm.filter(([pattern]) => pattern.test(line)).map(([, why]) => `${index + 1}: ${why}`));
 }
 
+// One way to write a form (issue 26.3): the errors a Form shows in its summary are those of its
+// useZodForm (lib/use-zod-form.ts), `errors={form.summary}`; a form whose choices are all allowed
+// (nothing to check) passes none, `errors={{}}`. An error map built by hand is the second way.
+const handMadeErrors = /\berrors=\{(?!\{\}\}|[\w.]+\.summary\})/;
+
+/** The Form errors in a source text not taken from a useZodForm, as "line: text". */
+function handMadeErrorMaps(text: string): string[] {
+  return text.split('\n').flatMap((line, index) => (handMadeErrors.test(line) ? [`${index + 1}: ${line.trim()}`] : []));
+}
+
 describe('every form of the web is the shared Form', () => {
   it('reads the component sources, the shared Form among them', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(50);
@@ -46,5 +56,20 @@ describe('every form of the web is the shared Form', () => {
 
   it('leaves the shared Form and other words alone', () => {
     expect(findings("<Form className={form.form} onSubmit={submit} errors={{}}>\nimport form from './form.module.css';\n<p className={form.error}>{formatted}</p>\n<formatted-date />")).toEqual([]);
+  });
+
+  it("a Form's errors are its useZodForm's summary (or none, for a form of choices that are all allowed)", () => {
+    const found = Object.entries(sources)
+      .filter(([path]) => path !== formComponent)
+      .flatMap(([path, text]) => handMadeErrorMaps(text).map((finding) => `${path}:${finding}`));
+    expect(found).toEqual([]);
+  });
+
+  it.each([['errors={{ email: emailError }}'], ["errors={{ [emailId]: emailError }}"], ['errors={errors}'], ['errors={summaryOf(errors)}']])('would catch %s', (line) => {
+    expect(handMadeErrorMaps(`<Form onSubmit={submit} ${line}>`)).not.toEqual([]);
+  });
+
+  it('leaves the hook\'s summary and a form without checks alone', () => {
+    expect(handMadeErrorMaps('<Form onSubmit={submit} errors={invite.summary}>\n<Form errors={request.form.summary}>\n<Form onSubmit={submit} errors={{}}>')).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import form from './form.module.css';
  * A form's field errors by the id of the field's control, or of its fieldset for a group of
  * choices, in the order the fields come. A field without an error is left out or undefined.
  */
-export type FieldErrors = Record<string, string | null | undefined>;
+type FieldErrors = Record<string, string | null | undefined>;
 
 /** The heading of the error summary (the GOV.UK pattern, in Norwegian). */
 const errorSummaryHeading = 'Det er noe som må rettes';
@@ -57,6 +57,7 @@ function ErrorSummary({ errors, ref }: { errors: [string, string][]; ref?: Ref<H
 
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit' | 'noValidate' | 'onInput'> {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  /** The form's useZodForm's `summary` (lib/use-zod-form.ts, issue 26.3), or `{}` for a form with nothing to check. */
   errors: FieldErrors;
   children: ReactNode;
 }

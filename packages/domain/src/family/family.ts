@@ -94,7 +94,6 @@ export function remainingPlaces(maxMembers: number, invitations: number): number
 export const familyInviteFormSchema = z.object({
   email: emailAddress({ required: requiredMessage('E-post'), invalid: validationMessages.invalidEmail }),
 });
-export type FamilyInviteForm = z.infer<typeof familyInviteFormSchema>;
 
 /** POST /api/family/invitations: loose on the wire so the server answers with the §4 result. */
 export const familyInviteBodySchema = z.object({ email: z.string().max(1000) });

@@ -1,4 +1,4 @@
 /** What other areas may use of the delivery area. */
 export { DeliveryNoticeBanner } from './components/delivery-notice-banner.tsx';
-export { AddressFields, addressErrorsById, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from './components/address-form.tsx';
+export { AddressFields, addressFieldIds, emptyAddress } from './components/address-form.tsx';
 export { addressLines, dayAndMonth } from './format.ts';

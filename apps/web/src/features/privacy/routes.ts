@@ -1,7 +1,6 @@
 // The privacy area's pages, one route module per page. Loaded lazily as one chunk (app/routes.tsx).
 import type { AreaRoutes } from '../../app/paths.ts';
 import { DataTakeoutPage } from './pages/data-takeout-page.tsx';
-import { AccountDeletionPage } from './pages/account-deletion-page.tsx';
 import { TermsPage } from './pages/terms-page.tsx';
 import { BusinessTermsPage } from './pages/business-terms-page.tsx';
 import { MoreTermsPage } from './pages/more-terms-page.tsx';
@@ -16,7 +15,9 @@ import { Consent3Page } from './pages/consent3-page.tsx';
 
 export const routes = {
   dataTakeout: { Component: DataTakeoutPage },
-  accountDeletion: { Component: AccountDeletionPage },
+  // The area's one page with a checked form loads on its own: zod and the form library (lib/use-zod-form.ts)
+  // stay off the terms, privacy and consent pages, which many read without signing in (docs/performance.md).
+  accountDeletion: { load: () => import('./pages/account-deletion-page.tsx').then((page) => page.AccountDeletionPage) },
   terms: { Component: TermsPage },
   businessTerms: { Component: BusinessTermsPage },
   moreTerms: { Component: MoreTermsPage },

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
+import { z } from 'zod';
 import { billingErrorCodes, requiredMessage, type Discount } from '@minside/domain';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
-import { isApiError } from '../../../lib/http.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { addDiscount, discountQueryOptions } from '../api/discount.ts';
 import { billingKeys } from '../api/keys.ts';
 import type { SubscriptionRef } from '../api/payment-method.ts';
@@ -19,33 +20,35 @@ function remainingText(discount: Discount): string {
 
 /** The server's refusals of the code itself: said at the field. Any other failure is an alert. */
 const codeErrors: ReadonlySet<string> = new Set([billingErrorCodes.discountCodeInvalid, billingErrorCodes.discountCodeUsed]);
-const isCodeError = (failure: unknown) => isApiError(failure) && codeErrors.has(failure.code);
+
+/** A code, trimmed (the server's `addDiscountBodySchema` takes it so), with the SPEC §5 message when there is none. */
+const discountFormSchema = z.object({ discountCode: z.string().trim().min(1, requiredMessage('Rabattkode')) });
 
 /** SPEC §7 addDiscount / getDiscountDetails: the active discount, or a field for a code that lowers the next invoices. */
 export function DiscountPanel({ subscription }: { subscription: SubscriptionRef }) {
   const queryClient = useQueryClient();
   const { data: discount, isPending } = useQuery(discountQueryOptions(subscription));
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const inputId = useId();
+  const codeForm = useZodForm({
+    schema: discountFormSchema,
+    defaultValues: { discountCode: '' },
+    fieldIds: { discountCode: inputId },
+    apiErrorField: (failure) => (codeErrors.has(failure.code) ? 'discountCode' : null),
+  });
+  const error = codeForm.errors.discountCode;
   const mutation = useMutation({
     mutationFn: (discountCode: string) => addDiscount({ ...subscription, discountCode }),
     onSuccess: (added) => {
       queryClient.setQueryData(billingKeys.discount(subscription.ariaAccountNo, subscription.titleCode), added);
-      setCode('');
+      codeForm.reset({ discountCode: '' });
     },
-    onError: (failure) => setError(isCodeError(failure) ? failure.message : null),
+    onError: codeForm.setApiError,
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (mutation.isPending) return;
-    if (code.trim() === '') {
-      setError(requiredMessage('Rabattkode'));
-      return;
-    }
-    setError(null);
-    mutation.mutate(code.trim());
+    void codeForm.handleSubmit(({ discountCode }) => mutation.mutate(discountCode))(event);
   }
 
   if (isPending) return null;
@@ -60,7 +63,7 @@ export function DiscountPanel({ subscription }: { subscription: SubscriptionRef 
           <strong>{discount.description}</strong> (kode {discount.discountCode}). {remainingText(discount)}
         </p>
       ) : (
-        <Form className={styles.form} onSubmit={submit} errors={{ [inputId]: error }}>
+        <Form className={styles.form} onSubmit={submit} errors={codeForm.summary}>
           <div className={form.field}>
             <label className={form.label} htmlFor={inputId}>
               Rabattkode
@@ -72,15 +75,11 @@ export function DiscountPanel({ subscription }: { subscription: SubscriptionRef 
               <input
                 id={inputId}
                 className={`${form.input} ${styles.input}`}
-                value={code}
                 autoComplete="off"
                 autoCapitalize="characters"
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${inputId}-hint ${inputId}-error` : `${inputId}-hint`}
-                onChange={(event) => {
-                  setCode(event.target.value);
-                  setError(null);
-                }}
+                {...codeForm.register('discountCode')}
               />
               <button type="submit" className={`${button.button} ${button.secondary}`} disabled={mutation.isPending}>
                 {mutation.isPending ? 'Sjekker koden …' : 'Bruk koden'}
@@ -92,7 +91,7 @@ export function DiscountPanel({ subscription }: { subscription: SubscriptionRef 
               </p>
             ) : null}
           </div>
-          <ErrorAlert error={isCodeError(mutation.error) ? null : mutation.error} fallback="Noe gikk galt. Prøv igjen om litt." />
+          <ErrorAlert error={codeForm.alertError(mutation.error)} fallback="Noe gikk galt. Prøv igjen om litt." />
         </Form>
       )}
     </section>

@@ -46,8 +46,9 @@ export function PayForm({ ariaInvoiceNo, amountOre, source, start }: PayFormProp
   }
 
   return (
-    // One choice that always has a value: no field errors, only the call's (an alert). The shared
-    // Form all the same, for one pattern on every form (issue 25.12).
+    // One choice that always has a value: nothing to check, so no useZodForm and no field errors,
+    // only the call's (an alert). The shared Form all the same, for one pattern on every form
+    // (issues 25.12, 26.3).
     <Form className={`${form.form} ${styles.form}`} onSubmit={submit} errors={{}}>
       <fieldset className={form.fieldset}>
         <legend className={form.legend}>Velg betalingsmåte</legend>

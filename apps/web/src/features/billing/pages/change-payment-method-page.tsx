@@ -1,10 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { z } from 'zod';
 import {
   billingErrorMessages,
   changeablePaymentMethods,
   paymentProviderLabels,
+  requiredMessage,
   subscriptionMethodOfProvider,
   type ChangeablePaymentMethod,
   type ChangePaymentMethodResponse,
@@ -22,6 +24,7 @@ import { changePaymentMethod, paymentMethodQueryOptions } from '../api/payment-m
 import { AvtaleGiroInstructions } from '../components/avtalegiro-instructions.tsx';
 import { CurrentMethod } from '../components/current-method.tsx';
 import { createAttemptKeys } from '../../../lib/idempotency.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { paymentMethodFetchError } from '../messages.ts';
 import { savePaymentKeys } from '../payment-keys.ts';
 import { goToProvider } from '../provider-redirect.ts';
@@ -43,6 +46,9 @@ const submitLabels: Record<ChangeablePaymentMethod, string> = {
   BANKGIRO: 'Bruk giro / eFaktura',
 };
 
+/** Only the browser checks that a method is chosen; the server's answer to a method is its own. */
+const methodFormSchema = z.object({ method: z.enum(changeablePaymentMethods, { error: requiredMessage('Betalingsmetode') }) });
+
 function doneMessage(response: ChangePaymentMethodResponse): string {
   if (response.result === 'PENDING_BANK_CONFIRMATION') {
     return 'AvtaleGiro er registrert hos oss. Nå gjenstår det bare å bekrefte avtalen i nettbanken din – oppskriften står under.';
@@ -56,8 +62,10 @@ export function ChangePaymentMethodPage() {
   const ref = { ariaAccountNo: subscription?.ariaAccountNo ?? 0, titleCode: subscription?.titleCode ?? '' };
   const current = useQuery({ ...paymentMethodQueryOptions(ref), enabled: subscription !== null });
   const methodChanged = useMethodChanged();
-  const [choice, setChoice] = useState<ChangeablePaymentMethod | null>(null);
-  const [choiceError, setChoiceError] = useState<string | null>(null);
+  const methodForm = useZodForm({ schema: methodFormSchema, defaultValues: { method: undefined }, fieldIds: { method: 'ny-metode-valg' } });
+  const methodField = methodForm.controlled('method');
+  const choice = methodField.value ?? null;
+  const choiceError = methodForm.errors.method;
   const [done, setDone] = useState<string | null>(null);
   /** Set when an AvtaleGiro was just made: the steps in the netbank take the focus once they show. */
   const [focusSteps, setFocusSteps] = useState(false);
@@ -81,7 +89,7 @@ export function ChangePaymentMethodPage() {
         return;
       }
       attempts.current.reset();
-      setChoice(null);
+      methodForm.reset({ method: undefined });
       setConfirmStop(false);
       setDone(stoppingVipps.current && response.result === 'CHANGED' ? 'Vipps-avtalen er stoppet, også i Vipps. Fakturaene kommer nå som giro med KID på e-post.' : doneMessage(response));
       await methodChanged(response.paymentMethod);
@@ -114,11 +122,7 @@ export function ChangePaymentMethodPage() {
     if (busy) return;
     stoppingVipps.current = false;
     setDone(null);
-    if (!choice) {
-      setChoiceError('Betalingsmetode er påkrevd');
-      return;
-    }
-    mutation.mutate(choice);
+    void methodForm.handleSubmit((values) => mutation.mutate(values.method))(event);
   }
 
   const page = pages.changePaymentMethod;
@@ -176,7 +180,7 @@ export function ChangePaymentMethodPage() {
           <p className={ui.panelAccent}>{billingErrorMessages.paymentMethodNotChangeable}</p>
         ) : null}
         {details?.changeable ? (
-          <Form className={`${ui.panel} ${form.form}`} onSubmit={submit} errors={{ 'ny-metode-valg': choiceError }} aria-labelledby="ny-metode">
+          <Form className={`${ui.panel} ${form.form}`} onSubmit={submit} errors={methodForm.summary} aria-labelledby="ny-metode">
             <fieldset id="ny-metode-valg" className={form.fieldset} aria-describedby={choiceError ? 'ny-metode-feil' : undefined}>
               <legend id="ny-metode" className={form.legend}>
                 Velg ny betalingsmetode
@@ -196,8 +200,7 @@ export function ChangePaymentMethodPage() {
                         disabled={isCurrent || busy}
                         aria-describedby={method === 'AVTALEGIRO' && choice === 'AVTALEGIRO' ? `${id}-hint avtalegiro-forklaring` : `${id}-hint`}
                         onChange={() => {
-                          setChoice(method);
-                          setChoiceError(null);
+                          methodField.onChange(method);
                           mutation.reset();
                         }}
                       />

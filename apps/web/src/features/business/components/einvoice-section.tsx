@@ -1,26 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { einvoiceRecipientBodySchema, type EinvoiceRecipient, type EinvoiceRecipientBody } from '@minside/domain';
-import type { z } from 'zod';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { TextField } from '../../../components/field.tsx';
 import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useChangeEinvoice, useEinvoice } from '../api/einvoice.ts';
-
-type EinvoiceForm = z.input<typeof einvoiceRecipientBodySchema>;
-type EinvoiceValues = z.output<typeof einvoiceRecipientBodySchema>;
 
 /** "962806112" → "962 806 112". */
 const grouped = (organizationNumber: string) => organizationNumber.replace(/^(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3');
 
 function EinvoiceFormFields({ current, onDone, titleCode }: { current: EinvoiceRecipient | null; onDone: () => void; titleCode: string }) {
   const change = useChangeEinvoice(titleCode);
-  const { register, handleSubmit, formState } = useForm<EinvoiceForm, unknown, EinvoiceValues>({
-    resolver: zodResolver(einvoiceRecipientBodySchema),
+  const recipient = useZodForm({
+    schema: einvoiceRecipientBodySchema,
     defaultValues: {
       organizationNumber: current ? grouped(current.organizationNumber) : '',
       companyName: current?.companyName ?? '',
@@ -29,32 +24,22 @@ function EinvoiceFormFields({ current, onDone, titleCode }: { current: EinvoiceR
       town: current?.town ?? '',
       reference: current?.reference ?? '',
     },
+    fieldIds: { organizationNumber: 'ehf-orgnr', companyName: 'ehf-name', street: 'ehf-street', postalCode: 'ehf-postal', town: 'ehf-town', reference: 'ehf-reference' },
   });
-  const errors = formState.errors;
-  const submit = (values: EinvoiceValues) => change.mutate(values satisfies EinvoiceRecipientBody, { onSuccess: onDone });
+  const errors = recipient.errors;
+  const submit = (values: EinvoiceRecipientBody) => change.mutate(values, { onSuccess: onDone });
   return (
-    <Form
-      className={form.form}
-      onSubmit={handleSubmit(submit)}
-      errors={{
-        'ehf-orgnr': errors.organizationNumber?.message,
-        'ehf-name': errors.companyName?.message,
-        'ehf-street': errors.street?.message,
-        'ehf-postal': errors.postalCode?.message,
-        'ehf-town': errors.town?.message,
-        'ehf-reference': errors.reference?.message,
-      }}
-    >
+    <Form className={form.form} onSubmit={recipient.handleSubmit(submit)} errors={recipient.summary}>
       <div className={form.row}>
-        <TextField id="ehf-orgnr" label="Organisasjonsnummer" hint="9 sifre. Fakturaene sendes til bedriften i PEPPOL-nettverket." error={errors.organizationNumber?.message} registration={register('organizationNumber')} />
-        <TextField id="ehf-name" label="Bedriftens navn" autoComplete="organization" error={errors.companyName?.message} registration={register('companyName')} />
+        <TextField id="ehf-orgnr" label="Organisasjonsnummer" hint="9 sifre. Fakturaene sendes til bedriften i PEPPOL-nettverket." error={errors.organizationNumber} registration={recipient.register('organizationNumber')} />
+        <TextField id="ehf-name" label="Bedriftens navn" autoComplete="organization" error={errors.companyName} registration={recipient.register('companyName')} />
       </div>
-      <TextField id="ehf-street" label="Fakturaadresse" autoComplete="street-address" error={errors.street?.message} registration={register('street')} />
+      <TextField id="ehf-street" label="Fakturaadresse" autoComplete="street-address" error={errors.street} registration={recipient.register('street')} />
       <div className={form.row}>
-        <TextField id="ehf-postal" label="Postnummer" autoComplete="postal-code" error={errors.postalCode?.message} registration={register('postalCode')} />
-        <TextField id="ehf-town" label="Poststed" autoComplete="address-level2" error={errors.town?.message} registration={register('town')} />
+        <TextField id="ehf-postal" label="Postnummer" autoComplete="postal-code" error={errors.postalCode} registration={recipient.register('postalCode')} />
+        <TextField id="ehf-town" label="Poststed" autoComplete="address-level2" error={errors.town} registration={recipient.register('town')} />
       </div>
-      <TextField id="ehf-reference" label="Deres referanse (valgfritt)" hint="For eksempel et kostnadssted eller navnet på den som skal godkjenne fakturaen." error={errors.reference?.message} registration={register('reference')} />
+      <TextField id="ehf-reference" label="Deres referanse (valgfritt)" hint="For eksempel et kostnadssted eller navnet på den som skal godkjenne fakturaen." error={errors.reference} registration={recipient.register('reference')} />
       <ErrorAlert error={change.error} />
       <div className={ui.actions}>
         <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={change.isPending}>

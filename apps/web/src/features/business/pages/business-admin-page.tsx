@@ -1,6 +1,7 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
 import {
   businessErrorCodes,
+  businessInviteBodySchema,
   businessMemberStatusLabels,
   businessMessages,
   formatLongDate,
@@ -21,6 +22,7 @@ import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
 import { isApiError } from '../../../lib/http.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useSessionSubscription } from '../../auth/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { businessExportHref, useBusinessOverview } from '../api/get-overview.ts';
@@ -38,31 +40,33 @@ const dateOf = (timestamp: string) => formatLongDate(osloToday(new Date(timestam
 
 /** Refusals of the list as a whole (none in it, too many): about the field, so said there. */
 const listErrorCodes: ReadonlySet<string> = new Set([businessErrorCodes.emptyList, businessErrorCodes.listTooLong]);
-const isListError = (error: unknown) => isApiError(error) && listErrorCodes.has(error.code);
+
+/** The server's own check of the list, before the call: the same SPEC message. */
+const inviteFormSchema = businessInviteBodySchema.refine((body) => splitEmailList(body.emails).length > 0, { path: ['emails'], message: businessMessages.emptyList });
 
 function InviteSection({ titleCode, overview }: { titleCode: string; overview: BusinessOverview }) {
-  const [text, setText] = useState('');
-  const [listError, setListError] = useState<string | null>(null);
   const invite = useInviteMembers(titleCode);
   const id = useId();
   const emailsId = `${id}-emails`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    // The server's own check, before the call: the same SPEC message.
-    const empty = splitEmailList(text).length === 0;
-    setListError(empty ? businessMessages.emptyList : null);
-    if (empty) return;
-    invite.mutate(text, {
-      onSuccess: (result) => setText(result.results.filter((item) => item.result !== 'emailSent').map((item) => item.input).join('\n')),
-      onError: (error) => setListError(isListError(error) ? error.message : null),
+  const list = useZodForm({
+    schema: inviteFormSchema,
+    defaultValues: { emails: '' },
+    fieldIds: { emails: emailsId },
+    apiErrorField: (error) => (listErrorCodes.has(error.code) ? 'emails' : null),
+  });
+  const listError = list.errors.emails;
+  const submit = ({ emails }: { emails: string }) =>
+    invite.mutate(emails, {
+      // What was not sent stays in the field, to be put right and sent again.
+      onSuccess: (result) => list.reset({ emails: result.results.filter((item) => item.result !== 'emailSent').map((item) => item.input).join('\n') }),
+      onError: list.setApiError,
     });
-  };
   return (
     <section className={ui.panel} aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} className={ui.panelHeading}>
         Inviter ansatte
       </h2>
-      <Form className={form.form} onSubmit={submit} errors={{ [emailsId]: listError }}>
+      <Form className={form.form} onSubmit={list.handleSubmit(submit)} errors={list.summary}>
         <div className={form.field}>
           <label htmlFor={emailsId} className={form.label}>
             E-postadresser
@@ -74,15 +78,11 @@ function InviteSection({ titleCode, overview }: { titleCode: string; overview: B
             id={emailsId}
             className={form.textarea}
             rows={5}
-            value={text}
-            onChange={(event) => {
-              setText(event.target.value);
-              setListError(null);
-            }}
             aria-invalid={listError ? true : undefined}
             aria-describedby={listError ? `${id}-hint ${emailsId}-error` : `${id}-hint`}
             spellCheck={false}
             autoCapitalize="none"
+            {...list.register('emails')}
           />
           {listError ? (
             <p id={`${emailsId}-error`} className={form.error}>
@@ -99,7 +99,7 @@ function InviteSection({ titleCode, overview }: { titleCode: string; overview: B
       </Form>
       <div aria-live="polite">
         {invite.data ? <InviteResult result={invite.data} /> : null}
-        {invite.error && !isListError(invite.error) ? (
+        {list.alertError(invite.error) ? (
           <p className={ui.alert} role="alert">
             {errorText(invite.error)}
           </p>

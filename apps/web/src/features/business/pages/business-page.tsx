@@ -1,12 +1,13 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { businessEmailFormSchema, businessErrorCodes, businessMessages, studentCodeFormSchema, VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
+import { businessEmailFormSchema, businessErrorCodes, businessMessages, VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
-import { CodeEmailField, CodeEntryForm, wrongCodeMessage } from '../../../components/code-entry-form.tsx';
+import { CodeEntryForm } from '../../../components/code-entry-form.tsx';
+import { TextField } from '../../../components/field.tsx';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
-import { isApiError } from '../../../lib/http.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useTitle } from '../../titles/index.ts';
 import { useConfirmWorkEmail, useRequestWorkEmailCode } from '../api/verify-work-email.ts';
 
@@ -14,31 +15,18 @@ import { useConfirmWorkEmail, useRequestWorkEmailCode } from '../api/verify-work
 export function BusinessPage() {
   const title = useTitle();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState(params.get('epost') ?? '');
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
   const requestCode = useRequestWorkEmailCode(title.titleCode);
   const confirm = useConfirmWorkEmail(title.titleCode);
   const id = useId();
   const sentTo = requestCode.data?.email;
   const emailId = `${id}-email`;
-  // No company has this address's domain: the address is what to fix, so it is said at the field.
-  const domainRefused = (error: unknown) => isApiError(error) && error.code === businessErrorCodes.invalidEmail;
-
-  const submitEmail = () => {
-    const parsed = businessEmailFormSchema.safeParse({ email });
-    setEmailError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
-    if (!parsed.success) return;
-    // A new code: what was said about the last one is over.
-    setCodeError(null);
-    requestCode.mutate(parsed.data.email, { onError: (error) => setEmailError(domainRefused(error) ? error.message : null) });
-  };
-  const submitCode = () => {
-    const parsed = studentCodeFormSchema.safeParse({ code });
-    setCodeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
-    if (parsed.success && sentTo) confirm.mutate({ email: sentTo, code: parsed.data.code }, { onError: (error) => setCodeError(wrongCodeMessage(error)) });
-  };
+  const emailForm = useZodForm({
+    schema: businessEmailFormSchema,
+    defaultValues: { email: params.get('epost') ?? '' },
+    fieldIds: { email: emailId },
+    // No company has this address's domain: the address is what to fix, so it is said at the field.
+    apiErrorField: (error) => (error.code === businessErrorCodes.invalidEmail ? 'email' : null),
+  });
 
   if (confirm.data) {
     return (
@@ -62,11 +50,21 @@ export function BusinessPage() {
         sent={sentTo}
         request={{
           heading: 'Adressen på jobben',
-          fields: <CodeEmailField id={emailId} label="Jobb-e-post" hint="Adressen i domenet bedriften har avtale for, for eksempel navn@firma.no." value={email} onChange={setEmail} error={emailError} />,
-          fieldErrors: { [emailId]: emailError },
-          onSubmit: submitEmail,
+          form: emailForm,
+          fields: (
+            <TextField
+              id={emailId}
+              type="email"
+              label="Jobb-e-post"
+              hint="Adressen i domenet bedriften har avtale for, for eksempel navn@firma.no."
+              autoComplete="email"
+              error={emailForm.errors.email}
+              registration={emailForm.register('email')}
+            />
+          ),
+          onSubmit: ({ email }) => requestCode.mutateAsync(email),
           isPending: requestCode.isPending,
-          error: domainRefused(requestCode.error) ? null : requestCode.error,
+          error: requestCode.error,
         }}
         confirm={{
           sentMessage: (
@@ -74,12 +72,9 @@ export function BusinessPage() {
               Vi har sendt en kode til {sentTo}. Den virker i {VERIFICATION_CODE_TTL_MINUTES} minutter.
             </>
           ),
-          code,
-          onCodeChange: setCode,
-          codeError,
-          onSubmit: submitCode,
+          onSubmit: (code) => confirm.mutateAsync({ email: sentTo ?? '', code }),
           isPending: confirm.isPending,
-          error: wrongCodeMessage(confirm.error) ? null : confirm.error,
+          error: confirm.error,
           submitLabel: 'Bekreft',
         }}
       >

@@ -1,13 +1,13 @@
-import { useId } from 'react';
-import { deliveryAddressInputSchema, type DeliveryAddress, type DeliveryAddressInput } from '@minside/domain';
+import type { DeliveryAddress, DeliveryAddressInput } from '@minside/domain';
 import { isApiError } from '../../../lib/http.ts';
+import type { FieldRegistration } from '../../../lib/use-zod-form.ts';
 import { usePostalCodeTown } from '../api/lookup-postal-code.ts';
 import form from '../../../components/form.module.css';
 import grid from './address-form.module.css';
 
-/** What the address fields hold while typing: all strings. */
+/** What the address fields hold while typing: all strings. The domain's `deliveryAddressInputSchema` checks them (SPEC §5 messages). */
 export type AddressValues = Record<'name' | 'coName' | 'street' | 'streetNumber' | 'apartment' | 'floor' | 'postalCode', string>;
-export type AddressErrors = Partial<Record<keyof AddressValues, string>>;
+type AddressField = keyof AddressValues;
 
 export const emptyAddress: AddressValues = { name: '', coName: '', street: '', streetNumber: '', apartment: '', floor: '', postalCode: '' };
 
@@ -24,30 +24,33 @@ export function addressValuesOf(address: DeliveryAddress | null | undefined): Ad
   };
 }
 
-/** Validates with the same schema as the server: SPEC §5 messages, field by field. */
-export function validateAddress(values: AddressValues): { address: DeliveryAddressInput | null; errors: AddressErrors } {
-  const result = deliveryAddressInputSchema.safeParse(values);
-  if (result.success) return { address: result.data, errors: {} };
-  const errors: AddressErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof AddressValues;
-    errors[field] ??= issue.message;
-  }
-  return { address: null, errors };
+/** An address as stored (the server checked it when it was given), as it is sent again: without the town it looked up. */
+export function addressInputOf({ town: _town, ...address }: DeliveryAddress): DeliveryAddressInput {
+  return address;
 }
 
-/** The id of an address field's input under `idPrefix` (AddressFields). */
-const addressFieldId = (idPrefix: string, name: keyof AddressValues) => `${idPrefix}-${name}`;
+const order: readonly AddressField[] = ['name', 'coName', 'street', 'streetNumber', 'apartment', 'floor', 'postalCode'];
 
-/** The address errors by the ids of their inputs, in the fields' order, for a form's error summary. */
-export function addressErrorsById(idPrefix: string, errors: AddressErrors): Record<string, string | undefined> {
-  const order: (keyof AddressValues)[] = ['name', 'coName', 'street', 'streetNumber', 'apartment', 'floor', 'postalCode'];
-  return Object.fromEntries(order.map((name) => [addressFieldId(idPrefix, name), errors[name]]));
+/** The id of an address field's input under `idPrefix` (AddressFields). */
+const addressFieldId = (idPrefix: string, name: AddressField) => `${idPrefix}-${name}`;
+
+/**
+ * The ids of the address fields' inputs under `idPrefix`, by their path in the form (`pathPrefix`
+ * and the field's name), in the fields' order: for the form's `fieldIds` (lib/use-zod-form.ts).
+ */
+export function addressFieldIds<Prefix extends string>(idPrefix: string, pathPrefix: Prefix): Record<`${Prefix}${AddressField}`, string> {
+  return Object.fromEntries(order.map((name) => [`${pathPrefix}${name}`, addressFieldId(idPrefix, name)])) as Record<`${Prefix}${AddressField}`, string>;
+}
+
+/** One address field as its form has it: its registration and its error. */
+export interface AddressFieldState {
+  registration: FieldRegistration;
+  error: string | undefined;
 }
 
 interface FieldProps {
   idPrefix: string;
-  name: keyof AddressValues;
+  name: AddressField;
   label: string;
   optional?: boolean;
   autoComplete?: string;
@@ -55,14 +58,12 @@ interface FieldProps {
   maxLength?: number;
   /** Columns of six on wide screens. */
   span: 2 | 3 | 4 | 6;
-  values: AddressValues;
-  errors: AddressErrors;
-  onChange: (name: keyof AddressValues, value: string) => void;
+  field: (name: AddressField) => AddressFieldState;
 }
 
-function Field({ idPrefix, name, label, optional, autoComplete, inputMode, maxLength, span, values, errors, onChange }: FieldProps) {
+function Field({ idPrefix, name, label, optional, autoComplete, inputMode, maxLength, span, field }: FieldProps) {
   const id = addressFieldId(idPrefix, name);
-  const error = errors[name];
+  const { registration, error } = field(name);
   return (
     <div className={`${form.field} ${grid[`span${span}`]}`}>
       <label className={form.label} htmlFor={id}>
@@ -71,14 +72,12 @@ function Field({ idPrefix, name, label, optional, autoComplete, inputMode, maxLe
       <input
         id={id}
         className={form.input}
-        name={name}
-        value={values[name]}
-        onChange={(event) => onChange(name, event.target.value)}
         autoComplete={autoComplete}
         inputMode={inputMode}
         maxLength={maxLength}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
+        {...registration}
       />
       {error ? (
         <p id={`${id}-error`} className={form.error}>
@@ -90,24 +89,27 @@ function Field({ idPrefix, name, label, optional, autoComplete, inputMode, maxLe
 }
 
 export interface AddressFieldsProps {
-  /** Put before each field's name in its id (default a generated one); a form's error summary links to them. */
-  idPrefix?: string;
-  values: AddressValues;
-  errors: AddressErrors;
-  onChange: (name: keyof AddressValues, value: string) => void;
+  /** Put before each field's name in its id (`addressFieldIds` gives them for the form's error summary). */
+  idPrefix: string;
+  /** Each field's registration with the form and its error. */
+  field: (name: AddressField) => AddressFieldState;
+  /** The postal code as typed: the town is looked up from it. */
+  postalCode: string;
 }
 
 /** SPEC §3 delivery address: name, c/o, street, number, flat, floor, postal code; the town is looked up. */
-export function AddressFields({ idPrefix, values, errors, onChange }: AddressFieldsProps) {
-  const generated = useId();
-  const prefix = idPrefix ?? generated;
-  const townId = `${prefix}-town`;
-  const postalCode = values.postalCode.trim();
+export function AddressFields({ idPrefix, field, postalCode: typed }: AddressFieldsProps) {
+  const townId = `${idPrefix}-town`;
+  const postalCode = typed.trim();
   const lookup = usePostalCodeTown(postalCode);
   const unknown = isApiError(lookup.error) && lookup.error.status === 404;
   const town = /^\d{4}$/.test(postalCode) ? (lookup.data?.town ?? '') : '';
-  const postalError = errors.postalCode ?? (unknown ? lookup.error?.message : undefined);
-  const common = { idPrefix: prefix, values, errors: { ...errors, postalCode: postalError }, onChange };
+  // An unknown postal code is said at the field (not in the summary: no submit found it).
+  const withLookup = (name: AddressField): AddressFieldState => {
+    const state = field(name);
+    return name === 'postalCode' && !state.error && unknown ? { ...state, error: lookup.error?.message } : state;
+  };
+  const common = { idPrefix, field: withLookup };
 
   return (
     <div className={grid.addressGrid}>

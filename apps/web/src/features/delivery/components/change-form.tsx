@@ -1,28 +1,32 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import {
   addDays,
   calendarOfDays,
-  cutoffPassedMessage,
+  deliveryAddressInputSchema,
   deliveryChangeTypeLabels,
+  deliveryChangeTypes,
   deliveryErrorCodes,
   deliveryMessages,
   deliveryResumesMessage,
   deliveryResumesOn,
   formatKroner,
-  type DeliveryAddressInput,
+  requiredMessage,
   type DeliveryCalendar,
   type DeliveryChange,
   type DeliveryChangeType,
 } from '@minside/domain';
 import { isApiError } from '../../../lib/http.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import button from '../../../components/button.module.css';
 import { Form } from '../../../components/form.tsx';
 import { deliveryKeys } from '../api/keys.ts';
 import { useSaveDeliveryChange } from '../api/save-change.ts';
 import { usePostalCodeTown } from '../api/lookup-postal-code.ts';
+import { startDayProblem, type StartDayCalendar } from '../date-rules.ts';
 import { addressLines, dayAndMonth, longDate, shortIssueDate } from '../format.ts';
-import { AddressFields, addressErrorsById, addressValuesOf, validateAddress, type AddressErrors, type AddressValues } from './address-form.tsx';
+import { AddressFields, addressFieldIds, addressInputOf, addressValuesOf } from './address-form.tsx';
 import { IssueDatePicker } from './issue-date-picker.tsx';
 import styles from '../../../components/form.module.css';
 import own from './change-form.module.css';
@@ -45,11 +49,45 @@ export interface ChangeFormProps {
   onCancel?: () => void;
 }
 
-interface Errors {
-  fromDate?: string;
-  toDate?: string;
-  address?: AddressErrors;
+/** What the form holds while the user types. */
+const changeFields = z.object({
+  type: z.enum(deliveryChangeTypes),
+  fromDate: z.string().nullable(),
+  toDate: z.string().nullable(),
+  openEnd: z.boolean(),
+  address: z.object({ name: z.string(), coName: z.string(), street: z.string(), streetNumber: z.string(), apartment: z.string(), floor: z.string(), postalCode: z.string() }),
+});
+
+/**
+ * What is checked and then reviewed: the end only when the change has one, the address (the
+ * domain's schema, SPEC §5) only where the paper goes elsewhere and the change has not begun; the
+ * dates against the title's calendar as fetched. A change that has begun keeps its start.
+ */
+function changeSchema({ calendar, started, earliestEnd }: { calendar: StartDayCalendar; started: boolean; earliestEnd: string | null }) {
+  const reviewed = z
+    .object({ type: z.enum(deliveryChangeTypes), fromDate: z.string().nullable(), toDate: z.string().nullable(), hasEnd: z.boolean(), address: deliveryAddressInputSchema.nullable() })
+    .superRefine(({ fromDate, toDate, hasEnd }, context) => {
+      const fromProblem = started ? null : startDayProblem(fromDate, calendar, requiredMessage('Fra og med'));
+      if (fromProblem) context.addIssue({ code: 'custom', path: ['fromDate'], message: fromProblem });
+      if (!hasEnd) return;
+      const endProblem = !toDate
+        ? deliveryMessages.toRequired
+        : fromDate && toDate < fromDate
+          ? deliveryMessages.toBeforeFrom
+          : started && earliestEnd && toDate < earliestEnd
+            ? `Endringen kan tidligst avsluttes ${longDate(earliestEnd)}.`
+            : null;
+      if (endProblem) context.addIssue({ code: 'custom', path: ['toDate'], message: endProblem });
+    });
+  return changeFields
+    .transform(({ type, fromDate, toDate, openEnd, address }): z.input<typeof reviewed> => {
+      const hasEnd = type !== 'PERMANENT' && !openEnd;
+      return { type, fromDate, toDate: hasEnd ? toDate : null, hasEnd, address: type !== 'STOP' && !started ? address : null };
+    })
+    .pipe(reviewed);
 }
+
+type Reviewed = z.output<ReturnType<typeof changeSchema>>;
 
 /**
  * A new vacation or delivery change, or a change to one: type, dates on issue days only, an
@@ -60,72 +98,63 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
   const queryClient = useQueryClient();
   const save = useSaveDeliveryChange(titleCode);
   const started = editing?.state === 'started';
-  const [type, setType] = useState<DeliveryChangeType>(editing?.type ?? 'STOP');
-  const [fromDate, setFromDate] = useState<string | null>(editing?.fromDate ?? null);
-  const [toDate, setToDate] = useState<string | null>(editing?.toDate ?? null);
-  const [openEnd, setOpenEnd] = useState(editing ? editing.toDate === null && editing.type !== 'PERMANENT' : false);
-  const [addressValues, setAddressValues] = useState<AddressValues>(addressValuesOf(editing?.address));
-  const [errors, setErrors] = useState<Errors>({});
-  const [confirming, setConfirming] = useState<{ address: DeliveryAddressInput | null } | null>(null);
-  const [serverError, setServerError] = useState<{ message: string; offerNextPossible: boolean } | null>(null);
-  const typeName = useId();
   const ids = { fromDate: useId(), toDate: useId(), address: useId() };
+  const publicationDays = useMemo(() => new Set(calendar.publicationDays), [calendar.publicationDays]);
+  const publicationCalendar = useMemo(() => calendarOfDays(calendar), [calendar]);
+  const nextPossible = calendar.nextPossibleDeliveryDay;
+  const schema = useMemo(
+    () => changeSchema({ calendar: { nextPossibleDeliveryDay: nextPossible, publicationDays }, started, earliestEnd: editing?.earliestEnd ?? null }),
+    [nextPossible, publicationDays, started, editing?.earliestEnd],
+  );
+  const change = useZodForm({
+    schema,
+    defaultValues: {
+      type: editing?.type ?? 'STOP',
+      fromDate: editing?.fromDate ?? null,
+      toDate: editing?.toDate ?? null,
+      openEnd: editing ? editing.toDate === null && editing.type !== 'PERMANENT' : false,
+      address: addressValuesOf(editing?.address),
+    },
+    fieldIds: { fromDate: ids.fromDate, toDate: ids.toDate, ...addressFieldIds(ids.address, 'address.') },
+  });
+  const [confirming, setConfirming] = useState<Reviewed | null>(null);
+  const [serverError, setServerError] = useState<{ message: string; offerNextPossible: boolean } | null>(null);
   const headingId = useId();
   const confirmHeading = useRef<HTMLHeadingElement>(null);
-  const town = usePostalCodeTown(addressValues.postalCode.trim()).data?.town ?? '';
+  const type = change.value('type');
+  const openEnd = change.value('openEnd');
+  const from = change.controlled('fromDate');
+  const to = change.controlled('toDate');
+  const fromDate = from.value;
+  const toDate = to.value;
+  const postalCode = change.value('address.postalCode');
+  const town = usePostalCodeTown(postalCode.trim()).data?.town ?? '';
   const isConfirming = confirming !== null;
   useEffect(() => {
     if (isConfirming) confirmHeading.current?.focus();
   }, [isConfirming]);
 
-  const publicationDays = useMemo(() => new Set(calendar.publicationDays), [calendar.publicationDays]);
-  const publicationCalendar = useMemo(() => calendarOfDays(calendar), [calendar]);
   const hasEnd = type !== 'PERMANENT' && !openEnd;
   const needsAddress = type !== 'STOP';
-  const nextPossible = calendar.nextPossibleDeliveryDay;
-
-  function validate(): Errors {
-    const found: Errors = {};
-    if (!started) {
-      if (!fromDate) found.fromDate = 'Fra og med er påkrevd';
-      else if (fromDate < nextPossible) found.fromDate = cutoffPassedMessage(nextPossible);
-      else if (!publicationDays.has(fromDate)) found.fromDate = deliveryMessages.notAnIssueDay;
-    }
-    if (hasEnd) {
-      if (!toDate) found.toDate = deliveryMessages.toRequired;
-      else if (fromDate && toDate < fromDate) found.toDate = deliveryMessages.toBeforeFrom;
-      else if (started && editing?.earliestEnd && toDate < editing.earliestEnd) found.toDate = `Endringen kan tidligst avsluttes ${longDate(editing.earliestEnd)}.`;
-    }
-    if (needsAddress && !started) {
-      const { errors: addressErrors } = validateAddress(addressValues);
-      if (Object.keys(addressErrors).length > 0) found.address = addressErrors;
-    }
-    return found;
-  }
+  const errors = change.errors;
 
   function review(event: FormEvent) {
-    event.preventDefault();
     setServerError(null);
-    const found = validate();
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const address = needsAddress && !started ? validateAddress(addressValues).address : null;
-    setConfirming({ address });
+    void change.handleSubmit(setConfirming)(event);
   }
 
   function chooseNextPossible() {
-    setFromDate(nextPossible);
-    setErrors((current) => ({ ...current, fromDate: undefined }));
+    from.onChange(nextPossible);
     setServerError(null);
   }
 
   async function confirm() {
-    if (!confirming || !fromDate) return;
+    if (!confirming?.fromDate) return;
     const body = {
-      type,
-      fromDate,
-      toDate: hasEnd ? toDate : null,
-      address: started ? (editing?.address ? validateAddress(addressValuesOf(editing.address)).address : null) : confirming.address,
+      type: confirming.type,
+      fromDate: confirming.fromDate,
+      toDate: confirming.toDate,
+      address: started ? (editing?.address ? addressInputOf(editing.address) : null) : confirming.address,
     };
     try {
       const saved = await save.mutateAsync({ body, ...(editing ? { id: editing.id } : {}) });
@@ -150,8 +179,9 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
   const fromError = errors.fromDate;
   const offerNextPossible = (fromError !== undefined && fromDate !== null && fromDate < nextPossible) || serverError?.offerNextPossible;
 
-  if (confirming && fromDate) {
-    const end = hasEnd ? toDate : null;
+  if (confirming?.fromDate) {
+    const fromDate = confirming.fromDate;
+    const end = confirming.toDate;
     const issues = calendar.publicationDays.filter((day) => day >= fromDate && day <= (end ?? addDays(fromDate, OPEN_END_PREVIEW_DAYS - 1)));
     const credit = calendar.pausedIssues.creditPerIssueOre;
     return (
@@ -221,11 +251,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
   }
 
   return (
-    <Form
-      className={styles.form}
-      onSubmit={review}
-      errors={{ [ids.fromDate]: fromError, [ids.toDate]: errors.toDate, ...addressErrorsById(ids.address, errors.address ?? {}) }}
-    >
+    <Form className={styles.form} onSubmit={review} errors={change.summary}>
       {serverError ? (
         <div className={styles.alert} role="alert">
           <p className={own.alertText}>{serverError.message}</p>
@@ -237,7 +263,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
           <div className={own.typeChoices}>
             {(['STOP', 'TRANSFER', 'PERMANENT'] as const).map((value) => (
               <label key={value} className={styles.choice}>
-                <input type="radio" name={typeName} value={value} checked={type === value} onChange={() => setType(value)} />
+                <input type="radio" value={value} {...change.register('type')} />
                 <span className={styles.choiceText}>
                   <span>{deliveryChangeTypeLabels[value]}</span>
                   <span className={styles.choiceHint}>{typeHints[value]}</span>
@@ -253,10 +279,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
           id={ids.fromDate}
           label="Fra og med"
           value={fromDate}
-          onChange={(value) => {
-            setFromDate(value);
-            setErrors((current) => ({ ...current, fromDate: undefined }));
-          }}
+          onChange={from.onChange}
           publicationDays={publicationDays}
           minValue={calendar.today}
           maxValue={calendar.lastSelectableDay}
@@ -271,10 +294,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
               id={ids.toDate}
               label="Til og med"
               value={hasEnd ? toDate : null}
-              onChange={(value) => {
-                setToDate(value);
-                setErrors((current) => ({ ...current, toDate: undefined }));
-              }}
+              onChange={to.onChange}
               publicationDays={publicationDays}
               anyDay
               minValue={editing?.earliestEnd ?? calendar.today}
@@ -288,7 +308,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
             </div>
             {started ? null : (
               <label className={styles.checkbox}>
-                <input type="checkbox" checked={openEnd} onChange={(event) => setOpenEnd(event.target.checked)} />
+                <input type="checkbox" {...change.register('openEnd')} />
                 Til jeg gir beskjed
               </label>
             )}
@@ -309,15 +329,7 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
         ) : (
           <fieldset className={styles.fieldset}>
             <legend className={styles.legend}>{type === 'PERMANENT' ? 'Ny adresse' : 'Hvor skal avisen?'}</legend>
-            <AddressFields
-              idPrefix={ids.address}
-              values={addressValues}
-              errors={errors.address ?? {}}
-              onChange={(name, value) => {
-                setAddressValues((current) => ({ ...current, [name]: value }));
-                setErrors((current) => ({ ...current, address: { ...current.address, [name]: undefined } }));
-              }}
-            />
+            <AddressFields idPrefix={ids.address} field={(name) => ({ registration: change.register(`address.${name}`), error: errors[`address.${name}`] })} postalCode={postalCode} />
           </fieldset>
         )
       ) : null}

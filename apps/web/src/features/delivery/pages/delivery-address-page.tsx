@@ -1,24 +1,48 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { cutoffPassedMessage, deliveryErrorCodes, deliveryMessages } from '@minside/domain';
+import { z } from 'zod';
+import { deliveryAddressInputSchema, deliveryErrorCodes, requiredMessage, type DeliveryAddressInput } from '@minside/domain';
 import { Link } from 'react-router';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { Form } from '../../../components/form.tsx';
 import { Page } from '../../../components/page.tsx';
 import { isApiError } from '../../../lib/http.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useCancelDeliveryChange } from '../api/cancel-change.ts';
 import { useChangeDeliveryAddress } from '../api/change-address.ts';
 import { useDeliveryAddress } from '../api/get-address.ts';
 import { useDeliveryCalendar } from '../api/get-calendar.ts';
-import { AddressFields, addressErrorsById, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../components/address-form.tsx';
+import { AddressFields, addressFieldIds, emptyAddress } from '../components/address-form.tsx';
 import { IssueDatePicker } from '../components/issue-date-picker.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PaperOnlyNotice } from '../components/paper-only-notice.tsx';
+import { startDayProblem, type StartDayCalendar } from '../date-rules.ts';
 import { addressLines, cutoffSentence, dayAndMonth, longDate } from '../format.ts';
 import { useDeliveryTitle } from '../use-delivery-title.ts';
 import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 import own from './delivery-address-page.module.css';
+
+/**
+ * The new address (the domain's schema, SPEC §5 messages) and the day it applies from: none
+ * chosen is the next possible day; the day is checked against the title's calendar as fetched.
+ */
+function moveSchema(calendar: StartDayCalendar | undefined) {
+  return deliveryAddressInputSchema.extend({
+    fromDate: z
+      .string()
+      .nullable()
+      .transform((chosen, context) => {
+        const day = chosen ?? calendar?.nextPossibleDeliveryDay ?? null;
+        const problem = startDayProblem(day, calendar, requiredMessage('Gjelder fra'));
+        if (problem || !day) {
+          context.addIssue({ code: 'custom', message: problem ?? requiredMessage('Gjelder fra') });
+          return z.NEVER;
+        }
+        return day;
+      }),
+  });
+}
 
 /** /leveringsadresse: the current and upcoming delivery address, and a new one from a date (SPEC §3, §5). */
 export function DeliveryAddressPage() {
@@ -28,14 +52,19 @@ export function DeliveryAddressPage() {
   const calendar = useDeliveryCalendar(titleCode);
   const change = useChangeDeliveryAddress(titleCode);
   const cancel = useCancelDeliveryChange(titleCode);
-  const [values, setValues] = useState<AddressValues>(emptyAddress);
-  const [errors, setErrors] = useState<AddressErrors>({});
   const ids = { address: useId(), fromDate: useId() };
-  const [fromDate, setFromDate] = useState<string | null>(null);
-  const [dateError, setDateError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const publicationDays = useMemo(() => new Set(calendar.data?.publicationDays ?? []), [calendar.data?.publicationDays]);
+  const nextPossible = calendar.data?.nextPossibleDeliveryDay;
+  const schema = useMemo(() => moveSchema(nextPossible ? { nextPossibleDeliveryDay: nextPossible, publicationDays } : undefined), [nextPossible, publicationDays]);
+  const move = useZodForm({
+    schema,
+    defaultValues: { ...emptyAddress, fromDate: null },
+    fieldIds: { ...addressFieldIds(ids.address, ''), fromDate: ids.fromDate },
+    // The clock passed the cutoff while the form was open: said at the date.
+    apiErrorField: (error) => (error.code === deliveryErrorCodes.cutoffPassed ? 'fromDate' : null),
+  });
 
   if (!isPaper) {
     return (
@@ -45,30 +74,24 @@ export function DeliveryAddressPage() {
     );
   }
 
-  const nextPossible = calendar.data?.nextPossibleDeliveryDay;
-  const effectiveFrom = fromDate ?? nextPossible ?? null;
+  const fromDate = move.controlled('fromDate');
+  const effectiveFrom = fromDate.value ?? nextPossible ?? null;
+  const dateError = move.errors.fromDate;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function save({ fromDate: day, ...address }: DeliveryAddressInput & { fromDate: string }) {
+    try {
+      await change.mutateAsync({ fromDate: day, address });
+      move.reset({ ...emptyAddress, fromDate: null });
+      setMessage(`Den nye adressen er registrert og gjelder fra ${longDate(day)}.`);
+    } catch (error) {
+      if (!move.setApiError(error)) setServerError(isApiError(error) ? error.message : 'Noe gikk galt. Prøv igjen.');
+    }
+  }
+
+  function submit(event: FormEvent) {
     setServerError(null);
     setMessage(null);
-    const { address, errors: found } = validateAddress(values);
-    setErrors(found);
-    let dateProblem: string | null = null;
-    if (!effectiveFrom) dateProblem = 'Gjelder fra er påkrevd';
-    else if (nextPossible && effectiveFrom < nextPossible) dateProblem = cutoffPassedMessage(nextPossible);
-    else if (!publicationDays.has(effectiveFrom)) dateProblem = deliveryMessages.notAnIssueDay;
-    setDateError(dateProblem);
-    if (!address || dateProblem || !effectiveFrom) return;
-    try {
-      await change.mutateAsync({ fromDate: effectiveFrom, address });
-      setValues(emptyAddress);
-      setFromDate(null);
-      setMessage(`Den nye adressen er registrert og gjelder fra ${longDate(effectiveFrom)}.`);
-    } catch (error) {
-      if (isApiError(error) && error.code === deliveryErrorCodes.cutoffPassed) setDateError(error.message);
-      else setServerError(isApiError(error) ? error.message : 'Noe gikk galt. Prøv igjen.');
-    }
+    void move.handleSubmit(save)(event);
   }
 
   async function undo(changeId: string) {
@@ -138,46 +161,32 @@ export function DeliveryAddressPage() {
           Skal avisen bare til en annen adresse en periode, for eksempel i ferien? Bruk{' '}
           <Link to={pathTo('deliveryChange')}>ferie og leveringsendring</Link> i stedet.
         </p>
-        <Form className={form.form} onSubmit={(event) => void submit(event)} errors={{ ...addressErrorsById(ids.address, errors), [ids.fromDate]: dateError }}>
+        <Form className={form.form} onSubmit={submit} errors={move.summary}>
           {serverError ? (
             <p className={form.alert} role="alert">
               {serverError}
             </p>
           ) : null}
-          <AddressFields
-            idPrefix={ids.address}
-            values={values}
-            errors={errors}
-            onChange={(name, value) => {
-              setValues((current) => ({ ...current, [name]: value }));
-              setErrors((current) => ({ ...current, [name]: undefined }));
-            }}
-          />
+          <AddressFields idPrefix={ids.address} field={(name) => ({ registration: move.register(name), error: move.errors[name] })} postalCode={move.value('postalCode')} />
           {calendar.data ? (
             <div className={own.dateRow}>
               <IssueDatePicker
                 id={ids.fromDate}
                 label="Gjelder fra"
                 value={effectiveFrom}
-                onChange={(value) => {
-                  setFromDate(value);
-                  setDateError(null);
-                }}
+                onChange={fromDate.onChange}
                 publicationDays={publicationDays}
                 minValue={calendar.data.today}
                 maxValue={calendar.data.lastSelectableDay}
                 description={`${cutoffSentence(calendar.data.cutoffTime)} Tidligst ${longDate(calendar.data.nextPossibleDeliveryDay)}.`}
-                errorMessage={dateError}
+                errorMessage={dateError ?? null}
                 isRequired
               />
               {dateError && nextPossible && effectiveFrom && effectiveFrom < nextPossible ? (
                 <button
                   type="button"
                   className={`${button.button} ${button.secondary} ${button.small}`}
-                  onClick={() => {
-                    setFromDate(nextPossible);
-                    setDateError(null);
-                  }}
+                  onClick={() => fromDate.onChange(nextPossible)}
                 >
                   Bruk {dayAndMonth(nextPossible)}
                 </button>

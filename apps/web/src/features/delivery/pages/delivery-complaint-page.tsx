@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { z } from 'zod';
 import {
   complaintRemedyLabels,
   complaintRequiresText,
@@ -15,6 +16,7 @@ import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Form } from '../../../components/form.tsx';
 import { Page } from '../../../components/page.tsx';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useComplaintCodes } from '../api/get-complaint-codes.ts';
 import { useComplaintOptions } from '../api/get-complaint-options.ts';
 import { useFileComplaint, type ComplaintInput } from '../api/file-complaint.ts';
@@ -25,12 +27,30 @@ import { useDeliveryTitle } from '../use-delivery-title.ts';
 import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 
-interface Errors {
-  code?: string;
-  days?: string;
-  text?: string;
-  remedy?: string;
+/**
+ * What the user chose and typed, checked together (every unanswered question is said at once):
+ * a code, at least one day (SPEC §6 message), the text where the code needs one, and one of the
+ * remedies offered for the days chosen (domain `remediesFor`); sent as the complaint's body.
+ */
+function complaintSchema(offeredFor: (days: string[]) => ComplaintRemedy[]) {
+  return z
+    .object({
+      code: z.custom<ComplaintCode | ''>((value) => typeof value === 'string'),
+      days: z.array(z.string()),
+      text: z.string(),
+      remedy: z.custom<ComplaintRemedy | ''>((value) => typeof value === 'string'),
+    })
+    .superRefine(({ code, days, text, remedy }, context) => {
+      const problem = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+      if (!code) problem('code', 'Velg hva som var galt');
+      if (days.length === 0) problem('days', deliveryMessages.complaintDaysRequired);
+      if (code && complaintRequiresText(code) && !text.trim()) problem('text', deliveryMessages.complaintTextRequired);
+      if (!remedy || !offeredFor(days).includes(remedy)) problem('remedy', 'Velg hva du ønsker');
+    })
+    .transform(({ code, days, text, remedy }): ComplaintInput => ({ code, days, text: text.trim() || null, remedy }));
 }
+
+const noComplaint = { code: '', days: [], text: '', remedy: '' } as const;
 
 function Receipt({ receipt, labelOf, onAnother }: { receipt: ComplaintReceipt; labelOf: (code: ComplaintCode) => string; onAnother: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -86,15 +106,19 @@ export function DeliveryComplaintPage() {
   const codes = useComplaintCodes();
   const options = useComplaintOptions(titleCode);
   const file = useFileComplaint(titleCode);
-  const [code, setCode] = useState<ComplaintCode | null>(null);
-  const [days, setDays] = useState<string[]>([]);
-  const [text, setText] = useState('');
-  const [remedy, setRemedy] = useState<ComplaintRemedy | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
   /** A refused or lost call, with what was sent: "Prøv igjen" sends the same (the same idempotency key). */
   const [failed, setFailed] = useState<{ error: unknown; input: ComplaintInput } | null>(null);
   const [receipt, setReceipt] = useState<ComplaintReceipt | null>(null);
   const ids = { code: useId(), days: useId(), text: useId(), remedy: useId() };
+  const today = options.data?.today ?? '';
+  const remedies = options.data?.remedies;
+  const offeredFor = (chosen: string[]) => remediesFor(remedies ?? [], chosen.length > 0 ? chosen : [today], today);
+  const complaint = useZodForm({
+    schema: complaintSchema(offeredFor),
+    defaultValues: { ...noComplaint, days: [] },
+    fieldIds: { code: ids.code, days: ids.days, text: ids.text, remedy: ids.remedy },
+  });
+  const errors = complaint.errors;
 
   if (!isPaper) {
     return (
@@ -114,10 +138,7 @@ export function DeliveryComplaintPage() {
           labelOf={labelOf}
           onAnother={() => {
             setReceipt(null);
-            setCode(null);
-            setDays([]);
-            setText('');
-            setRemedy(null);
+            complaint.reset({ ...noComplaint, days: [] });
           }}
         />
       </Page>
@@ -132,17 +153,18 @@ export function DeliveryComplaintPage() {
     );
   }
 
-  const { today } = options.data;
   const reported = new Set(options.data.reported.map((entry) => `${entry.day}|${entry.code}`));
   // The operator's delivery notices: what went wrong those days is explained before anything is sent.
   const noticeOf = new Map(options.data.notices.map((entry) => [entry.day, entry.message]));
-  const offered = remediesFor(options.data.remedies, days.length > 0 ? days : [today], today);
-  const chosenRemedy = remedy && offered.includes(remedy) ? remedy : null;
-  const needsText = code !== null && complaintRequiresText(code);
+  const code = complaint.controlled('code');
+  const days = complaint.controlled('days');
+  const remedy = complaint.controlled('remedy');
+  const offered = offeredFor(days.value);
+  const chosenRemedy = remedy.value && offered.includes(remedy.value) ? remedy.value : null;
+  const needsText = code.value !== '' && complaintRequiresText(code.value);
 
   function toggleDay(day: string, checked: boolean) {
-    setDays((current) => (checked ? [...current, day].sort().reverse() : current.filter((d) => d !== day)));
-    setErrors((current) => ({ ...current, days: undefined }));
+    days.onChange(checked ? [...days.value, day].sort().reverse() : days.value.filter((d) => d !== day));
   }
 
   async function send(input: ComplaintInput) {
@@ -152,18 +174,6 @@ export function DeliveryComplaintPage() {
     } catch (error) {
       setFailed({ error, input });
     }
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found: Errors = {};
-    if (!code) found.code = 'Velg hva som var galt';
-    if (days.length === 0) found.days = deliveryMessages.complaintDaysRequired;
-    if (needsText && !text.trim()) found.text = deliveryMessages.complaintTextRequired;
-    if (!chosenRemedy) found.remedy = 'Velg hva du ønsker';
-    setErrors(found);
-    if (Object.keys(found).length > 0 || !code || !chosenRemedy) return;
-    void send({ code, days, text: text.trim() || null, remedy: chosenRemedy });
   }
 
   return (
@@ -185,7 +195,7 @@ export function DeliveryComplaintPage() {
             <p className={styles.infoText}>Du kan likevel melde fra, for eksempel om avisen ikke kom i det hele tatt.</p>
           </div>
         ) : null}
-        <Form className={form.form} onSubmit={submit} errors={{ [ids.code]: errors.code, [ids.days]: errors.days, [ids.text]: errors.text, [ids.remedy]: errors.remedy }}>
+        <Form className={form.form} onSubmit={complaint.handleSubmit(send)} errors={complaint.summary}>
           <ErrorAlert error={failed?.error} fallback="Noe gikk galt. Prøv igjen." onRetry={failed ? () => void send(failed.input) : undefined} />
 
           <fieldset id={ids.code} className={form.fieldset} aria-describedby={errors.code ? `${ids.code}-error` : undefined}>
@@ -197,11 +207,8 @@ export function DeliveryComplaintPage() {
                     type="radio"
                     name={ids.code}
                     value={entry.code}
-                    checked={code === entry.code}
-                    onChange={() => {
-                      setCode(entry.code);
-                      setErrors((current) => ({ ...current, code: undefined }));
-                    }}
+                    checked={code.value === entry.code}
+                    onChange={() => code.onChange(entry.code)}
                   />
                   <span className={form.choiceText}>{entry.label}</span>
                 </label>
@@ -221,11 +228,11 @@ export function DeliveryComplaintPage() {
             </p>
             <div className={form.choices}>
               {options.data.days.map((day) => {
-                const already = code !== null && reported.has(`${day}|${code}`);
+                const already = code.value !== '' && reported.has(`${day}|${code.value}`);
                 const notice = noticeOf.get(day);
                 return (
                   <label key={day} className={form.choice}>
-                    <input type="checkbox" value={day} checked={days.includes(day)} disabled={already} onChange={(event) => toggleDay(day, event.target.checked)} />
+                    <input type="checkbox" value={day} checked={days.value.includes(day)} disabled={already} onChange={(event) => toggleDay(day, event.target.checked)} />
                     <span className={form.choiceText}>
                       <span>
                         {dayAndMonth(day)}
@@ -252,14 +259,10 @@ export function DeliveryComplaintPage() {
             <textarea
               id={ids.text}
               className={form.textarea}
-              value={text}
               maxLength={500}
-              onChange={(event) => {
-                setText(event.target.value);
-                setErrors((current) => ({ ...current, text: undefined }));
-              }}
               aria-invalid={errors.text ? true : undefined}
               aria-describedby={errors.text ? `${ids.text}-error` : undefined}
+              {...complaint.register('text')}
             />
             {errors.text ? (
               <p id={`${ids.text}-error`} className={form.error}>
@@ -278,10 +281,7 @@ export function DeliveryComplaintPage() {
                     name={ids.remedy}
                     value={value}
                     checked={chosenRemedy === value}
-                    onChange={() => {
-                      setRemedy(value);
-                      setErrors((current) => ({ ...current, remedy: undefined }));
-                    }}
+                    onChange={() => remedy.onChange(value)}
                   />
                   <span className={form.choiceText}>{complaintRemedyLabels[value]}</span>
                 </label>

@@ -1,9 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { familyInviteFormSchema, formatLongDate, osloToday, type FamilyInvitation, type FamilyInviteForm, type FamilyOverview } from '@minside/domain';
+import { familyInviteFormSchema, formatLongDate, osloToday, type FamilyInvitation, type FamilyOverview } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -14,6 +12,7 @@ import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import ui from '../../../components/ui.module.css';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useIdentity, useSessionAccount, useSessionSubscription } from '../../auth/index.ts';
 import { familyQueryOptions, leaveFamily, useInvite, useRemove, useResend } from '../api/family.ts';
 import styles from '../family.module.css';
@@ -25,21 +24,21 @@ const dateOf = (iso: string) => formatLongDate(osloToday(new Date(iso)));
 
 function InviteForm({ titleCode, overview }: { titleCode: string; overview: Owner }) {
   const invite = useInvite(titleCode);
-  const { register, handleSubmit, formState, reset } = useForm<FamilyInviteForm>({ resolver: zodResolver(familyInviteFormSchema), defaultValues: { email: '' } });
+  const inviteForm = useZodForm({ schema: familyInviteFormSchema, defaultValues: { email: '' }, fieldIds: { email: 'invite-email' } });
   const full = overview.remaining === 0;
   return (
     <Form
       className={`${ui.panel} ${form.form}`}
       aria-labelledby="inviter"
-      onSubmit={handleSubmit((values) => invite.mutate(values.email, { onSuccess: () => reset({ email: '' }) }))}
-      errors={{ 'invite-email': formState.errors.email?.message }}
+      onSubmit={inviteForm.handleSubmit((values) => invite.mutate(values.email, { onSuccess: () => inviteForm.reset({ email: '' }) }))}
+      errors={inviteForm.summary}
     >
       <h2 id="inviter" className={ui.panelHeading}>
         Inviter en i husstanden
       </h2>
       <p className={ui.text}>Den du inviterer får en e-post med en lenke. Lenken virker i 7 dager. Det koster ingenting.</p>
       <div className={styles.inviteRow}>
-        <TextField id="invite-email" type="email" label="E-postadresse" autoComplete="off" error={formState.errors.email?.message} registration={register('email')} />
+        <TextField id="invite-email" type="email" label="E-postadresse" autoComplete="off" error={inviteForm.errors.email} registration={inviteForm.register('email')} />
         <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={invite.isPending}>
           {invite.isPending ? 'Sender …' : 'Send invitasjon'}
         </button>

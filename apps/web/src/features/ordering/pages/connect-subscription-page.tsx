@@ -1,19 +1,28 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { searchAccountBodySchema, verifyConnectBodySchema } from '@minside/domain';
+import { z } from 'zod';
+import { searchAccountBodySchema } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
-import { CodeEntryForm, wrongCodeMessage } from '../../../components/code-entry-form.tsx';
+import { CodeEntryForm } from '../../../components/code-entry-form.tsx';
 import { Field, fieldAria } from '../../../components/field.tsx';
 import form from '../../../components/form.module.css';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useTitle } from '../../titles/index.ts';
 import { useSearchAccount, useVerifyAndAssign } from '../api/connect.ts';
 
 type SearchBy = 'number' | 'phone';
 
-/** The search's errors by field: the first of the schema's messages for each. */
-type SearchErrors = Partial<Record<'ariaAccountNo' | 'postalCode' | 'phoneNumber', string>>;
+/**
+ * The search step while the user types: every field a string. What is checked and sent is the
+ * domain's search of the way chosen, whose fields have the same names.
+ */
+const searchFields = z.object({ ariaAccountNo: z.string(), postalCode: z.string(), phoneNumber: z.string() });
+const searchSchemas = {
+  number: searchFields.transform(({ ariaAccountNo, postalCode }): z.input<typeof searchAccountBodySchema> => ({ ariaAccountNo: ariaAccountNo.trim(), postalCode: postalCode.trim() })).pipe(searchAccountBodySchema),
+  phone: searchFields.transform(({ phoneNumber }): z.input<typeof searchAccountBodySchema> => ({ phoneNumber: phoneNumber.trim() })).pipe(searchAccountBodySchema),
+} satisfies Record<SearchBy, unknown>;
 
 /**
  * SPEC §2 /koble-bruker: find a subscription bought elsewhere by subscriber number + postal
@@ -23,51 +32,24 @@ type SearchErrors = Partial<Record<'ariaAccountNo' | 'postalCode' | 'phoneNumber
 export function ConnectSubscriptionPage() {
   const title = useTitle();
   const id = useId();
-  const [by, setBy] = useState<SearchBy>('number');
-  const [accountNo, setAccountNo] = useState('');
-  const [postalCode, setPostalCode] = useState('');
-  const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-  const [searchErrors, setSearchErrors] = useState<SearchErrors>({});
-  const [codeError, setCodeError] = useState<string | null>(null);
   const search = useSearchAccount(title.titleCode);
   const connect = useVerifyAndAssign(title.titleCode);
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const found = search.data;
+  const ids = { ariaAccountNo: `${id}-account`, postalCode: `${id}-postal`, phoneNumber: `${id}-phone` };
+  const [by, setBy] = useState<SearchBy>('number');
+  const searchForm = useZodForm({
+    schema: searchSchemas[by],
+    defaultValues: { ariaAccountNo: '', postalCode: '', phoneNumber: '' },
+    // Only the fields shown: an error of the other way of searching is not there to fix.
+    fieldIds: by === 'number' ? { ariaAccountNo: ids.ariaAccountNo, postalCode: ids.postalCode } : { phoneNumber: ids.phoneNumber },
+  });
+  const errors = searchForm.errors;
 
   useEffect(() => {
     if (connect.data) doneHeading.current?.focus();
   }, [connect.data]);
 
-  const submitSearch = () => {
-    const body = by === 'number' ? { ariaAccountNo: accountNo.trim(), postalCode: postalCode.trim() } : { phoneNumber: phone.trim() };
-    const parsed = searchAccountBodySchema.safeParse(body);
-    const found: SearchErrors = {};
-    for (const issue of parsed.error?.issues ?? []) {
-      // "Skriv abonnementsnummer og postnummer, eller telefonnummer" names no one field: it goes to the first of the way chosen.
-      const field = issue.path[0] === 'ariaAccountNo' || issue.path[0] === 'postalCode' || issue.path[0] === 'phoneNumber' ? issue.path[0] : by === 'number' ? 'ariaAccountNo' : 'phoneNumber';
-      found[field] ??= issue.message;
-    }
-    setSearchErrors(found);
-    if (!parsed.success) return;
-    connect.reset();
-    setCode('');
-    setCodeError(null);
-    search.mutate(parsed.data);
-  };
-  const submitCode = () => {
-    if (!found) return;
-    const parsed = verifyConnectBodySchema.safeParse({ requestId: found.requestId, code });
-    setCodeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
-    if (parsed.success) connect.mutate(parsed.data, { onError: (error) => setCodeError(wrongCodeMessage(error)) });
-  };
-
-  const ids = { ariaAccountNo: `${id}-account`, postalCode: `${id}-postal`, phoneNumber: `${id}-phone` };
-  /** A field being put right drops out of the summary (and its error goes) at once. */
-  const edit = (field: keyof SearchErrors, set: (value: string) => void) => (value: string) => {
-    set(value);
-    setSearchErrors((current) => ({ ...current, [field]: undefined }));
-  };
   const accountHint = 'Står på fakturaen, for eksempel 40000099.';
   const postalHint = 'Der avisen leveres.';
 
@@ -116,14 +98,14 @@ export function ConnectSubscriptionPage() {
                     id={ids.ariaAccountNo}
                     label="Abonnementsnummer"
                     hint={accountHint}
-                    error={searchErrors.ariaAccountNo}
-                    input={<input id={ids.ariaAccountNo} className={form.input} inputMode="numeric" value={accountNo} onChange={(event) => edit('ariaAccountNo', setAccountNo)(event.target.value)} {...fieldAria(ids.ariaAccountNo, { hint: accountHint, error: searchErrors.ariaAccountNo })} />}
+                    error={errors.ariaAccountNo}
+                    input={<input id={ids.ariaAccountNo} className={form.input} inputMode="numeric" {...fieldAria(ids.ariaAccountNo, { hint: accountHint, error: errors.ariaAccountNo })} {...searchForm.register('ariaAccountNo')} />}
                   />
                   <Field
                     id={ids.postalCode}
                     label="Postnummer"
                     hint={postalHint}
-                    error={searchErrors.postalCode}
+                    error={errors.postalCode}
                     input={
                       <input
                         id={ids.postalCode}
@@ -131,9 +113,8 @@ export function ConnectSubscriptionPage() {
                         inputMode="numeric"
                         maxLength={4}
                         autoComplete="postal-code"
-                        value={postalCode}
-                        onChange={(event) => edit('postalCode', setPostalCode)(event.target.value)}
-                        {...fieldAria(ids.postalCode, { hint: postalHint, error: searchErrors.postalCode })}
+                        {...fieldAria(ids.postalCode, { hint: postalHint, error: errors.postalCode })}
+                        {...searchForm.register('postalCode')}
                       />
                     }
                   />
@@ -142,15 +123,17 @@ export function ConnectSubscriptionPage() {
                 <Field
                   id={ids.phoneNumber}
                   label="Telefonnummer"
-                  error={searchErrors.phoneNumber}
-                  input={<input id={ids.phoneNumber} type="tel" className={form.input} autoComplete="tel" value={phone} onChange={(event) => edit('phoneNumber', setPhone)(event.target.value)} {...fieldAria(ids.phoneNumber, { error: searchErrors.phoneNumber })} />}
+                  error={errors.phoneNumber}
+                  input={<input id={ids.phoneNumber} type="tel" className={form.input} autoComplete="tel" {...fieldAria(ids.phoneNumber, { error: errors.phoneNumber })} {...searchForm.register('phoneNumber')} />}
                 />
               )}
             </>
           ),
-          // Only the fields shown: an error of the other way of searching is not there to fix.
-          fieldErrors: by === 'number' ? { [ids.ariaAccountNo]: searchErrors.ariaAccountNo, [ids.postalCode]: searchErrors.postalCode } : { [ids.phoneNumber]: searchErrors.phoneNumber },
-          onSubmit: submitSearch,
+          form: searchForm,
+          onSubmit: (body) => {
+            connect.reset();
+            return search.mutateAsync(body);
+          },
           isPending: search.isPending,
           error: search.error,
           submitLabel: 'Finn abonnementet',
@@ -161,12 +144,9 @@ export function ConnectSubscriptionPage() {
           heading: 'Bekreft at abonnementet er ditt',
           // The same words whatever the search found (issue 20): the plans are named once the code has proved the mailbox.
           sentMessage: found ? found.message : null,
-          code,
-          onCodeChange: setCode,
-          codeError,
-          onSubmit: submitCode,
+          onSubmit: (code) => connect.mutateAsync({ requestId: found?.requestId ?? '', code }),
           isPending: connect.isPending,
-          error: wrongCodeMessage(connect.error) ? null : connect.error,
+          error: connect.error,
           submitLabel: 'Koble til abonnementet',
           pendingLabel: 'Kobler til …',
         }}

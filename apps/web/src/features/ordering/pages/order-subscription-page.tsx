@@ -1,6 +1,22 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { addMonths, formatKroner, formatLongDate, orderErrorCodes, osloToday, priceOutlook, systemClock, withdrawalTexts, type InvoicePaymentMethod, type OrderOffer, type OrderState } from '@minside/domain';
+import { z } from 'zod';
+import {
+  addMonths,
+  deliveryAddressInputSchema,
+  formatKroner,
+  formatLongDate,
+  orderErrorCodes,
+  osloToday,
+  priceOutlook,
+  requiredMessage,
+  systemClock,
+  withdrawalTexts,
+  type DeliveryAddressInput,
+  type InvoicePaymentMethod,
+  type OrderOffer,
+  type OrderState,
+} from '@minside/domain';
 import { pages, pathTo, redirects } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { Field, fieldAria } from '../../../components/field.tsx';
@@ -9,9 +25,10 @@ import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
 import { isApiError } from '../../../lib/http.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useSessionAccount, useSessionUser } from '../../auth/index.ts';
 import { goToProvider } from '../../billing/index.ts';
-import { AddressFields, addressErrorsById, emptyAddress, validateAddress, type AddressErrors, type AddressValues } from '../../delivery/index.ts';
+import { AddressFields, addressFieldIds, emptyAddress } from '../../delivery/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { AgeVerificationButton } from '../components/age-verification-button.tsx';
 import { createAccount, createOrder, ORDER_CALL_TIMEOUT_MS, startOrderPayment, useOffers, useOrder } from '../api/orders.ts';
@@ -37,6 +54,17 @@ function stepLabel(step: number, name: string): string {
 }
 
 const birthdateHint = 'Du må være minst 18 år for å kjøpe abonnement. Ung er for deg under 34 år.';
+
+/**
+ * Step 1: an offer that is on the list, and a birthdate when the profile has none (the server
+ * checks the age with it, SPEC §5). Only the browser checks that they are there.
+ */
+function choiceSchema(isOffered: (ariaPlanID: string) => boolean, birthdateRequired: boolean) {
+  return z.object({
+    ariaPlanID: z.string().refine(isOffered, 'Velg et abonnement.'),
+    birthdate: birthdateRequired ? z.string().regex(/^\d{4}-\d{2}-\d{2}$/, requiredMessage('Fødselsdato')) : z.string(),
+  });
+}
 
 const perPeriod: Record<string, string> = { MONTH: 'per måned', MONTH_PREMIUM: 'per måned', QUARTER: 'per kvartal', YEAR: 'per år' };
 
@@ -87,17 +115,26 @@ export function OrderSubscriptionPage() {
   const offers = useOffers(title.titleCode, campaign, winback);
   const resumed = useOrder(resumeId);
   const [step, setStep] = useState<Step>('choose');
-  const [chosen, setChosen] = useState<string | null>(null);
-  const [birthdate, setBirthdate] = useState('');
-  const [address, setAddress] = useState<AddressValues>({ ...emptyAddress, name: user ? `${user.givenName} ${user.familyName}`.trim() : '' });
-  const [addressErrors, setAddressErrors] = useState<AddressErrors>({});
-  const [chooseErrors, setChooseErrors] = useState<{ offer?: string; birthdate?: string }>({});
+  const [deliveryAddress, setDeliveryAddress] = useState<DeliveryAddressInput | null>(null);
   const [payError, setPayError] = useState<string | null>(null);
   const [ageVerification, setAgeVerification] = useState(false);
   const [paying, setPaying] = useState<InvoicePaymentMethod | null>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const id = useId();
   const ids = { offers: `${id}-offers`, birthdate: `${id}-birthdate`, address: `${id}-address` };
+  const birthdateRequired = offers.data?.birthdateRequired ?? false;
+  const choice = useZodForm({
+    schema: choiceSchema((ariaPlanID) => offers.data?.offers.some((candidate) => candidate.plan.ariaPlanID === ariaPlanID) ?? false, birthdateRequired),
+    defaultValues: { ariaPlanID: '', birthdate: '' },
+    fieldIds: { ariaPlanID: ids.offers, birthdate: ids.birthdate },
+  });
+  const address = useZodForm({
+    schema: deliveryAddressInputSchema,
+    defaultValues: { ...emptyAddress, name: user ? `${user.givenName} ${user.familyName}`.trim() : '' },
+    fieldIds: addressFieldIds(ids.address, ''),
+  });
+  const plan = choice.controlled('ariaPlanID');
+  const chosen = plan.value || null;
 
   useEffect(() => {
     if (offers.data?.hasAccess && !resumeId) void navigate(pathTo('alreadySubscriber'), { replace: true });
@@ -108,33 +145,18 @@ export function OrderSubscriptionPage() {
   useEffect(() => {
     stepHeading.current?.focus();
   }, [step]);
+  const choose = plan.onChange;
   useEffect(() => {
     if (chosen === null && offers.data) {
       const first = offers.data.offers.find((offer) => offer.quote.offerCode !== null && offer.unavailable === null) ?? offers.data.offers.find((offer) => offer.unavailable === null);
-      if (first) setChosen(first.plan.ariaPlanID);
+      if (first) choose(first.plan.ariaPlanID);
     }
-  }, [chosen, offers.data]);
+  }, [chosen, offers.data, choose]);
 
   const offer = offers.data?.offers.find((candidate) => candidate.plan.ariaPlanID === chosen) ?? null;
   const paper = offer?.plan.planProductType === 'COMBO';
-  const birthdateRequired = offers.data?.birthdateRequired ?? false;
-
-  const submitChoice = (event: FormEvent) => {
-    event.preventDefault();
-    const found = {
-      ...(offer ? {} : { offer: 'Velg et abonnement.' }),
-      ...(birthdateRequired && !/^\d{4}-\d{2}-\d{2}$/.test(birthdate) ? { birthdate: 'Fødselsdato er påkrevd' } : {}),
-    };
-    setChooseErrors(found);
-    if (found.offer || found.birthdate) return;
-    setStep(paper ? 'address' : 'summary');
-  };
-  const submitAddress = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateAddress(address);
-    setAddressErrors(result.errors);
-    if (result.address) setStep('summary');
-  };
+  const birthdate = choice.value('birthdate');
+  const chooseErrors = choice.errors;
 
   const pay = async (method: InvoicePaymentMethod) => {
     if (paying) return;
@@ -149,7 +171,7 @@ export function OrderSubscriptionPage() {
         if (!account) await createAccount(title.titleCode).catch((error: unknown) => {
           if (!(isApiError(error) && error.status === 409)) throw error;
         });
-        const validated = paper ? validateAddress(address).address : null;
+        const validated = paper ? deliveryAddress : null;
         const place = (idempotencyKey: string) =>
           createOrder(
             title.titleCode,
@@ -217,7 +239,7 @@ export function OrderSubscriptionPage() {
       billingPeriod={offer.plan.billingPeriod}
       quote={offer.quote}
       later={priceOutlook(offer.plan, addMonths(osloToday(systemClock()), offer.quote.firstPeriodMonths))}
-      deliveryAddress={paper ? { ...address, town: '' } : null}
+      deliveryAddress={paper && deliveryAddress ? { ...deliveryAddress, town: '' } : null}
       paperStartsOn={paper ? offers.data.paperStartsOn : null}
     />
   ) : null;
@@ -238,27 +260,24 @@ export function OrderSubscriptionPage() {
         ) : null}
 
         {step === 'choose' ? (
-          <Form className={`${ui.panel} ${form.form}`} onSubmit={submitChoice} errors={{ [ids.offers]: chooseErrors.offer, [ids.birthdate]: chooseErrors.birthdate }} aria-labelledby={`${id}-choose`}>
+          <Form className={`${ui.panel} ${form.form}`} onSubmit={choice.handleSubmit(() => setStep(paper ? 'address' : 'summary'))} errors={choice.summary} aria-labelledby={`${id}-choose`}>
             <p className={form.step}>{stepLabel(1, 'Velg abonnement')}</p>
             <h2 id={`${id}-choose`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
               Velg abonnement
             </h2>
-            <fieldset id={ids.offers} className={styles.offers} aria-describedby={chooseErrors.offer ? `${ids.offers}-error` : undefined}>
+            <fieldset id={ids.offers} className={styles.offers} aria-describedby={chooseErrors.ariaPlanID ? `${ids.offers}-error` : undefined}>
               <legend className={form.legend}>Abonnement og betalingsperiode</legend>
               {offers.data.offers.map((candidate) => (
                 <OfferChoice
                   key={candidate.plan.ariaPlanID}
                   offer={candidate}
                   checked={candidate.plan.ariaPlanID === chosen}
-                  onChoose={() => {
-                    setChosen(candidate.plan.ariaPlanID);
-                    setChooseErrors((current) => ({ ...current, offer: undefined }));
-                  }}
+                  onChoose={() => choose(candidate.plan.ariaPlanID)}
                 />
               ))}
-              {chooseErrors.offer ? (
+              {chooseErrors.ariaPlanID ? (
                 <p id={`${ids.offers}-error`} className={form.error}>
-                  {chooseErrors.offer}
+                  {chooseErrors.ariaPlanID}
                 </p>
               ) : null}
             </fieldset>
@@ -273,13 +292,9 @@ export function OrderSubscriptionPage() {
                     id={ids.birthdate}
                     type="date"
                     className={form.input}
-                    value={birthdate}
-                    onChange={(event) => {
-                      setBirthdate(event.target.value);
-                      setChooseErrors((current) => ({ ...current, birthdate: undefined }));
-                    }}
                     autoComplete="bday"
                     {...fieldAria(ids.birthdate, { hint: birthdateHint, error: chooseErrors.birthdate })}
+                    {...choice.register('birthdate')}
                   />
                 }
               />
@@ -293,21 +308,21 @@ export function OrderSubscriptionPage() {
         ) : null}
 
         {step === 'address' ? (
-          <Form className={`${ui.panel} ${form.form}`} onSubmit={submitAddress} errors={addressErrorsById(ids.address, addressErrors)} aria-labelledby={`${id}-address-heading`}>
+          <Form
+            className={`${ui.panel} ${form.form}`}
+            onSubmit={address.handleSubmit((values) => {
+              setDeliveryAddress(values);
+              setStep('summary');
+            })}
+            errors={address.summary}
+            aria-labelledby={`${id}-address-heading`}
+          >
             <p className={form.step}>{stepLabel(2, 'Leveringsadresse')}</p>
             <h2 id={`${id}-address-heading`} className={ui.panelHeading} tabIndex={-1} ref={stepHeading}>
               Leveringsadresse
             </h2>
             <p className={ui.text}>Papiravisen kan komme fra {formatLongDate(offers.data.paperStartsOn)}, første utgivelsesdag vi rekker.</p>
-            <AddressFields
-              idPrefix={ids.address}
-              values={address}
-              errors={addressErrors}
-              onChange={(name, value) => {
-                setAddress((current) => ({ ...current, [name]: value }));
-                setAddressErrors((current) => ({ ...current, [name]: undefined }));
-              }}
-            />
+            <AddressFields idPrefix={ids.address} field={(name) => ({ registration: address.register(name), error: address.errors[name] })} postalCode={address.value('postalCode')} />
             <div className={ui.actions}>
               <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`}>
                 Gå videre

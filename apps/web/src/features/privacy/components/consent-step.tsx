@@ -66,7 +66,7 @@ export function ConsentStep({ step }: { step: ConsentPageNumber }) {
         </ol>
       </nav>
 
-      {/* Choices that are all allowed: no field errors, only the call's (an alert); the shared Form for one pattern (issue 25.12). */}
+      {/* Choices that are all allowed: nothing to check, so no useZodForm and no field errors, only the call's (an alert); the shared Form for one pattern (issues 25.12, 26.3). */}
       <Form className={`${form.form} ${ui.panel}`} onSubmit={onSubmit} errors={{}} aria-busy={query.isPending}>
         <fieldset className={form.fieldset} aria-describedby={`${legendId}-hint`}>
           <legend className={form.legend} id={legendId}>

@@ -1,6 +1,5 @@
-import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DATA_REQUEST_MAX_DAYS, PAYMENT_HISTORY_RETENTION_YEARS, privacyMessages } from '@minside/domain';
+import { DATA_REQUEST_MAX_DAYS, deletionRequestBodySchema, PAYMENT_HISTORY_RETENTION_YEARS, privacyMessages } from '@minside/domain';
 import { gatewayPath, pages } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Form } from '../../../components/form.tsx';
@@ -10,33 +9,30 @@ import { Panel } from '../../../components/panel.tsx';
 import button from '../../../components/button.module.css';
 import form from '../../../components/form.module.css';
 import ui from '../../../components/ui.module.css';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { useTitle } from '../../titles/index.ts';
 import { deletionQueryOptions, privacyKeys, requestDeletion } from '../api/privacy.ts';
 import { formatDateTime } from '../format.ts';
 import styles from '../components/privacy.module.css';
+
+/** SPEC §5: both boxes ticked (the domain's body, which the server holds to the same). One message for the two, at their fieldset. */
+const deletionFormSchema = deletionRequestBodySchema.refine((body) => body.confirmConsequences && body.confirmPaymentHistory, { path: ['confirmConsequences'], message: privacyMessages.confirmationRequired });
 
 /** SPEC §2 account deletion gateway (/{idp}DeleteGateway); §5: two ticked confirmations. */
 export function AccountDeletionPage() {
   const title = useTitle();
   const queryClient = useQueryClient();
   const state = useQuery(deletionQueryOptions());
-  const [consequences, setConsequences] = useState(false);
-  const [paymentHistory, setPaymentHistory] = useState(false);
-  const [missing, setMissing] = useState(false);
+  const confirmations = useZodForm({
+    schema: deletionFormSchema,
+    defaultValues: { confirmConsequences: false, confirmPaymentHistory: false },
+    fieldIds: { confirmConsequences: 'bekreft' },
+  });
   const deletion = useMutation({
     mutationFn: requestDeletion,
     onSuccess: (next) => queryClient.setQueryData(privacyKeys.deletion, next),
   });
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!consequences || !paymentHistory) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    deletion.mutate({ confirmConsequences: consequences, confirmPaymentHistory: paymentHistory });
-  };
+  const missing = Boolean(confirmations.errors.confirmConsequences);
 
   const scheduled = state.data?.request;
 
@@ -67,18 +63,18 @@ export function AccountDeletionPage() {
             </div>
           </Panel>
 
-          <Form className={`${form.form} ${ui.panel}`} onSubmit={onSubmit} errors={{ bekreft: missing ? privacyMessages.confirmationRequired : null }} aria-labelledby="bekreft-heading">
+          <Form className={`${form.form} ${ui.panel}`} onSubmit={confirmations.handleSubmit((body) => deletion.mutate(body))} errors={confirmations.summary} aria-labelledby="bekreft-heading">
             <h2 id="bekreft-heading" className={ui.panelHeading}>
               Bekreft sletting
             </h2>
             <fieldset id="bekreft" className={form.fieldset} aria-describedby={missing ? 'bekreft-feil' : undefined}>
               <legend className={ui.muted}>Kryss av for begge for å slette kontoen.</legend>
               <label className={form.choice}>
-                <input type="checkbox" name="confirmConsequences" checked={consequences} onChange={(event) => setConsequences(event.target.checked)} aria-invalid={missing && !consequences} />
+                <input type="checkbox" aria-invalid={missing && !confirmations.value('confirmConsequences')} {...confirmations.register('confirmConsequences')} />
                 <span className={form.choiceText}>Jeg forstår at kontoen og abonnementene mine avsluttes, og at jeg ikke kan logge inn igjen.</span>
               </label>
               <label className={form.choice}>
-                <input type="checkbox" name="confirmPaymentHistory" checked={paymentHistory} onChange={(event) => setPaymentHistory(event.target.checked)} aria-invalid={missing && !paymentHistory} />
+                <input type="checkbox" aria-invalid={missing && !confirmations.value('confirmPaymentHistory')} {...confirmations.register('confirmPaymentHistory')} />
                 <span className={form.choiceText}>Jeg forstår at fakturaer og betalinger tas vare på i {PAYMENT_HISTORY_RETENTION_YEARS} år, uten navnet mitt.</span>
               </label>
               {missing ? (

@@ -48,7 +48,7 @@ export function PrivacySettingsPage() {
   return (
     <Page title={pages.privacySettings.title} lead="Her bestemmer du hva vi kan bruke opplysningene dine til, ser hva du har valgt før, og kan laste ned eller slette dataene dine.">
       <div className={styles.grid}>
-        {/* Choices that are all allowed: no field errors, only the call's (an alert); the shared Form for one pattern (issue 25.12). */}
+        {/* Choices that are all allowed: nothing to check, so no useZodForm and no field errors, only the call's (an alert); the shared Form for one pattern (issues 25.12, 26.3). */}
         <Form className={`${form.form} ${ui.panel}`} onSubmit={(event) => void onSubmit(event)} errors={{}} aria-labelledby="cookies-heading">
           <h2 id="cookies-heading" className={ui.panelHeading}>
             Informasjonskapsler og sporing

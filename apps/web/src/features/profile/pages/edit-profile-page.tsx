@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   emailChangeFormSchema,
@@ -9,9 +7,7 @@ import {
   isLockedField,
   profileFormSchema,
   profileMessages,
-  type EmailChangeForm,
   type ProfileField,
-  type ProfileForm,
   type ProfileResponse,
 } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
@@ -22,7 +18,8 @@ import { Form } from '../../../components/form.tsx';
 import form from '../../../components/form.module.css';
 import { Page } from '../../../components/page.tsx';
 import ui from '../../../components/ui.module.css';
-import { isApiError } from '../../../lib/http.ts';
+import type { ApiError } from '../../../lib/http.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { confirmEmailChange, profileQueryOptions, requestEmailChange, updateProfile } from '../api/profile.ts';
 import { LoginsSection } from '../logins-section.tsx';
 import { sourceHint } from '../source-hint.ts';
@@ -30,47 +27,43 @@ import { useProfileUpdate } from '../use-profile-update.ts';
 
 const CONFIRM_PARAM = 'bekreft-epost';
 
-/** A refusal of the profile that is about one field: which, and its SPEC §5 message. */
-function serverFieldError(error: unknown): { name: 'phoneNumber' | 'birthdate'; message: string } | null {
-  if (!isApiError(error)) return null;
-  if (error.message === profileMessages.invalidPhone) return { name: 'phoneNumber', message: error.message };
-  if (error.message === profileMessages.invalidBirthdate) return { name: 'birthdate', message: error.message };
+/**
+ * The field a refusal of the profile is about. The server words it with the field's SPEC §5
+ * message (a number shaped right that is no number, libphonenumber-js), under no code of its own.
+ */
+function serverField(error: ApiError): 'phoneNumber' | 'birthdate' | null {
+  if (error.message === profileMessages.invalidPhone) return 'phoneNumber';
+  if (error.message === profileMessages.invalidBirthdate) return 'birthdate';
   return null;
 }
 
 function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
   const onUpdated = useProfileUpdate();
-  const { register, handleSubmit, formState, reset, setError } = useForm<ProfileForm>({
-    resolver: zodResolver(profileFormSchema),
+  const details = useZodForm({
+    schema: profileFormSchema,
     defaultValues: { givenName: profile.givenName, familyName: profile.familyName, phoneNumber: formatPhoneNumber(profile.phoneNumber), birthdate: profile.birthdate ?? '' },
+    fieldIds: { givenName: 'given-name', familyName: 'family-name', phoneNumber: 'phone', birthdate: 'birthdate' },
+    apiErrorField: serverField,
   });
   const mutation = useMutation({
     mutationFn: updateProfile,
     onSuccess: (result) => {
       onUpdated(result);
-      reset({ ...result.profile, phoneNumber: formatPhoneNumber(result.profile.phoneNumber), birthdate: result.profile.birthdate ?? '' });
+      details.reset({ ...result.profile, phoneNumber: formatPhoneNumber(result.profile.phoneNumber), birthdate: result.profile.birthdate ?? '' });
     },
-    // The server's word on one field (a number shaped right that is no number, libphonenumber-js) stands at that field and in the summary.
-    onError: (error) => {
-      const field = serverFieldError(error);
-      if (field) setError(field.name, { type: 'server', message: field.message });
-    },
+    // The server's word on one field stands at that field and in the summary.
+    onError: details.setApiError,
   });
-  const errors = formState.errors;
+  const errors = details.errors;
   const locked = (field: ProfileField) => isLockedField(profile.sources[field]);
   return (
-    <Form
-      className={`${ui.panel} ${form.form}`}
-      onSubmit={handleSubmit((values) => mutation.mutate(values))}
-      errors={{ 'given-name': errors.givenName?.message, 'family-name': errors.familyName?.message, phone: errors.phoneNumber?.message, birthdate: errors.birthdate?.message }}
-      aria-labelledby="om-deg"
-    >
+    <Form className={`${ui.panel} ${form.form}`} onSubmit={details.handleSubmit((values) => mutation.mutate(values))} errors={details.summary} aria-labelledby="om-deg">
       <h2 id="om-deg" className={ui.panelHeading}>
         Om deg
       </h2>
       <div className={form.row}>
-        <TextField id="given-name" label="Fornavn" autoComplete="given-name" hint={sourceHint(profile, 'givenName')} readOnly={locked('givenName')} error={errors.givenName?.message} registration={register('givenName')} />
-        <TextField id="family-name" label="Etternavn" autoComplete="family-name" hint={sourceHint(profile, 'familyName')} readOnly={locked('familyName')} error={errors.familyName?.message} registration={register('familyName')} />
+        <TextField id="given-name" label="Fornavn" autoComplete="given-name" hint={sourceHint(profile, 'givenName')} readOnly={locked('givenName')} error={errors.givenName} registration={details.register('givenName')} />
+        <TextField id="family-name" label="Etternavn" autoComplete="family-name" hint={sourceHint(profile, 'familyName')} readOnly={locked('familyName')} error={errors.familyName} registration={details.register('familyName')} />
       </div>
       <div className={form.row}>
         <TextField
@@ -80,17 +73,17 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
           hint={sourceHint(profile, 'phoneNumber', locked('phoneNumber') ? undefined : 'Norsk nummer med 8 siffer, eller med landskode, f.eks. +46.')}
           readOnly={locked('phoneNumber')}
           autoComplete="tel"
-          error={errors.phoneNumber?.message}
-          registration={register('phoneNumber')}
+          error={errors.phoneNumber}
+          registration={details.register('phoneNumber')}
         />
-        <TextField id="birthdate" type="date" label="Fødselsdato" autoComplete="bday" hint={sourceHint(profile, 'birthdate')} readOnly={locked('birthdate')} error={errors.birthdate?.message} registration={register('birthdate')} />
+        <TextField id="birthdate" type="date" label="Fødselsdato" autoComplete="bday" hint={sourceHint(profile, 'birthdate')} readOnly={locked('birthdate')} error={errors.birthdate} registration={details.register('birthdate')} />
       </div>
-      {mutation.isSuccess && !formState.isDirty ? (
+      {mutation.isSuccess && !details.isDirty ? (
         <p className={ui.success} role="status">
           Profilen er oppdatert.
         </p>
       ) : null}
-      <ErrorAlert error={serverFieldError(mutation.error) ? null : mutation.error} />
+      <ErrorAlert error={details.alertError(mutation.error)} />
       <div className={ui.actions}>
         <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={mutation.isPending}>
           {mutation.isPending ? 'Lagrer …' : 'Lagre endringene'}
@@ -102,15 +95,15 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
 
 function EmailSection({ profile }: { profile: ProfileResponse }) {
   const [pending, setPending] = useState(profile.pendingEmail);
-  const { register, handleSubmit, formState, reset } = useForm<EmailChangeForm>({ resolver: zodResolver(emailChangeFormSchema), defaultValues: { newEmail: '', password: '' } });
+  const change = useZodForm({ schema: emailChangeFormSchema, defaultValues: { newEmail: '', password: '' }, fieldIds: { newEmail: 'new-email', password: 'password' } });
   const mutation = useMutation({
     mutationFn: requestEmailChange,
     onSuccess: (result) => {
       setPending(result.pendingEmail);
-      reset({ newEmail: '', password: '' });
+      change.reset({ newEmail: '', password: '' });
     },
   });
-  const errors = formState.errors;
+  const errors = change.errors;
   return (
     <section className={`${ui.panel} ${form.form}`} aria-labelledby="e-post">
       <h2 id="e-post" className={ui.panelHeading}>
@@ -125,16 +118,16 @@ function EmailSection({ profile }: { profile: ProfileResponse }) {
         </p>
       ) : null}
       {profile.emailChangeHere ? (
-        <Form className={form.form} onSubmit={handleSubmit((values) => mutation.mutate(values))} errors={{ 'new-email': errors.newEmail?.message, password: errors.password?.message }}>
-          <TextField id="new-email" type="email" label="Ny e-postadresse" autoComplete="email" error={errors.newEmail?.message} registration={register('newEmail')} />
+        <Form className={form.form} onSubmit={change.handleSubmit((values) => mutation.mutate(values))} errors={change.summary}>
+          <TextField id="new-email" type="email" label="Ny e-postadresse" autoComplete="email" error={errors.newEmail} registration={change.register('newEmail')} />
           <TextField
             id="password"
             type="password"
             label="Passord"
             hint="Av sikkerhetshensyn må du skrive passordet ditt på nytt."
             autoComplete="current-password"
-            error={errors.password?.message}
-            registration={register('password')}
+            error={errors.password}
+            registration={change.register('password')}
           />
           <ErrorAlert error={mutation.error} />
           <div className={ui.actions}>

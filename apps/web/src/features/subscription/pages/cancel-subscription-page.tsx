@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import {
   cancellationReasons,
@@ -24,6 +22,7 @@ import { Form } from '../../../components/form.tsx';
 import { HomeAndCustomerServiceLinks, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import { NoticePanel } from '../../../components/panel.tsx';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { retentionOfferQueryOptions } from '../api/get-retention-offer.ts';
 import { deleteSubscription } from '../api/mutations.ts';
 import form from '../../../components/form.module.css';
@@ -54,14 +53,15 @@ function StepHeading({ step, total, children }: { step: number; total: number; c
 }
 
 function SurveyStep({ subscription, initial, onDone, total }: { subscription: Subscription; initial: CancellationSurvey | null; onDone: (survey: CancellationSurvey) => void; total: number }) {
-  const { register, handleSubmit, control, formState } = useForm<CancellationSurvey>({
-    resolver: zodResolver(cancellationSurveySchema),
+  const survey = useZodForm({
+    schema: cancellationSurveySchema,
     defaultValues: initial ?? { reasonText: '' },
+    fieldIds: { reasonCode: 'reason', reasonText: 'reason-text' },
   });
-  const reason = useWatch({ control, name: 'reasonCode' });
-  const errors = formState.errors;
+  const reason = survey.value('reasonCode');
+  const errors = survey.errors;
   return (
-    <Form className={ui.panel} onSubmit={handleSubmit(onDone)} errors={{ reason: errors.reasonCode?.message, 'reason-text': errors.reasonText?.message }}>
+    <Form className={ui.panel} onSubmit={survey.handleSubmit(onDone)} errors={survey.summary}>
       <StepHeading step={1} total={total}>
         Hvorfor vil du si opp?
       </StepHeading>
@@ -70,13 +70,13 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
         <legend className="visually-hidden">Årsak</legend>
         {cancellationReasonsFor(subscription).map((code) => (
           <label key={code} className={form.choice}>
-            <input type="radio" value={code} {...register('reasonCode')} />
+            <input type="radio" value={code} {...survey.register('reasonCode')} />
             <span>{cancellationReasons[code]}</span>
           </label>
         ))}
         {errors.reasonCode ? (
           <p id="reason-error" className={form.error}>
-            {errors.reasonCode.message}
+            {errors.reasonCode}
           </p>
         ) : null}
       </fieldset>
@@ -84,8 +84,8 @@ function SurveyStep({ subscription, initial, onDone, total }: { subscription: Su
         <Field
           id="reason-text"
           label="Beskrivelse"
-          error={errors.reasonText?.message}
-          input={<textarea id="reason-text" className={form.textarea} {...fieldAria('reason-text', { error: errors.reasonText?.message })} {...register('reasonText')} />}
+          error={errors.reasonText}
+          input={<textarea id="reason-text" className={form.textarea} {...fieldAria('reason-text', { error: errors.reasonText })} {...survey.register('reasonText')} />}
         />
       ) : null}
       <div className={ui.actions}>

@@ -1,6 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { formatKroner, formatLongDate, lostFeatures, planErrorCodes, priceOutlook, requiredMessage, type PlanOption, type Subscription } from '@minside/domain';
@@ -11,6 +9,7 @@ import { Form } from '../../../components/form.tsx';
 import { HomeAndCustomerServiceLinks, HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';
 import { NoticePanel } from '../../../components/panel.tsx';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
 import { planOptionsQueryOptions } from '../api/get-plan-options.ts';
 import { changePlan } from '../api/mutations.ts';
 import form from '../../../components/form.module.css';
@@ -20,6 +19,7 @@ import { useCurrentSubscription, useSubscriptionUpdate, useToday } from '../use-
 import type { ReceiptState } from './change-subscription-receipt-page.tsx';
 import styles from './change-subscription-page.module.css';
 
+// Only the browser checks that a plan is chosen: the server's answer to a plan is the plan's own.
 const choiceSchema = z.object({ ariaPlanID: z.string({ error: requiredMessage('Abonnement') }).min(1, requiredMessage('Abonnement')) });
 type Choice = z.infer<typeof choiceSchema>;
 
@@ -95,11 +95,14 @@ export function ChangeSubscriptionPage() {
   const update = useSubscriptionUpdate();
   const ref = subscription ?? { ariaAccountNo: 0, titleCode: '' };
   const { data: options, error: loadError, isPending } = useQuery({ ...planOptionsQueryOptions(ref), enabled: subscription !== null });
-  const { register, handleSubmit, control, setValue, formState } = useForm<Choice>({ resolver: zodResolver(choiceSchema) });
-  const chosenId = useWatch({ control, name: 'ariaPlanID' });
+  // The plans are grouped by product, each its own group of choices: "Abonnement er påkrevd" leads to the first that can be chosen.
+  const firstOpen = options?.find((option) => !option.unavailable);
+  const choiceId = firstOpen ? `plan-${firstOpen.plan.ariaPlanID}` : 'plan-choice';
+  const choice = useZodForm({ schema: choiceSchema, defaultValues: {}, fieldIds: { ariaPlanID: choiceId } });
+  const chosenId = choice.value('ariaPlanID');
   const today = useToday();
   const mutation = useMutation({
-    mutationFn: (choice: Choice) => changePlan(ref, choice.ariaPlanID),
+    mutationFn: (values: Choice) => changePlan(ref, values.ariaPlanID),
     onSuccess: (receipt) => {
       update(receipt.subscription);
       const state: ReceiptState = { receipt };
@@ -112,10 +115,7 @@ export function ChangeSubscriptionPage() {
   const blocked = options && options.length > 0 && options.every((option) => option.unavailable && !ageCodes.has(option.unavailable.code)) ? options[0]?.unavailable : null;
   const chosen = options?.find((option) => option.plan.ariaPlanID === chosenId);
   const digitalInstead = options?.find((option) => /-DIGITAL-M$/.test(option.plan.ariaPlanID) && !option.unavailable);
-  // The plans are grouped by product, each its own group of choices: "Abonnement er påkrevd" leads to the first that can be chosen.
-  const firstOpen = options?.find((option) => !option.unavailable);
-  const choiceId = firstOpen ? `plan-${firstOpen.plan.ariaPlanID}` : 'plan-choice';
-  const choiceError = formState.errors.ariaPlanID?.message;
+  const choiceError = choice.errors.ariaPlanID;
 
   return (
     <Page title={pages.changeSubscription.title} lead={`Du har ${current}. Velg hva du vil bytte til.`}>
@@ -129,7 +129,7 @@ export function ChangeSubscriptionPage() {
         <ErrorAlert error={loadError} fallback="Vi fikk ikke hentet abonnementene akkurat nå." />
         {blocked ? <NoticePanel actions={<HomeAndCustomerServiceLinks />}>{blocked.message}</NoticePanel> : null}
         {options && !blocked ? (
-          <Form className={form.form} onSubmit={handleSubmit((choice) => mutation.mutate(choice))} errors={{ [choiceId]: choiceError }}>
+          <Form className={form.form} onSubmit={choice.handleSubmit((values) => mutation.mutate(values))} errors={choice.summary}>
             {groupByProduct(options).map((group) => (
               <div key={group.name} className={ui.panel}>
               <fieldset className={form.fieldset}>
@@ -147,7 +147,7 @@ export function ChangeSubscriptionPage() {
                   return (
                     <div key={option.plan.ariaPlanID} className={styles.option}>
                       <label className={form.choice} htmlFor={id}>
-                        <input id={id} type="radio" value={option.plan.ariaPlanID} disabled={option.unavailable !== null} aria-describedby={choiceError ? `${id}-effect plan-choice-error` : `${id}-effect`} {...register('ariaPlanID')} />
+                        <input id={id} type="radio" value={option.plan.ariaPlanID} disabled={option.unavailable !== null} aria-describedby={choiceError ? `${id}-effect plan-choice-error` : `${id}-effect`} {...choice.register('ariaPlanID')} />
                         <span className={styles.optionText}>
                           <span className={styles.optionHead}>
                             <strong>{periodLabel(option.plan.billingPeriod)}</strong>
@@ -160,7 +160,7 @@ export function ChangeSubscriptionPage() {
                         </span>
                       </label>
                       {option.unavailable?.code === planErrorCodes.ungAgeLimit && digitalInstead ? (
-                        <button type="button" className={`${button.link} ${styles.indent}`} onClick={() => setValue('ariaPlanID', digitalInstead.plan.ariaPlanID, { shouldValidate: true })}>
+                        <button type="button" className={`${button.link} ${styles.indent}`} onClick={() => choice.setValue('ariaPlanID', digitalInstead.plan.ariaPlanID)}>
                           Velg {digitalInstead.plan.name} i stedet
                         </button>
                       ) : null}
