@@ -32,7 +32,8 @@ import { account, billingDocument, discountCode, invoice, payment, paymentAgreem
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { AccountService, ChangeMails } from '../subscription/index.ts';
-import { toPaymentDto, type PaymentEngine, type PaymentRow } from './engine.ts';
+import type { PaymentEngine } from './engine.ts';
+import { toPaymentDto, type PaymentRow } from './payment-record.ts';
 import { createPaylinkToken, PAYLINK_DEFAULT_DAYS, verifyPaylinkToken } from './paylink.ts';
 import { creditNotesOf, documentPdf, invoicePdf } from './documents/issue.ts';
 import { chooseAvtaleGiro } from './avtalegiro-mandate.ts';
