@@ -134,7 +134,7 @@ export function createPaymentAgreements(deps: Pick<EngineDeps, 'db' | 'provider'
   /** Stores an approved card / Vipps agreement as the subscription's way to pay. */
   async function storeAgreement(tx: Tx, row: PaymentRow, agreement: ProviderAgreement): Promise<{ changeId: string; at: Date } | null> {
     if (!row.subscriptionId) return null;
-    // The subscription row serialises every change of its payment method (service.ts takes it too).
+    // The subscription row serialises every change of its payment method (payment-method.ts takes it too).
     await tx.select({ id: subscription.id }).from(subscription).where(eq(subscription.id, row.subscriptionId)).for('update');
     const at = now();
     await tx
