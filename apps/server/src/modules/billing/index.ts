@@ -30,7 +30,7 @@ export { createComplaintCrediting, type ComplaintCrediting } from './documents/s
 export type { PaymentEngine, PaymentRow } from './engine.ts';
 export { insertInvoice } from './issue-invoice.ts';
 export { paidSoFar, settledOreOf } from './paid-so-far.ts';
-export { toInvoiceDto } from './service.ts';
+export { toInvoiceDto } from './invoice-view.ts';
 export type { BillingService } from './service.ts';
 
 declare module 'fastify' {

@@ -11,10 +11,10 @@ import { buyerFrom, invoiceContentFrom } from './documents/invoice-content.ts';
 import { agreementMethodOf, howToPayFor, invoiceIssuedMail } from './renewal-mails.ts';
 
 /**
- * The renewal run's decisions as functions of what was read (jobs.ts reads one subscription at a
- * time for a reactivation, and a page of them at a time in the nightly run), and the run's writes
+ * The renewal run's decisions as functions of what was read (renewal-issue.ts reads one subscription
+ * at a time for a reactivation, renewal-pages.ts a page of them at a time in the nightly run), and the run's writes
  * for a whole page in a few statements (issue 27 §4: a million subscribers in minutes). Whatever
- * the page form writes is what the one-at-a-time form (jobs.ts issueIn) writes for the same row.
+ * the page form writes is what the one-at-a-time form (renewal-issue.ts issueIn) writes for the same row.
  */
 
 type SubscriptionRow = typeof subscription.$inferSelect;
@@ -115,7 +115,7 @@ export interface BatchInvoiceDeps {
 }
 
 /**
- * The invoices of claimed periods with nothing to set off (no discount, no waiting credit: jobs.ts
+ * The invoices of claimed periods with nothing to set off (no discount, no waiting credit: renewal-pages.ts
  * sends those through issueIn), each with its document and, when the payer has to act, its e-mail:
  * numbers from the invoice sequence (so the KID is written with the row), one insert for the
  * invoices, one read of the buyers, one insert for the documents, one read of the agreements.
