@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendNoRoute } from './errors.ts';
 import { bootstrapElement, type PageBootstrap } from './spa-bootstrap.ts';
+import { loadServerRenderer } from './spa-render.ts';
 
 /**
  * Paths that are never the SPA: an unknown one of these is a JSON 404, not index.html. A
@@ -58,6 +59,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       wildcard: false,
       // The web build writes .br and .gz beside each text asset (apps/web/vite.config.ts).
       preCompressed: true,
+      // The server render's bundle (docs/decisions/032) is the server's, not the browser's.
+      globIgnore: ['ssr/**'],
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
@@ -65,6 +68,9 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     });
   }
   const template = indexHtml === undefined ? undefined : splitTemplate(indexHtml);
+  // The web build's server bundle (docs/decisions/032), loaded ahead of the pages it will render.
+  const renderer = webDist && indexHtml && bootstrap ? await loadServerRenderer(app, webDist) : undefined;
+  app.log.debug({ serverRender: renderer !== undefined }, renderer ? 'The web build’s server bundle is loaded' : 'The web build has no server bundle (dist/ssr): pages are rendered in the browser only');
 
   async function pageFor(request: FastifyRequest): Promise<string> {
     // Only a browser loading the page gets the block: HEAD, and a request for something else
