@@ -32,7 +32,7 @@ interface ServerBundle {
 }
 
 /** An SVG this server serves (a title's wordmark), as the page inlines it; undefined for any other. */
-type InlineSvg = (url: string, options: { decorative: boolean }) => string | undefined;
+export type InlineSvg = (url: string, options: { decorative: boolean }) => string | undefined;
 
 /** One entry of Vite's build manifest (apps/web/dist/.vite/manifest.json). */
 interface ManifestChunk {
@@ -42,7 +42,7 @@ interface ManifestChunk {
 }
 
 /** The parts of a server-rendered document that differ from index.html. */
-interface RenderedDocument {
+export interface RenderedDocument {
   /** The markup inside #root. */
   root: string;
   /** Tags for the end of `<head>`: the page's styles (inline), and its module preloads. */
@@ -59,11 +59,11 @@ interface RenderedDocument {
 }
 
 /** Where the browser's router would send this page load at once: the server redirects instead. */
-interface RenderedRedirect {
+export interface RenderedRedirect {
   redirect: string;
 }
 
-interface ServerRenderer {
+export interface ServerRenderer {
   /** The rendered parts of this page load, a redirect, or undefined: not a page the server renders, somebody is signed in, or no render in time. */
   render(request: FastifyRequest, bootstrap: BootstrapData): Promise<RenderedDocument | RenderedRedirect | undefined>;
 }
