@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isStale, root, run, serverInputs, webInputs } from './lib.mjs';
 
-if (isStale('apps/web/dist/index.html', webInputs)) {
+// The server render's bundle (docs/decisions/032) is built with the web app: a build from before it is rebuilt.
+if (isStale('apps/web/dist/index.html', webInputs) || isStale('apps/web/dist/ssr/entry-server.mjs', webInputs)) {
   console.log('Min Side: building the web app …');
   if ((await run('npm', ['run', 'build', '-w', 'apps/web'])) !== 0) process.exit(1);
 }

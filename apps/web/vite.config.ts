@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import preact from '@preact/preset-vite';
 
 /**
@@ -51,19 +51,14 @@ export function reactOnPreact(): Plugin {
 const apiTarget = process.env['MINSIDE_API_URL'] ?? 'http://localhost:3100';
 const proxied = ['/api', '/logos', '/idp', '/_dev'];
 
-export default defineConfig({
-  // Preact (preact/compat) runs the app instead of React's runtime: the preset aliases react,
-  // react-dom (and /client, /test-utils) and the JSX runtime to it, for our code and for the
-  // libraries alike. Same component code, about 60 KB less JavaScript on every page (ADR 021).
-  plugins: [preact(), reactOnPreact(), precompress()],
-  resolve: {
-    // zod without JIT in the browser (src/lib/zod.ts says why). Only the bare specifier: the shim
-    // itself imports 'zod/v4'.
-    alias: [{ find: /^zod$/, replacement: path.resolve(import.meta.dirname, 'src/lib/zod.ts') }],
-  },
+/** The browser's build: dist/, with index.html, the hashed assets and the manifest the server reads (docs/decisions/032). */
+const clientBuild: UserConfig = {
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the stylesheets and chunks of each route area, which the server links
+    // from a page it rendered (docs/decisions/032). In a dot folder, which the server does not serve.
+    manifest: true,
     target: 'es2022',
     sourcemap: true,
     rolldownOptions: {
@@ -81,7 +76,11 @@ export default defineConfig({
             // The accessible widgets (date pickers, with their clsx) load with the pages that use them, not on every page.
             // The form library (react-hook-form) likewise loads with the pages that have a form. `vendor`
             // is matched first: a group takes its modules' dependencies along, and react belongs in it.
-            { name: 'vendor', test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|clsx|react-hook-form|@hookform|zod)[\\/])/, priority: 3 },
+            {
+              name: 'vendor',
+              test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|clsx|react-hook-form|@hookform|zod)[\\/])/,
+              priority: 3,
+            },
             // zod (with its browser setting, src/lib/zod.ts) in its own chunk: the browser checks only what
             // the user types with it, not the API's responses (ADR 020), so it is needed only where a
             // module that builds schemas is loaded.
@@ -99,9 +98,44 @@ export default defineConfig({
       },
     },
   },
+};
+
+/**
+ * The server render's bundle (docs/decisions/032): `vite build --ssr` builds src/entry-server.tsx
+ * into dist/ssr/entry-server.mjs, which apps/server loads to render the public pages. Everything it
+ * imports is bundled into it (`noExternal`), Preact and the libraries included, so the server's
+ * production image needs none of the web's node_modules. It goes into the client build's folder
+ * (after it: the client build empties dist/), so the two come from the same sources and deploy
+ * together; the server does not serve dist/ssr.
+ */
+const ssrBuild: UserConfig = {
+  ssr: { noExternal: true, target: 'node' },
+  build: {
+    outDir: 'dist/ssr',
+    emptyOutDir: true,
+    target: 'node24',
+    sourcemap: true,
+    copyPublicDir: false,
+    // .mjs: the production image has no package.json above dist/ to say these are ES modules.
+    rolldownOptions: { output: { entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' } },
+  },
+};
+
+export default defineConfig(({ isSsrBuild }) => ({
+  // Preact (preact/compat) runs the app instead of React's runtime: the preset aliases react,
+  // react-dom (and /client, /test-utils) and the JSX runtime to it, for our code and for the
+  // libraries alike. Same component code, about 60 KB less JavaScript on every page (ADR 021).
+  // The server render (docs/decisions/032) uses the same, without hot refresh or precompression.
+  plugins: isSsrBuild ? [preact({ prefreshEnabled: false }), reactOnPreact()] : [preact(), reactOnPreact(), precompress()],
+  resolve: {
+    // zod without JIT in the browser (src/lib/zod.ts says why). Only the bare specifier: the shim
+    // itself imports 'zod/v4'.
+    alias: [{ find: /^zod$/, replacement: path.resolve(import.meta.dirname, 'src/lib/zod.ts') }],
+  },
+  ...(isSsrBuild ? ssrBuild : clientBuild),
   server: {
     port: 5173,
     // Keep the Host header: the API resolves the title from the host the browser is on.
     proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }])),
   },
-});
+}));

@@ -13,6 +13,7 @@
 // ensure-installed.mjs (the bench:lighthouse script runs it first).
 //   npm run bench:lighthouse -w bench          RUNS=3 (default), LOGIN=papir@minside.test,
 //   REPORT_DIR=/tmp/lh keeps every run's full Lighthouse report (JSON) for a closer look.
+//   SERVER_RENDER=off measures the pages as the browser alone renders them (docs/decisions/032).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -135,13 +136,18 @@ async function main() {
   let context: BrowserContext | undefined;
   try {
     const webDist = path.join(scratch, 'web');
-    await build({ configFile: path.join(repo, 'apps/web/vite.config.ts'), root: path.join(repo, 'apps/web'), logLevel: 'warn', build: { outDir: webDist, emptyOutDir: true } });
+    const web = { configFile: path.join(repo, 'apps/web/vite.config.ts'), root: path.join(repo, 'apps/web'), logLevel: 'warn' as const };
+    await build({ ...web, build: { outDir: webDist, emptyOutDir: true } });
+    // The server render's bundle (docs/decisions/032), where the server looks for it; SERVER_RENDER=off
+    // leaves it out, and the server then sends every page for the browser to render, as before it.
+    if (process.env.SERVER_RENDER !== 'off') await build({ ...web, build: { ssr: 'src/entry-server.tsx', outDir: path.join(webDist, 'ssr'), emptyOutDir: true } });
 
     const port = await freePort();
     const serverErrors: string[] = [];
     server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/bin/server.ts'], {
       cwd: repo,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(scratch, 'data'), WEB_DIST: webDist, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn', JOBS: 'off' },
+      // NODE_ENV: Vite's build above set it to production in this process, and a production server refuses the demo's test payment provider.
+      env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(scratch, 'data'), WEB_DIST: webDist, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn', JOBS: 'off' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     server.stderr?.on('data', (chunk: Buffer) => serverErrors.push(chunk.toString()));
@@ -195,7 +201,7 @@ async function main() {
       benchmark: 'lighthouse',
       date: new Date().toISOString(),
       machine: { nproc: os.availableParallelism(), cpu, loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))), node: process.version },
-      config: `lighthouse default (mobile emulation, simulated throttling${process.env.CPU_SLOWDOWN ? `, CPU slowdown ${process.env.CPU_SLOWDOWN}x instead of 4x` : ''}), performance only`,
+      config: `lighthouse default (mobile emulation, simulated throttling${process.env.CPU_SLOWDOWN ? `, CPU slowdown ${process.env.CPU_SLOWDOWN}x instead of 4x` : ''}), performance only, server render ${process.env.SERVER_RENDER === 'off' ? 'off' : 'on'}`,
       runsPerPage: RUNS,
       targets: { score: TARGET_SCORE, lcpMs: TARGET_LCP_MS },
       pages: pages.map((target, index) => ({ ...summary[index], runs: target.runs })),

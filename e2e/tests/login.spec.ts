@@ -139,7 +139,9 @@ function getFromServer(url: URL, headers: Record<string, string>): Promise<{ sta
 /**
  * The e2e server runs with CONSENT_PROMPT=off so the question stays out of the other journeys;
  * here the portal's pages are served as with the default (on): the setting's value in the page's
- * bootstrap block and in the client-config answer, nothing else changed.
+ * bootstrap block and in the client-config answer, nothing else changed. A page the server rendered
+ * (docs/decisions/032) was rendered with the prompt off: its render data goes, so that the browser
+ * renders it anew instead of hydrating markup that no longer fits.
  */
 async function withConsentPrompt(page: Page) {
   await page.route(
@@ -150,7 +152,8 @@ async function withConsentPrompt(page: Page) {
       if (request.method() !== 'GET' || (request.resourceType() !== 'document' && !url.pathname.startsWith('/api/client-config'))) return route.fallback();
       const answer = await getFromServer(url, await request.allHeaders());
       if (answer.status >= 300 && answer.status < 400) return route.fulfill({ status: answer.status, headers: answer.headers });
-      return route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body.replace('"promptOnFirstVisit":false', '"promptOnFirstVisit":true') });
+      const body = answer.body.replace('"promptOnFirstVisit":false', '"promptOnFirstVisit":true').replace(/<script type="application\/json" id="minside-server-render">[^<]*<\/script>/, '');
+      return route.fulfill({ status: answer.status, headers: answer.headers, body });
     },
   );
 }

@@ -10,7 +10,7 @@ import { OneLinePerRequest } from './lib/request-log.ts';
 import { redactUrl } from './lib/log-redaction.ts';
 import { registerCsrfProtection } from './plugins/csrf.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
-import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.ts';
+import { registerSecurityHeaders, securityHeaders, spaCsp } from './plugins/security-headers.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { createPageBootstrap } from './plugins/spa-bootstrap.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
@@ -44,7 +44,7 @@ import { startEmbeddedVippsLogin } from './identity/vipps-login/embedded.ts';
 import { issuerDto, registerAuth, registerSignedIn, type LoginIssuer } from './modules/auth/index.ts';
 import { userIdOfMainSubject } from './identity/main-subject.ts';
 import { registerHealth } from './modules/health/index.ts';
-import { registerTitles } from './modules/titles/index.ts';
+import { registerTitles, wordmarkAt } from './modules/titles/index.ts';
 import { registerContent } from './modules/content/index.ts';
 import { issuerUrl } from './config.ts';
 import { redirectPolicyFor } from './identity/portal-origins.ts';
@@ -267,7 +267,12 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
     });
   }
   // index.html carries the answers of the SPA's first calls (docs/decisions/022).
-  await registerSpa(app, config.webDist, createPageBootstrap({ titles, auth, sessions, catalogue, settings: config.clientSettings }));
+  // The public pages come rendered (docs/decisions/032); their brand colours are an inline style the CSP names.
+  const cspSources = thirdPartySources(config.clientSettings);
+  await registerSpa(app, config.webDist, createPageBootstrap({ titles, auth, sessions, catalogue, settings: config.clientSettings }), {
+    csp: (styleHashes) => spaCsp(cspSources, styleHashes),
+    inlineSvg: (url, options) => wordmarkAt(titles.findByTitleDomain, url, options),
+  });
 
   return app;
 }

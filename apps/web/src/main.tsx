@@ -1,27 +1,44 @@
+import type { ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Title } from '@minside/domain';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { identity, returnTargetOf } from './features/auth/index.ts';
+import { clientConfigQueryOptions, preloadConsentBar } from './features/privacy/index.ts';
 import { maintenanceQueryOptions, resolveTitle, titleCodeQueryOptions, titleQueryOptions } from './features/titles/index.ts';
 import { App } from './app/app.tsx';
 import { startFromBootstrap } from './app/bootstrap.ts';
 import { StartupError } from './app/error-pages.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { createRouter } from './app/routes.tsx';
+import { SERVER_RENDERED_ATTRIBUTE, seedRenderedQueries, takeServerRender, type ServerRenderData } from './app/server-render.ts';
 import { BootSpinner } from './app/spinner-overlay.tsx';
 import { http } from './lib/http.ts';
 // Before anything renders: React Aria's keyboard handling on Preact needs it (docs/decisions/021).
 import './lib/preact-events.ts';
 // Before anything renders: React Aria's pressable style from our stylesheet, not an inline <style> the CSP refuses.
 import './lib/react-aria-styles.ts';
-import { DEFAULT_SPINNER_MESSAGE } from './lib/spinner.ts';
+import { DEFAULT_SPINNER_MESSAGE, spinner } from './lib/spinner.ts';
 import './app/tokens.css';
 import './app/global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-const root = createRoot(container);
-root.render(<BootSpinner message={DEFAULT_SPINNER_MESSAGE} />);
+// A page the server rendered (docs/decisions/032) stays on screen until it is hydrated; any other
+// shows the spinner until the app has started.
+const serverRender = takeServerRender(container);
+let root: Root | undefined;
+
+/** The browser's own root: it renders without hydrating, replacing what the server may have put there. */
+function ownRoot(): Root {
+  if (!root) {
+    container!.replaceChildren();
+    container!.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
+    root = createRoot(container!);
+  }
+  return root;
+}
+
+if (!serverRender) ownRoot().render(<BootSpinner message={DEFAULT_SPINNER_MESSAGE} />);
 
 /** The identity client gets the title code it logs in for, and clears the title on logout (SPEC §4). */
 function initIdentity(queryClient: QueryClient, title: Title): void {
@@ -47,17 +64,77 @@ function initIdentity(queryClient: QueryClient, title: Title): void {
 async function bootstrap() {
   const queryClient = createQueryClient();
   // The answers the server put into the page (docs/decisions/022) make the calls below cache hits.
-  startFromBootstrap(queryClient, identity);
+  const seeded = startFromBootstrap(queryClient, identity);
+  // And those it rendered the page with (the page's text, prices): the first render shows the same.
+  if (serverRender) seedRenderedQueries(serverRender, queryClient);
   const [title] = await Promise.all([resolveTitle(queryClient), queryClient.prefetchQuery(maintenanceQueryOptions())]);
   initIdentity(queryClient, title);
   const router = createRouter({ queryClient, identity, identityProviderName: title.identityProviderName });
-  return { queryClient, router };
+  return { queryClient, router, title, seeded };
+}
+
+type AppRouter = ReturnType<typeof createRouter>;
+
+/** Resolves once the router has run the first page's guard and loaded its module (its first render then shows the page, not the fallback). */
+function routerReady(router: AppRouter): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/**
+ * Whether the browser's first render will be the page the server rendered: its router landed on
+ * the same path without an error (maintenance switched on since, say, sends it elsewhere). Loads
+ * the first-visit bar first when the page shows it, so nothing suspends while hydrating.
+ */
+async function canHydrate(rendered: ServerRenderData, { queryClient, router, title }: { queryClient: QueryClient; router: AppRouter; title: Title }): Promise<boolean> {
+  await routerReady(router);
+  const { location, errors } = router.state;
+  if (errors || location.pathname !== rendered.path) return false;
+  await preloadConsentBar(queryClient.getQueryData(clientConfigQueryOptions(title.titleCode).queryKey), location.pathname);
+  return true;
+}
+
+/**
+ * Hydrates the server's markup. Preact does not say when that markup differs from its first render:
+ * it quietly changes the page to fit. A page that reads differently after hydrating than before is
+ * such a mismatch (the server and the browser rendered different pages), said here as a warning;
+ * the e2e suite fails on it. (Splitting a text the server wrote as one into the browser's several
+ * is not: the page reads the same.)
+ */
+function hydrate(element: ReactNode): void {
+  const before = container!.innerHTML;
+  hydrateRoot(container!, element);
+  const after = container!.innerHTML;
+  if (after === before) return;
+  let at = 0;
+  while (at < before.length && before[at] === after[at]) at += 1;
+  const around = (html: string) => html.slice(Math.max(0, at - 80), at + 80);
+  console.warn(`Hydration mismatch: the browser's first render differs from the page the server rendered.\nserver:  …${around(before)}…\nbrowser: …${around(after)}…`);
 }
 
 bootstrap().then(
-  ({ queryClient, router }) => root.render(<App queryClient={queryClient} router={router} identity={identity} />),
+  async (started) => {
+    const { queryClient, router, seeded } = started;
+    const app = <App queryClient={queryClient} router={router} identity={identity} />;
+    // Without the bootstrap block the first render waits on calls the server's did not: not the same page.
+    if (serverRender && seeded && (await canHydrate(serverRender, started))) {
+      // The route is loaded: SPEC §4 would stop the spinner after it now (app/after-each-route.tsx).
+      spinner.stop();
+      hydrate(app);
+      container.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
+      return;
+    }
+    // Nothing to hydrate (a server-rendered page that no longer fits is replaced).
+    ownRoot().render(app);
+  },
   (error: unknown) => {
     console.error('Min Side could not start', error);
-    root.render(<StartupError />);
+    ownRoot().render(<StartupError />);
   },
 );

@@ -15,11 +15,15 @@ export interface CspSources {
 const noSources: CspSources = { script: [], connect: [], frame: [] };
 const withSources = (base: string, extra: string[]) => [base, ...extra].join(' ');
 
-function spaCsp(sources: CspSources): string {
+/**
+ * The SPA's policy. `styleHashes` allows those inline styles and no other: a server-rendered
+ * page's brand colours (plugins/spa-render.ts, docs/decisions/032).
+ */
+export function spaCsp(sources: CspSources, styleHashes: string[] = []): string {
   return [
     "default-src 'self'",
     withSources("script-src 'self'", sources.script),
-    "style-src 'self'",
+    withSources("style-src 'self'", styleHashes),
     "img-src 'self' data: https:",
     withSources("connect-src 'self'", sources.connect),
     "font-src 'self'",

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendNoRoute } from './errors.ts';
 import { bootstrapElement, type PageBootstrap } from './spa-bootstrap.ts';
+import { loadServerRenderer, type InlineSvg, type RenderedDocument, type RenderedRedirect } from './spa-render.ts';
 
 /**
  * Paths that are never the SPA: an unknown one of these is a JSON 404, not index.html. A
@@ -20,6 +21,44 @@ const BOOTSTRAP_WAIT_MS = 1500;
 function splitTemplate(html: string): { before: string; after: string } {
   const at = html.lastIndexOf('</body>');
   return at === -1 ? { before: html, after: '' } : { before: html.slice(0, at), after: html.slice(at) };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The page without its `<link rel="stylesheet">` to `href`. */
+function withoutStylesheet(html: string, href: string): string {
+  const at = html.indexOf(`href="${href}"`);
+  const start = html.lastIndexOf('<link', at);
+  const end = html.indexOf('>', at);
+  if (at === -1 || start === -1 || end === -1 || !html.slice(start, end).includes('rel="stylesheet"')) return html;
+  return html.slice(0, start) + html.slice(end + 1);
+}
+
+/**
+ * index.html around a page the server rendered (docs/decisions/032): the title's branding in
+ * `<html>`, `<title>` and the favicon (what the browser's title-theme.ts would set), the page's
+ * stylesheets and chunks in `<head>`, and the markup in #root. Undefined when the template does
+ * not have the shape Vite builds (the page is then sent without markup).
+ */
+function renderedTemplate(html: string, rendered: RenderedDocument): string | undefined {
+  const steps: [RegExp, (match: string) => string][] = [
+    [/<html\b[^>]*>/, (tag) => tag.replace(/>$/, ` class="${escapeHtml(rendered.rootClass)}">`)],
+    [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(rendered.title)}</title>`],
+    [/<link rel="icon"[^>]*>/, () => `<link rel="icon" type="image/png" href="${escapeHtml(rendered.favicon)}">`],
+    [/<\/head>/, (tag) => `${rendered.head}${tag}`],
+    // Marked until the browser takes it over (apps/web/src/app/server-render.ts, SERVER_RENDERED_ATTRIBUTE).
+    [/<div id="root"><\/div>/, () => `<div id="root" data-server-rendered>${rendered.root}</div>`],
+  ];
+  let page = html;
+  // The stylesheets the rendered page has inline.
+  for (const href of rendered.inlinedStylesheets) page = withoutStylesheet(page, href);
+  for (const [pattern, replace] of steps) {
+    if (!pattern.test(page)) return undefined;
+    // A function, so that no `$` in the markup is read as a replacement pattern.
+    page = page.replace(pattern, (match) => replace(match));
+  }
+  // The page shows without its scripts: they make it interactive, and need not go before what it shows (the logo, the favicon).
+  return page.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
 }
 
 /** The encoding to send the page in: Brotli, else gzip, when the browser accepts it (q > 0). */
@@ -47,7 +86,14 @@ function pageEncoding(request: FastifyRequest): 'br' | 'gzip' | null {
  * (docs/decisions/022). The page then holds the session of whoever asked for it: it is never
  * stored (`no-store`) and is built, and compressed, per request.
  */
-export async function registerSpa(app: FastifyInstance, webDist: string | undefined, bootstrap?: PageBootstrap): Promise<void> {
+export interface SpaOptions {
+  /** The page's Content-Security-Policy with these inline styles allowed (a server-rendered page's styles). */
+  csp?: (styleHashes: string[]) => string;
+  /** The SVGs the server serves itself (the titles' wordmarks), for a server-rendered page's header. */
+  inlineSvg?: InlineSvg;
+}
+
+export async function registerSpa(app: FastifyInstance, webDist: string | undefined, bootstrap?: PageBootstrap, options: SpaOptions = {}): Promise<void> {
   const indexFile = webDist ? path.join(webDist, 'index.html') : undefined;
   const indexHtml = indexFile && existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
   if (webDist && indexHtml) {
@@ -58,6 +104,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       wildcard: false,
       // The web build writes .br and .gz beside each text asset (apps/web/vite.config.ts).
       preCompressed: true,
+      // The server render's bundle (docs/decisions/032) is the server's, not the browser's.
+      globIgnore: ['ssr/**'],
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
@@ -65,14 +113,19 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     });
   }
   const template = indexHtml === undefined ? undefined : splitTemplate(indexHtml);
+  // The public pages' markup from the web build's server bundle, when the build has one (docs/decisions/032).
+  const renderer = webDist && indexHtml && bootstrap && options.csp ? await loadServerRenderer(app, webDist, options.inlineSvg) : undefined;
+  if (webDist && indexHtml && !renderer) app.log.info('The web build has no server bundle (dist/ssr): pages are rendered in the browser only');
 
-  async function pageFor(request: FastifyRequest): Promise<string> {
+  /** The page, and the inline styles its CSP must allow; or where the page load goes instead. */
+  async function pageFor(request: FastifyRequest): Promise<{ html: string; styleHashes: string[] } | RenderedRedirect> {
+    const plain = { html: indexHtml ?? '', styleHashes: [] };
     // Only a browser loading the page gets the block: HEAD, and a request for something else
     // that fell through to the page (an <img>, a bot after /robots.txt), need no database
     // reads and must not slide the session's idle time.
     const destination = request.headers['sec-fetch-dest'];
     const forDocument = request.method === 'GET' && (destination === undefined || destination === 'document');
-    if (!template || !bootstrap || !forDocument) return indexHtml ?? '';
+    if (!template || !bootstrap || !forDocument) return plain;
     let timer: NodeJS.Timeout | undefined;
     try {
       // A stalled database must not hold the page itself for the query timeout (30 s): after
@@ -80,11 +133,17 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       const gaveUp = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`bootstrap data took longer than ${BOOTSTRAP_WAIT_MS} ms`)), BOOTSTRAP_WAIT_MS);
       });
-      return `${template.before}${bootstrapElement(await Promise.race([bootstrap(request), gaveUp]))}${template.after}`;
+      const data = await Promise.race([bootstrap(request), gaveUp]);
+      clearTimeout(timer);
+      const rendered = await renderer?.render(request, data);
+      if (rendered && 'redirect' in rendered) return rendered;
+      const page = rendered && renderedTemplate(template.before, rendered);
+      if (rendered && page) return { html: `${page}${bootstrapElement(data)}${rendered.data}${template.after}`, styleHashes: rendered.styleHashes };
+      return { html: `${template.before}${bootstrapElement(data)}${template.after}`, styleHashes: [] };
     } catch (error) {
       // The page still works without the block: the SPA then makes the calls itself.
       request.log.error({ err: error }, 'Could not build the bootstrap data for index.html');
-      return indexHtml ?? '';
+      return plain;
     } finally {
       clearTimeout(timer);
     }
@@ -98,7 +157,12 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     // leave a page that holds someone's session alone (docs/operations.md).
     reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('cross-origin-resource-policy', 'same-origin');
     // Compressed here: @fastify/compress (app.ts) handles route answers, not this fallback's.
-    const page = Buffer.from(await pageFor(request));
+    const answer = await pageFor(request);
+    // Where the browser's router would go at once (an unknown address goes to /404, SPEC §2): said by the server, it works without JavaScript too.
+    if ('redirect' in answer) return reply.redirect(answer.redirect, 302);
+    const { html, styleHashes } = answer;
+    if (styleHashes.length > 0 && options.csp) reply.header('content-security-policy', options.csp(styleHashes));
+    const page = Buffer.from(html);
     reply.header('vary', 'accept-encoding');
     const encoding = pageEncoding(request);
     // A few kilobytes: Brotli at a middle level takes well under a millisecond.

@@ -24,6 +24,14 @@ export function rootClassFor(title: Pick<Title, 'titleDomain'>): string {
   return ROOT_CLASS_PREFIX + slug;
 }
 
+/**
+ * What branding a title gives the document, as values: the server writes them into a page it
+ * rendered (docs/decisions/032), and `applyTitleToDocument` sets the same in the browser.
+ */
+export function titleDocument(title: ThemedTitle) {
+  return { title: documentTitleFor(title), favicon: faviconHrefFor(title), rootClass: rootClassFor(title), palette: brandPalette(title.brandColor) };
+}
+
 /** Brands the document for a title: page title, favicon, root class and brand colours. */
 export function applyTitleToDocument(title: ThemedTitle, doc: Document = document): void {
   doc.title = documentTitleFor(title);

@@ -5,6 +5,11 @@ export interface Store<S> {
   getState(): S;
   setState(next: S | ((current: S) => S)): void;
   subscribe(listener: () => void): () => void;
+  /**
+   * The state a server render shows, and so the state the browser's first render (the hydration)
+   * must show too: React's getServerSnapshot (docs/decisions/032). The store's own state when absent.
+   */
+  getServerState?(): S;
 }
 
 export function createStore<S>(initial: S): Store<S> {
@@ -28,7 +33,8 @@ export function createStore<S>(initial: S): Store<S> {
 }
 
 /** Reads a slice of a store. The selector must return a primitive or a stable reference. */
-export function useStore<S, T>(store: Pick<Store<S>, 'getState' | 'subscribe'>, selector: (state: S) => T): T {
+export function useStore<S, T>(store: Pick<Store<S>, 'getState' | 'subscribe' | 'getServerState'>, selector: (state: S) => T): T {
   const read = () => selector(store.getState());
-  return useSyncExternalStore(store.subscribe, read, read);
+  const { getServerState } = store;
+  return useSyncExternalStore(store.subscribe, read, getServerState ? () => selector(getServerState()) : read);
 }

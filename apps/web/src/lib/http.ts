@@ -1,5 +1,6 @@
 import { errorCodes, errorMessages } from '@minside/domain';
 import { createActionKeys } from './idempotency.ts';
+import { pageFetch } from './page-scope.ts';
 
 /**
  * The data a contract schema of @minside/domain describes (zod's output type), for contracts
@@ -129,7 +130,7 @@ function connectionError(code: keyof typeof connectionMessages, cause?: unknown)
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   let onUnauthenticated: (error: ApiError) => void = () => {};
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const doFetch = options.fetch ?? pageFetch;
   const isOnline = options.isOnline ?? (() => typeof navigator === 'undefined' || navigator.onLine !== false);
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const actions = createActionKeys(options.newKey);

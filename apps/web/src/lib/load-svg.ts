@@ -1,3 +1,5 @@
+import { serverSvg } from './page-scope.ts';
+
 /** SPEC §8 image loader errors, used verbatim. */
 export const SVG_INVALID_MESSAGE = 'Loaded file is not valid SVG';
 export const SVG_LOAD_ERROR_MESSAGE = 'Error loading SVG';
@@ -45,6 +47,9 @@ export function prepareSvg(source: string, options: PrepareSvgOptions = {}): str
  * when the body is not an SVG document.
  */
 export async function loadSvg(url: string, options: PrepareSvgOptions & { signal?: AbortSignal } = {}): Promise<string> {
+  // In the server render, the server's own SVG as it would come out of prepareSvg (docs/decisions/032).
+  const server = serverSvg();
+  if (server) return server(url, { decorative: options.decorative ?? false });
   let response: Response;
   try {
     response = await fetch(url, { headers: { accept: 'image/svg+xml' }, signal: options.signal ?? null });

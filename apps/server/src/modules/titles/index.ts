@@ -16,5 +16,6 @@ export async function registerTitles(app: FastifyInstance, deps: { catalogue: Ca
   return titles;
 }
 
+export { wordmarkAt } from './logo.ts';
 export { latestCatalogueVersion, loadActiveCatalogue, loadCatalogueFile } from './catalogue-source.ts';
 export type { CatalogueSource } from './catalogue-source.ts';

@@ -1,6 +1,7 @@
 import type { ConsentChoices, OptionalConsentPurpose } from '@minside/domain';
 import { createStore, type Store } from '../create-store.ts';
-import { readStoredChoices, writeStoredChoices } from './storage.ts';
+import { isServerRender } from '../page-scope.ts';
+import { readCookieChoices, readStoredChoices, writeStoredChoices } from './storage.ts';
 
 interface ConsentState {
   /** Null until the visitor has chosen (in this browser, or on the server once signed in). */
@@ -28,15 +29,21 @@ export interface ConsentStore extends Store<ConsentState> {
 export interface ConsentStoreOptions {
   read?: () => ConsentChoices | null;
   write?: (choices: ConsentChoices) => void;
+  /** The choice as the server sees it (the cookies alone): what a server-rendered page shows. */
+  readServer?: () => ConsentChoices | null;
 }
 
-export function createConsentStore({ read = readStoredChoices, write = writeStoredChoices }: ConsentStoreOptions = {}): ConsentStore {
+export function createConsentStore({ read = readStoredChoices, write = writeStoredChoices, readServer = readCookieChoices }: ConsentStoreOptions = {}): ConsentStore {
   const store = createStore<ConsentState>({ choices: read(), dialogOpen: false });
+  // The page as the server rendered it (docs/decisions/032): read once in the browser, for the
+  // hydration; in the server render, per request. The store's own state takes over right after.
+  const pageStart: ConsentState = { choices: readServer(), dialogOpen: false };
   let vendorManager: (() => void) | null = null;
   const isGranted = (purpose: OptionalConsentPurpose) => store.getState().choices?.[purpose] === true;
 
   return {
     ...store,
+    getServerState: () => (isServerRender() ? { choices: readServer(), dialogOpen: false } : pageStart),
     isGranted,
     choose(choices) {
       write(choices);

@@ -1,5 +1,7 @@
+import { pageCookies } from '../page-scope.ts';
+
 /** document.cookie, read and written one cookie at a time. Values are URI-encoded. */
-export function readCookie(name: string, source: string = document.cookie): string | null {
+export function readCookie(name: string, source: string = pageCookies()): string | null {
   for (const part of source.split(';')) {
     const separator = part.indexOf('=');
     if (separator < 0) continue;

@@ -8,6 +8,7 @@ import {
   type ConsentChoices,
   type OptionalConsentPurpose,
 } from '@minside/domain';
+import { pageCookies } from '../page-scope.ts';
 import { readCookie, writeCookie } from './cookies.ts';
 
 /** A choice holds for a year; then the visitor is asked again. */
@@ -38,6 +39,17 @@ export function readStoredChoices(): ConsentChoices | null {
     marketing: isPurposeGranted('marketing'),
     personalisation: isPurposeGranted('personalisation'),
   };
+}
+
+/**
+ * The choice as the cookies alone tell it, or null when they hold none: all the server knows of
+ * it, so what a server-rendered page shows (the first-visit bar or not), and what the browser's
+ * first render must show too (docs/decisions/032).
+ */
+export function readCookieChoices(cookies: string = pageCookies()): ConsentChoices | null {
+  const [analytics, marketing, personalisation] = optionalConsentPurposes.map((purpose) => readCookie(consentCookieName(purpose), cookies));
+  if (analytics === null && marketing === null && personalisation === null) return null;
+  return { analytics: isConsentGranted(null, analytics), marketing: isConsentGranted(null, marketing), personalisation: isConsentGranted(null, personalisation) };
 }
 
 /** Writes the choice both ways SPEC §5 reads it: local storage and a cookie, 1 or 0 per purpose. */

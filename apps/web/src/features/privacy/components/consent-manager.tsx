@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import type { ClientConfig } from '@minside/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { consentStore, loadSourcepoint } from '../../../lib/consent/index.ts';
+import { preloadable } from '../../../lib/preloadable.ts';
 import { useStore } from '../../../lib/create-store.ts';
 import { sessionStore } from '../../auth/index.ts';
 import { useTitle } from '../../titles/index.ts';
@@ -10,11 +12,34 @@ import { bindConsentSync, consentSync } from '../consent-sync.ts';
 import { useConsentedServices } from '../hooks/use-consented-services.ts';
 
 // The bar and the dialog load when they are first shown (issue 27): a returning visitor who has
-// chosen never downloads them, and the first screen of `/` does not wait for them.
-const ConsentBanner = lazy(() => import('./consent-banner.tsx').then((module) => ({ default: module.ConsentBanner })));
+// chosen never downloads them, and the first screen of `/` does not wait for them. The bar is in
+// a page the server rendered for a first visitor, so it is loaded before that page hydrates.
+const ConsentBanner = preloadable(() => import('./consent-banner.tsx').then((module) => module.ConsentBanner));
 const ConsentDialog = lazy(() => import('./consent-dialog.tsx').then((module) => ({ default: module.ConsentDialog })));
 
 let vendorLoaded = false;
+
+/** Whether the first-visit bar asks: the built-in dialog's title, no choice yet, no dialog open; not while /callback completes a login. */
+function asksOnFirstVisit(config: ClientConfig | undefined, choices: unknown, dialogOpen: boolean, pathname: string): boolean {
+  return config?.consent.promptOnFirstVisit === true && config.consent.sourcepoint === null && choices === null && !dialogOpen && pathname !== '/callback';
+}
+
+/**
+ * Loads the first-visit bar when a page the server renders shows it, so that the page renders
+ * on the server, and hydrates in the browser, without suspending (docs/decisions/032). The server
+ * knows the choice from the cookies alone. True when the bar shows.
+ */
+export async function preloadConsentBar(config: ClientConfig | undefined, pathname: string): Promise<boolean> {
+  const { choices, dialogOpen } = consentStore.getServerState?.() ?? consentStore.getState();
+  if (!asksOnFirstVisit(config, choices, dialogOpen, pathname)) return false;
+  await ConsentBanner.preload();
+  return true;
+}
+
+/** Loads the first-visit bar's module, whether or not a page shows it (the server render, ahead of its first page). */
+export function loadConsentBar(): Promise<void> {
+  return ConsentBanner.preload();
+}
 
 /**
  * The consent manager of the page (rendered once, after the footer): on the first visit a bar
@@ -53,7 +78,7 @@ export function ConsentManager() {
   }, [dialogOpen]);
 
   // Not while the login is being completed on /callback: the page it lands on asks.
-  const ask = config?.consent.promptOnFirstVisit === true && config.consent.sourcepoint === null && choices === null && !dialogOpen && pathname !== '/callback';
+  const ask = asksOnFirstVisit(config, choices, dialogOpen, pathname);
 
   return (
     // Its own boundary: while a part loads, the rest of the page stays as it is.

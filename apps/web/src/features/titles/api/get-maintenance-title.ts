@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { MaintenanceTitle } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
+import { pageLocation } from '../../../lib/page-scope.ts';
 import { titleKeys } from './keys.ts';
 
 /**
@@ -18,7 +19,7 @@ async function getMaintenanceTitle(minsideUrl: string, signal?: AbortSignal): Pr
 }
 
 /** Re-checked at most once a minute while navigating, so switching maintenance on takes effect. */
-export function maintenanceQueryOptions(location: Pick<Location, 'origin' | 'href'> = window.location) {
+export function maintenanceQueryOptions(location: Pick<Location, 'origin' | 'href'> = pageLocation()) {
   return queryOptions({
     queryKey: titleKeys.maintenance(location.origin),
     queryFn: ({ signal }) => getMaintenanceTitle(location.href, signal),

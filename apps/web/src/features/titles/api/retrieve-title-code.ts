@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { FALLBACK_TITLE_CODE, type retrieveTitleCodeResponseSchema } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
+import { pageLocation } from '../../../lib/page-scope.ts';
 import { titleKeys } from './keys.ts';
 
 /**
@@ -19,7 +20,7 @@ async function retrieveTitleCode(minsideUrl: string, signal?: AbortSignal): Prom
 }
 
 /** The title code of the site the browser is on. Resolved once per page load. */
-export function titleCodeQueryOptions(location: Pick<Location, 'origin' | 'href'> = window.location) {
+export function titleCodeQueryOptions(location: Pick<Location, 'origin' | 'href'> = pageLocation()) {
   return queryOptions({
     queryKey: titleKeys.code(location.origin),
     queryFn: ({ signal }) => retrieveTitleCode(location.href, signal),

@@ -1,0 +1,252 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { consentCookieName, optionalConsentPurposes, systemClock, type BootstrapData } from '@minside/domain';
+
+// docs/decisions/032: the public pages rendered on the server. The web build's server bundle
+// (apps/web/dist/ssr/entry-server.mjs, from apps/web/src/entry-server.tsx) renders a page's markup;
+// this file loads it, links the page's stylesheets and chunks from the client build's manifest,
+// and keeps each rendered page in memory per (title, path, consent bar): it reads the same for
+// every signed-out visitor. Only the markup is kept: the document around it, with the bootstrap
+// block, is still built per request and never stored (docs/decisions/022).
+
+/** What the server bundle's `render` gives back (apps/web/src/entry-server.tsx, `RenderedPage`). */
+interface RenderedPage {
+  page: string;
+  html: string;
+  data: unknown;
+  modules: string[];
+  document: { title: string; favicon: string; rootClass: string; palette: { brand: string; onBrand: string; brandInk: string } };
+  renderMs: number;
+}
+
+/** The server bundle, as far as the server uses it. The apps share no code: the types are restated here. */
+interface ServerBundle {
+  /** Loads the modules of the pages it renders ahead of the first page load. */
+  warmUp?(): Promise<void>;
+  render(input: { url: string; bootstrap: BootstrapData; cookie: string; fetch: typeof fetch; svg: (url: string, options: { decorative: boolean }) => Promise<string> }): Promise<RenderedPage | { redirect: string } | null>;
+  SERVER_RENDER_ELEMENT_ID: string;
+}
+
+/** An SVG this server serves (a title's wordmark), as the page inlines it; undefined for any other. */
+export type InlineSvg = (url: string, options: { decorative: boolean }) => string | undefined;
+
+/** One entry of Vite's build manifest (apps/web/dist/.vite/manifest.json). */
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+/** The parts of a server-rendered document that differ from index.html. */
+export interface RenderedDocument {
+  /** The markup inside #root. */
+  root: string;
+  /** Tags for the end of `<head>`: the page's styles (inline), and its module preloads. */
+  head: string;
+  /** index.html's own stylesheets (`/assets/…css`), inlined in `head`: their `<link>`s go. */
+  inlinedStylesheets: string[];
+  /** The data block for the end of `<body>`, beside the bootstrap block. */
+  data: string;
+  title: string;
+  favicon: string;
+  rootClass: string;
+  /** CSP hashes of the inline `<style>` in `head`. */
+  styleHashes: string[];
+}
+
+/** Where the browser's router would send this page load at once: the server redirects instead. */
+export interface RenderedRedirect {
+  redirect: string;
+}
+
+export interface ServerRenderer {
+  /** The rendered parts of this page load, a redirect, or undefined: not a page the server renders, somebody is signed in, or no render in time. */
+  render(request: FastifyRequest, bootstrap: BootstrapData): Promise<RenderedDocument | RenderedRedirect | undefined>;
+}
+
+/** How long a rendered page is fresh: after it, the next page load still gets it, and it is rendered again for the ones after (a text or price change shows within this). */
+const KEEP_MS = 5 * 60_000;
+/** Rendered pages kept at most (a few dozen titles × a dozen pages × with and without the bar). */
+const MAX_KEPT = 2000;
+/** How long a page load waits for a render that is not kept yet; after it the page goes without markup and the render still finishes into the cache. */
+const RENDER_WAIT_MS = 1000;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const isColour = (value: string) => /^#[0-9a-f]{3,8}$/i.test(value);
+
+/** JSON for inside a `<script type="application/json">` (as plugins/spa-bootstrap.ts writes the bootstrap block). */
+function serializeForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The consent cookies (`_cmp_*`) as the server bundle reads them, normalised: 1, 0 or absent per purpose. */
+function consentCookiesOf(request: FastifyRequest): string {
+  const cookies = request.cookies ?? {};
+  return optionalConsentPurposes
+    .map((purpose) => consentCookieName(purpose))
+    .filter((name) => cookies[name] !== undefined)
+    .map((name) => `${name}=${cookies[name] === '1' ? '1' : '0'}`)
+    .join('; ');
+}
+
+/** The page's assets for the given source modules: index.html's stylesheets, and the stylesheets and chunks it does not load itself. */
+function assetsFrom(manifest: Record<string, ManifestChunk>) {
+  const closure = (keys: string[]) => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key) || !manifest[key]) return;
+      seen.add(key);
+      manifest[key].imports?.forEach(visit);
+    };
+    keys.forEach(visit);
+    return [...seen];
+  };
+  const documentKeys = new Set(closure(['index.html']));
+  const documentCss = [...new Set([...documentKeys].flatMap((key) => manifest[key]?.css ?? []))];
+  return (modules: string[]) => {
+    const keys = closure(modules).filter((key) => !documentKeys.has(key));
+    return {
+      documentCss,
+      css: [...new Set(keys.flatMap((key) => manifest[key]?.css ?? []))].filter((file) => !documentCss.includes(file)),
+      js: keys.map((key) => manifest[key]!.file),
+    };
+  };
+}
+
+type AssetsOf = ReturnType<typeof assetsFrom>;
+
+/**
+ * Loads the server bundle beside the web build (`<webDist>/ssr/entry-server.mjs`) and the client
+ * build's manifest; undefined when either is missing (`npm run dev`, an older build): the pages are
+ * then served exactly as before, rendered by the browser.
+ */
+export async function loadServerRenderer(app: FastifyInstance, webDist: string, inlineSvg: InlineSvg = () => undefined): Promise<ServerRenderer | undefined> {
+  const bundleFile = path.join(webDist, 'ssr', 'entry-server.mjs');
+  const manifestFile = path.join(webDist, '.vite', 'manifest.json');
+  if (!existsSync(bundleFile) || !existsSync(manifestFile)) return undefined;
+  const bundle = (await import(pathToFileURL(bundleFile).href)) as ServerBundle;
+  await bundle.warmUp?.();
+  const assetsOf = assetsFrom(JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>);
+  const stylesheets = new Map<string, string>();
+  const stylesheet = (file: string) => {
+    let css = stylesheets.get(file);
+    if (css === undefined) {
+      css = readFileSync(path.join(webDist, file), 'utf8');
+      stylesheets.set(file, css);
+    }
+    return css;
+  };
+  return createServerRenderer(app, bundle, assetsOf, stylesheet, inlineSvg, app.log);
+}
+
+function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assetsOf: AssetsOf, stylesheet: (file: string) => string, inlineSvg: InlineSvg, log: FastifyBaseLogger): ServerRenderer {
+  const kept = new Map<string, { document: RenderedDocument; until: number }>();
+  const rendering = new Map<string, Promise<RenderedDocument | RenderedRedirect | undefined>>();
+
+  /** The page's own calls, answered by this server without the visitor's cookies: public answers only, reads only. */
+  const fetchFor =
+    (host: string): typeof fetch =>
+    async (resource, init) => {
+      const method = init?.method ?? 'GET';
+      if (method !== 'GET') throw new Error(`Server render: a page may only read (${method} ${String(resource)})`);
+      const url = typeof resource === 'string' ? resource : resource instanceof URL ? resource.href : resource.url;
+      const answer = await app.inject({ method: 'GET', url, headers: { host, accept: new Headers(init?.headers).get('accept') ?? '*/*', 'sec-fetch-site': 'same-origin' } });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') headers.set(name, value);
+      return new Response(answer.statusCode === 204 ? null : answer.rawPayload, { status: answer.statusCode, headers });
+    };
+
+  /**
+   * The document's parts. Every stylesheet the page needs is inlined, index.html's and the page's
+   * area's, with the title's brand colours (what title-theme.ts sets in the browser): the page
+   * paints with its first response, without waiting on a stylesheet (docs/decisions/032). The area's
+   * stylesheets also get a `disabled` `<link>`, which the browser does not fetch: Vite's loader,
+   * loading the area's chunk, takes it for loaded and does not fetch it either.
+   */
+  function documentOf(rendered: RenderedPage): RenderedDocument {
+    const { palette } = rendered.document;
+    const brand = [palette.brand, palette.onBrand, palette.brandInk].every(isColour)
+      ? `:root{--brand:${palette.brand};--on-brand:${palette.onBrand};--brand-ink:${palette.brandInk}}`
+      : '';
+    const { documentCss, css, js } = assetsOf(rendered.modules);
+    const style = [brand, ...[...documentCss, ...css].map(stylesheet)].join('\n');
+    // A stylesheet cannot end the element (ours never would); if one did, it is linked instead.
+    const inline = !/<\/style/i.test(style);
+    const head = [
+      ...(inline ? [`<style>${style}</style>`] : []),
+      ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}"${inline ? ' disabled' : ''}>`),
+      ...js.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`),
+    ].join('');
+    return {
+      root: rendered.html,
+      head,
+      inlinedStylesheets: inline ? documentCss.map((file) => `/${file}`) : [],
+      data: `<script type="application/json" id="${bundle.SERVER_RENDER_ELEMENT_ID}">${serializeForScript(rendered.data)}</script>`,
+      title: rendered.document.title,
+      favicon: rendered.document.favicon,
+      rootClass: rendered.document.rootClass,
+      styleHashes: inline ? [`'sha256-${createHash('sha256').update(style).digest('base64')}'`] : [],
+    };
+  }
+
+  async function renderNew(key: string, request: FastifyRequest, bootstrap: BootstrapData, cookie: string): Promise<RenderedDocument | RenderedRedirect | undefined> {
+    try {
+      const svg = async (url: string, options: { decorative: boolean }) => {
+        const markup = inlineSvg(url, options);
+        if (markup === undefined) throw new Error(`Server render: no SVG of ours at ${url}`);
+        return markup;
+      };
+      const rendered = await bundle.render({ url: `${request.protocol}://${request.host}${request.url}`, bootstrap, cookie, fetch: fetchFor(request.host), svg });
+      // A redirect is not kept: it may carry the query string, which the key leaves out.
+      if (!rendered || 'redirect' in rendered) return rendered ?? undefined;
+      request.log.debug({ page: rendered.page, renderMs: Math.round(rendered.renderMs) }, 'server-rendered a page');
+      const document = documentOf(rendered);
+      if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+      kept.set(key, { document, until: performance.now() + KEEP_MS });
+      return document;
+    } catch (error) {
+      // The page still works without: the browser renders it, as before.
+      log.error({ err: error }, 'Could not render the page on the server');
+      return undefined;
+    }
+  }
+
+  return {
+    async render(request, bootstrap) {
+      // Signed in: the page is that person's (the header says "Logg ut", a page may show their
+      // subscription). Not rendered on the server yet, and never kept for anyone else.
+      if (bootstrap.session !== null) return undefined;
+      const pathname = request.url.split('?')[0] ?? '/';
+      const cookie = consentCookiesOf(request);
+      // Everything the markup is made of: the path, the title and what the server said about it,
+      // the consent bar, and the footer's year. Another host of the same title shares it.
+      const key = createHash('sha256')
+        .update(JSON.stringify([pathname, cookie, bootstrap.title, bootstrap.clientConfig, bootstrap.maintenance, systemClock().getFullYear()]))
+        .digest('base64url');
+      const hit = kept.get(key);
+      if (hit && hit.until > performance.now()) return hit.document;
+      // Page loads of one address at the same moment share one render.
+      const once = `${key}${request.url.slice(pathname.length)}`;
+      let pending = rendering.get(once);
+      if (!pending) {
+        pending = renderNew(key, request, bootstrap, cookie).finally(() => rendering.delete(once));
+        rendering.set(once, pending);
+      }
+      // No longer fresh: this page load gets it as it is, while it is rendered anew.
+      if (hit) return hit.document;
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), RENDER_WAIT_MS);
+      });
+      try {
+        return await Promise.race([pending, gaveUp]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
