@@ -133,7 +133,8 @@ for (const viewport of [
     const page = await context.newPage();
     await offlineTitleSites(page);
     await page.addInitScript(() => {
-      const shifts = ((window as unknown as { layoutShifts: number[] }).layoutShifts = []);
+      const shifts: number[] = [];
+      (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
       }).observe({ type: 'layout-shift', buffered: true });
