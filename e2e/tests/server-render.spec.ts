@@ -1,0 +1,148 @@
+import { expect, test, type Page } from '../fixtures.ts';
+import { adresseavisen } from './support.ts';
+
+// docs/decisions/032: the public pages come rendered from the server. Without JavaScript they read
+// completely and their links work; with it, the browser hydrates the server's markup: no console
+// warning or error, no layout shift, and the page afterwards is the page the server sent.
+
+const publicPages: [path: string, heading: string | RegExp][] = [
+  ['/kundeservice', 'Kundeservice'],
+  ['/vilkaar', /^Vilkår/],
+  ['/vilkaar/bedrift', /^Vilkår for bedrift/],
+  ['/personvern', /^Personvern/],
+  ['/cookie-policy', 'Informasjonskapsler'],
+  ['/student', 'Student'],
+  ['/nye-priser', 'Nye priser'],
+  ['/404', 'Fant ikke siden'],
+  ['/maintenance', 'Min Side er oppe'],
+];
+
+/** The titles' own sites (the favicon) are not reachable from the test machine: answered empty, so they log no error. */
+async function offlineTitleSites(page: Page): Promise<void> {
+  await page.route((url) => !url.hostname.endsWith('localhost'), (route) => route.fulfill({ status: 204 }));
+}
+
+/**
+ * The attributes Preact's own tree gives each element, against the DOM's. Preact hydrates without
+ * comparing attributes (it keeps the server's), so a difference there would go unnoticed and stay:
+ * an id the browser's tree no longer matches. Reads Preact's internal fields (`__k` children,
+ * `__e` DOM node); `checked` says how many attributes were compared, so that a Preact that renamed
+ * them fails here instead of comparing nothing.
+ */
+async function attributeMismatches(page: Page): Promise<{ checked: number; mismatches: string[] }> {
+  return page.evaluate(() => {
+    type VNode = { type: unknown; props: Record<string, unknown>; __k?: (VNode | null)[] | null; __e?: unknown };
+    const renamed: Record<string, string> = { className: 'class', htmlFor: 'for', tabIndex: 'tabindex' };
+    const result = { checked: 0, mismatches: [] as string[] };
+    const walk = (vnode: VNode | null | undefined) => {
+      if (!vnode) return;
+      if (typeof vnode.type === 'string' && vnode.__e instanceof Element) {
+        for (const [prop, value] of Object.entries(vnode.props)) {
+          const attribute = renamed[prop] ?? prop;
+          if (!/^(id|class|for|href|role|type|tabindex|(aria|data)-.+)$/.test(attribute) || value === undefined || value === null || typeof value === 'object' || typeof value === 'function') continue;
+          const expected = typeof value === 'boolean' ? (/^(aria|data)-/.test(attribute) ? String(value) : value ? '' : null) : String(value);
+          const actual = vnode.__e.getAttribute(attribute);
+          result.checked += 1;
+          if (actual !== expected) result.mismatches.push(`<${vnode.type} ${attribute}>: the server's ${JSON.stringify(actual)}, the browser's ${JSON.stringify(expected)}`);
+        }
+      }
+      for (const child of vnode.__k ?? []) walk(child);
+    };
+    walk((document.getElementById('root') as unknown as { __k?: VNode }).__k);
+    return result;
+  });
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('/kundeservice reads completely: heading, text, contact details, questions with their answers; its links work', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    await expect(main.getByText('Her finner du svar på det de fleste lurer på om abonnementet på Adresseavisen.')).toBeVisible();
+    await expect(main.getByRole('link', { name: '72 50 00 00' })).toHaveAttribute('href', /^tel:/);
+    await expect(main.getByRole('link', { name: 'kundesenter@adressa.no' })).toHaveAttribute('href', 'mailto:kundesenter@adressa.no');
+    await expect(main.getByRole('heading', { level: 2, name: 'Vanlige spørsmål' })).toBeVisible();
+    // The answers are native disclosures: they open without a script.
+    const question = main.getByText('Hvordan stopper jeg avisen mens jeg er på ferie?');
+    await question.click();
+    await expect(main.getByText(/Du kan stoppe avisen eller få den sendt til en annen adresse/)).toBeVisible();
+    // The header's wordmark is inlined by the server too.
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Adresseavisen' }).locator('svg')).toBeVisible();
+
+    // A link is a link: the terms come from the server as well.
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Vilkår for abonnement' }).click();
+    await expect(page).toHaveURL(adresseavisen('/vilkaar'));
+    await expect(page.getByRole('heading', { level: 1, name: /^Vilkår/ })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('article')).toContainText('Angrerett');
+
+    // An address no page has is redirected by the server, as the browser's router would (SPEC §2).
+    await page.goto(adresseavisen('/finnes-ikke/i-det-hele-tatt'));
+    await expect(page).toHaveURL(adresseavisen('/404'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Fant ikke siden' })).toBeVisible();
+    await page.getByRole('main').getByRole('link', { name: 'Kundeservice' }).click();
+    await expect(page).toHaveURL(adresseavisen('/kundeservice'));
+  });
+
+  for (const [path, heading] of publicPages) {
+    test(`${path} has its heading without JavaScript`, async ({ page }) => {
+      await page.goto(adresseavisen(path));
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    });
+  }
+});
+
+test('the public pages hydrate with no console warning or error, and then work', async ({ page }) => {
+  await offlineTitleSites(page);
+  const messages: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') messages.push(`${page.url()} ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => messages.push(`${page.url()} pageerror: ${error.message}`));
+  for (const [path, heading] of publicPages) {
+    // The fixture's goto returns once the page is hydrated (e2e/fixtures.ts).
+    await page.goto(adresseavisen(path));
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    const attributes = await attributeMismatches(page);
+    expect(attributes.checked, path).toBeGreaterThan(20);
+    expect(attributes.mismatches, path).toEqual([]);
+  }
+  // Hydrated, the page works: the search filters the questions, a link navigates in the app.
+  await page.goto(adresseavisen('/kundeservice'));
+  await page.getByLabel('Søk i spørsmål og svar').fill('ferie');
+  await expect(page.getByRole('status').filter({ hasText: 'passer «ferie»' })).toBeVisible();
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Personvernerklæring' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Personvern/ })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(messages).toEqual([]);
+});
+
+for (const viewport of [
+  { width: 375, height: 812 },
+  { width: 1280, height: 900 },
+]) {
+  test(`/kundeservice at ${viewport.width} px: no layout shift, and the hydrated page is the page the server sent`, async ({ browser }) => {
+    const withoutScripts = await browser.newContext({ javaScriptEnabled: false, viewport });
+    const serverPage = await withoutScripts.newPage();
+    await serverPage.goto(adresseavisen('/kundeservice'));
+    const sent = await serverPage.locator('#root').innerHTML();
+    await withoutScripts.close();
+
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await offlineTitleSites(page);
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(adresseavisen('/kundeservice'));
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)).toEqual([]);
+    expect(await page.locator('#root').innerHTML()).toBe(sent);
+    await context.close();
+  });
+}
