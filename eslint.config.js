@@ -186,10 +186,7 @@ export default tseslint.config(
   {
     files: ['packages/domain/src/**/*-rules.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'zod', message: 'An `x-rules.ts` file stays free of zod (packages/domain/README.md): put the schema in `x.ts`.' }] },
-      ],
+      'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: 'An `x-rules.ts` file stays free of zod (packages/domain/README.md): put the schema in `x.ts`.' }] }],
     },
   },
   // ── one clock ────────────────────────────────────────────────────────────────────────────
@@ -215,7 +212,7 @@ export default tseslint.config(
         'error',
         ...oneClock,
         {
-          selector: "CallExpression[callee.property.name=/^safeParse(Async)?$/]",
+          selector: 'CallExpression[callee.property.name=/^safeParse(Async)?$/]',
           message: 'Check a form with useZodForm (src/lib/use-zod-form.ts, issue 26.3): its schema gives each field its message and the error summary its list.',
         },
       ],

@@ -61,7 +61,11 @@ const ACCOUNT_BASE = 60_000_000;
 const INVOICE_BASE = 200_000_000;
 const amountOf = (n: number) => 9_900 + (n % 300) * 100;
 const runChild = (args: string[], profileDir: string | null) => runScript(path.join(import.meta.dirname, 'bank.ts'), args, { heapMb: CHILD_HEAP_MB, profileDir });
-const profileSummary = (dir: string) => summarise(dir, [['/packages/bank-files/', 'bank-files'], ['/modules/bank/', 'bank module']]);
+const profileSummary = (dir: string) =>
+  summarise(dir, [
+    ['/packages/bank-files/', 'bank-files'],
+    ['/modules/bank/', 'bank module'],
+  ]);
 
 // ── child processes: one measurement each, its peak RSS its own (measure.ts) ─────────────────
 
@@ -171,13 +175,13 @@ async function generate(client: pg.Client, count: number, dueOn: string, avtaleG
   await client.query(`insert into app_user (id, identity_sub, email, given_name, family_name, created_at)
     select 'bench-user-' || n, 'bench-sub-' || n, 'bench' || n || '@example.test', 'Kari', 'Nordmann' || (n % 1000), now() from ${series}`);
   await client.query(`insert into account (aria_account_no, user_id, first_title_code, created_at) select ${ACCOUNT_BASE} + n, 'bench-user-' || n, 'ADR', now() from ${series}`);
-  await client.query(`insert into subscription (id, aria_account_no, title_code, aria_plan_id, plan_name, plan_product_type, eligible_for_sharing, inst_status_code,
+  await client.query(
+    `insert into subscription (id, aria_account_no, title_code, aria_plan_id, plan_name, plan_product_type, eligible_for_sharing, inst_status_code,
       billing_period, price_ore, payment_method, features, started_on, current_period_end, created_at)
     select 'bench-sub-' || n, ${ACCOUNT_BASE} + n, 'ADR', 'ADR_DIGITAL_MONTH', 'Digital', 'DIGITAL', true, 1, 'MONTH', 29900, $1,
-      '{"plusContent":true,"ePaper":true,"paper":false,"familySharing":false,"thirdPartyBundle":false}', $2::date - 365, $2::date + 30, now() from ${series}`, [
-    avtaleGiro ? 'AVTALEGIRO' : 'INVOICE',
-    dueOn,
-  ]);
+      '{"plusContent":true,"ePaper":true,"paper":false,"familySharing":false,"thirdPartyBundle":false}', $2::date - 365, $2::date + 30, now() from ${series}`,
+    [avtaleGiro ? 'AVTALEGIRO' : 'INVOICE', dueOn],
+  );
   await client.query(
     `insert into invoice (aria_invoice_no, aria_account_no, subscription_id, kid, amount_ore, description, period_from, period_to, due_on, bank_account_number, created_at)
     select ${INVOICE_BASE} + k.n, ${ACCOUNT_BASE} + k.n, 'bench-sub-' || k.n, k.invoice_kid, 9900 + (k.n % 300) * 100, 'Digital, 1. måned', $1::date, $1::date + 30, $1::date, $2, now()
@@ -222,9 +226,11 @@ async function writeOcrFile(file: string, count: number, date: string): Promise<
     netsDate: date,
     assignments: [{ agreementId: title.bank.ocrAgreementId, assignmentNumber: '0000001', account: title.bank.creditorAccount, netsDate: date, transactions: payments() }],
   });
-  const bytes = Readable.from((async function* () {
-    for await (const chunk of withLineEndings(records)) yield encodeBankFile(chunk);
-  })());
+  const bytes = Readable.from(
+    (async function* () {
+      for await (const chunk of withLineEndings(records)) yield encodeBankFile(chunk);
+    })(),
+  );
   await pipeline(bytes, createWriteStream(file));
 }
 
@@ -258,15 +264,17 @@ async function importBench(count: number): Promise<Record<string, unknown>> {
     });
     const app = progress.app;
     const read = await runChild(['read', file], null);
-    const [check] = await admin(scratch.url, async (client) =>
-      (
-        await client.query<{ paid: string; settled: string; payments: string }>(
-          `select (select count(*) from invoice where paid_at is not null and aria_invoice_no between $1 and $2) as paid,
+    const [check] = await admin(
+      scratch.url,
+      async (client) =>
+        (
+          await client.query<{ paid: string; settled: string; payments: string }>(
+            `select (select count(*) from invoice where paid_at is not null and aria_invoice_no between $1 and $2) as paid,
                   (select count(*) from bank_transaction where outcome = 'SETTLED') as settled,
                   (select count(*) from payment where status = 'CAPTURED') as payments`,
-          [INVOICE_BASE + 1, INVOICE_BASE + count],
-        )
-      ).rows,
+            [INVOICE_BASE + 1, INVOICE_BASE + count],
+          )
+        ).rows,
     );
     const paid = Number(check?.paid);
     if (paid !== count || Number(check?.settled) !== count || Number(check?.payments) !== count) {
@@ -298,7 +306,10 @@ async function importBench(count: number): Promise<Record<string, unknown>> {
 /** The writes a settled payment needs, and nothing else: payment row, invoice paid, bank_transaction row; 200 per transaction. */
 async function importFloor(client: pg.Client, count: number, today: string): Promise<{ seconds: number; statements: number }> {
   const fileId = `bench-floor-${randomBytes(4).toString('hex')}`;
-  await client.query(`insert into bank_file (id, direction, kind, data_transmitter, transmission_number, data_recipient, sha256, status, created_at) values ($1, 'IN', 'ocr-giro', '00008080', '9999999', $2, '', 'IMPORTING', now())`, [fileId, UNIT]);
+  await client.query(
+    `insert into bank_file (id, direction, kind, data_transmitter, transmission_number, data_recipient, sha256, status, created_at) values ($1, 'IN', 'ocr-giro', '00008080', '9999999', $2, '', 'IMPORTING', now())`,
+    [fileId, UNIT],
+  );
   const started = performance.now();
   let statements = 0;
   for (let first = 1; first <= count; first += FLOOR_BATCH) {

@@ -156,17 +156,20 @@ export async function openLoop(job: Extract<DriverJob, { kind: 'open' }>): Promi
       request.on('error', (error) => fail(k, scheduled, error.message));
       request.end(body);
     };
-    const deadline = setTimeout(() => {
-      const now = performance.now();
-      for (let k = 0; k < total; k++) {
-        if (answered[k]) continue;
-        errors += 1;
-        errorKinds['not answered in time'] = (errorKinds['not answered in time'] ?? 0) + 1;
-        latencies[k] = now - (start + k * interval);
-      }
-      lastEnd = now;
-      finish();
-    }, 20 + job.durationS * 1000 + GRACE_MS);
+    const deadline = setTimeout(
+      () => {
+        const now = performance.now();
+        for (let k = 0; k < total; k++) {
+          if (answered[k]) continue;
+          errors += 1;
+          errorKinds['not answered in time'] = (errorKinds['not answered in time'] ?? 0) + 1;
+          latencies[k] = now - (start + k * interval);
+        }
+        lastEnd = now;
+        finish();
+      },
+      20 + job.durationS * 1000 + GRACE_MS,
+    );
     let next = 0;
     const tick = () => {
       if (over) return;

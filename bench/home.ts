@@ -99,7 +99,11 @@ const report = {
     ratioAppToFloor: round(appClosed.rps / Math.max(1, floorClosed.rps), 3),
     cpuPerRequestAppToFloor: round(appClosed.mainThreadCpuUsPerRequest / floorClosed.mainThreadCpuUsPerRequest, 2),
     ...(ROUNDS > 1
-      ? { rounds: pairRatios, ratioAppToFloorMedian: median(pairRatios.map((pair) => pair.ratioAppToFloor)), cpuPerRequestAppToFloorMedian: median(pairRatios.map((pair) => pair.cpuPerRequestAppToFloor)) }
+      ? {
+          rounds: pairRatios,
+          ratioAppToFloorMedian: median(pairRatios.map((pair) => pair.ratioAppToFloor)),
+          cpuPerRequestAppToFloorMedian: median(pairRatios.map((pair) => pair.cpuPerRequestAppToFloor)),
+        }
       : {}),
   },
   openLoop: { rate: RATE, durationSeconds: DURATION_S, app: appOpen, bareNodeHttp: bareOpen, databaseFloor: floorOpen },

@@ -252,7 +252,9 @@ async function doubleInvoices(url: string, after: number): Promise<{ issued: num
 
 /** The last invoice the sequence numbered (the demo data's, or a run's). */
 async function lastInvoiceNo(url: string): Promise<number> {
-  return admin(url, async (client) => Number((await client.query<{ no: string }>('select coalesce(max(aria_invoice_no), 0) as no from invoice where aria_invoice_no < $1', [SCALE_INVOICE_BASE])).rows[0]?.no));
+  return admin(url, async (client) =>
+    Number((await client.query<{ no: string }>('select coalesce(max(aria_invoice_no), 0) as no from invoice where aria_invoice_no < $1', [SCALE_INVOICE_BASE])).rows[0]?.no),
+  );
 }
 
 /** One renewal run in a child at 03:00 Oslo on `day`; the parent samples the invoices issued so far every PROGRESS_S seconds. */
@@ -407,7 +409,13 @@ async function main(): Promise<void> {
         // With the uninterrupted catch-up run of this invocation: the killed run and its rerun issued as many.
         const uninterrupted = (report['renewals'] as { label?: string; result?: { invoicesIssued?: number } }[] | undefined)?.find((run) => run.label === 'catch-up')?.result?.invoicesIssued;
         if (uninterrupted !== undefined && uninterrupted !== check.issued) throw new Error(`the killed run and its rerun issued ${check.issued} invoices, the uninterrupted run ${uninterrupted}`);
-        return { killedAfterBatches: CRASH_AFTER_BATCHES, killed: crashed, issuedBeforeTheKill: afterCrash, rerun: { seconds: rerun['seconds'], maxRssMb: rerun['maxRssMb'], result: rerun['result'] }, check };
+        return {
+          killedAfterBatches: CRASH_AFTER_BATCHES,
+          killed: crashed,
+          issuedBeforeTheKill: afterCrash,
+          rerun: { seconds: rerun['seconds'], maxRssMb: rerun['maxRssMb'], result: rerun['result'] },
+          check,
+        };
       });
     }
 

@@ -146,6 +146,11 @@ export function profileSummary(dir: string, areas: [string, string][] = []): Rec
     functions.set(key, (functions.get(key) ?? 0) + micros);
   }
   const share = (entries: Map<string, number>, top: number) =>
-    Object.fromEntries([...entries].sort((a, b) => b[1] - a[1]).slice(0, top).map(([key, micros]) => [key, `${round((100 * micros) / total, 1)} %`]));
+    Object.fromEntries(
+      [...entries]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([key, micros]) => [key, `${round((100 * micros) / total, 1)} %`]),
+    );
   return { seconds: round(total / 1e6), byArea: share(buckets, 14), topFunctions: share(functions, 12) };
 }

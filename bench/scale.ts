@@ -113,7 +113,10 @@ async function measure(target: Target): Promise<Round> {
 const loadBefore = machine().loadAverage;
 const small = await open('10k', SMALL_URL);
 const large = await open('1M', LARGE_URL);
-const rounds = new Map<string, Round[]>([[small.name, []], [large.name, []]]);
+const rounds = new Map<string, Round[]>([
+  [small.name, []],
+  [large.name, []],
+]);
 for (let round = 0; round < ROUNDS; round++) {
   for (const target of [small, large]) {
     const result = await measure(target);
@@ -127,7 +130,10 @@ function best(name: string) {
   const list = rounds.get(name)!;
   return Object.fromEntries(
     labels.map((label) => {
-      const pick = list.map((entry) => entry.open.byLabel?.[label]).filter((entry) => entry !== undefined).sort((a, b) => a.p99 - b.p99)[0]!;
+      const pick = list
+        .map((entry) => entry.open.byLabel?.[label])
+        .filter((entry) => entry !== undefined)
+        .sort((a, b) => a.p99 - b.p99)[0]!;
       return [label, { p50: pick.p50, p99: pick.p99 }];
     }),
   ) as Record<(typeof labels)[number], { p50: number; p99: number }>;

@@ -72,11 +72,7 @@ export async function startBare(body: string): Promise<{ server: http.Server; po
  * logging, no headers: what any implementation that reads the database on every request costs
  * on this machine, so the app's own overhead is the gap between this and the app.
  */
-export async function startDatabaseFloor(
-  database: Database,
-  body: string,
-  read: { sessionIdHash: string; ariaAccountNo: number; titleCode: string },
-): Promise<{ server: http.Server; port: number }> {
+export async function startDatabaseFloor(database: Database, body: string, read: { sessionIdHash: string; ariaAccountNo: number; titleCode: string }): Promise<{ server: http.Server; port: number }> {
   const length = Buffer.byteLength(body);
   const server = http.createServer((_request, response) => {
     void (async () => {

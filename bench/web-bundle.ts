@@ -229,7 +229,9 @@ async function main() {
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
     console.log('\nWeb bundle (gzip, KB = 1000 bytes)');
     for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
-    console.log(`\nJS for / <= ${TARGET_PAGE_KB} KB: ${targets.jsForHome.pass ? 'pass' : 'FAIL'}; every route chunk <= ${TARGET_CHUNK_KB} KB: ${targets.everyRouteChunk.pass ? 'pass' : `FAIL (${targets.everyRouteChunk.failing.length})`}`);
+    console.log(
+      `\nJS for / <= ${TARGET_PAGE_KB} KB: ${targets.jsForHome.pass ? 'pass' : 'FAIL'}; every route chunk <= ${TARGET_CHUNK_KB} KB: ${targets.everyRouteChunk.pass ? 'pass' : `FAIL (${targets.everyRouteChunk.failing.length})`}`,
+    );
   } finally {
     await rm(scratch, { recursive: true, force: true });
     await rm(floorRoot, { recursive: true, force: true });

@@ -92,7 +92,10 @@ export function dockerfileProblems(text: string, expect: DockerfileExpectations)
   for (const stage of stages) {
     const ci = stage.instructions.findIndex((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args));
     if (ci < 0) continue;
-    const copied = stage.instructions.slice(0, ci).filter((i) => i.keyword === 'COPY').map((i) => i.args);
+    const copied = stage.instructions
+      .slice(0, ci)
+      .filter((i) => i.keyword === 'COPY')
+      .map((i) => i.args);
     for (const workspace of expect.workspaces) {
       if (!copied.some((args) => args.includes(`${workspace}/package.json`))) {
         problems.push(`stage ${stage.name ?? '?'}: ${workspace}/package.json is not copied before npm ci (the lockfile needs every workspace)`);
@@ -143,8 +146,11 @@ export function dockerfileProblems(text: string, expect: DockerfileExpectations)
 
 /** Patterns the build context must leave out (.dockerignore). */
 export function dockerignoreProblems(text: string): string[] {
-  const lines = new Set(text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')));
-  return ['**/node_modules', '**/dist', 'data', '.git', '**/.env']
-    .filter((pattern) => !lines.has(pattern))
-    .map((pattern) => `.dockerignore does not exclude ${pattern}`);
+  const lines = new Set(
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#')),
+  );
+  return ['**/node_modules', '**/dist', 'data', '.git', '**/.env'].filter((pattern) => !lines.has(pattern)).map((pattern) => `.dockerignore does not exclude ${pattern}`);
 }

@@ -66,7 +66,18 @@ export default defineConfig({
       // consent.spec.ts intercepts the (third-party) collector; CONSENT_PROMPT=off keeps the first-visit dialog off the other journeys.
       // JOBS=off: the journeys read seeded invoices and orders that a scheduled run (renewals at start-up) would change; specs run jobs through the operator API.
       // PAYMENT_PROVIDER and VIPPS_BASE_URL empty (whatever the shell says): the journeys pay as `npm start` does, through the real Vipps MobilePay adapter against the simulator embedded in the server (ADR 025), on its landing page.
-      env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn', DATABASE_URL: '', OPERATOR_TOKEN: operatorToken, ANALYTICS_COLLECTOR_URL: 'https://collector.analytics.test/v1/events', CONSENT_PROMPT: 'off', JOBS: 'off', PAYMENT_PROVIDER: '', VIPPS_BASE_URL: '' },
+      env: {
+        PORT: String(port),
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        OPERATOR_TOKEN: operatorToken,
+        ANALYTICS_COLLECTOR_URL: 'https://collector.analytics.test/v1/events',
+        CONSENT_PROMPT: 'off',
+        JOBS: 'off',
+        PAYMENT_PROVIDER: '',
+        VIPPS_BASE_URL: '',
+      },
     },
     {
       command: 'node apps/server/dist/main.js',
@@ -76,7 +87,16 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { PORT: String(maintenancePort), DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`, LOG_LEVEL: 'warn', DATABASE_URL: '', MAINTENANCE: 'on', JOBS: 'off', PAYMENT_PROVIDER: '', VIPPS_BASE_URL: '' },
+      env: {
+        PORT: String(maintenancePort),
+        DATA_DIR: `${process.env.E2E_DATA_DIR}/maintenance`,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        MAINTENANCE: 'on',
+        JOBS: 'off',
+        PAYMENT_PROVIDER: '',
+        VIPPS_BASE_URL: '',
+      },
     },
     {
       command: 'node apps/server/dist/main.js',
@@ -86,7 +106,17 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { PORT: String(vippsLoginPort), DATA_DIR: `${process.env.E2E_DATA_DIR}/vipps-login`, LOG_LEVEL: 'warn', DATABASE_URL: '', VIPPS_LOGIN: 'simulator', CONSENT_PROMPT: 'off', JOBS: 'off', PAYMENT_PROVIDER: '', VIPPS_BASE_URL: '' },
+      env: {
+        PORT: String(vippsLoginPort),
+        DATA_DIR: `${process.env.E2E_DATA_DIR}/vipps-login`,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        VIPPS_LOGIN: 'simulator',
+        CONSENT_PROMPT: 'off',
+        JOBS: 'off',
+        PAYMENT_PROVIDER: '',
+        VIPPS_BASE_URL: '',
+      },
     },
   ],
 });

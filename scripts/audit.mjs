@@ -15,7 +15,7 @@ const counts = report?.metadata?.vulnerabilities;
 if (!counts) {
   const reason = report?.error?.summary || report?.message || result.stderr.split('\n').find((line) => line.includes('audit')) || 'no report';
   console.error(`npm audit could not run: ${reason.trim()}`);
-  console.error('The registry\'s advisory endpoint must be reachable (on this project\'s build machines it answers 405).');
+  console.error("The registry's advisory endpoint must be reachable (on this project's build machines it answers 405).");
   process.exit(2);
 }
 const blocking = (counts.high ?? 0) + (counts.critical ?? 0);

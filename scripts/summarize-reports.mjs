@@ -21,7 +21,13 @@ function vitestReports(reportsDir) {
   const files = [path.join(reportsDir, 'vitest.json')];
   for (const folder of ['time-sweep', 'node-next']) {
     const dir = path.join(reportsDir, folder);
-    if (existsSync(dir)) files.push(...readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name)));
+    if (existsSync(dir))
+      files.push(
+        ...readdirSync(dir)
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .map((name) => path.join(dir, name)),
+      );
   }
   return files.map((file) => ({ file, report: read(file) })).filter(({ report }) => report);
 }
@@ -81,7 +87,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`tests by storage (main run): PGlite ${byService.pglite}, PostgreSQL ${byService.postgres}, Redis ${byService.redis}`);
   let { passed, failed } = summarize(dir);
   if (args.includes('--require-services')) {
-    for (const [service, label] of [['postgres', 'PostgreSQL'], ['redis', 'Redis']]) {
+    for (const [service, label] of [
+      ['postgres', 'PostgreSQL'],
+      ['redis', 'Redis'],
+    ]) {
       if (byService[service] === 0) {
         console.log(`No test ran on ${label}: its path was skipped, so this run proves nothing about it.`);
         failed += 1;

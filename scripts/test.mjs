@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, dead code (knip), build, unit + server integration (Vitest), the date sweep
+// `npm test`: lint, typecheck, formatting (Prettier), dead code (knip), build, unit + server integration (Vitest), the date sweep
 // (Vitest under faketime), e2e (Playwright).
 // Every step runs even when an earlier one failed, so one run shows every problem; the
 // exit code is non-zero when any step failed. Runner reports land in reports/.
@@ -48,6 +48,8 @@ const steps = [
       return code;
     },
   ],
+  // Formatting: every file as Prettier writes it (.prettierrc.json, .prettierignore; `npm run format` fixes).
+  ['format', () => run('npx', ['prettier', '--check', '.'])],
   // Unused files, exports and dependencies, and unlisted dependencies (knip.config.ts): kept at zero.
   ['knip', () => run('npx', ['knip', '--no-progress'])],
   // Before the tests: the server process tests and e2e run the real bundles.

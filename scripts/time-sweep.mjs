@@ -116,7 +116,9 @@ async function sweep(dates) {
     ...(server ? { serverFiles: server === true ? datedServerFiles.files : server } : {}),
   }));
   const args = ['vitest', 'run', '--reporter=dot', '--reporter=json', '--outputFile.json=reports/time-sweep/sweep.json', '--reporter=./scripts/time-sweep-reporter.mjs'];
-  console.log(`\n--- the dated suites at ${dates.length} dates: ${dates.map((date) => `${date.at}${date.server ? ` (with ${date.server === true ? 'every' : date.server.length} server file${date.server === true || date.server.length > 1 ? 's' : ''})` : ''}`).join(', ')} ---`);
+  console.log(
+    `\n--- the dated suites at ${dates.length} dates: ${dates.map((date) => `${date.at}${date.server ? ` (with ${date.server === true ? 'every' : date.server.length} server file${date.server === true || date.server.length > 1 ? 's' : ''})` : ''}`).join(', ')} ---`,
+  );
   return run('npx', args, { env: { ...clean(process.env), MINSIDE_TIME_SWEEP: JSON.stringify(plan) } });
 }
 

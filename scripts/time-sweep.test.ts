@@ -24,7 +24,10 @@ describe('the date sweep plan', () => {
   it('names only dated server files, each once per date', () => {
     for (const date of dates) {
       if (!Array.isArray(date.server)) continue;
-      expect(date.server.filter((file) => !files.includes(file)), date.at).toEqual([]);
+      expect(
+        date.server.filter((file) => !files.includes(file)),
+        date.at,
+      ).toEqual([]);
       expect(new Set(date.server).size, date.at).toBe(date.server.length);
     }
   });

@@ -147,7 +147,18 @@ async function main() {
     server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/bin/server.ts'], {
       cwd: repo,
       // NODE_ENV: Vite's build above set it to production in this process, and a production server refuses the demo's test payment provider.
-      env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(scratch, 'data'), WEB_DIST: webDist, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn', JOBS: 'off' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(scratch, 'data'),
+        WEB_DIST: webDist,
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        LOG_LEVEL: 'warn',
+        JOBS: 'off',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     server.stderr?.on('data', (chunk: Buffer) => serverErrors.push(chunk.toString()));
@@ -211,7 +222,19 @@ async function main() {
 
     console.log(`\nLighthouse (mobile, simulated throttling; median of ${RUNS})`);
     const rows = [['page', 'score', 'LCP ms', 'FCP ms', 'TBT ms', 'CLS', 'SI ms', 'KB sent', 'CPU index', `target >= ${TARGET_SCORE}, LCP <= ${TARGET_LCP_MS}`]];
-    for (const row of summary) rows.push([row.page, String(row.score), String(row.lcpMs), String(row.fcpMs), String(row.tbtMs), String(row.cls), String(row.speedIndexMs), String(row.transferKB), String(row.benchmarkIndex), row.pass ? 'pass' : 'FAIL']);
+    for (const row of summary)
+      rows.push([
+        row.page,
+        String(row.score),
+        String(row.lcpMs),
+        String(row.fcpMs),
+        String(row.tbtMs),
+        String(row.cls),
+        String(row.speedIndexMs),
+        String(row.transferKB),
+        String(row.benchmarkIndex),
+        row.pass ? 'pass' : 'FAIL',
+      ]);
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
     for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
   } finally {

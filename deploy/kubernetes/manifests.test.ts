@@ -105,7 +105,7 @@ describe('Kubernetes manifests: schema', () => {
     expect(schema.join('\n')).toContain('containerPort must be integer');
     expect(schema.join('\n')).toContain('no schema for autoscaling/v2/HorizontalPodAutoscalr');
     const fields = fieldProblems(broken);
-    expect(fields.join('\n')).toContain("'\"selectr\"' does not exist");
+    expect(fields.join('\n')).toContain('\'"selectr"\' does not exist');
   });
 
   it('the kustomizations list every applied manifest, and app and Job run the same image', () => {
@@ -118,7 +118,12 @@ describe('Kubernetes manifests: schema', () => {
     }
     const applied = [...app.resources, ...migrate.resources.map((file) => `migrate/${file}`)].sort();
     // The Secret template is never applied: an apply must not overwrite real secret values.
-    expect(applied).toEqual(manifests.map((m) => m.file).filter((file) => file !== 'secret.example.yaml').sort());
+    expect(applied).toEqual(
+      manifests
+        .map((m) => m.file)
+        .filter((file) => file !== 'secret.example.yaml')
+        .sort(),
+    );
     expect(migrate.images).toEqual(app.images);
     expect(app.images.map((image) => image.name)).toEqual([container.image]);
     expect(jobContainer.image).toBe(container.image);

@@ -94,9 +94,7 @@ export function schemaProblems(manifest: Manifest): string[] {
  */
 export function fieldProblems(manifests: Manifest[]): string[] {
   const typed = manifests.filter((manifest) => kinds[kindOf(manifest.doc)]);
-  const imports = [...new Set(typed.map((manifest) => kinds[kindOf(manifest.doc)]!))]
-    .map((kind) => `import type { ${kind.type} } from '${kind.module}';`)
-    .join('\n');
+  const imports = [...new Set(typed.map((manifest) => kinds[kindOf(manifest.doc)]!))].map((kind) => `import type { ${kind.type} } from '${kind.module}';`).join('\n');
   const declarations = typed.map((manifest, index) => `export const m${index}: ${kinds[kindOf(manifest.doc)]!.type} = ${JSON.stringify(manifest.doc)};`);
   // Inside deploy/kubernetes, so module resolution finds the repository's node_modules.
   const virtualFile = path.join(kubernetesDir, '__manifests__.ts');

@@ -22,14 +22,7 @@ interface RouteTable {
 const routeTableModule = new URL('../../apps/web/src/app/paths.ts', import.meta.url).href;
 const { pages, redirects, resolvePattern } = (await import(routeTableModule)) as RouteTable;
 
-type Persona =
-  | 'papir@minside.test'
-  | 'admin@firma.test'
-  | 'familie@minside.test'
-  | 'familiemedlem@minside.test'
-  | 'oppsagt@minside.test'
-  | 'student@minside.test'
-  | 'varden@minside.test';
+type Persona = 'papir@minside.test' | 'admin@firma.test' | 'familie@minside.test' | 'familiemedlem@minside.test' | 'oppsagt@minside.test' | 'student@minside.test' | 'varden@minside.test';
 
 interface Visit {
   /** Who visits: a demo user (README "Demo users"), or nobody signed in. */
@@ -69,7 +62,10 @@ async function papirPaidInvoice(browser: Browser): Promise<number> {
 const visits: Record<string, Visit> = {
   home: { as: PAPIR },
   callback: { as: null, heading: 'Du ble ikke logget inn', why: 'a real callback carries the provider’s one-time code; without it the page explains the failed login' },
-  login: { as: null, why: 'the choice of issuers needs a login token and a second issuer (the third e2e server): login-with-vipps.spec.ts goes through it; without a token the page offers to start a login' },
+  login: {
+    as: null,
+    why: 'the choice of issuers needs a login token and a second issuer (the third e2e server): login-with-vipps.spec.ts goes through it; without a token the page offers to start a login',
+  },
   orderSubscription: { as: NO_SUBSCRIPTION_HERE },
   winback: { as: NO_SUBSCRIPTION_HERE },
   orderFailed: { as: PAPIR },
@@ -170,7 +166,10 @@ function signedIn(browser: Browser, persona: Persona): Promise<StorageState> {
 async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), what).toEqual([]);
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+    what,
+  ).toEqual([]);
 }
 
 test('every route of the web route table has a visit here', () => {
@@ -237,7 +236,8 @@ test.describe('at 200 % zoom (1280 × 900 window, 640 × 450 CSS px)', () => {
         const layout = await page.evaluate(() => {
           const root = document.documentElement;
           const width = root.clientWidth;
-          const describe = (element: Element) => `<${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ')[0]}` : ''}> "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
+          const describe = (element: Element) =>
+            `<${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ')[0]}` : ''}> "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
           const scrollsSideways = (element: Element) => {
             for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
               if (['auto', 'scroll'].includes(getComputedStyle(parent).overflowX)) return true;
@@ -254,7 +254,8 @@ test.describe('at 200 % zoom (1280 × 900 window, 640 × 450 CSS px)', () => {
             if (scrollsSideways(element)) continue;
             if (rect.left < -1 || rect.right > width + 1) outside.push(`${describe(element)} spans ${Math.round(rect.left)}–${Math.round(rect.right)} px`);
             const style = getComputedStyle(element);
-            if (['hidden', 'clip'].includes(style.overflowX) && element.scrollWidth > element.clientWidth + 1) cut.push(`${describe(element)} shows ${element.clientWidth} of ${element.scrollWidth} px`);
+            if (['hidden', 'clip'].includes(style.overflowX) && element.scrollWidth > element.clientWidth + 1)
+              cut.push(`${describe(element)} shows ${element.clientWidth} of ${element.scrollWidth} px`);
           }
           return { scrollWidth: root.scrollWidth, clientWidth: width, outside, cut };
         });

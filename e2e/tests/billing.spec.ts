@@ -88,7 +88,10 @@ async function declineConsentWhenAsked(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Personverninnstillinger' });
   // The page may be on its way to the identity provider already: then there is nothing to decline.
   await page.addLocatorHandler(dialog, async () => {
-    await dialog.getByRole('button', { name: 'Avslå alle' }).click({ timeout: 2_000 }).catch(() => {});
+    await dialog
+      .getByRole('button', { name: 'Avslå alle' })
+      .click({ timeout: 2_000 })
+      .catch(() => {});
   });
 }
 
@@ -119,7 +122,10 @@ test('papir: the invoice the bank draws with AvtaleGiro is coming, not overdue �
   await expect(page.getByRole('region', { name: 'Kommende (1)' })).toBeVisible();
   await expect(page.getByRole('region', { name: /^Betalt \(\d+\)$/ })).toBeVisible();
   await expect(page.getByRole('region', { name: /^Forfalt/ })).toHaveCount(0);
-  const row = page.getByRole('region', { name: 'Kommende (1)' }).getByRole('row').filter({ hasText: `Fakturanr. ${no}` });
+  const row = page
+    .getByRole('region', { name: 'Kommende (1)' })
+    .getByRole('row')
+    .filter({ hasText: `Fakturanr. ${no}` });
   await expect(row).toContainText('Kommende');
   await expect(row).toContainText(`Trekkes automatisk ${day}`);
   await expect(row.getByRole('link', { name: `Betal faktura ${no}` })).toHaveCount(0);
@@ -176,7 +182,12 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   await payer.goto(varden((link.body as { path: string }).path));
   await expect(payer.getByRole('heading', { level: 1, name: 'Betaling' })).toBeVisible();
   await expect(payer.getByRole('region', { name: /Papir \+ digital/ })).toContainText(unpaid.kid);
-  await expect(payer.getByRole('button', { name: 'Logg inn' }).or(payer.getByRole('link', { name: 'Logg inn' })).first()).toBeVisible();
+  await expect(
+    payer
+      .getByRole('button', { name: 'Logg inn' })
+      .or(payer.getByRole('link', { name: 'Logg inn' }))
+      .first(),
+  ).toBeVisible();
   await payer.getByRole('button', { name: payWithVipps }).click();
   // In Vipps: the amount and what it is for, as the merchant sent them.
   await expect(payer.getByRole('heading', { level: 1, name: amountAtVipps })).toBeVisible();
@@ -238,7 +249,10 @@ test('varden: the overdue giro invoice has a valid KID; Avvis by pay-link, La ut
   await expect(receipt.getByRole('definition').filter({ hasText: /^\d{2}\.\d{2}\.\d{4} kl\. \d{2}\.\d{2}$/ })).toBeVisible();
   expect(await paymentKeys(page)).toBeNull();
   await receipt.getByRole('link', { name: 'Til fakturaoversikten' }).click();
-  const paidRow = page.getByRole('region', { name: /^Betalt \(\d+\)$/ }).getByRole('row').filter({ hasText: `Fakturanr. ${no}` });
+  const paidRow = page
+    .getByRole('region', { name: /^Betalt \(\d+\)$/ })
+    .getByRole('row')
+    .filter({ hasText: `Fakturanr. ${no}` });
   await expect(paidRow).toContainText(/Betalt .* med Vipps/);
   await expect(page.getByRole('region', { name: /^Forfalt/ })).toHaveCount(0);
   await expect(paidRow).not.toContainText('Ikke betalt');
@@ -365,7 +379,10 @@ test('ung stops the Vipps agreement: asked once more, kept the first time; stopp
 test('AvtaleGiro is finished in the netbank: the title, the KID and the steps, waiting for the bank until it confirms', async ({ page }) => {
   await signIn(page, 'varden@minside.test', '/endre-betalingsmetode', varden);
   // varden pays by giro; a retry after a failure half-way starts from there again.
-  const reset = await apiCall(page, '/api/subscription/paymentMethod', { method: 'PUT', json: { ariaAccountNo: 40_000_013, titleCode: 'VAR', method: 'BANKGIRO', idempotencyKey: crypto.randomUUID() } });
+  const reset = await apiCall(page, '/api/subscription/paymentMethod', {
+    method: 'PUT',
+    json: { ariaAccountNo: 40_000_013, titleCode: 'VAR', method: 'BANKGIRO', idempotencyKey: crypto.randomUUID() },
+  });
   expect(reset.status).toBe(200);
   await page.reload();
   await page.getByRole('radio', { name: /AvtaleGiro/ }).check();

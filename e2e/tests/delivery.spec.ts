@@ -193,10 +193,13 @@ test('a complaint for the latest paper produces a receipt, and the same one agai
   await page.getByRole('button', { name: 'Meld fra om noe annet' }).click();
   await page.getByRole('radio', { name: 'Avisen kom ikke' }).check();
   await expect(page.getByRole('checkbox', { name: label })).toBeDisabled();
-  const again = await page.evaluate(async (body) => {
-    const response = await fetch('/api/delivery/complaints?titleCode=ADR', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as { code: string; message: string } };
-  }, { code: 'MISSING', days: [day], remedy: 'EXTENSION' });
+  const again = await page.evaluate(
+    async (body) => {
+      const response = await fetch('/api/delivery/complaints?titleCode=ADR', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as { code: string; message: string } };
+    },
+    { code: 'MISSING', days: [day], remedy: 'EXTENSION' },
+  );
   expect(again).toEqual({ status: 409, body: { code: 'COMPLAINT_DUPLICATE', message: 'Du har allerede meldt fra om dette for denne dagen.' } });
 
   // "Damaged" needs a short text.

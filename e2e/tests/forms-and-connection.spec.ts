@@ -102,10 +102,13 @@ test('a complaint whose answer is lost is filed once: "Prøv igjen" sends the sa
   await page.getByRole('button', { name: 'Send inn' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Kunne ikke kontakte Min Side' })).toBeVisible();
   const [lost] = sent;
-  const firstReceipt = await page.evaluate(async ({ url, key, body }) => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body });
-    return (await response.json()) as { caseNumber: string };
-  }, lost ?? { url: '', key: '', body: '' });
+  const firstReceipt = await page.evaluate(
+    async ({ url, key, body }) => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body });
+      return (await response.json()) as { caseNumber: string };
+    },
+    lost ?? { url: '', key: '', body: '' },
+  );
   expect(firstReceipt.caseNumber).toMatch(/^RK-\d+$/);
 
   await page.getByRole('button', { name: 'Prøv igjen' }).click();

@@ -169,7 +169,10 @@ test('a vacation stop: dates typed and picked in the calendar, reviewed, confirm
   await expect(page.getByRole('heading', { level: 1, name: 'Ferie og leveringsendring' })).toBeVisible();
 
   const changesNow = async () => ((await apiCall(page, '/api/delivery/changes?titleCode=VAR')).body as { changes: DeliveryChange[] }).changes;
-  expect((await changesNow()).filter((change) => change.type === 'STOP'), 'varden@ starts without vacation stops').toEqual([]);
+  expect(
+    (await changesNow()).filter((change) => change.type === 'STOP'),
+    'varden@ starts without vacation stops',
+  ).toEqual([]);
   const { publicationDays, today } = (await apiCall(page, '/api/delivery/calendar?titleCode=VAR')).body as Calendar;
   const [year, month] = today.split('-').map(Number) as [number, number];
   const nextMonth = `${month === 12 ? year + 1 : year}-${String(month === 12 ? 1 : month + 1).padStart(2, '0')}`;
@@ -221,7 +224,10 @@ test('a vacation stop: dates typed and picked in the calendar, reviewed, confirm
   await tabTo(page, card.getByRole('button', { name: 'Ja, slett' }));
   await page.keyboard.press('Enter');
   await expect(page.getByText('Endringen er slettet.')).toBeVisible();
-  expect((await changesNow()).filter((change) => change.type === 'STOP'), 'the data is as it was').toEqual([]);
+  expect(
+    (await changesNow()).filter((change) => change.type === 'STOP'),
+    'the data is as it was',
+  ).toEqual([]);
 });
 
 interface InvoiceBody {
@@ -273,7 +279,10 @@ test('paying an invoice: from the overview to the provider’s page and back to 
   await tabTo(page, receipt.getByRole('link', { name: 'Til fakturaoversikten' }));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Fakturaoversikt' })).toBeFocused();
-  const paidRow = page.getByRole('table').getByRole('row').filter({ hasText: `Fakturanr. ${no}` });
+  const paidRow = page
+    .getByRole('table')
+    .getByRole('row')
+    .filter({ hasText: `Fakturanr. ${no}` });
   await expect(paidRow).toContainText('Betalt');
   await expect(paidRow).not.toContainText('Ikke betalt');
 });

@@ -166,10 +166,12 @@ test('the consent question is a bar at the bottom: the first page stays usable, 
   await expect(page.getByRole('dialog')).toHaveCount(0);
   // Nothing covers the page: its heading is what is at its place, and its search field takes typing.
   const heading = page.getByRole('heading', { level: 1, name: 'Kundeservice' });
-  expect(await heading.evaluate((element) => {
-    const box = element.getBoundingClientRect();
-    return element.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
-  })).toBe(true);
+  expect(
+    await heading.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return element.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+    }),
+  ).toBe(true);
   await page.getByLabel('Søk i spørsmål og svar').fill('ferie');
   await expect(page.getByLabel('Søk i spørsmål og svar')).toHaveValue('ferie');
 

@@ -178,7 +178,10 @@ async function announcedPrice(page: Page, titleCode: string, ariaPlanID: string)
 test('papir, choosing Digital, is told what the change takes away, from the catalogue, and the price with the announced increase', async ({ page }) => {
   await signIn(page, 'papir@minside.test', '/endre-abonnement');
   const { subscription } = await session(page);
-  await page.getByRole('group', { name: 'Digital', exact: true }).getByRole('radio', { name: /Månedlig/ }).check();
+  await page
+    .getByRole('group', { name: 'Digital', exact: true })
+    .getByRole('radio', { name: /Månedlig/ })
+    .check();
   const losses = page.getByRole('region', { name: 'Dette mister du' });
   await expect(losses).toContainText(`Fra ${longDate(subscription.currentPeriodEnd)} har Digital ikke dette, som du har i Komplett i dag:`);
   // What Komplett has and Digital has not (paper, family sharing, the partner benefit) — not what both have.
@@ -191,7 +194,10 @@ test('papir, choosing Digital, is told what the change takes away, from the cata
   expect(announced?.from && announced.from > subscription.currentPeriodEnd).toBe(true);
   await expect(page.getByText(new RegExp(`^Pris: 299\\skr per måned, 329\\skr fra ${longDate(announced?.from ?? '')}\\.$`))).toBeVisible();
   // An upgrade back to what papir has takes nothing away: no box.
-  await page.getByRole('group', { name: 'Komplett' }).getByRole('radio', { name: /Kvartalsvis/ }).check();
+  await page
+    .getByRole('group', { name: 'Komplett' })
+    .getByRole('radio', { name: /Kvartalsvis/ })
+    .check();
   await expect(losses).toHaveCount(0);
 });
 
@@ -200,7 +206,10 @@ test('varden downgrades from the period end: shown as a pending plan change on a
   await signInAtProvider(page, 'varden@minside.test');
   await expect(page).toHaveURL(varden('/endre-abonnement'));
   const { subscription: before } = await session(page, 'VAR');
-  await page.getByRole('group', { name: 'Digital', exact: true }).getByRole('radio', { name: /Månedlig/ }).check();
+  await page
+    .getByRole('group', { name: 'Digital', exact: true })
+    .getByRole('radio', { name: /Månedlig/ })
+    .check();
   await expect(page.getByRole('region', { name: 'Dette mister du' })).toContainText('Papiravisen');
   await page.getByRole('button', { name: 'Bekreft bytte' }).click();
   await expect(page).toHaveURL(varden('/receipt2'));
@@ -257,7 +266,14 @@ test('/nye-priser shows old and new price and the date, to anyone', async ({ pag
 
 test('/mitt-innhold links to what the subscription gives, per feature set', async ({ page }) => {
   await signIn(page, 'papir@minside.test', '/mitt-innhold');
-  await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveText(['Adresseavisen på nett og i appen', 'eAvisen', 'Adresseavisen TV', 'Papiravisen', 'Familiedeling', 'Partnerfordel']);
+  await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveText([
+    'Adresseavisen på nett og i appen',
+    'eAvisen',
+    'Adresseavisen TV',
+    'Papiravisen',
+    'Familiedeling',
+    'Partnerfordel',
+  ]);
   await expect(page.getByRole('link', { name: 'Se video og TV' })).toHaveAttribute('href', /^https:\/\/(tv|play)\./);
   await page.getByRole('link', { name: 'Ferie og leveringsendring' }).click();
   await expect(page).toHaveURL(adresseavisen('/endre-avislevering'));

@@ -202,7 +202,11 @@ test.describe.serial('buying and connecting a subscription', () => {
     await expect(page.getByRole('list', { name: 'Tilbakebetaling' })).toHaveText(/^1\s*kr er betalt tilbake til deg \(kreditnota \d+\)\.$/);
     const session = (await apiCall(page, '/api/session?titleCode=ADR')).body as { subscription: { instStatusCode: number } };
     expect(session.subscription.instStatusCode).toBe(-2);
-    const mails = await page.evaluate(async () => ((await (await fetch('/_dev/mail.json', { credentials: 'same-origin' })).json()) as { to: string; subject: string }[]).filter((mail) => mail.to === 'ny@minside.test').map((mail) => mail.subject));
+    const mails = await page.evaluate(async () =>
+      ((await (await fetch('/_dev/mail.json', { credentials: 'same-origin' })).json()) as { to: string; subject: string }[])
+        .filter((mail) => mail.to === 'ny@minside.test')
+        .map((mail) => mail.subject),
+    );
     expect(mails.some((subject) => /angret kjøpet/i.test(subject))).toBe(true);
     // Again: the same answer, nothing new.
     const again = await apiCall(page, `/api/subscription/${await accountNo(page)}/ADR/withdrawal`, { method: 'POST', json: {} });

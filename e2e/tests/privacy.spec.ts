@@ -27,7 +27,10 @@ test('digital@ downloads a copy of their data: a zip with the subscription and t
   await expect(page.getByRole('status').filter({ hasText: 'Kopien er klar' })).toBeVisible();
 
   const downloading = page.waitForEvent('download');
-  await page.getByRole('link', { name: /^Last ned \(/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Last ned \(/ })
+    .first()
+    .click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^minside-data-\d{4}-\d{2}-\d{2}\.zip$/);
   const files = unzipSync(new Uint8Array(await readFile(await download.path())));

@@ -19,7 +19,10 @@ const publicPages: [path: string, heading: string | RegExp][] = [
 
 /** The titles' own sites (the favicon) are not reachable from the test machine: answered empty, so they log no error. */
 async function offlineTitleSites(page: Page): Promise<void> {
-  await page.route((url) => !url.hostname.endsWith('localhost'), (route) => route.fulfill({ status: 204 }));
+  await page.route(
+    (url) => !url.hostname.endsWith('localhost'),
+    (route) => route.fulfill({ status: 204 }),
+  );
 }
 
 /**

@@ -62,7 +62,11 @@ test.describe('25.2 one rule for the last day with access and the renewal day', 
 
     // The paid invoices say which day the paid period ends.
     const invoices = ((await apiCall(page, `/api/invoice/${subscription.ariaAccountNo}`)).body as { invoices: { periodFrom: string; periodTo: string }[] }).invoices;
-    const paidThrough = invoices.filter((invoice) => invoice.periodTo < renewal).map((invoice) => invoice.periodTo).sort().at(-1);
+    const paidThrough = invoices
+      .filter((invoice) => invoice.periodTo < renewal)
+      .map((invoice) => invoice.periodTo)
+      .sort()
+      .at(-1);
     expect(paidThrough, 'the invoice of the running period').toBe(addDays(renewal, -1));
     // ... and the next period starts on the renewal day.
     expect(invoices.some((invoice) => invoice.periodFrom === renewal)).toBe(true);

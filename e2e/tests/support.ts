@@ -30,14 +30,17 @@ export async function signInAtProvider(page: Page, email: string, password = DEM
  * is sent as the web client sends it (same origin, JSON), so it passes the CSRF check.
  */
 export async function apiCall(page: Page, path: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; body: unknown }> {
-  return page.evaluate(async ({ url, method, json }) => {
-    const response = await fetch(url, {
-      method,
-      credentials: 'same-origin',
-      ...(json === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }),
-    });
-    return { status: response.status, body: (await response.json()) as unknown };
-  }, { url: path, method: init.method ?? 'GET', json: init.json });
+  return page.evaluate(
+    async ({ url, method, json }) => {
+      const response = await fetch(url, {
+        method,
+        credentials: 'same-origin',
+        ...(json === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    },
+    { url: path, method: init.method ?? 'GET', json: init.json },
+  );
 }
 
 /**

@@ -151,9 +151,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
         issuer: issuerUrl(config),
         clientId: config.oidcClientId,
         // With an external issuer the secret is configuration (required then); the embedded provider keeps its own.
-        clientSecret: config.oidcIssuer
-          ? async () => config.oidcClientSecret ?? ''
-          : async () => (await embeddedClientCredentials(database, config)).clientSecret,
+        clientSecret: config.oidcIssuer ? async () => config.oidcClientSecret ?? '' : async () => (await embeddedClientCredentials(database, config)).clientSecret,
         ...(config.oidcIssuer ? {} : { fetch: inProcessFetch(app) }),
         ...(config.oidcScopes ? { scopes: config.oidcScopes } : {}),
         claimProfile: config.oidcClaims,
@@ -192,7 +190,16 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   registerPortalOrigin(app, redirectPolicy);
   // app.authenticate and the request's session, user and subscriber(), for every signed-in area.
   registerSignedIn(app, { sessions, accounts, titles });
-  const auth = await registerAuth(app, { db: database.db, issuers: loginIssuers, sessions, accounts, titles, identityProviderName: config.identityProviderName, now, loginAttempts: shared.loginAttempts });
+  const auth = await registerAuth(app, {
+    db: database.db,
+    issuers: loginIssuers,
+    sessions,
+    accounts,
+    titles,
+    identityProviderName: config.identityProviderName,
+    now,
+    loginAttempts: shared.loginAttempts,
+  });
   const unsubscribe = { secret: await mailUnsubscribeSecret(database.db), origin: portalOriginFor(config, catalogue) };
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, dkim: config.mailDkim, unsubscribe, log: app.log, now });
   const changeMails = createChangeMails({ mailer, catalogue, portalOrigin: portalOriginFor(config, catalogue) });
@@ -210,9 +217,27 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   });
   await registerSubscription(app, { accounts, lifecycle, identityProviderName: config.identityProviderName });
   await app.register(unsubscribeRoutes, { db: database.db, secret: unsubscribe.secret, catalogue, now });
-  await registerProfile(app, { db: database.db, mailer, now, identityProviderName: config.identityProviderName, embeddedProvider: !config.oidcIssuer, mainIssuerKey, titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl) });
+  await registerProfile(app, {
+    db: database.db,
+    mailer,
+    now,
+    identityProviderName: config.identityProviderName,
+    embeddedProvider: !config.oidcIssuer,
+    mainIssuerKey,
+    titleFor: (minsideUrl) => titles.titleFor(undefined, minsideUrl),
+  });
   if (!config.smtpUrl && !production) registerDevMailPage(app, database.db, config.mailFrom);
-  await registerFamily(app, { db: database.db, accounts, titles, mailer, now, log: app.log, identityProviderName: config.identityProviderName, defaultMaxMembers: config.familyMaxMembers, rateLimiter: shared.rateLimiter });
+  await registerFamily(app, {
+    db: database.db,
+    accounts,
+    titles,
+    mailer,
+    now,
+    log: app.log,
+    identityProviderName: config.identityProviderName,
+    defaultMaxMembers: config.familyMaxMembers,
+    rateLimiter: shared.rateLimiter,
+  });
   const calendarOf = createCalendarCache();
   const complaintCrediting = createComplaintCrediting({ db: database.db, catalogue, mailer, portalOrigin: portalOriginFor(config, catalogue) });
   const delivery = await registerDelivery(app, {

@@ -46,8 +46,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/' })).toThrow(/OIDC2_CLIENT_ID and OIDC2_CLIENT_SECRET: required/);
     // Which claims it gives is said, never assumed: an issuer taken for Vipps would have its phone numbers and birthdates count as verified.
     expect(() => loadConfig({ OIDC2_ISSUER: 'https://login.example.test/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret' })).toThrow(/OIDC2_CLAIMS: required when OIDC2_ISSUER is set/);
-    expect(loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret', OIDC2_CLAIMS: 'vipps' }).secondIssuer).toMatchObject({ kind: 'external', key: 'vipps', label: 'Vipps', claims: 'vipps' });
-    expect(loadConfig({ OIDC2_ISSUER: 'https://login.example.test/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret', OIDC2_CLAIMS: 'oidc' }).secondIssuer).toMatchObject({ kind: 'external', key: 'second', label: 'den andre kontoen din', claims: 'oidc' });
+    expect(loadConfig({ OIDC2_ISSUER: 'https://api.vipps.no/access-management-1.0/access/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret', OIDC2_CLAIMS: 'vipps' }).secondIssuer).toMatchObject({
+      kind: 'external',
+      key: 'vipps',
+      label: 'Vipps',
+      claims: 'vipps',
+    });
+    expect(loadConfig({ OIDC2_ISSUER: 'https://login.example.test/', OIDC2_CLIENT_ID: 'id', OIDC2_CLIENT_SECRET: 'secret', OIDC2_CLAIMS: 'oidc' }).secondIssuer).toMatchObject({
+      kind: 'external',
+      key: 'second',
+      label: 'den andre kontoen din',
+      claims: 'oidc',
+    });
     expect(() => loadConfig({ VIPPS_LOGIN: 'simulator', OIDC2_KEY: 'account' })).toThrow(/OIDC2_KEY: "account" is the first issuer's key/);
   });
 
@@ -73,11 +83,15 @@ describe('loadConfig', () => {
       merchantSerialNumber: '123456',
     });
     // PAYMENT_PROVIDER=vipps still needs every key: a forgotten secret is never a silent simulator.
-    expect(() => loadConfig({ PAYMENT_PROVIDER: 'vipps' })).toThrow(/VIPPS_BASE_URL, VIPPS_CLIENT_ID, VIPPS_CLIENT_SECRET, VIPPS_SUBSCRIPTION_KEY, VIPPS_MERCHANT_SERIAL_NUMBER: required when PAYMENT_PROVIDER=vipps/);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'vipps' })).toThrow(
+      /VIPPS_BASE_URL, VIPPS_CLIENT_ID, VIPPS_CLIENT_SECRET, VIPPS_SUBSCRIPTION_KEY, VIPPS_MERCHANT_SERIAL_NUMBER: required when PAYMENT_PROVIDER=vipps/,
+    );
   });
 
   it('refuses a VIPPS_BASE_URL without PAYMENT_PROVIDER rather than pay the simulator instead', () => {
-    expect(() => loadConfig({ VIPPS_BASE_URL: 'https://apitest.vipps.no' })).toThrow(/^Invalid configuration: PAYMENT_PROVIDER: VIPPS_BASE_URL is set but PAYMENT_PROVIDER is not: set PAYMENT_PROVIDER=vipps/);
+    expect(() => loadConfig({ VIPPS_BASE_URL: 'https://apitest.vipps.no' })).toThrow(
+      /^Invalid configuration: PAYMENT_PROVIDER: VIPPS_BASE_URL is set but PAYMENT_PROVIDER is not: set PAYMENT_PROVIDER=vipps/,
+    );
   });
 
   // Issue 22: the server tests pay as `npm start` does, through the real adapter against the embedded simulator.
@@ -122,7 +136,9 @@ describe('loadConfig in production', () => {
     // Nor without keys, nor at any other URL than Vipps MobilePay's own.
     expect(() => loadConfig({ ...env, PAYMENT_PROVIDER: 'vipps' })).toThrow(/VIPPS_BASE_URL, .*: required when PAYMENT_PROVIDER=vipps/);
     const keys = { VIPPS_CLIENT_ID: 'id', VIPPS_CLIENT_SECRET: 'secret', VIPPS_SUBSCRIPTION_KEY: 'key', VIPPS_MERCHANT_SERIAL_NUMBER: '123456' };
-    expect(() => loadConfig({ ...env, PAYMENT_PROVIDER: 'vipps', VIPPS_BASE_URL: 'http://127.0.0.1:4010', ...keys }, { purpose: 'migrate' })).toThrow(/VIPPS_BASE_URL: production pays through https:\/\/api\.vipps\.no/);
+    expect(() => loadConfig({ ...env, PAYMENT_PROVIDER: 'vipps', VIPPS_BASE_URL: 'http://127.0.0.1:4010', ...keys }, { purpose: 'migrate' })).toThrow(
+      /VIPPS_BASE_URL: production pays through https:\/\/api\.vipps\.no/,
+    );
     expect(loadConfig({ ...env, VIPPS_SIMULATOR_PORT: '4010' }, { purpose: 'migrate' })).toMatchObject({ paymentProvider: undefined, vipps: undefined });
   });
 

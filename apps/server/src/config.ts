@@ -12,9 +12,7 @@ import { dkimConfigFrom, mailboxOf, type MailDkimConfig } from './config/mail-se
  * Environment → typed configuration. Every embedded part is replaced by configuration,
  * never by code edits (ARCHITECTURE "Shape"). Fails fast naming the variable.
  */
-const onOff = z
-  .enum(['on', 'off', 'true', 'false', '1', '0', ''])
-  .transform((value) => value === 'on' || value === 'true' || value === '1');
+const onOff = z.enum(['on', 'off', 'true', 'false', '1', '0', '']).transform((value) => value === 'on' || value === 'true' || value === '1');
 
 const scopesSetting = z
   .string()
@@ -43,10 +41,19 @@ const envSchema = z.object({
       if (trimmed === '' || /^(off|false|0)$/i.test(trimmed)) return false;
       if (/^(on|true)$/i.test(trimmed)) return true;
       if (/^\d+$/.test(trimmed)) return Number(trimmed);
-      return trimmed.split(',').map((part) => part.trim()).filter(Boolean);
+      return trimmed
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
     }),
-  PUBLIC_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
-  TITLES_FILE: z.string().optional().or(z.literal('').transform(() => undefined)),
+  PUBLIC_URL: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  TITLES_FILE: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   MAINTENANCE: onOff.default(false),
   /** Scheduled jobs in this process (docs/decisions/017); every instance may run them, each slot runs once. */
   JOBS: onOff.default(true),
@@ -64,15 +71,27 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9]*$/, 'must be lower-case letters and digits, e.g. spid')
     .default('spid'),
-  OIDC_ISSUER: z.url().optional().or(z.literal('').transform(() => undefined)),
+  OIDC_ISSUER: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   OIDC_CLIENT_ID: z.string().min(1).default('minside'),
-  OIDC_CLIENT_SECRET: z.string().optional().or(z.literal('').transform(() => undefined)),
+  OIDC_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Space-separated scopes to ask the issuer for; the claim profile's defaults when empty (issue 24). */
   OIDC_SCOPES: scopesSetting,
   /** How the issuer names its claims: standard OpenID Connect (oidc) or Vipps Login (vipps). */
   OIDC_CLAIMS: z.enum(claimProfiles).default('oidc'),
   /** The issuer as the profile page names it: "fra Vipps", "fra {label}". */
-  OIDC_ISSUER_LABEL: z.string().trim().min(1).max(60).optional().or(z.literal('').transform(() => undefined)),
+  OIDC_ISSUER_LABEL: z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** The primary issuer's key in the user_login table (issue 24): keep it when the issuer moves. */
   OIDC_KEY: loginKey.default('account'),
   /**
@@ -80,15 +99,37 @@ const envSchema = z.object({
    * OIDC2_ISSUER is a real one (Vipps Login: https://api.vipps.no/access-management-1.0/access/);
    * VIPPS_LOGIN=simulator runs the Vipps Login simulator in this process instead (development only).
    */
-  OIDC2_ISSUER: z.url().optional().or(z.literal('').transform(() => undefined)),
-  OIDC2_CLIENT_ID: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
-  OIDC2_CLIENT_SECRET: z.string().optional().or(z.literal('').transform(() => undefined)),
+  OIDC2_ISSUER: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OIDC2_CLIENT_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OIDC2_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   OIDC2_SCOPES: scopesSetting,
   // No default: a second issuer taken for Vipps by mistake would have its phone numbers and birthdates count as verified.
-  OIDC2_CLAIMS: z.enum(claimProfiles).optional().or(z.literal('').transform(() => undefined)),
-  OIDC2_ISSUER_LABEL: z.string().trim().min(1).max(60).optional().or(z.literal('').transform(() => undefined)),
+  OIDC2_CLAIMS: z
+    .enum(claimProfiles)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OIDC2_ISSUER_LABEL: z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   OIDC2_KEY: loginKey.optional(),
-  VIPPS_LOGIN: z.enum(['simulator']).optional().or(z.literal('').transform(() => undefined)),
+  VIPPS_LOGIN: z
+    .enum(['simulator'])
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SEED_DEMO_DATA: onOff.optional(),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo1234'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -101,7 +142,10 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /** The publisher's customer unit id at Nets: data transmitter of the AvtaleGiro claim files, recipient of the bank's files (issue 21). */
-  BANK_CUSTOMER_UNIT_ID: z.string().regex(/^\d{8}$/, 'must be the 8-digit customer unit id Nets gave the publisher').optional(),
+  BANK_CUSTOMER_UNIT_ID: z
+    .string()
+    .regex(/^\d{8}$/, 'must be the 8-digit customer unit id Nets gave the publisher')
+    .optional(),
   /** Where bank files are archived, quarantined and written (issue 21). Default: DATA_DIR/bank. */
   BANK_FILES_DIR: z.string().min(1).optional(),
   /** Where EHF invoices are written for the access point to send (issue 23). Default: DATA_DIR/ehf/outbox. */
@@ -115,7 +159,10 @@ const envSchema = z.object({
     })
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  BANK_SFTP_PRIVATE_KEY_FILE: z.string().optional().or(z.literal('').transform(() => undefined)),
+  BANK_SFTP_PRIVATE_KEY_FILE: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   BANK_SFTP_HOST_KEY_SHA256: z
     .string()
     .regex(/^(SHA256:)?[A-Za-z0-9+/]{43}=?$/, "must be the server's SHA-256 host key fingerprint as `ssh-keygen -lf` prints it, e.g. SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s")
@@ -145,14 +192,23 @@ const envSchema = z.object({
       }
     }, 'must be an address, bare or with a display name: minside@adressa.no or Min Side <minside@adressa.no>'),
   /** DKIM signing (ADR 010 "Sender"): all of domain, selector and one of the key variables, or none. */
-  MAIL_DKIM_DOMAIN: z.string().optional().or(z.literal('').transform(() => undefined)),
+  MAIL_DKIM_DOMAIN: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   MAIL_DKIM_SELECTOR: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a DNS label, e.g. minside2026 (the key is published at {selector}._domainkey.{domain})')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  MAIL_DKIM_PRIVATE_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
-  MAIL_DKIM_PRIVATE_KEY_FILE: z.string().optional().or(z.literal('').transform(() => undefined)),
+  MAIL_DKIM_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_DKIM_PRIVATE_KEY_FILE: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /**
    * `test` is the built-in provider (fake money, /_dev/pay, refused in production); `vipps` is Vipps
    * MobilePay (ePayment for Vipps and card) at VIPPS_BASE_URL. Unset outside production: the Vipps
@@ -167,9 +223,21 @@ const envSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://api.vipps.no' })
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  VIPPS_CLIENT_ID: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
-  VIPPS_CLIENT_SECRET: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
-  VIPPS_SUBSCRIPTION_KEY: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
+  VIPPS_CLIENT_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  VIPPS_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  VIPPS_SUBSCRIPTION_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   VIPPS_MERCHANT_SERIAL_NUMBER: z
     .string()
     .regex(/^\d{4,6}$/, 'must be the 4–6 digit merchant serial number from the Vipps MobilePay portal')
@@ -196,7 +264,10 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits or :_.-, e.g. minside:').default('minside:'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits or :_.-, e.g. minside:')
+    .default('minside:'),
 });
 
 /**
@@ -346,7 +417,7 @@ export class ConfigError extends Error {
  * none: production takes money through Vipps MobilePay only; the line says what to set.
  */
 export const noRealPaymentProviderMessage =
-  'Invalid configuration: PAYMENT_PROVIDER: production (NODE_ENV=production or an https PUBLIC_URL) takes money through a real payment provider: set PAYMENT_PROVIDER=vipps with VIPPS_BASE_URL=https://api.vipps.no and the merchant\'s VIPPS_CLIENT_ID, VIPPS_CLIENT_SECRET, VIPPS_SUBSCRIPTION_KEY and VIPPS_MERCHANT_SERIAL_NUMBER. ' +
+  "Invalid configuration: PAYMENT_PROVIDER: production (NODE_ENV=production or an https PUBLIC_URL) takes money through a real payment provider: set PAYMENT_PROVIDER=vipps with VIPPS_BASE_URL=https://api.vipps.no and the merchant's VIPPS_CLIENT_ID, VIPPS_CLIENT_SECRET, VIPPS_SUBSCRIPTION_KEY and VIPPS_MERCHANT_SERIAL_NUMBER. " +
   'The built-in test provider marks invoices paid without moving any money, so it is refused here. ' +
   'For a local trial, set NODE_ENV=development and an http PUBLIC_URL (or none).';
 
@@ -391,7 +462,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   // (ADR 025 "Development default"); production has refused an unset provider above.
   const embeddedVipps = !production && e.PAYMENT_PROVIDER === undefined;
   if (embeddedVipps && e.VIPPS_BASE_URL) {
-    throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: VIPPS_BASE_URL is set but PAYMENT_PROVIDER is not: set PAYMENT_PROVIDER=vipps to pay through it, or unset VIPPS_BASE_URL for the embedded Vipps MobilePay simulator');
+    throw new ConfigError(
+      'Invalid configuration: PAYMENT_PROVIDER: VIPPS_BASE_URL is set but PAYMENT_PROVIDER is not: set PAYMENT_PROVIDER=vipps to pay through it, or unset VIPPS_BASE_URL for the embedded Vipps MobilePay simulator',
+    );
   }
   const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? undefined : 'vipps');
   const vipps: Config['vipps'] = embeddedVipps ? { embeddedSimulator: true, port: e.VIPPS_SIMULATOR_PORT } : paymentProvider === 'vipps' ? vippsConfig(e, production) : undefined;
@@ -463,15 +536,26 @@ function sftpUrlProblem(value: string): string | undefined {
 
 function vippsConfig(e: z.infer<typeof envSchema>, production: boolean): VippsConfig {
   const missing = (['VIPPS_BASE_URL', 'VIPPS_CLIENT_ID', 'VIPPS_CLIENT_SECRET', 'VIPPS_SUBSCRIPTION_KEY', 'VIPPS_MERCHANT_SERIAL_NUMBER'] as const).filter((name) => !e[name]);
-  if (missing.length > 0) throw new ConfigError(`Invalid configuration: ${missing.join(', ')}: required when PAYMENT_PROVIDER=vipps (the keys are in the Vipps MobilePay portal, portal.vippsmobilepay.com, under "For utviklere")`);
+  if (missing.length > 0)
+    throw new ConfigError(
+      `Invalid configuration: ${missing.join(', ')}: required when PAYMENT_PROVIDER=vipps (the keys are in the Vipps MobilePay portal, portal.vippsmobilepay.com, under "For utviklere")`,
+    );
   const baseUrl = (e.VIPPS_BASE_URL as string).replace(/\/+$/, '');
   // Production pays through Vipps MobilePay itself: exactly its production origin (a denylist of
   // simulators and the test environment would let `apitest.vipps.no.`, user info or an internal host through).
   const parsed = new URL(baseUrl);
   if (production && (parsed.origin !== 'https://api.vipps.no' || parsed.username !== '' || parsed.password !== '' || parsed.pathname !== '/' || parsed.search !== '')) {
-    throw new ConfigError(`Invalid configuration: VIPPS_BASE_URL: production pays through https://api.vipps.no, not ${parsed.protocol}//${parsed.host}${parsed.pathname} (a simulator or the test environment moves no money)`);
+    throw new ConfigError(
+      `Invalid configuration: VIPPS_BASE_URL: production pays through https://api.vipps.no, not ${parsed.protocol}//${parsed.host}${parsed.pathname} (a simulator or the test environment moves no money)`,
+    );
   }
-  return { baseUrl, clientId: e.VIPPS_CLIENT_ID as string, clientSecret: e.VIPPS_CLIENT_SECRET as string, subscriptionKey: e.VIPPS_SUBSCRIPTION_KEY as string, merchantSerialNumber: e.VIPPS_MERCHANT_SERIAL_NUMBER as string };
+  return {
+    baseUrl,
+    clientId: e.VIPPS_CLIENT_ID as string,
+    clientSecret: e.VIPPS_CLIENT_SECRET as string,
+    subscriptionKey: e.VIPPS_SUBSCRIPTION_KEY as string,
+    merchantSerialNumber: e.VIPPS_MERCHANT_SERIAL_NUMBER as string,
+  };
 }
 
 function bankSftpConfig(e: z.infer<typeof envSchema>, production: boolean): BankSftpConfig | undefined {
@@ -499,7 +583,10 @@ function bankSftpConfig(e: z.infer<typeof envSchema>, production: boolean): Bank
  * can verify. `.test` never resolves on the internet, so it opens nothing in production.
  */
 function studentDomains(value: string | undefined, demo: boolean): string[] {
-  const listed = (value ?? '').split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean);
+  const listed = (value ?? '')
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase())
+    .filter(Boolean);
   if (listed.length > 0) return listed;
   return [...defaultStudentEmailDomains, ...(demo ? ['*.test'] : [])];
 }
@@ -538,7 +625,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // Bank files a test writes (claims, archived uploads) go to the temporary folder, not the repository's ./data.
   // As `npm start`: the real Vipps MobilePay adapter against the simulator embedded in the app (tests answer for the payer with
   // app.vippsSimulator); due charges are taken when a test says so, never by the wall clock in the middle of one.
-  return { ...loadConfig({}), vipps: { embeddedSimulator: true, port: undefined, chargesEveryMs: 0 }, logLevel: 'silent', webDist: undefined, seedDemoData: false, bankFilesDir: path.join(tmpdir(), 'minside-test-bank'), ehfOutboxDir: path.join(tmpdir(), `minside-test-ehf-${process.pid}`), ...overrides };
+  return {
+    ...loadConfig({}),
+    vipps: { embeddedSimulator: true, port: undefined, chargesEveryMs: 0 },
+    logLevel: 'silent',
+    webDist: undefined,
+    seedDemoData: false,
+    bankFilesDir: path.join(tmpdir(), 'minside-test-bank'),
+    ehfOutboxDir: path.join(tmpdir(), `minside-test-ehf-${process.pid}`),
+    ...overrides,
+  };
 }
 
 /** Where the embedded identity provider lives: /idp under PUBLIC_URL, or under localhost:PORT. */

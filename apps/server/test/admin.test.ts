@@ -78,7 +78,17 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
 
   describe('resend-mail', () => {
     const addMail = async (id: string, text: string) => {
-      await test.database.db.insert(mailOutbox).values({ id, to: 'papir@minside.test', subject: 'Kvittering', text, createdAt: NOW, sentAt: NOW, attempts: 10, lastError: 'mailbox full', nextAttemptAt: new Date(NOW.getTime() + 3_600_000) });
+      await test.database.db.insert(mailOutbox).values({
+        id,
+        to: 'papir@minside.test',
+        subject: 'Kvittering',
+        text,
+        createdAt: NOW,
+        sentAt: NOW,
+        attempts: 10,
+        lastError: 'mailbox full',
+        nextAttemptAt: new Date(NOW.getTime() + 3_600_000),
+      });
     };
 
     it('puts a sent or failed message back in the queue', async () => {
@@ -103,7 +113,9 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
     it('prints the same CSV as the operator endpoint, with the stop in it; --out writes a file', async () => {
       const [papir] = await test.database.db.select().from(subscription).where(eq(subscription.ariaAccountNo, 40_000_001));
       const placedAt = new Date('2026-11-20T10:00:00Z');
-      await test.database.db.insert(deliveryChange).values({ id: 'admin-test-stop', subscriptionId: papir!.id, type: 'STOP', fromDate: '2026-12-01', toDate: '2026-12-05', status: 'active', placedAt, updatedAt: placedAt });
+      await test.database.db
+        .insert(deliveryChange)
+        .values({ id: 'admin-test-stop', subscriptionId: papir!.id, type: 'STOP', fromDate: '2026-12-01', toDate: '2026-12-05', status: 'active', placedAt, updatedAt: placedAt });
 
       const { raw } = await admin('delivery-feed', '--title', 'adr', '--date', '2026-12-01');
       const endpoint = await test.app.inject({ method: 'GET', url: '/api/operator/delivery-feed?title=ADR&date=2026-12-01', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
@@ -128,7 +140,11 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
 
   describe('correct-birthdate', () => {
     const sourceOf = async (email: string) =>
-      (await test.database.rows<{ birthdate: string | null; source: string | null }>(sql`select u.birthdate::text, s.source from app_user u left join profile_field_source s on s.user_id = u.id and s.field = 'birthdate' where u.email = ${email}`))[0];
+      (
+        await test.database.rows<{ birthdate: string | null; source: string | null }>(
+          sql`select u.birthdate::text, s.source from app_user u left join profile_field_source s on s.user_id = u.id and s.field = 'birthdate' where u.email = ${email}`,
+        )
+      )[0];
 
     it('sets the birthdate as the customer centre’s, locked against the subscriber’s own edits', async () => {
       const { lines } = await admin('correct-birthdate', 'student@minside.test', '2001-02-28');
@@ -148,7 +164,9 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
     });
 
     it('leaves a birthdate the issuer verified to the issuer', async () => {
-      await test.database.db.execute(sql`insert into profile_field_source (user_id, field, source, issuer_label, verified, recorded_at) select id, 'birthdate', 'ISSUER', 'Vipps', true, now() from app_user where email = 'ung@minside.test'`);
+      await test.database.db.execute(
+        sql`insert into profile_field_source (user_id, field, source, issuer_label, verified, recorded_at) select id, 'birthdate', 'ISSUER', 'Vipps', true, now() from app_user where email = 'ung@minside.test'`,
+      );
       const before = await sourceOf('ung@minside.test');
       await expect(admin('correct-birthdate', 'ung@minside.test', '1999-01-01')).rejects.toThrow('The birthdate is verified by Vipps: it is corrected there, and the next login brings it.');
       expect(await sourceOf('ung@minside.test')).toEqual(before);
@@ -233,10 +251,42 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
     });
 
     it.each([
-      ['an invalid contact e-mail', () => { const d = base(); titleIn(d, 'ADR')['customerCenterEmail'] = 'kundesenter'; return d; }, /titles\[\d+\] \(ADR\): field "customerCenterEmail" must be an e-mail address, got "kundesenter"/],
-      ['a duplicate title code', () => { const d = base(); d.titles.push({ ...titleIn(d, 'VAR'), publication: 'annen', newsroom: 'annen', baseUrl: 'annen.no' }); return d; }, /duplicate titleCode "VAR"/],
-      ['an unknown field', () => { const d = base(); titleIn(d, 'VAR')['openingHours'] = '8-16'; return d; }, /\(VAR\): unknown field "openingHours"/],
-      ['no fallback title', () => { const d = base(); d.titles = d.titles.filter((t) => t['titleCode'] !== 'POL'); return d; }, /must contain the fallback title POL/],
+      [
+        'an invalid contact e-mail',
+        () => {
+          const d = base();
+          titleIn(d, 'ADR')['customerCenterEmail'] = 'kundesenter';
+          return d;
+        },
+        /titles\[\d+\] \(ADR\): field "customerCenterEmail" must be an e-mail address, got "kundesenter"/,
+      ],
+      [
+        'a duplicate title code',
+        () => {
+          const d = base();
+          d.titles.push({ ...titleIn(d, 'VAR'), publication: 'annen', newsroom: 'annen', baseUrl: 'annen.no' });
+          return d;
+        },
+        /duplicate titleCode "VAR"/,
+      ],
+      [
+        'an unknown field',
+        () => {
+          const d = base();
+          titleIn(d, 'VAR')['openingHours'] = '8-16';
+          return d;
+        },
+        /\(VAR\): unknown field "openingHours"/,
+      ],
+      [
+        'no fallback title',
+        () => {
+          const d = base();
+          d.titles = d.titles.filter((t) => t['titleCode'] !== 'POL');
+          return d;
+        },
+        /must contain the fallback title POL/,
+      ],
       ['broken JSON', () => '{ "titles": [', /Cannot read .*bad-broken-JSON\.json as JSON/],
     ])('refuses a file with %s, saying where, and stores nothing', async (what, make, message) => {
       const path = fileOf(`bad-${what.replace(/ /g, '-')}.json`, make());
@@ -248,7 +298,9 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
     it('refuses to drop a title that subscriptions still use, and stores nothing', async () => {
       const document = base();
       document.titles = document.titles.filter((entry) => entry['titleCode'] !== 'ADR');
-      await expect(admin('catalogue', 'import', fileOf('without-adr.json', document))).rejects.toThrow(/^ADR \(Adresseavisen\) is removed, but \d+ subscriptions?, \d+ accounts?, \d+ plans? still use it: keep it in the file with "excluded": true instead\./);
+      await expect(admin('catalogue', 'import', fileOf('without-adr.json', document))).rejects.toThrow(
+        /^ADR \(Adresseavisen\) is removed, but \d+ subscriptions?, \d+ accounts?, \d+ plans? still use it: keep it in the file with "excluded": true instead\./,
+      );
       expect(await versions()).toEqual([]);
     });
 
@@ -292,7 +344,10 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
         '0 added, 0 removed, 1 changed (2 contact details), 0 group names changed.',
         'Stored as catalogue version 2. Each instance serves it from its next start; to roll it out now: kubectl -n minside rollout restart deployment/minside',
       ]);
-      expect(await titleFromNewApp('VAR')).toMatchObject({ version: 2, body: { customerCenterPhoneNumber: '+47 35 00 00 00', customerCenterEmail: 'kundesenter@varden.no', contactIsPlaceholder: false } });
+      expect(await titleFromNewApp('VAR')).toMatchObject({
+        version: 2,
+        body: { customerCenterPhoneNumber: '+47 35 00 00 00', customerCenterEmail: 'kundesenter@varden.no', contactIsPlaceholder: false },
+      });
       // The rest of version 1 is carried over.
       expect((await titleFromNewApp('ADR')).body).toMatchObject({ customerCenterEmail: 'abonnement@adresseavisen.no' });
       expect((await admin('catalogue', 'versions')).lines).toEqual([
@@ -412,7 +467,10 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
       const [erased] = await test.database.db.select().from(appUser).where(eq(appUser.id, user!.id));
       expect(erased).toMatchObject({ email: `${user!.id}@slettet.invalid`, givenName: '', familyName: '', identitySub: `erased:${user!.id}` });
       expect(await test.database.db.select().from(idpAccount).where(eq(idpAccount.id, user!.identitySub))).toEqual([]);
-      const [request] = await test.database.db.select().from(dataRequest).where(and(eq(dataRequest.userId, user!.id), eq(dataRequest.kind, 'erasure')));
+      const [request] = await test.database.db
+        .select()
+        .from(dataRequest)
+        .where(and(eq(dataRequest.userId, user!.id), eq(dataRequest.kind, 'erasure')));
       expect(request).toMatchObject({ status: 'completed', details: { requestedBy: 'customerCentre', cancelledSubscriptions: ['Digital'] } });
       const [own] = await test.database.db.select().from(subscription).where(eq(subscription.ariaAccountNo, 40_000_014));
       const log = await test.database.db.select().from(subscriptionChange).where(eq(subscriptionChange.subscriptionId, own!.id));
@@ -424,11 +482,18 @@ describe.each(testDatabases)('operator commands on $name', ({ name }) => {
 
     it('refuses a second erasure or an export of an erased person, changing nothing', async () => {
       const before = await test.database.db.select().from(dataRequest);
-      await expect(admin('gdpr', 'erase', '40000014', '--confirm')).rejects.toThrow(/^The personal data of 40000014 was erased on 2026-11-21T12:00:00\.000Z; only pseudonymised bookkeeping is left\. Nothing was done\.$/);
+      await expect(admin('gdpr', 'erase', '40000014', '--confirm')).rejects.toThrow(
+        /^The personal data of 40000014 was erased on 2026-11-21T12:00:00\.000Z; only pseudonymised bookkeeping is left\. Nothing was done\.$/,
+      );
       await expect(admin('gdpr', 'export', '40000014', '--out', join(dir, 'erased.zip'))).rejects.toThrow('was erased');
       await expect(admin('gdpr', 'erase', 'slett@minside.test', '--confirm')).rejects.toThrow('No subscriber with e-mail slett@minside.test.');
       expect(await test.database.db.select().from(dataRequest)).toEqual(before);
-      expect(await test.database.db.select().from(subscriptionChange).where(sql`${subscriptionChange.at} > ${NOW}`)).toEqual([]);
+      expect(
+        await test.database.db
+          .select()
+          .from(subscriptionChange)
+          .where(sql`${subscriptionChange.at} > ${NOW}`),
+      ).toEqual([]);
     });
   });
 

@@ -36,8 +36,7 @@ describe.each(storageCases)('login, sessions and ownership ($name, sessions in $
   });
 
   const browser = () => new TestBrowser(() => injectTransport(test.app));
-  const sessionCount = async () =>
-    redis ? (await redis.keys('session:*')).length : Number((await test.database.rows<{ count: string }>(sql`select count(*) as count from user_session`))[0]?.count);
+  const sessionCount = async () => (redis ? (await redis.keys('session:*')).length : Number((await test.database.rows<{ count: string }>(sql`select count(*) as count from user_session`))[0]?.count));
   const signIn = async (email: string, extra: { titleCode?: string; returnTo?: string } = {}) => {
     const b = browser();
     const response = await login(b, { portal: PORTAL, email, password: DEMO_PASSWORD, titleCode: 'ADR', ...extra });

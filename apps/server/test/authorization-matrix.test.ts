@@ -2,21 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import type { TestBrowser } from './browser.ts';
 import type { RouteEntry } from '../src/plugins/route-table.ts';
-import {
-  anonymous,
-  apiRoutes,
-  call,
-  fixtures,
-  OPERATOR_TOKEN,
-  operatorRoutes,
-  personas,
-  prepareSeeded,
-  publicRoutes,
-  routeKey,
-  signIn,
-  type Fixture,
-  type Persona,
-} from './security-support.ts';
+import { anonymous, apiRoutes, call, fixtures, OPERATOR_TOKEN, operatorRoutes, personas, prepareSeeded, publicRoutes, routeKey, signIn, type Fixture, type Persona } from './security-support.ts';
 
 // Issue 10.1: every /api route, read from the server's own route table, called without a
 // session, with its owner's session and with another subscriber's session.

@@ -59,7 +59,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bank import and claim run killed 
       netbankPayment(kidFor('invoice', Number(no), adr), 10_000 + index + 1, today, { archiveReference: String(index + 1).padStart(9, '0'), bankDate: today }),
     );
     const target = path.join(dir, `ocr-${transmissionNumber}.txt`);
-    const text = await bankFileText(writeOcrGiro({ transmissionNumber, dataRecipient: '71000001', netsDate: today, assignments: [{ agreementId: adr.ocrAgreementId, assignmentNumber: transmissionNumber, account: adr.creditorAccount, netsDate: today, transactions }] }));
+    const text = await bankFileText(
+      writeOcrGiro({
+        transmissionNumber,
+        dataRecipient: '71000001',
+        netsDate: today,
+        assignments: [{ agreementId: adr.ocrAgreementId, assignmentNumber: transmissionNumber, account: adr.creditorAccount, netsDate: today, transactions }],
+      }),
+    );
     writeFileSync(target, Buffer.from(text, 'latin1'));
     return target;
   }
@@ -77,7 +84,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bank import and claim run killed 
   function runAdmin(args: string[], stop: Stop | null): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [admin, 'bank', ...args], {
-        env: { ...process.env, DATABASE_URL: scratch.options.kind === 'postgres' ? scratch.options.url : '', BANK_FILES_DIR: path.join(dir, 'bank'), NODE_ENV: 'development', LOG_LEVEL: 'warn', OPERATOR_TOKEN: '' },
+        env: {
+          ...process.env,
+          DATABASE_URL: scratch.options.kind === 'postgres' ? scratch.options.url : '',
+          BANK_FILES_DIR: path.join(dir, 'bank'),
+          NODE_ENV: 'development',
+          LOG_LEVEL: 'warn',
+          OPERATOR_TOKEN: '',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -184,9 +198,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bank import and claim run killed 
       select 40000001, 'demo-papir-adr', '0', 20000 + n, 'Krasjtrekk ' || n, '2040-01-01', '2040-01-31', ${addDays(today, 7)}, '1503.12.40007' from generate_series(1, ${CLAIMS}) n`);
     const fileState = async () => (await database.rows<{ status: string }>(sql`select status from bank_file where direction = 'OUT' and kind = 'avtalegiro-claims'`))[0]?.status ?? null;
     const deciding = async () =>
-      (await database.rows<{ n: string }>(sql`select count(*)::text as n from pg_stat_activity where datname = current_database() and state = 'active' and query ilike '%insert into "avtalegiro_claim"%'`))[0]?.n !== '0';
+      (
+        await database.rows<{ n: string }>(
+          sql`select count(*)::text as n from pg_stat_activity where datname = current_database() and state = 'active' and query ilike '%insert into "avtalegiro_claim"%'`,
+        )
+      )[0]?.n !== '0';
     // Start-up, in the middle of deciding (one transaction), and at three points while the file is written.
-    const kills: Stop[] = [{ ms: 300 }, { until: deciding }, { until: async () => (await fileState()) === 'WRITING' }, { until: async () => (await fileState()) === 'WRITING', afterMs: 300 }, { until: async () => (await fileState()) === 'WRITING', afterMs: 900 }];
+    const kills: Stop[] = [
+      { ms: 300 },
+      { until: deciding },
+      { until: async () => (await fileState()) === 'WRITING' },
+      { until: async () => (await fileState()) === 'WRITING', afterMs: 300 },
+      { until: async () => (await fileState()) === 'WRITING', afterMs: 900 },
+    ];
     const states: (string | null)[] = [];
     for (const kill of kills) {
       const run = await runAdmin(['claims'], kill);
@@ -198,7 +222,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('bank import and claim run killed 
 
     const last = await runAdmin(['claims'], null);
     expect(last.code, last.stderr).toBe(0);
-    const [file] = await database.rows<{ status: string; transactions: number; file_name: string }>(sql`select status, transactions, file_name from bank_file where direction = 'OUT' and kind = 'avtalegiro-claims'`);
+    const [file] = await database.rows<{ status: string; transactions: number; file_name: string }>(
+      sql`select status, transactions, file_name from bank_file where direction = 'OUT' and kind = 'avtalegiro-claims'`,
+    );
     expect(file?.status).toBe('WRITTEN');
     const [claims] = await database.rows<{ rows: string; invoices: string }>(sql`
       select count(*)::text as rows, count(distinct c.aria_invoice_no)::text as invoices from avtalegiro_claim c join invoice i using (aria_invoice_no) where i.description like 'Krasjtrekk %'`);

@@ -169,7 +169,15 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 describe('bank SFTP configuration', () => {
   it('reads BANK_SFTP_* with Nets’ folder names as defaults, and production refuses an unverified server', () => {
     const base = { BANK_SFTP_URL: 'sftp://minside@sftp.nets.example:2222/', BANK_SFTP_PRIVATE_KEY_FILE: '/secrets/nets_key' };
-    expect(loadConfig(base).bankSftp).toEqual({ host: 'sftp.nets.example', port: 2222, username: 'minside', privateKeyFile: '/secrets/nets_key', hostKeySha256: undefined, inbox: '/outbound', outbox: '/inbound' });
+    expect(loadConfig(base).bankSftp).toEqual({
+      host: 'sftp.nets.example',
+      port: 2222,
+      username: 'minside',
+      privateKeyFile: '/secrets/nets_key',
+      hostKeySha256: undefined,
+      inbox: '/outbound',
+      outbox: '/inbound',
+    });
     expect(loadConfig({}).bankSftp).toBeUndefined();
     expect(() => loadConfig({ BANK_SFTP_URL: 'sftp://sftp.nets.example/' })).toThrow(/BANK_SFTP_URL: must name the user/);
     expect(() => loadConfig({ BANK_SFTP_URL: 'sftp://a:secret@sftp.nets.example/' })).toThrow(/BANK_SFTP_URL: must not contain a password/);
@@ -242,7 +250,11 @@ describe.each(testDatabases)('bank files over SFTP ($name)', ({ name }) => {
   const settled = async (app: TestApp, invoiceNo: number) =>
     (await app.database.rows<{ settled_by: string | null }>(sql`select settled_by from invoice where aria_invoice_no = ${invoiceNo}`))[0]?.settled_by ?? null;
   const ledger = async (app: TestApp) =>
-    (await app.database.rows<{ payments: string; files: string; paid: string }>(sql`select (select count(*) from payment) as payments, (select count(*) from bank_file) as files, (select count(*) from invoice where paid_at is not null) as paid`))[0];
+    (
+      await app.database.rows<{ payments: string; files: string; paid: string }>(
+        sql`select (select count(*) from payment) as payments, (select count(*) from bank_file) as files, (select count(*) from invoice where paid_at is not null) as paid`,
+      )
+    )[0];
   const remote = (folder: string) => readdirSync(folder).sort();
 
   it('downloads the bank’s OCR file, imports it from the local copy, archives it and removes it from the server', async () => {

@@ -91,7 +91,9 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const after = (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === unpaid.ariaInvoiceNo);
     expect(after).toMatchObject({ status: 'PAID', settledBy: 'BANKGIRO', paidAt: '2026-01-15T11:00:00.000Z', payable: false });
     // The payer gets a receipt (issue 23), once, with the bank's date and a link to the invoice on Min Side.
-    const receipts = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where to_address = 'papir@minside.test' and subject like ${`%kvittering for betaling av faktura ${unpaid.ariaInvoiceNo}`}`);
+    const receipts = await test.database.rows<{ text: string }>(
+      sql`select text from mail_outbox where to_address = 'papir@minside.test' and subject like ${`%kvittering for betaling av faktura ${unpaid.ariaInvoiceNo}`}`,
+    );
     expect(receipts).toHaveLength(1);
     expect(receipts[0]?.text).toContain('Betalt 15. januar 2026 i nettbanken.');
     expect(receipts[0]?.text).toContain('/fakturaoversikt');
@@ -180,7 +182,9 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
 
   it('AvtaleGiro: pending until the mandate file confirms it, claimed in the claim file, paid only by the OCR draw, and a deleted mandate falls back to giro', async () => {
     const browser = await signInAs(test, 'http://varden.localhost:3000', 'varden@minside.test');
-    const chosen = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'AVTALEGIRO', idempotencyKey: randomUUID() } });
+    const chosen = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', {
+      json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'AVTALEGIRO', idempotencyKey: randomUUID() },
+    });
     expect(chosen.status, chosen.body).toBe(200);
     const varden = defaultCatalogue.byTitleCode('VAR');
     const { avtaleGiro } = chosen.json<{ result: string; paymentMethod: { avtaleGiro: { kid: string; payeeName: string; status: string } } }>().paymentMethod;
@@ -258,7 +262,12 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect(again.json()).toMatchObject({ settled: 0, unmatched: [{ kid: avtaleGiro.kid, amountOre: claimable.amount_ore, reason: 'INVOICE_CLOSED' }] });
     expect(await drawReceipts()).toHaveLength(1);
     // The bank reverses the draw: it finds the paid claim's payment, and the invoice is open again.
-    const reversedDraw = await upload(await ocrFile([{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 18, sign: '-', partialSettlementNumber: 0, debitAccount: '00000000000' }], varden.bank));
+    const reversedDraw = await upload(
+      await ocrFile(
+        [{ ...netbankPayment(avtaleGiro.kid, claimable.amount_ore, claimable.due_on), transactionType: 18, sign: '-', partialSettlementNumber: 0, debitAccount: '00000000000' }],
+        varden.bank,
+      ),
+    );
     expect(reversedDraw.json(), reversedDraw.body).toMatchObject({ settled: 0, unmatched: [] });
     expect(await paidState()).toBe(false);
     // A reversed draw is no draw: the invoice is the payer's to pay again, not "drawn by the bank".
@@ -269,10 +278,14 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     expect(reopened).toMatchObject({ collection: 'AVTALEGIRO_FAILED', scheduledDrawOn: null });
 
     // Set aside for giro, then deleted at the bank: choosing AvtaleGiro again waits for a new confirmation, it does not come back ACTIVE.
-    const giro = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'BANKGIRO', idempotencyKey: randomUUID() } });
+    const giro = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', {
+      json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'BANKGIRO', idempotencyKey: randomUUID() },
+    });
     expect(giro.status).toBe(200);
     expect((await upload(await bankFileText(mandates(2)))).json()).toMatchObject({ transactions: 1, unmatched: [] });
-    const chosenAgain = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', { json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'AVTALEGIRO', idempotencyKey: randomUUID() } });
+    const chosenAgain = await browser.request('PUT', 'http://varden.localhost:3000/api/subscription/paymentMethod', {
+      json: { ariaAccountNo: accounts.varden, titleCode: 'VAR', method: 'AVTALEGIRO', idempotencyKey: randomUUID() },
+    });
     expect(chosenAgain.json()).toMatchObject({ result: 'PENDING_BANK_CONFIRMATION', paymentMethod: { avtaleGiro: { kid: avtaleGiro.kid, status: 'PENDING' } } });
     expect((await upload(await bankFileText(mandates(1)))).statusCode).toBe(200);
     expect((await browser.request('GET', `http://varden.localhost:3000/api/subscription/${accounts.varden}/VAR/paymentMethod`)).json()).toMatchObject({ avtaleGiro: { status: 'ACTIVE' } });
@@ -294,10 +307,25 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const due = addDays(day, 10);
     const mandateKid = kidFor('mandate', 1, adr.bank);
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, testperiode', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: accounts.papir,
+          subscriptionId: 'demo-papir-adr',
+          amountOre: 64_900,
+          description: 'Komplett, testperiode',
+          periodFrom: addDays(due, 1),
+          periodTo: addDays(due, 30),
+          dueOn: due,
+        },
+        clock(),
+      ),
     );
     const no = created.ariaInvoiceNo;
-    const claimsIn = async (path: string | null) => (await parseBankFile(readFileSync(path ?? '', 'latin1'))).assignments.flatMap((assignment) => assignment.transactions).filter((t) => t.kid === mandateKid && 'dueDate' in t && t.dueDate === due);
+    const claimsIn = async (path: string | null) =>
+      (await parseBankFile(readFileSync(path ?? '', 'latin1'))).assignments.flatMap((assignment) => assignment.transactions).filter((t) => t.kid === mandateKid && 'dueDate' in t && t.dueDate === due);
     const shown = async () => (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === no);
 
     // Only today's file is made: it goes to the bank now, and its lead times count from today.
@@ -343,7 +371,21 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     clockAt(day);
     const due = addDays(day, 10);
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, ikke trukket', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: accounts.papir,
+          subscriptionId: 'demo-papir-adr',
+          amountOre: 64_900,
+          description: 'Komplett, ikke trukket',
+          periodFrom: addDays(due, 1),
+          periodTo: addDays(due, 30),
+          dueOn: due,
+        },
+        clock(),
+      ),
     );
     const no = created.ariaInvoiceNo;
     const shown = async () => (await invoicesOf('papir@minside.test', accounts.papir)).find((row) => row.ariaInvoiceNo === no);
@@ -383,7 +425,13 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     const at = (dueInDays: number, description: string) =>
       test.database.db.transaction((tx) => {
         const due = addDays(today, dueInDays);
-        return insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description, periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock());
+        return insertInvoice(
+          tx,
+          defaultCatalogue,
+          'ADR',
+          { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description, periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due },
+          clock(),
+        );
       });
     const later = await at(30, 'Komplett, trekkes senere');
     const lastClaimDay = await at(4, 'Komplett, siste kravdag');
@@ -398,7 +446,21 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     // varden pays by giro: an unpaid invoice of theirs is the payer's, due (not alarming) until its due date.
     const giro = await test.database.db.transaction((tx) => {
       const due = addDays(today, 200);
-      return insertInvoice(tx, defaultCatalogue, 'VAR', { ariaAccountNo: accounts.varden, subscriptionId: 'demo-varden-var', amountOre: 189_900, description: 'Papir + digital, neste år', periodFrom: addDays(due, 1), periodTo: addDays(due, 90), dueOn: due }, clock());
+      return insertInvoice(
+        tx,
+        defaultCatalogue,
+        'VAR',
+        {
+          ariaAccountNo: accounts.varden,
+          subscriptionId: 'demo-varden-var',
+          amountOre: 189_900,
+          description: 'Papir + digital, neste år',
+          periodFrom: addDays(due, 1),
+          periodTo: addDays(due, 90),
+          dueOn: due,
+        },
+        clock(),
+      );
     });
     const browser = await signInAs(test, 'http://varden.localhost:3000', 'varden@minside.test');
     const varden = (await browser.request('GET', `http://varden.localhost:3000/api/invoice/${accounts.varden}`)).json<{ invoices: Invoice[] }>().invoices;
@@ -409,7 +471,13 @@ describe.each(testDatabases)('bank rails ($name)', ({ name }) => {
     // Due beyond the claim window: not at the bank, so the subscriber may pay it here.
     const due = addDays(today, 40);
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, delbetalt', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        { ariaAccountNo: accounts.papir, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, delbetalt', periodFrom: addDays(due, 1), periodTo: addDays(due, 30), dueOn: due },
+        clock(),
+      ),
     );
     expect((await upload(await ocrFile([netbankPayment(created.kid, 10_000)]))).json()).toMatchObject({ settled: 0, unmatched: [] });
     const browser = await signInAs(test, PORTAL, 'papir@minside.test');

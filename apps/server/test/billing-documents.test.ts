@@ -21,7 +21,11 @@ const OPERATOR = 'o'.repeat(40);
 const papir = 40_000_001;
 const digital = 40_000_002;
 /** 200 characters, so a cut anywhere shows. */
-const longDescription = `Komplett med eAvis, søndagsutgave og Pluss – Áile Čuđe sin gaveperiode til hele familien i Kárášjohka, med levering før klokken sju alle hverdager og lørdager, samt tilgang til alle lokale nyheter`.padEnd(200, '.');
+const longDescription =
+  `Komplett med eAvis, søndagsutgave og Pluss – Áile Čuđe sin gaveperiode til hele familien i Kárášjohka, med levering før klokken sju alle hverdager og lørdager, samt tilgang til alle lokale nyheter`.padEnd(
+    200,
+    '.',
+  );
 
 describe.each(testDatabases)('invoices and credit notes as documents ($name)', ({ name }) => {
   let test: TestApp;
@@ -38,7 +42,13 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
 
   const issue = (ariaAccountNo: number, subscriptionId: string, amountOre: number, description = 'Komplett, testperiode', dueInDays = 14) =>
     test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo, subscriptionId, amountOre, description, periodFrom: addDays(today(), 20), periodTo: addDays(today(), 49), dueOn: addDays(today(), dueInDays) }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        { ariaAccountNo, subscriptionId, amountOre, description, periodFrom: addDays(today(), 20), periodTo: addDays(today(), 49), dueOn: addDays(today(), dueInDays) },
+        clock(),
+      ),
     );
   const download = async (browser: TestBrowser, path: string) => {
     const response = await browser.request('GET', `${PORTAL}${path}`);
@@ -47,13 +57,20 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
     return response.raw;
   };
   const operatorCredit = (ariaInvoiceNo: number, reason: unknown) =>
-    test.app.inject({ method: 'POST', url: `/api/operator/invoice/${ariaInvoiceNo}/credit`, headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' }, payload: { reason } });
+    test.app.inject({
+      method: 'POST',
+      url: `/api/operator/invoice/${ariaInvoiceNo}/credit`,
+      headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+      payload: { reason },
+    });
   /** Mail to `to` whose subject is like `subjectLike`, its text with the no-break spaces of amounts as plain ones. */
   const mailsTo = async (to: string, subjectLike: string) =>
-    (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to} and subject like ${subjectLike} order by created_at`)).map((mail) => ({
-      ...mail,
-      text: mail.text.replace(/\u00a0/g, ' '),
-    }));
+    (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to} and subject like ${subjectLike} order by created_at`)).map(
+      (mail) => ({
+        ...mail,
+        text: mail.text.replace(/\u00a0/g, ' '),
+      }),
+    );
 
   it('an invoice to a subscriber named Áile Čuđe has every field bokføringsforskriften § 5-1-1 asks for, readable as text, and the same bytes on every download', async () => {
     await test.database.db.execute(sql`update app_user set given_name = 'Áile', family_name = 'Čuđe' where email = 'papir@minside.test'`);
@@ -62,7 +79,9 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
     const pdf = await download(browser, `/api/invoice/${papir}/${created.ariaInvoiceNo}/pdf`);
     const text = await pdfText(pdf);
     const title = defaultCatalogue.byTitleCode('ADR');
-    const [address] = await test.database.rows<{ street: string; street_number: string; postal_code: string; town: string }>(sql`select street, street_number, postal_code, town from delivery_address where subscription_id = 'demo-papir-adr'`);
+    const [address] = await test.database.rows<{ street: string; street_number: string; postal_code: string; town: string }>(
+      sql`select street, street_number, postal_code, town from delivery_address where subscription_id = 'demo-papir-adr'`,
+    );
     const dotted = (iso: string) => iso.split('-').reverse().join('.');
     const required: [string, string][] = [
       ['document type', 'Faktura'],
@@ -124,7 +143,12 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
     expect(tooShort.statusCode).toBe(400);
     expect(tooShort.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect((await operatorCredit(999_999_999, 'Reklamasjon på levering')).statusCode).toBe(404);
-    const anonymous = await test.app.inject({ method: 'POST', url: `/api/operator/invoice/${created.ariaInvoiceNo}/credit`, headers: { 'content-type': 'application/json' }, payload: { reason: 'Reklamasjon på levering' } });
+    const anonymous = await test.app.inject({
+      method: 'POST',
+      url: `/api/operator/invoice/${created.ariaInvoiceNo}/credit`,
+      headers: { 'content-type': 'application/json' },
+      payload: { reason: 'Reklamasjon på levering' },
+    });
     expect(anonymous.statusCode).toBe(401);
     expect(await test.database.rows(sql`select number from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${created.ariaInvoiceNo}`)).toHaveLength(0);
 
@@ -143,7 +167,16 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
     expect(listed).toContainEqual({ number: creditNoteNumber, ariaInvoiceNo: created.ariaInvoiceNo, issuedOn: today(), amountOre: 64_900 });
 
     const text = await pdfText(await download(browser, `/api/invoice/${papir}/credit-notes/${creditNoteNumber}/pdf`));
-    for (const expected of ['Kreditnota', `Kreditnotanummer ${creditNoteNumber}`, `Gjelder faktura ${created.ariaInvoiceNo}`, 'Årsak: Reklamasjon på levering', 'Du skal ikke betale den', 'Kreditert beløp 649,00 kr', 'Org.nr. NO 962 806 112 MVA', 'Mva 0 %'])
+    for (const expected of [
+      'Kreditnota',
+      `Kreditnotanummer ${creditNoteNumber}`,
+      `Gjelder faktura ${created.ariaInvoiceNo}`,
+      'Årsak: Reklamasjon på levering',
+      'Du skal ikke betale den',
+      'Kreditert beløp 649,00 kr',
+      'Org.nr. NO 962 806 112 MVA',
+      'Mva 0 %',
+    ])
       expect(text).toContain(expected);
 
     const [mail] = await mailsTo('papir@minside.test', `%kreditnota ${creditNoteNumber}%`);
@@ -183,7 +216,8 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
 
   it('an invoice paid in the bank is not refunded from here: refused with a code, nothing issued', async () => {
     const created = await issue(papir, 'demo-papir-adr', 10_000);
-    await test.database.db.execute(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, aria_invoice_no, provider, provider_reference, return_url, created_at, updated_at, settled_at)
+    await test.database.db
+      .execute(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, aria_invoice_no, provider, provider_reference, return_url, created_at, updated_at, settled_at)
       values (${randomUUID()}, ${`bank-test:${created.ariaInvoiceNo}`}, 'INVOICE', 'BANKGIRO', 10000, 'CAPTURED', ${papir}, ${created.ariaInvoiceNo}, 'bank', ${`test:${created.ariaInvoiceNo}`}, '/fakturaoversikt', now(), now(), now())`);
     await test.database.db.execute(sql`update invoice set paid_at = now(), settled_by = 'BANKGIRO' where aria_invoice_no = ${created.ariaInvoiceNo}`);
     const refused = await operatorCredit(created.ariaInvoiceNo, 'Reklamasjon på levering');
@@ -194,7 +228,8 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
 
   it('an unpaid invoice with a bank part-payment on it is not cancelled by a credit: refused, nothing issued', async () => {
     const created = await issue(papir, 'demo-papir-adr', 20_000);
-    await test.database.db.execute(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, aria_invoice_no, provider, provider_reference, return_url, created_at, updated_at, settled_at)
+    await test.database.db
+      .execute(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, aria_invoice_no, provider, provider_reference, return_url, created_at, updated_at, settled_at)
       values (${randomUUID()}, ${`bank-part:${created.ariaInvoiceNo}`}, 'INVOICE', 'BANKGIRO', 5000, 'CAPTURED', ${papir}, ${created.ariaInvoiceNo}, 'bank', ${`part:${created.ariaInvoiceNo}`}, '/fakturaoversikt', now(), now(), now())`);
     const refused = await operatorCredit(created.ariaInvoiceNo, 'Reklamasjon på levering');
     expect(refused.statusCode).toBe(409);
@@ -208,18 +243,27 @@ describe.each(testDatabases)('invoices and credit notes as documents ($name)', (
     const admin = await signIn(test, PORTAL, 'admin@firma.test');
     const business = (path: string) => `${PORTAL}/api/business${path}?titleCode=ADR`;
     // Bad input: a clear Norwegian message per field, a stable code, nothing stored.
-    const refused = await admin.request('PUT', business('/einvoice'), { json: { organizationNumber: '962806113', companyName: 'Firma AS', street: 'Kongens gate 1', postalCode: '70', town: 'Trondheim' } });
+    const refused = await admin.request('PUT', business('/einvoice'), {
+      json: { organizationNumber: '962806113', companyName: 'Firma AS', street: 'Kongens gate 1', postalCode: '70', town: 'Trondheim' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('Organisasjonsnummeret er ikke gyldig');
     expect(refused.body).toContain('Postnummeret har 4 sifre.');
     expect((await admin.request('GET', business('/einvoice'))).json()).toEqual({ einvoice: null });
     // Only the company's administrator.
     const employee = await signIn(test, PORTAL, 'ansatt@firma.test');
-    expect((await employee.request('PUT', business('/einvoice'), { json: { organizationNumber: '962 806 112', companyName: 'Firma AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim' } })).status).toBe(403);
+    expect(
+      (await employee.request('PUT', business('/einvoice'), { json: { organizationNumber: '962 806 112', companyName: 'Firma AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim' } }))
+        .status,
+    ).toBe(403);
 
-    const set = await admin.request('PUT', business('/einvoice'), { json: { organizationNumber: '962 806 112', companyName: 'Firma Čuđe AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim', reference: 'Kostnadssted 42' } });
+    const set = await admin.request('PUT', business('/einvoice'), {
+      json: { organizationNumber: '962 806 112', companyName: 'Firma Čuđe AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim', reference: 'Kostnadssted 42' },
+    });
     expect(set.status, set.body).toBe(200);
-    expect(set.json()).toEqual({ einvoice: { organizationNumber: '962806112', companyName: 'Firma Čuđe AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim', reference: 'Kostnadssted 42' } });
+    expect(set.json()).toEqual({
+      einvoice: { organizationNumber: '962806112', companyName: 'Firma Čuđe AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim', reference: 'Kostnadssted 42' },
+    });
 
     const [{ id: subscriptionId } = { id: '' }] = await test.database.rows<{ id: string }>(sql`select id from subscription where aria_account_no = 40000006 and title_code = 'ADR'`);
     const created = await issue(40_000_006, subscriptionId, 2_990_000, 'Bedrift digital, ett år');

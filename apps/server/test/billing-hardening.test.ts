@@ -83,7 +83,16 @@ describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
     const [stored] = await test.database.rows<{ value: string }>(sql`select value from billing_secret where name = ${`vipps_webhook:${EMBEDDED_MERCHANT_SERIAL_NUMBER}`}`);
     const registration = JSON.parse(stored?.value ?? '{}') as { url: string; secret: string };
     const url = new URL(registration.url);
-    const body = JSON.stringify({ msn: EMBEDDED_MERCHANT_SERIAL_NUMBER, reference, pspReference, name: eventName, amount: { currency: 'NOK', value }, timestamp: now().toISOString(), success: true, idempotencyKey: null });
+    const body = JSON.stringify({
+      msn: EMBEDDED_MERCHANT_SERIAL_NUMBER,
+      reference,
+      pspReference,
+      name: eventName,
+      amount: { currency: 'NOK', value },
+      timestamp: now().toISOString(),
+      success: true,
+      idempotencyKey: null,
+    });
     const headers = signWebhookRequest({ secret: registration.secret, method: 'POST', pathAndQuery: url.pathname, host: url.host, body, date: now() });
     return test.app.inject({ method: 'POST', url: url.pathname, payload: body, headers: { ...headers, 'content-type': 'application/json' } });
   };
@@ -103,7 +112,12 @@ describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
     // again for days) and changes nothing; a NUL byte, which no Vipps MobilePay reference holds, is
     // refused as invalid input.
     const before = await test.database.rows(sql`select id, status from payment order by id`);
-    for (const [reference, status] of [['\u0000', 400], ['a\u0000b', 400], ['not-a-payment', 200], ['a'.repeat(64), 200]] as const) {
+    for (const [reference, status] of [
+      ['\u0000', 400],
+      ['a\u0000b', 400],
+      ['not-a-payment', 200],
+      ['a'.repeat(64), 200],
+    ] as const) {
       const answer = await webhook(reference, 'AUTHORIZED', randomUUID());
       expect(answer.statusCode, `${JSON.stringify(reference)}: ${answer.body}`).toBe(status);
       if (status === 400) expect(answer.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -130,7 +144,9 @@ describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
     // While the first charge is in doubt, a second run charges nothing more.
     await test.app.billingJobs.runRenewals();
     expect(await paymentsOf(no)).toHaveLength(1);
-    const creates = vipps().requests.filter((request) => request.method === 'POST' && request.path === `/recurring/v3/agreements/${UNG_AGREEMENT}/charges` && (request.body as { orderId?: string }).orderId === inDoubt?.id);
+    const creates = vipps().requests.filter(
+      (request) => request.method === 'POST' && request.path === `/recurring/v3/agreements/${UNG_AGREEMENT}/charges` && (request.body as { orderId?: string }).orderId === inDoubt?.id,
+    );
     expect(creates).toHaveLength(3);
     expect(new Set(creates.map((request) => request.headers['idempotency-key'])).size).toBe(1);
 
@@ -330,7 +346,8 @@ describe.each(testDatabases)('billing hardening ($name)', ({ name }) => {
 
   it('choosing giro is not undone when an older Vipps agreement flow is approved later', async () => {
     const ung = await signIn('ung@minside.test');
-    const put = (body: Record<string, unknown>) => ung.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.ung, titleCode: 'ADR', idempotencyKey: randomUUID(), ...body } });
+    const put = (body: Record<string, unknown>) =>
+      ung.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.ung, titleCode: 'ADR', idempotencyKey: randomUUID(), ...body } });
     const method = async () => (await ung.request('GET', `${PORTAL}/api/subscription/${accounts.ung}/ADR/paymentMethod`)).json<{ method: string }>().method;
     // A new Vipps agreement (another phone, say): the payer is sent to Vipps MobilePay to approve it.
     const flow = (await put({ method: 'VIPPS' })).json<{ result: string; paymentId: string; redirectUrl: string }>();

@@ -4,7 +4,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, addMonths, calendarDaysBetween, changeLogResponseSchema, formatKroner, instStatusCodes, isValidKid, kidFor, orderSchema, osloToday, paymentRedirectSchema, priceChangesResponseSchema, priceOn, reactivateSubscriptionResponseSchema, systemClock } from '@minside/domain';
+import {
+  addDays,
+  addMonths,
+  calendarDaysBetween,
+  changeLogResponseSchema,
+  formatKroner,
+  instStatusCodes,
+  isValidKid,
+  kidFor,
+  orderSchema,
+  osloToday,
+  paymentRedirectSchema,
+  priceChangesResponseSchema,
+  priceOn,
+  reactivateSubscriptionResponseSchema,
+  systemClock,
+} from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import { CHARGE_LEAD_DAYS } from '../src/integrations/payment/vipps-provider.ts';
 import { CLAIM_MIN_LEAD_DAYS } from '../src/modules/billing/claim-window.ts';
@@ -53,9 +69,12 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
   const periodEnd = async (subscriptionId: string) =>
     (await test.database.rows<{ end: string }>(sql`select current_period_end::text as "end" from subscription where id = ${subscriptionId}`))[0]?.end ?? '';
   const mailAbout = async (to: string, ariaInvoiceNo: number | undefined) =>
-    (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to}`)).find((row) => row.subject.includes(`faktura ${ariaInvoiceNo}`))?.text ?? '';
+    (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to}`)).find((row) => row.subject.includes(`faktura ${ariaInvoiceNo}`))
+      ?.text ?? '';
   const renewalPayments = (subscriptionId: string) =>
-    test.database.rows<{ status: string; method: string; aria_invoice_no: number }>(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`);
+    test.database.rows<{ status: string; method: string; aria_invoice_no: number }>(
+      sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL'`,
+    );
   const vipps = () => vippsOf(test);
   /** Vipps MobilePay's own view, asked with the keys the app fetched its access token with. */
   const atVipps = () => vippsClientOf(test, now);
@@ -107,7 +126,9 @@ describe.each(testDatabases)('billing renewals ($name)', ({ name }) => {
     // ung's discounted invoice: a charge on the Vipps agreement was made when it fell due (the
     // previous test's runs, at day 7), due the provider's lead time ahead; nothing is paid before
     // Vipps MobilePay has taken it…
-    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(sql`select id, status, provider_reference from payment where subscription_id = ${subscriptions.ung} and purpose = 'RENEWAL'`);
+    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(
+      sql`select id, status, provider_reference from payment where subscription_id = ${subscriptions.ung} and purpose = 'RENEWAL'`,
+    );
     const ungInvoice = (await invoicesOf(subscriptions.ung)).find((row) => row.period_from === ungPeriod);
     expect(charge).toMatchObject({ status: 'PENDING', provider_reference: `charge:${UNG_AGREEMENT}:${charge?.id}` });
     expect(ungInvoice).toMatchObject({ amount_ore: 7_920, paid_at: null });
@@ -206,7 +227,9 @@ describe.each(testDatabases)('billing renewals, charging a stored card ($name)',
     );
     expect(digital).toMatchObject({ due_on: addDays(end, -2), settled_by: 'SWEDBANK-PPG' });
     expect(digital?.paid_at).not.toBeNull();
-    const payments = await test.database.rows(sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptions.digital} and purpose = 'RENEWAL'`);
+    const payments = await test.database.rows(
+      sql`select status, method, aria_invoice_no::int as aria_invoice_no from payment where subscription_id = ${subscriptions.digital} and purpose = 'RENEWAL'`,
+    );
     expect(payments).toEqual([{ status: 'CAPTURED', method: 'SWEDBANK-PPG', aria_invoice_no: digital?.aria_invoice_no }]);
   });
 });
@@ -247,16 +270,25 @@ describe.each(testDatabases)('reactivation bills its first period at once ($name
   it('a stored card: the invoice is due today, and the job charges the card for it, once', async () => {
     // utlopt's card, kept by the provider (as the seed keeps digital's): still on file after the subscription expired.
     const at = systemClock();
-    await test.database.rows(sql`insert into test_provider_transaction (id, idempotency_key, kind, method, amount_ore, status, merchant_reference, agreement_id, return_url, description, card, created_at, updated_at)
+    await test.database
+      .rows(sql`insert into test_provider_transaction (id, idempotency_key, kind, method, amount_ore, status, merchant_reference, agreement_id, return_url, description, card, created_at, updated_at)
       values ('tp_test_utlopt', 'test-agreement:utlopt', 'AGREEMENT', 'SWEDBANK-PPG', 0, 'AUTHORIZED', 'test-utlopt', null, '/', 'Testavtale', ${JSON.stringify({ brand: 'Visa', last4: '4242', expiryMonth: 12, expiryYear: 2031 })}::jsonb, ${at}, ${at})`);
-    await test.database.rows(sql`insert into payment_agreement (id, subscription_id, method, status, provider, provider_agreement_id, card_brand, card_last4, card_expiry_month, card_expiry_year, created_at, updated_at)
+    await test.database
+      .rows(sql`insert into payment_agreement (id, subscription_id, method, status, provider, provider_agreement_id, card_brand, card_last4, card_expiry_month, card_expiry_year, created_at, updated_at)
       values ('test-agreement-utlopt', 'demo-utlopt-adr', 'SWEDBANK-PPG', 'ACTIVE', 'test', 'tp_test_utlopt', 'Visa', '4242', 12, 2031, ${at}, ${at})`);
 
     const day = today();
     const answer = await reactivate('utlopt@minside.test', 40_000_010);
     const [issued] = await invoiceOf('demo-utlopt-adr', day);
     expect(issued).toMatchObject({ amount_ore: answer.subscription.priceOre, period_to: addDays(addMonths(day, 1), -1), due_on: day, paid_at: null });
-    expect(answer.invoice).toEqual({ ariaInvoiceNo: issued?.aria_invoice_no, amountOre: answer.subscription.priceOre, periodFrom: day, periodTo: addDays(addMonths(day, 1), -1), dueOn: day, payment: 'card' });
+    expect(answer.invoice).toEqual({
+      ariaInvoiceNo: issued?.aria_invoice_no,
+      amountOre: answer.subscription.priceOre,
+      periodFrom: day,
+      periodTo: addDays(addMonths(day, 1), -1),
+      dueOn: day,
+      payment: 'card',
+    });
     // Money moves on the provider's word only: nothing is charged by the reactivation itself.
     expect(await renewalPayments('demo-utlopt-adr')).toEqual([]);
 
@@ -280,11 +312,15 @@ describe.each(testDatabases)('reactivation bills its first period at once ($name
     const [issued] = await invoiceOf('demo-tidligere-adr', day);
     expect(issued).toMatchObject({ amount_ore: answer.subscription.priceOre, due_on: dueOn, paid_at: null });
     expect(answer.invoice).toMatchObject({ ariaInvoiceNo: issued?.aria_invoice_no, periodFrom: day, dueOn, payment: 'avtalegiro' });
-    const mail = (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'tidligere@minside.test'`)).find((row) => row.subject.includes(`ny faktura ${issued?.aria_invoice_no}`));
+    const mail = (await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'tidligere@minside.test'`)).find((row) =>
+      row.subject.includes(`ny faktura ${issued?.aria_invoice_no}`),
+    );
     expect(mail?.text).toContain('Beløpet trekkes med AvtaleGiro på forfallsdatoen.');
 
     await test.app.bank.claims(day);
-    const claims = await test.database.rows<{ kid: string; amount_ore: number; due_on: string }>(sql`select kid, amount_ore, due_on::text as due_on from avtalegiro_claim where aria_invoice_no = ${issued?.aria_invoice_no ?? 0}`);
+    const claims = await test.database.rows<{ kid: string; amount_ore: number; due_on: string }>(
+      sql`select kid, amount_ore, due_on::text as due_on from avtalegiro_claim where aria_invoice_no = ${issued?.aria_invoice_no ?? 0}`,
+    );
     expect(claims).toEqual([{ kid: mandateKid, amount_ore: answer.subscription.priceOre, due_on: dueOn }]);
   });
 });
@@ -348,7 +384,9 @@ describe.each(testDatabases)('billing renewals, the end of the 1 kr month ($name
     const before = await subscriptionOf('user-prove');
     expect(before).toMatchObject({ id: 'demo-prove-adr', inst_status_code: instStatusCodes.TRIAL, price_ore: 29_900, intro_price_ore: 100, intro_ends_on: trialEnd, current_period_end: trialEnd });
     const prove = await signIn(test, PORTAL, 'prove@minside.test');
-    const cancelled = await prove.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: before?.aria_account_no, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } });
+    const cancelled = await prove.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: before?.aria_account_no, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' },
+    });
     expect(cancelled.status, cancelled.body).toBe(200);
     for (const day of [addDays(trialEnd, -RENEWAL_LEAD_DAYS), addDays(trialEnd, -2), trialEnd, addDays(trialEnd, 1)]) {
       setToday(day);
@@ -431,7 +469,12 @@ describe.each(testDatabases)('billing renewals, the end of the 1 kr month ($name
     await runTwiceAtOnceAndAgain();
     expect(await subscriptionOf('user-ny')).toMatchObject({ inst_status_code: instStatusCodes.ACTIVE, current_period_end: addMonths(trial.end, 1) });
     expect(await changesOf(trial.subscriptionId, 'trialEnded')).toEqual([
-      { actor: 'system', from_status_code: instStatusCodes.TRIAL, to_status_code: instStatusCodes.ACTIVE, details: { planName: 'Digital', billingPeriod: 'MONTH', amountOre: trial.regularOre, on: trial.end } },
+      {
+        actor: 'system',
+        from_status_code: instStatusCodes.TRIAL,
+        to_status_code: instStatusCodes.ACTIVE,
+        details: { planName: 'Digital', billingPeriod: 'MONTH', amountOre: trial.regularOre, on: trial.end },
+      },
     ]);
     // Still one invoice per period: the 1 kr month and the first month at the regular price.
     expect((await invoicesOf(trial.subscriptionId)).map((invoice) => [invoice.period_from, invoice.amount_ore])).toEqual([

@@ -74,7 +74,16 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
   };
   /** An ePayment webhook body as Vipps MobilePay sends one. */
   const epaymentEvent = (reference: string, eventName: string, pspReference: string, value: number) =>
-    JSON.stringify({ msn: EMBEDDED_MERCHANT_SERIAL_NUMBER, reference, pspReference, name: eventName, amount: { currency: 'NOK', value }, timestamp: now().toISOString(), success: true, idempotencyKey: null });
+    JSON.stringify({
+      msn: EMBEDDED_MERCHANT_SERIAL_NUMBER,
+      reference,
+      pspReference,
+      name: eventName,
+      amount: { currency: 'NOK', value },
+      timestamp: now().toISOString(),
+      success: true,
+      idempotencyKey: null,
+    });
   /** POSTs `body` to our webhook as Vipps MobilePay does: signed over `signedBody` (default the body) with `secret` (default ours) at `date`, or not signed at all. */
   const webhook = async (body: string, signing: { secret?: string; date?: Date; signedBody?: string } | 'unsigned' = {}) => {
     const registered = await registration();
@@ -82,7 +91,14 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
     const headers =
       signing === 'unsigned'
         ? {}
-        : signWebhookRequest({ secret: signing.secret ?? registered.secret, method: 'POST', pathAndQuery: url.pathname, host: url.host, body: signing.signedBody ?? body, date: signing.date ?? now() });
+        : signWebhookRequest({
+            secret: signing.secret ?? registered.secret,
+            method: 'POST',
+            pathAndQuery: url.pathname,
+            host: url.host,
+            body: signing.signedBody ?? body,
+            date: signing.date ?? now(),
+          });
     return test.app.inject({ method: 'POST', url: url.pathname, payload: body, headers: { ...headers, 'content-type': 'application/json' } });
   };
 
@@ -137,7 +153,10 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
     const unpaid = await unpaidOf(papir, accounts.papir);
     // No "Feil" here: an ePayment has no failed outcome (its states are CREATED, AUTHORIZED, ABORTED,
     // EXPIRED and TERMINATED). FAILED is a Recurring charge's (billing-hardening.test.ts, dunning).
-    for (const [action, status, state] of [['reject', 'CANCELLED', 'ABORTED'], ['expire', 'TIMEOUT', 'EXPIRED']] as const) {
+    for (const [action, status, state] of [
+      ['reject', 'CANCELLED', 'ABORTED'],
+      ['expire', 'TIMEOUT', 'EXPIRED'],
+    ] as const) {
       const started = (await startPayment(papir, unpaid.ariaInvoiceNo)).json<{ paymentId: string; redirectUrl: string }>();
       const back = await answerAtVipps(test, started.redirectUrl, action);
       expect(back).toBe(`/betal-faktura/${unpaid.ariaInvoiceNo}?paymentId=${started.paymentId}`);
@@ -258,9 +277,13 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
   it('reconciliation settles a payment whose webhook was lost, and times out one the payer abandoned', async () => {
     const digital = await signIn('digital@minside.test');
     const make = async () =>
-      Number((await test.database.rows<{ no: number }>(sql`
+      Number(
+        (
+          await test.database.rows<{ no: number }>(sql`
         insert into invoice (aria_account_no, subscription_id, kid, amount_ore, description, period_from, period_to, due_on, bank_account_number)
-        values (${accounts.digital}, 'demo-digital-adr', '0', 29900, 'Testfaktura', '2032-01-01', '2032-01-31', '2031-12-30', '1503.12.34567') returning aria_invoice_no as no`))[0]?.no);
+        values (${accounts.digital}, 'demo-digital-adr', '0', 29900, 'Testfaktura', '2032-01-01', '2032-01-31', '2031-12-30', '1503.12.34567') returning aria_invoice_no as no`)
+        )[0]?.no,
+      );
     const lost = await make();
     const abandoned = await make();
     // Every webhook of the first is lost, from its creation on (a late one would make the app look).
@@ -303,7 +326,8 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
 
   it('changes papir to a Vipps agreement approved at Vipps MobilePay, so / shows VIPPS; no card is offered; AvtaleGiro waits for the bank, giro is recorded at once', async () => {
     const papir = await signIn('papir@minside.test');
-    const put = (body: Record<string, unknown>) => papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', idempotencyKey: randomUUID(), ...body } });
+    const put = (body: Record<string, unknown>) =>
+      papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', idempotencyKey: randomUUID(), ...body } });
     const subscriptionMethod = async () => (await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR`)).json<{ paymentMethod: string }>().paymentMethod;
     const mandateKid = kidFor('mandate', 1, defaultCatalogue.byTitleCode('ADR').bank);
     expect((await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR/paymentMethod`)).json()).toMatchObject({
@@ -371,7 +395,12 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
       insert into invoice (aria_account_no, subscription_id, kid, amount_ore, description, period_from, period_to, due_on, bank_account_number)
       values (${accounts.ung}, 'demo-ung-adr', '0', 9900, 'Ung digital', '2033-01-01', '2033-01-31', '2032-12-30', '1503.12.34567') returning aria_invoice_no as no`);
     const no = Number(created?.no);
-    const operator = await test.app.inject({ method: 'POST', url: '/api/operator/paylink', headers: { authorization: `Bearer ${'o'.repeat(40)}`, 'content-type': 'application/json' }, payload: { ariaInvoiceNo: no, validDays: 2 } });
+    const operator = await test.app.inject({
+      method: 'POST',
+      url: '/api/operator/paylink',
+      headers: { authorization: `Bearer ${'o'.repeat(40)}`, 'content-type': 'application/json' },
+      payload: { ariaInvoiceNo: no, validDays: 2 },
+    });
     expect(operator.statusCode, operator.body).toBe(200);
     const { token, path } = operator.json<{ token: string; path: string }>();
     expect(path).toBe(`/betaling?token=${encodeURIComponent(token)}`);
@@ -392,7 +421,11 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
     expectRefused(await stranger.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`), 404, 'NOT_FOUND');
     expect(await paymentView(stranger, flow.paymentId, `?token=${encodeURIComponent(token)}`)).toMatchObject({ status: 'CAPTURED', ariaInvoiceNo: no });
     expect((await stranger.request('GET', `${PORTAL}/api/paylink/${encodeURIComponent(token)}`)).json()).toMatchObject({ status: 'PAID', payable: false });
-    expectRefused(await stranger.request('POST', `${PORTAL}/api/paylink/${encodeURIComponent(token)}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } }), 409, 'INVOICE_ALREADY_PAID');
+    expectRefused(
+      await stranger.request('POST', `${PORTAL}/api/paylink/${encodeURIComponent(token)}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } }),
+      409,
+      'INVOICE_ALREADY_PAID',
+    );
 
     offsetMs = 3 * 24 * 60 * MINUTE;
     try {
@@ -442,12 +475,20 @@ describe.each(testDatabases)('billing ($name)', ({ name }) => {
 
   it('documents the billing calls in OpenAPI', async () => {
     const doc = (await test.app.inject({ method: 'GET', url: '/api/docs' })).json<{ paths: Record<string, unknown> }>();
-    for (const path of ['/api/invoice/{accountNo}', '/api/invoice/{ariaInvoiceNo}/payment', '/api/payment/{paymentId}', '/api/subscription/paymentMethod', '/api/subscription/card', '/api/addDiscount', '/api/getDiscountDetails', '/api/paylink/{token}']) {
+    for (const path of [
+      '/api/invoice/{accountNo}',
+      '/api/invoice/{ariaInvoiceNo}/payment',
+      '/api/payment/{paymentId}',
+      '/api/subscription/paymentMethod',
+      '/api/subscription/card',
+      '/api/addDiscount',
+      '/api/getDiscountDetails',
+      '/api/paylink/{token}',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
   });
 });
-
 
 describe.each(testDatabases)('billing, storing a card ($name)', ({ name }) => {
   // The test provider stands in for a card-storing provider (Vipps MobilePay keeps none).
@@ -476,7 +517,13 @@ describe.each(testDatabases)('billing, storing a card ($name)', ({ name }) => {
   it('shows and changes the card; CARD_NOT_FOUND when the provider has no card', async () => {
     const digital = await signIn('digital@minside.test');
     const method = async () => (await digital.request('GET', `${PORTAL}/api/subscription/${accounts.digital}/ADR/paymentMethod`)).json();
-    expect(await method()).toMatchObject({ method: 'CARD', providerCode: 'SWEDBANK-PPG', label: 'Betalingskort', card: { last4: '4242', maskedNumber: '**** **** **** 4242', brand: 'Visa' }, changeable: true });
+    expect(await method()).toMatchObject({
+      method: 'CARD',
+      providerCode: 'SWEDBANK-PPG',
+      label: 'Betalingskort',
+      card: { last4: '4242', maskedNumber: '**** **** **** 4242', brand: 'Visa' },
+      changeable: true,
+    });
 
     const missing = await digital.request('PUT', `${PORTAL}/api/subscription/card`, { json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', idempotencyKey: randomUUID() } });
     expect(missing.status, missing.body).toBe(200);
@@ -485,7 +532,10 @@ describe.each(testDatabases)('billing, storing a card ($name)', ({ name }) => {
     expect(await paymentView(digital, missingFlow.paymentId)).toMatchObject({ status: 'FAILED', errorCode: 'CARD_NOT_FOUND', message: 'Finner ikke kortdetaljer', purpose: 'CARD_CHANGE' });
     expect(await method()).toMatchObject({ card: { last4: '4242' } });
 
-    const flow = (await digital.request('PUT', `${PORTAL}/api/subscription/card`, { json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', idempotencyKey: randomUUID() } })).json<{ paymentId: string; redirectUrl: string }>();
+    const flow = (await digital.request('PUT', `${PORTAL}/api/subscription/card`, { json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', idempotencyKey: randomUUID() } })).json<{
+      paymentId: string;
+      redirectUrl: string;
+    }>();
     await press(digital, flow.redirectUrl, 'approve', { card: '5555' });
     expect(await paymentView(digital, flow.paymentId)).toMatchObject({ status: 'CAPTURED', message: 'Betalingskortet er lagret.' });
     expect(await method()).toMatchObject({ method: 'CARD', card: { last4: '4444', brand: 'Mastercard', expiryMonth: 6, expiryYear: 2029 } });
@@ -493,9 +543,13 @@ describe.each(testDatabases)('billing, storing a card ($name)', ({ name }) => {
 
   it('changes papir to a stored card through the provider, so / shows CARD; Avbryt changes nothing', async () => {
     const papir = await signIn('papir@minside.test');
-    const put = (body: Record<string, unknown>) => papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', idempotencyKey: randomUUID(), ...body } });
+    const put = (body: Record<string, unknown>) =>
+      papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', idempotencyKey: randomUUID(), ...body } });
     const subscriptionMethod = async () => (await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR`)).json<{ paymentMethod: string }>().paymentMethod;
-    expect((await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR/paymentMethod`)).json()).toMatchObject({ method: 'AVTALEGIRO', choices: expect.arrayContaining(['SWEDBANK-PPG']) });
+    expect((await papir.request('GET', `${PORTAL}/api/subscription/${accounts.papir}/ADR/paymentMethod`)).json()).toMatchObject({
+      method: 'AVTALEGIRO',
+      choices: expect.arrayContaining(['SWEDBANK-PPG']),
+    });
 
     const cancelled = (await put({ method: 'SWEDBANK-PPG' })).json<{ result: string; paymentId: string; redirectUrl: string }>();
     await press(papir, cancelled.redirectUrl, 'cancel');

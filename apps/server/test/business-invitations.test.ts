@@ -35,7 +35,8 @@ describe.each(testDatabases)('business invitations one at a time ($name)', ({ na
   const api = (path: string) => `${PORTAL}/api/business${path}?titleCode=ADR`;
   const resend = (browser: TestBrowser, id: string) => browser.request('POST', api(`/invitations/${encodeURIComponent(id)}/resend`), { json: {} });
   const withdraw = (browser: TestBrowser, id: string) => browser.request('DELETE', api(`/invitations/${encodeURIComponent(id)}`), { json: {} });
-  const invitationMails = (to: string) => test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to} and kind = 'businessInvitation' order by created_at`);
+  const invitationMails = (to: string) =>
+    test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to} and kind = 'businessInvitation' order by created_at`);
   const snapshot = () =>
     test.database.rows(sql`
       select (select json_agg(m order by m.id) from (select id, subscription_id, email, status, user_id from subscription_member) m) as members,
@@ -48,7 +49,10 @@ describe.each(testDatabases)('business invitations one at a time ($name)', ({ na
 
     const sent = await resend(admin, PENDING);
     expect(sent.status, sent.body).toBe(200);
-    expect(sent.json()).toMatchObject({ message: `Invitasjonen er sendt på nytt til ${PENDING_EMAIL}.`, overview: { members: expect.arrayContaining([expect.objectContaining({ id: PENDING, status: 'emailSent' })]) } });
+    expect(sent.json()).toMatchObject({
+      message: `Invitasjonen er sendt på nytt til ${PENDING_EMAIL}.`,
+      overview: { members: expect.arrayContaining([expect.objectContaining({ id: PENDING, status: 'emailSent' })]) },
+    });
     const mails = await invitationMails(PENDING_EMAIL);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe('Du har fått tilgang til Adresseavisen gjennom jobben');
@@ -77,7 +81,9 @@ describe.each(testDatabases)('business invitations one at a time ($name)', ({ na
 
   it('finds no invitation of another company or another kind, refuses one taken up, and only admins may ask', async () => {
     // Another company's pending invitation (varden's subscription standing in for one), and a family invitation.
-    await test.database.rows(sql`insert into subscription_member (id, subscription_id, kind, email, status, invited_at) values ('other-company-invitation', 'demo-varden-var', 'business', 'kollega@annet.test', 'emailSent', now())`);
+    await test.database.rows(
+      sql`insert into subscription_member (id, subscription_id, kind, email, status, invited_at) values ('other-company-invitation', 'demo-varden-var', 'business', 'kollega@annet.test', 'emailSent', now())`,
+    );
     const admin = await signIn('admin@firma.test');
     const before = await snapshot();
     for (const id of ['other-company-invitation', 'demo-member-familie-invitasjon', 'finnes-ikke']) {

@@ -47,19 +47,18 @@ describe.each(testDatabases)('business subscriptions ($name)', ({ name }) => {
              (select count(*)::int from account) as accounts`);
   const codeSentTo = (to: string) => codeMailedTo(test, to);
   const subscriptionOf = async (userId: string) =>
-    (await test.database.rows<{ id: string; inst_status_code: number; subscription_info1: string | null; shared_from_subscription_id: string | null }>(
-      sql`select s.id, s.inst_status_code, s.subscription_info1, s.shared_from_subscription_id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = ${userId} and s.title_code = 'ADR'`,
-    ))[0];
+    (
+      await test.database.rows<{ id: string; inst_status_code: number; subscription_info1: string | null; shared_from_subscription_id: string | null }>(
+        sql`select s.id, s.inst_status_code, s.subscription_info1, s.shared_from_subscription_id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = ${userId} and s.title_code = 'ADR'`,
+      )
+    )[0];
 
   it('shows the admin the company list: e-mail, date added and status', async () => {
     const admin = await signIn('admin@firma.test');
     const list = await overview(admin);
     expect(list).toMatchObject({ companyDomain: 'firma.test', maxMembers: 25, used: 2, remaining: 23 });
     expect(list.members).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ email: 'ansatt@firma.test', status: 'active' }),
-        expect.objectContaining({ email: 'ny.kollega@firma.test', status: 'emailSent' }),
-      ]),
+      expect.arrayContaining([expect.objectContaining({ email: 'ansatt@firma.test', status: 'active' }), expect.objectContaining({ email: 'ny.kollega@firma.test', status: 'emailSent' })]),
     );
     expect(list.members.every((member) => !Number.isNaN(Date.parse(member.addedAt)))).toBe(true);
   });
@@ -150,7 +149,10 @@ describe.each(testDatabases)('business subscriptions ($name)', ({ name }) => {
     expect(response.status, response.body).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
     expect(response.headers['content-disposition']).toBe('attachment; filename="ansatte-firma.test.csv"');
-    const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = response.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('E-post;Lagt til;Status');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^ansatt@firma\.test;\d{4}-\d{2}-\d{2};Aktiv$/);
@@ -225,12 +227,14 @@ describe.each(testDatabases)('business subscriptions ($name)', ({ name }) => {
     const list = await overview(admin);
     const idOf = (email: string) => list.members.find((member) => member.email === email)?.id ?? '';
     // A removal the database refuses (fault injected at the storage boundary): the others still go.
-    await test.database.rows(sql.raw(`
+    await test.database.rows(
+      sql.raw(`
       create or replace function refuse_member_delete() returns trigger language plpgsql as $$
       begin
         if old.email = 'per@firma.test' then raise exception 'injected failure'; end if;
         return old;
-      end $$`));
+      end $$`),
+    );
     await test.database.rows(sql.raw('create trigger refuse_member_delete before delete on subscription_member for each row execute function refuse_member_delete()'));
     const response = await admin.request('POST', api('/members/remove'), { json: { ids: [idOf('kari@firma.test'), idOf('per@firma.test'), 'finnes-ikke', idOf('ansatt@firma.test')] } });
     await test.database.rows(sql.raw('drop trigger refuse_member_delete on subscription_member'));
@@ -253,7 +257,9 @@ describe.each(testDatabases)('business subscriptions ($name)', ({ name }) => {
 
   it("an employee's access ends with the company's: at once when its access is over, and endSharesOf ends the rows for good", async () => {
     const session = async (email: string) => (await (await signIn(email)).request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json<{ subscription: Record<string, unknown> | null }>().subscription;
-    const [saved] = await test.database.rows<{ inst_status_code: number; current_period_end: string }>(sql`select inst_status_code, current_period_end::text as current_period_end from subscription where id = 'demo-admin-adr'`);
+    const [saved] = await test.database.rows<{ inst_status_code: number; current_period_end: string }>(
+      sql`select inst_status_code, current_period_end::text as current_period_end from subscription where id = 'demo-admin-adr'`,
+    );
     try {
       await test.database.rows(sql`update subscription set inst_status_code = -3, current_period_end = '2020-01-01' where id = 'demo-admin-adr'`);
       expect(await session('ny@minside.test')).toMatchObject({ instStatusCode: -3, currentPeriodEnd: '2020-01-01', sharedFrom: { ownerName: 'Anne Bakke' } });

@@ -37,10 +37,12 @@ interface InvoiceRow {
 
 /** What the tests read of the app's database and mail, and the subscriber's calls. */
 function support(get: () => TestApp) {
-  const rows = <T,>(query: SQL) => get().database.rows<T>(query);
+  const rows = <T>(query: SQL) => get().database.rows<T>(query);
   return {
     invoicesOf: (subscriptionId: string) =>
-      rows<InvoiceRow>(sql`select aria_invoice_no::int as no, period_from::text as period_from, amount_ore, due_on::text as due_on, paid_at, settled_by from invoice where subscription_id = ${subscriptionId} order by aria_invoice_no`),
+      rows<InvoiceRow>(
+        sql`select aria_invoice_no::int as no, period_from::text as period_from, amount_ore, due_on::text as due_on, paid_at, settled_by from invoice where subscription_id = ${subscriptionId} order by aria_invoice_no`,
+      ),
     creditNotesOf: (ariaInvoiceNo: number) =>
       rows<{ number: number; source: string; reason: string; settlement: string }>(
         sql`select number::int as number, source, content -> 'credits' ->> 'reason' as reason, content -> 'credits' ->> 'settlement' as settlement from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${ariaInvoiceNo} order by number`,
@@ -50,7 +52,8 @@ function support(get: () => TestApp) {
         sql`select id, status, aria_invoice_no::int as no, amount_ore, error_code from payment where subscription_id = ${subscriptionId} and purpose = 'RENEWAL' order by created_at, id`,
       ),
     mailsTo: (to: string) => rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${to} order by created_at`),
-    billingDocumentsOf: (ariaAccountNo: number) => rows<{ number: number; kind: string }>(sql`select number::int as number, kind from billing_document where aria_account_no = ${ariaAccountNo} order by number`),
+    billingDocumentsOf: (ariaAccountNo: number) =>
+      rows<{ number: number; kind: string }>(sql`select number::int as number, kind from billing_document where aria_account_no = ${ariaAccountNo} order by number`),
     async cancel(browser: TestBrowser, ariaAccountNo: number, titleCode = 'ADR', portal = PORTAL) {
       const response = await browser.request('DELETE', `${portal}/api/deleteSubscription`, { json: { ariaAccountNo, titleCode, actionType: 'CANCELLATION', reasonCode: 'PRICE' } });
       expect(response.status, response.body).toBe(200);
@@ -142,7 +145,11 @@ describe.each(testDatabases)('cancelling credits the invoice of the period the s
     if (!next) throw new Error('papir has no invoice for the next period in the seed');
     const mandateKid = kidFor('mandate', 1, defaultCatalogue.byTitleCode('ADR').bank);
     const transactionsFor = async (file: string | null) =>
-      file === null ? [] : (await parseBankFile(readFileSync(file, 'latin1'))).assignments.flatMap((assignment) => assignment.transactions).filter((t) => t.kid === mandateKid && 'dueDate' in t && t.dueDate === next.due_on);
+      file === null
+        ? []
+        : (await parseBankFile(readFileSync(file, 'latin1'))).assignments
+            .flatMap((assignment) => assignment.transactions)
+            .filter((t) => t.kid === mandateKid && 'dueDate' in t && t.dueDate === next.due_on);
     const claimed = await test.app.bank.claims(today());
     expect(await transactionsFor(claimed.path)).toEqual([expect.objectContaining({ type: 'avtalegiro-claim', amount: next.amount_ore })]);
 
@@ -272,7 +279,9 @@ describe.each(testDatabases)('cancelling credits a period already charged to a V
     expect(cancelled.creditedInvoices).toEqual([{ ariaInvoiceNo: invoice.no, outcome: 'refunded' }]);
     expect(await vippsClientOf(test, now).recurring.getCharge(UNG_AGREEMENT, charged?.id ?? '')).toMatchObject({ status: 'REFUNDED' });
     expect(await renewalPayments(subscriptions.ung)).toMatchObject([{ id: charged?.id, status: 'REFUNDED', error_code: 'INVOICE_CREDITED' }]);
-    expect(await creditNotesOf(invoice.no)).toEqual([{ number: expect.any(Number), source: `refund:${charged?.id}`, reason: 'Abonnementet er sagt opp.', settlement: 'Beløpet er betalt tilbake til deg med Vipps.' }]);
+    expect(await creditNotesOf(invoice.no)).toEqual([
+      { number: expect.any(Number), source: `refund:${charged?.id}`, reason: 'Abonnementet er sagt opp.', settlement: 'Beløpet er betalt tilbake til deg med Vipps.' },
+    ]);
     expect((await listed(ung, accounts.ung)).find((row) => row.ariaInvoiceNo === invoice.no)).toMatchObject({ payable: false });
     const confirmation = (await mailsTo('ung@minside.test')).find((mail) => mail.subject.includes('oppsigelsen er registrert'));
     expect(confirmation?.text).toContain(`Du har allerede betalt faktura ${invoice.no} for neste periode. Vi betaler ${formatKroner(9_900)} tilbake`);
@@ -340,7 +349,9 @@ describe.each(testDatabases)('cancelling credits a period already charged to a s
     offsetDays = 19;
     expect(await test.app.billingJobs.runRenewals()).toMatchObject({ invoicesCredited: 1 });
     expect(await renewalPayments(subscriptions.digital)).toMatchObject([{ status: 'REFUNDED', error_code: 'INVOICE_CREDITED' }]);
-    expect(await creditNotesOf(invoice.no)).toMatchObject([{ source: `refund:${charge?.id}`, reason: 'Abonnementet er sagt opp.', settlement: 'Beløpet er betalt tilbake til kortet du betalte med.' }]);
+    expect(await creditNotesOf(invoice.no)).toMatchObject([
+      { source: `refund:${charge?.id}`, reason: 'Abonnementet er sagt opp.', settlement: 'Beløpet er betalt tilbake til kortet du betalte med.' },
+    ]);
     expect((await listed(await signIn(test, PORTAL, 'digital@minside.test'), accounts.digital)).find((row) => row.ariaInvoiceNo === invoice.no)).toMatchObject({ payable: false });
 
     for (const day of [19, 21, 25]) {

@@ -37,11 +37,13 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
 
   /** The mails of one kind to `to`, oldest first; amounts' no-break spaces read as plain ones. */
   const mailsOf = async (to: string, kind: string) =>
-    (await test.database.rows<OutboxRow>(sql`select subject, text, html, from_name, reply_to, title_code from mail_outbox where to_address = ${to} and kind = ${kind} order by created_at, id`)).map((mail) => ({
-      ...mail,
-      text: mail.text.replace(/\u00a0/g, ' '),
-      html: (mail.html ?? '').replace(/\u00a0/g, ' '),
-    }));
+    (await test.database.rows<OutboxRow>(sql`select subject, text, html, from_name, reply_to, title_code from mail_outbox where to_address = ${to} and kind = ${kind} order by created_at, id`)).map(
+      (mail) => ({
+        ...mail,
+        text: mail.text.replace(/\u00a0/g, ' '),
+        html: (mail.html ?? '').replace(/\u00a0/g, ' '),
+      }),
+    );
   /** The one mail of this kind to `to` whose subject is `subject`. */
   const onlyMail = async (to: string, kind: string, subject: string) => {
     const mails = (await mailsOf(to, kind)).filter((mail) => mail.subject === subject);
@@ -139,7 +141,9 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
     expect(upgraded.status, upgraded.body).toBe(200);
     const { quote, plan } = upgraded.json<{ quote: { amountOre: number }; plan: Plan }>();
     expect(quote.amountOre).toBeGreaterThan(0);
-    const [invoice] = await test.database.rows<{ no: number; due: string }>(sql`select aria_invoice_no as no, due_on::text as due from invoice where aria_account_no = ${accounts.student} order by aria_invoice_no desc limit 1`);
+    const [invoice] = await test.database.rows<{ no: number; due: string }>(
+      sql`select aria_invoice_no as no, due_on::text as due from invoice where aria_account_no = ${accounts.student} order by aria_invoice_no desc limit 1`,
+    );
     const upgrade = await onlyMail('student@minside.test', 'planChanged', 'Adresseavisen: du har byttet til Digital');
     expect(upgrade.text).toContain('Du byttet fra Student digital til Digital 7. desember 2026 kl. 00.15.');
     expect(upgrade.text).toContain(
@@ -168,7 +172,8 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
 
   it('payment method: giro at once, AvtaleGiro with the KID to confirm in the netbank, and a Vipps agreement once approved', async () => {
     const papir = await signIn(test, PORTAL, 'papir@minside.test');
-    const put = (method: string) => papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', idempotencyKey: randomUUID(), method } });
+    const put = (method: string) =>
+      papir.request('PUT', `${PORTAL}/api/subscription/paymentMethod`, { json: { ariaAccountNo: accounts.papir, titleCode: 'ADR', idempotencyKey: randomUUID(), method } });
     const renewal = `Neste fornyelse er ${formatLongDate(await periodEndOf(accounts.papir))}.`;
     const subject = 'Adresseavisen: betalingsmåten er endret';
 
@@ -203,10 +208,14 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
     const browser = await signIn(test, PORTAL, 'utlopt@minside.test');
     const response = await browser.request('POST', `${PORTAL}/api/reactivateSubscription/`, { json: { ariaAccountNo: accounts.utlopt, titleCode: 'ADR', email: 'utlopt@minside.test' } });
     expect(response.status, response.body).toBe(200);
-    const [row] = await test.database.rows<{ plan: string; price: number }>(sql`select plan_name as plan, price_ore as price from subscription where aria_account_no = ${accounts.utlopt} and title_code = 'ADR'`);
+    const [row] = await test.database.rows<{ plan: string; price: number }>(
+      sql`select plan_name as plan, price_ore as price from subscription where aria_account_no = ${accounts.utlopt} and title_code = 'ADR'`,
+    );
     const mail = await onlyMail('utlopt@minside.test', 'subscriptionReactivated', 'Adresseavisen: abonnementet er startet igjen');
     expect(mail.text).toContain(`Du startet ${row?.plan} igjen 7. desember 2026 kl. 00.15.`);
-    expect(mail.text).toContain(`Den nye perioden varer til og med ${formatLongDate(lastDayWithAccess(await periodEndOf(accounts.utlopt)))}, og prisen er ${formatKroner(Number(row?.price)).replace(/\u00a0/g, ' ')}`);
+    expect(mail.text).toContain(
+      `Den nye perioden varer til og med ${formatLongDate(lastDayWithAccess(await periodEndOf(accounts.utlopt)))}, og prisen er ${formatKroner(Number(row?.price)).replace(/\u00a0/g, ' ')}`,
+    );
   });
 
   describe('delivery', () => {
@@ -237,7 +246,9 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
       const changed = await papir.request('PUT', `${PORTAL}/api/delivery/changes/${id}?titleCode=ADR`, { json: { type: 'STOP', fromDate: from, toDate: later, address: null } });
       expect(changed.status, changed.body).toBe(200);
       const update = await onlyMail('papir@minside.test', 'deliveryChanged', 'Adresseavisen: stopp av avisen er endret');
-      expect(update.text).toContain(`Papiravisen stoppes fra og med ${formatWeekdayDate(from)} til og med ${formatWeekdayDate(later)} (${calendar.publicationDaysBetween(from, later).length} aviser).`);
+      expect(update.text).toContain(
+        `Papiravisen stoppes fra og med ${formatWeekdayDate(from)} til og med ${formatWeekdayDate(later)} (${calendar.publicationDaysBetween(from, later).length} aviser).`,
+      );
       expect(update.text).toContain('Registrert 7. desember 2026 kl. 00.16.');
 
       const deleted = await papir.request('DELETE', `${PORTAL}/api/delivery/changes/${id}?titleCode=ADR`, { json: {} });
@@ -260,7 +271,9 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
       expect(redirect.text).toContain('Avisen kommer til den vanlige adressen igjen');
 
       const moveOn = issueAfter(to, 10);
-      const moved = await papir.request('POST', delivery('/address'), { json: { fromDate: moveOn, address: { name: 'Kari Nordmann', coName: 'Hansen', street: 'Storgata', streetNumber: '5', postalCode: '0150' } } });
+      const moved = await papir.request('POST', delivery('/address'), {
+        json: { fromDate: moveOn, address: { name: 'Kari Nordmann', coName: 'Hansen', street: 'Storgata', streetNumber: '5', postalCode: '0150' } },
+      });
       expect(moved.status, moved.body).toBe(201);
       const move = await onlyMail('papir@minside.test', 'deliveryChanged', 'Adresseavisen: adresseendringen er registrert');
       expect(move.text).toContain(`Fra og med ${formatWeekdayDate(moveOn)} kommer papiravisen til Kari Nordmann, c/o Hansen, Storgata 5, 0150 Oslo.`);
@@ -309,5 +322,4 @@ describe.each(testDatabases)('confirmation e-mails of changes ($name)', ({ name 
       }
     });
   });
-
 });

@@ -40,7 +40,12 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     return plain(await pdfText(response.raw));
   };
   const operatorCredit = (ariaInvoiceNo: number) =>
-    test.app.inject({ method: 'POST', url: `/api/operator/invoice/${ariaInvoiceNo}/credit`, headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' }, payload: { reason: 'Oppsagt' } });
+    test.app.inject({
+      method: 'POST',
+      url: `/api/operator/invoice/${ariaInvoiceNo}/credit`,
+      headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+      payload: { reason: 'Oppsagt' },
+    });
   const creditNoteCount = async () => Number((await test.database.rows<{ n: number }>(sql`select count(*)::int as n from billing_document where kind = 'CREDIT_NOTE'`))[0]?.n);
   const waiting = async () => test.database.rows<{ amount_ore: number }>(sql`select amount_ore from credit_set_off where subscription_id = ${VARDEN_SUBSCRIPTION} and aria_invoice_no is null`);
 
@@ -63,10 +68,19 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     const { creditNotes } = (await varden.request('GET', `${PORTAL}/api/invoice/${VARDEN_ACCOUNT}/credit-notes`)).json<{ creditNotes: CreditNote[] }>();
     expect(creditNotes).toContainEqual({ number: noteNumber, ariaInvoiceNo: paidFor?.ariaInvoiceNo, issuedOn: osloToday(clock()), amountOre: 2 * PER_PAPER });
     const note = await pdf(`/api/invoice/${VARDEN_ACCOUNT}/credit-notes/${noteNumber}/pdf`);
-    for (const expected of ['Kreditnota', `Kreditnotanummer ${noteNumber}`, `Gjelder faktura ${paidFor?.ariaInvoiceNo}`, `Reklamasjon ${receipt.caseNumber}: 2 aviser`, 'Beløpet trekkes fra neste faktura.', 'Kreditert beløp 50,00 kr']) {
+    for (const expected of [
+      'Kreditnota',
+      `Kreditnotanummer ${noteNumber}`,
+      `Gjelder faktura ${paidFor?.ariaInvoiceNo}`,
+      `Reklamasjon ${receipt.caseNumber}: 2 aviser`,
+      'Beløpet trekkes fra neste faktura.',
+      'Kreditert beløp 50,00 kr',
+    ]) {
       expect(note, expected).toContain(expected);
     }
-    const [mail] = await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'varden@minside.test' and subject like ${`%kreditnota ${noteNumber}%`}`);
+    const [mail] = await test.database.rows<{ subject: string; text: string }>(
+      sql`select subject, text from mail_outbox where to_address = 'varden@minside.test' and subject like ${`%kreditnota ${noteNumber}%`}`,
+    );
     expect(plain(mail?.text ?? '')).toContain('Vi har kreditert 50,00 kr av faktura');
     expect(plain(mail?.text ?? '')).toContain('Beløpet trekkes fra neste faktura.');
     // A paper is credited once: the same day again under another code is refused, and nothing is filed or credited.
@@ -95,7 +109,9 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     for (const expected of ['Sum inkludert mva 1 899,00 kr', `Fratrukket kreditnota ${noteNumber} −50,00 kr`, 'Å betale 1 849,00 kr', 'Beløp 1 849,00 kr']) {
       expect(invoicePdf, expected).toContain(expected);
     }
-    const [issuedMail] = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where to_address = 'varden@minside.test' and subject like ${`%ny faktura ${next?.ariaInvoiceNo}%`}`);
+    const [issuedMail] = await test.database.rows<{ text: string }>(
+      sql`select text from mail_outbox where to_address = 'varden@minside.test' and subject like ${`%ny faktura ${next?.ariaInvoiceNo}%`}`,
+    );
     expect(plain(issuedMail?.text ?? '')).toContain('Å betale: 1 849,00 kr');
     // The mail's pay-link page says why less is due than the invoice's amount.
     const token = new URL(`http://x${/(\/betaling\?token=\S+)/.exec(issuedMail?.text ?? '')?.[1] ?? ''}`).searchParams.get('token') ?? '';
@@ -132,7 +148,14 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     // settled by the credit; 15 kr still waiting.
     const later = addDays(osloToday(clock()), 60);
     const small = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'VAR', { ariaAccountNo: VARDEN_ACCOUNT, subscriptionId: VARDEN_SUBSCRIPTION, amountOre: 1_000, description: 'Tillegg', periodFrom: later, periodTo: later, dueOn: addDays(later, -2) }, clock(), { setOffWaitingCredit: true }),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'VAR',
+        { ariaAccountNo: VARDEN_ACCOUNT, subscriptionId: VARDEN_SUBSCRIPTION, amountOre: 1_000, description: 'Tillegg', periodFrom: later, periodTo: later, dueOn: addDays(later, -2) },
+        clock(),
+        { setOffWaitingCredit: true },
+      ),
     );
     expect(small.setOffOre).toBe(1_000);
     expect((await invoices()).find((row) => row.ariaInvoiceNo === small.ariaInvoiceNo)).toMatchObject({ status: 'PAID', settledBy: 'CREDIT', creditedOre: 1_000, openOre: 0, payable: false });
@@ -165,7 +188,9 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     expect((await invoices()).find((row) => row.ariaInvoiceNo === no)).toMatchObject({ status: 'PAID', paidOre: QUARTER_PRICE - waitingOre });
 
     // Cancelled before that period begins: the subscriber does not pay for a quarter they will not have.
-    const cancelled = await varden.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: VARDEN_ACCOUNT, titleCode: 'VAR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } });
+    const cancelled = await varden.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+      json: { ariaAccountNo: VARDEN_ACCOUNT, titleCode: 'VAR', actionType: 'CANCELLATION', reasonCode: 'PRICE' },
+    });
     expect(cancelled.status, cancelled.body).toBe(200);
     expect(cancelled.json<{ creditedInvoices: unknown[] }>().creditedInvoices).toEqual([{ ariaInvoiceNo: no, outcome: 'refunded' }]);
     const [refund] = await test.database.rows<{ status: string; amount_ore: number }>(sql`select status, amount_ore from payment where aria_invoice_no = ${no}`);
@@ -179,7 +204,9 @@ describe.each(testDatabases)('complaint credited on the next invoice ($name)', (
     expect(await waiting()).toEqual([{ amount_ore: waitingOre }]);
     // A second sweep finds nothing more to do.
     expect(await test.app.billingJobs.runRenewals()).toMatchObject({ invoicesCredited: 0 });
-    expect((await varden.request('GET', `${PORTAL}/api/invoice/${VARDEN_ACCOUNT}/credit-notes`)).json<{ creditNotes: CreditNote[] }>().creditNotes.filter((row) => row.ariaInvoiceNo === no)).toHaveLength(1);
+    expect(
+      (await varden.request('GET', `${PORTAL}/api/invoice/${VARDEN_ACCOUNT}/credit-notes`)).json<{ creditNotes: CreditNote[] }>().creditNotes.filter((row) => row.ariaInvoiceNo === no),
+    ).toHaveLength(1);
   });
 
   it('refuses a credit no invoice paid for, with a code, and files nothing', async () => {

@@ -31,12 +31,16 @@ describe.each(testDatabases)('connect ($name)', ({ name }) => {
     if (!code) throw new Error('no code mailed');
     return code;
   };
-  const owner = async () => (await test.database.rows<{ user_id: string }>(sql`select a.user_id from subscription s join account a on a.aria_account_no = s.aria_account_no where s.id = 'demo-unconnected-var'`))[0]?.user_id;
+  const owner = async () =>
+    (await test.database.rows<{ user_id: string }>(sql`select a.user_id from subscription s join account a on a.aria_account_no = s.aria_account_no where s.id = 'demo-unconnected-var'`))[0]?.user_id;
 
   it('sends no code without both number and postal code right, and answers as if it had (issue 20)', async () => {
     const ny = await signIn('ny@minside.test');
     const mails = await test.database.rows(sql`select 1 from mail_outbox`);
-    for (const body of [{ ariaAccountNo: 40_000_099, postalCode: '7011' }, { ariaAccountNo: 40_000_098, postalCode: '3724' }]) {
+    for (const body of [
+      { ariaAccountNo: 40_000_099, postalCode: '7011' },
+      { ariaAccountNo: 40_000_098, postalCode: '3724' },
+    ]) {
       const answer = await search(ny, body);
       expect(answer.status, answer.body).toBe(200);
       expect(searchAccountResponseSchema.parse(answer.json()).message).toMatch(/^Hvis opplysningene stemmer/);
@@ -101,7 +105,8 @@ describe.each(testDatabases)('connect ($name)', ({ name }) => {
   it('moves the subscriptions into the account a user already has, keeping one subscription per title', async () => {
     await test.database.rows(sql`insert into app_user (id, identity_sub, email) values ('user-standin-98', 'unclaimed-40000098', 'annen@minside.test')`);
     await test.database.rows(sql`insert into account (aria_account_no, user_id, first_title_code) values (40000098, 'user-standin-98', 'VAR')`);
-    await test.database.rows(sql`insert into subscription (id, aria_account_no, title_code, aria_plan_id, plan_name, plan_product_type, eligible_for_sharing, inst_status_code, billing_period, price_ore, payment_method, features, started_on, current_period_end)
+    await test.database
+      .rows(sql`insert into subscription (id, aria_account_no, title_code, aria_plan_id, plan_name, plan_product_type, eligible_for_sharing, inst_status_code, billing_period, price_ore, payment_method, features, started_on, current_period_end)
       values ('standin-var', 40000098, 'VAR', 'VAR-KOMPLETT-M', 'Komplett', 'COMBO', true, 1, 'MONTH', 64900, 'INVOICE', '{"plusContent":true,"ePaper":true,"paper":true,"familySharing":true,"thirdPartyBundle":true}', current_date, current_date + 20)`);
     await test.database.rows(sql`insert into delivery_address (subscription_id, name, street, street_number, postal_code, town) values ('standin-var', 'Annen', 'Storgata', '1', '3724', 'Skien')`);
     await test.database.rows(sql`insert into connectable_account (aria_account_no, contact_email) values (40000098, 'annen@minside.test')`);
@@ -142,7 +147,8 @@ describe.each(testDatabases)('connect ($name)', ({ name }) => {
       expect(shapes).toEqual(probes.map(() => shapes[0]));
       expect(shapes[0]).toEqual({
         status: 200,
-        message: 'Hvis opplysningene stemmer med et abonnement som ikke er koblet til en bruker ennå, har vi sendt en kode til e-postadressen som er registrert på abonnementet. Koden virker i 15 minutter.',
+        message:
+          'Hvis opplysningene stemmer med et abonnement som ikke er koblet til en bruker ennå, har vi sendt en kode til e-postadressen som er registrert på abonnementet. Koden virker i 15 minutter.',
       });
       // Nothing about the subscriber comes back; the connected subscriber is told by e-mail instead.
       for (const answer of answers) expect(answer.body).not.toMatch(/maskedEmail|subscriptions|Varden|3722/);

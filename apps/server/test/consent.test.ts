@@ -23,9 +23,7 @@ describe.each(testDatabases)('consent ($name)', ({ name }) => {
 
   const signIn = (email: string) => signInAs(test, PORTAL, email);
   const rowsOf = (userId: string) =>
-    test.database.rows<{ analytics: boolean; source: string; title_code: string | null }>(
-      sql`select analytics, source, title_code from consent_choice where user_id = ${userId} order by id`,
-    );
+    test.database.rows<{ analytics: boolean; source: string; title_code: string | null }>(sql`select analytics, source, title_code from consent_choice where user_id = ${userId} order by id`);
 
   it('needs a session', async () => {
     const anonymous = new TestBrowser(() => injectTransport(test.app));

@@ -39,7 +39,10 @@ export function pgliteTemplate(): Promise<Blob | undefined> {
   pglite ??= (async () => {
     const dir = templates()?.dir;
     if (!dir || !existsSync(dir)) return undefined;
-    const clock = createHash('sha256').update(process.env.FAKETIME ?? 'real').digest('hex').slice(0, 12);
+    const clock = createHash('sha256')
+      .update(process.env.FAKETIME ?? 'real')
+      .digest('hex')
+      .slice(0, 12);
     try {
       return new Blob([await sharedFile(path.join(dir, `pglite-${clock}.tar`), dumpMigratedPglite)]);
     } catch {

@@ -73,7 +73,9 @@ describe.each(testDatabases)('delivery notices ($name)', ({ name }) => {
       values ('stop-1', ${subscriptionId}, 'STOP', '2026-11-23', '2026-11-25', 'active', ${placedAt}, ${placedAt})`);
     expect((await send('storm-a', storm)).json()).toMatchObject({ recipients: 0, notifiedNow: 0 });
 
-    await test.database.rows(sql`update delivery_change set type = 'TRANSFER', address = ${JSON.stringify({ name: 'Kari', coName: null, street: 'Torget', streetNumber: '1', apartment: null, floor: null, postalCode: '5003', town: 'Bergen' })}::jsonb where id = 'stop-1'`);
+    await test.database.rows(
+      sql`update delivery_change set type = 'TRANSFER', address = ${JSON.stringify({ name: 'Kari', coName: null, street: 'Torget', streetNumber: '1', apartment: null, floor: null, postalCode: '5003', town: 'Bergen' })}::jsonb where id = 'stop-1'`,
+    );
     expect((await send('storm-b', storm)).json()).toMatchObject({ recipients: 0 });
     expect((await send('storm-bergen', { ...storm, postalCodes: ['5003'] })).json()).toMatchObject({ recipients: 1, notifiedNow: 1 });
     expect(await mailsTo('papir@minside.test')).toHaveLength(1);

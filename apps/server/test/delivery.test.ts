@@ -147,7 +147,9 @@ describe.each(testDatabases)('paper delivery ($name)', ({ name }) => {
     });
 
     it('answers 404 for another subscriber’s change, and changes nothing', async () => {
-      const placed = (await varden.request('POST', 'http://varden.localhost:3000/api/delivery/changes?titleCode=VAR', { json: { ...stop, fromDate: '2026-12-08', toDate: '2026-12-08' } })).json<{ id: string }>();
+      const placed = (await varden.request('POST', 'http://varden.localhost:3000/api/delivery/changes?titleCode=VAR', { json: { ...stop, fromDate: '2026-12-08', toDate: '2026-12-08' } })).json<{
+        id: string;
+      }>();
       expect(placed.id).toBeTruthy();
       expectError(await papir.request('DELETE', api(`/delivery/changes/${placed.id}?titleCode=ADR`), { json: {} }), 404, 'NOT_FOUND');
       expectError(await papir.request('PUT', api(`/delivery/changes/${placed.id}?titleCode=ADR`), { json: { ...stop, fromDate: '2026-12-08', toDate: '2026-12-08' } }), 404, 'NOT_FOUND');
@@ -174,12 +176,24 @@ describe.each(testDatabases)('paper delivery ($name)', ({ name }) => {
     });
 
     it('refuses an empty form with the SPEC messages in the detail, an unknown postal code and a date past the cutoff', async () => {
-      const empty = expectError(await papir.request('POST', api('/delivery/address?titleCode=ADR'), { json: { fromDate: '2026-12-01', address: { name: '', street: '', streetNumber: '', postalCode: '' } } }), 400, 'VALIDATION_FAILED');
+      const empty = expectError(
+        await papir.request('POST', api('/delivery/address?titleCode=ADR'), { json: { fromDate: '2026-12-01', address: { name: '', street: '', streetNumber: '', postalCode: '' } } }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(empty.detail).toContain('Navn er påkrevd på leveringsadresse');
       expect(empty.detail).toContain('Adresse er påkrevd');
       expect(empty.detail).toContain('Gatenummer er påkrevd');
-      expectError(await papir.request('POST', api('/delivery/address?titleCode=ADR'), { json: { fromDate: '2026-12-01', address: { name: 'Kari', street: 'Storgata', streetNumber: '5', postalCode: '0000' } } }), 422, 'UNKNOWN_POSTAL_CODE');
-      expectError(await papir.request('POST', api('/delivery/address?titleCode=ADR'), { json: { fromDate: '2026-11-24', address: { name: 'Kari', street: 'Storgata', streetNumber: '5', postalCode: '0150' } } }), 422, 'CUTOFF_PASSED');
+      expectError(
+        await papir.request('POST', api('/delivery/address?titleCode=ADR'), { json: { fromDate: '2026-12-01', address: { name: 'Kari', street: 'Storgata', streetNumber: '5', postalCode: '0000' } } }),
+        422,
+        'UNKNOWN_POSTAL_CODE',
+      );
+      expectError(
+        await papir.request('POST', api('/delivery/address?titleCode=ADR'), { json: { fromDate: '2026-11-24', address: { name: 'Kari', street: 'Storgata', streetNumber: '5', postalCode: '0150' } } }),
+        422,
+        'CUTOFF_PASSED',
+      );
       expect(await count('delivery_change')).toBe(0);
     });
 
@@ -293,7 +307,9 @@ describe.each(testDatabases)('paper delivery ($name)', ({ name }) => {
     it('lists complaints once, in the feed after they were reported', async () => {
       expect((await papir.request('POST', api('/delivery/complaints?titleCode=ADR'), { json: { code: 'WET', days: ['2026-11-23'], remedy: 'EXTENSION' } })).status).toBe(201);
       const rows = rowsOf((await feed('2026-11-25')).body);
-      expect(rows).toEqual([expect.objectContaining({ kind: 'COMPLAINT', complaint_code: 'WET', remedy: 'EXTENSION', from_date: '2026-11-23', case_number: expect.stringMatching(/^RK-/), street: 'Kongens gate' })]);
+      expect(rows).toEqual([
+        expect.objectContaining({ kind: 'COMPLAINT', complaint_code: 'WET', remedy: 'EXTENSION', from_date: '2026-11-23', case_number: expect.stringMatching(/^RK-/), street: 'Kongens gate' }),
+      ]);
       expect(rowsOf((await feed('2026-11-24')).body)).toEqual([]);
       expect(rowsOf((await feed('2026-11-26')).body)).toEqual([]);
     });
@@ -303,7 +319,11 @@ describe.each(testDatabases)('paper delivery ($name)', ({ name }) => {
       expectError(await feed('2026-12-01', 'wrong-token'), 401, 'OPERATOR_AUTH_REQUIRED');
       expectError(await feed('2026-12-01', null, papir), 401, 'OPERATOR_AUTH_REQUIRED');
       expect((await feed('not-a-date')).status).toBe(400);
-      expectError(await new TestBrowser(() => injectTransport(test.app)).request('GET', api('/operator/delivery-feed?title=XYZ&date=2026-12-01'), { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }), 404, 'UNKNOWN_TITLE');
+      expectError(
+        await new TestBrowser(() => injectTransport(test.app)).request('GET', api('/operator/delivery-feed?title=XYZ&date=2026-12-01'), { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }),
+        404,
+        'UNKNOWN_TITLE',
+      );
     });
   });
 });

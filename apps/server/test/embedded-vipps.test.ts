@@ -73,7 +73,21 @@ describe('npm start pays through Vipps MobilePay against the embedded simulator'
   it('an invoice paid with Vipps: the landing page, "Godkjenn", back to the portal, the webhook in-process, the invoice paid', async () => {
     const papir = await signIn(test, PORTAL, 'papir@minside.test');
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_001, subscriptionId: 'demo-papir-adr', amountOre: 64_900, description: 'Komplett, Vipps-test', periodFrom: addDays(osloToday(systemClock()), 20), periodTo: addDays(osloToday(systemClock()), 49), dueOn: addDays(osloToday(systemClock()), 10) }, systemClock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: 40_000_001,
+          subscriptionId: 'demo-papir-adr',
+          amountOre: 64_900,
+          description: 'Komplett, Vipps-test',
+          periodFrom: addDays(osloToday(systemClock()), 20),
+          periodTo: addDays(osloToday(systemClock()), 49),
+          dueOn: addDays(osloToday(systemClock()), 10),
+        },
+        systemClock(),
+      ),
     );
     const started = await papir.request('POST', `${PORTAL}/api/invoice/${created.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
     expect(started.status, started.body).toBe(200);
@@ -108,9 +122,9 @@ describe('npm start pays through Vipps MobilePay against the embedded simulator'
     expect(agreementId).toMatch(/^agr_/);
     // Back on the portal, the return page asks the provider: the agreement is the subscription's way to pay.
     expect((await digital.request('GET', `${PORTAL}/api/payment/${paymentId}`)).json<Payment>()).toMatchObject({ status: 'CAPTURED' });
-    expect(await test.database.rows(sql`select provider_agreement_id from payment_agreement where subscription_id = 'demo-digital-adr' and status = 'ACTIVE' and provider = 'vipps' and method = 'VIPPS'`)).toEqual([
-      { provider_agreement_id: agreementId },
-    ]);
+    expect(
+      await test.database.rows(sql`select provider_agreement_id from payment_agreement where subscription_id = 'demo-digital-adr' and status = 'ACTIVE' and provider = 'vipps' and method = 'VIPPS'`),
+    ).toEqual([{ provider_agreement_id: agreementId }]);
 
     // The restart: the simulator stops with the app, and a new one knows only what the database says.
     const before = new URL(redirectUrl).origin;
@@ -121,10 +135,26 @@ describe('npm start pays through Vipps MobilePay against the embedded simulator'
 
     // A renewal invoice due today becomes a charge on the restored agreement, waiting for its due date.
     const renewal = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(osloToday(systemClock()), 2), periodTo: addDays(osloToday(systemClock()), 31), dueOn: osloToday(systemClock()) }, systemClock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: 40_000_002,
+          subscriptionId: 'demo-digital-adr',
+          amountOre: 29_900,
+          description: 'Digital, neste måned',
+          periodFrom: addDays(osloToday(systemClock()), 2),
+          periodTo: addDays(osloToday(systemClock()), 31),
+          dueOn: osloToday(systemClock()),
+        },
+        systemClock(),
+      ),
     );
     await test.app.billingJobs.runRenewals();
-    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(sql`select id, status, provider_reference from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`);
+    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(
+      sql`select id, status, provider_reference from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`,
+    );
     expect(charge).toMatchObject({ status: 'PENDING', provider_reference: `charge:${agreementId}:${charge?.id}` });
     expect(await test.app.paymentProvider.lookup(charge?.provider_reference ?? '')).toMatchObject({ status: 'AUTHORIZED', agreementId });
   });

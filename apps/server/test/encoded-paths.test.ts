@@ -104,7 +104,11 @@ describe.each(testDatabases)('encoded and other spellings of /api paths ($name)'
 
   it('has a fixture for every state-changing /api route', () => {
     expect(unsafeRoutes().length).toBeGreaterThan(50);
-    expect(unsafeRoutes().map(routeKey).filter((key) => !(key in table))).toEqual([]);
+    expect(
+      unsafeRoutes()
+        .map(routeKey)
+        .filter((key) => !(key in table)),
+    ).toEqual([]);
   });
 
   it('refuses a foreign Origin on every spelling of every state-changing /api route (403, or 404/405 where it does not route), and changes nothing', async () => {
@@ -147,7 +151,10 @@ describe.each(testDatabases)('encoded and other spellings of /api paths ($name)'
       const { path, search } = target(route);
       // The fixture's own body plus one field holding U+D800 without its pair ("\ud800" is valid JSON).
       const body = JSON.stringify({ ...(fixture.body as object), hygiene: 'x' }).replace('"hygiene":"x"', '"hygiene":"\\ud800"');
-      const headers = { 'sec-fetch-site': 'same-origin', ...(routeKey(route).includes('/operator/') || routeKey(route).startsWith('POST /api/segment/') ? { authorization: `Bearer ${OPERATOR_TOKEN}` } : {}) };
+      const headers = {
+        'sec-fetch-site': 'same-origin',
+        ...(routeKey(route).includes('/operator/') || routeKey(route).startsWith('POST /api/segment/') ? { authorization: `Bearer ${OPERATOR_TOKEN}` } : {}),
+      };
       const expected = rawBodyRoutes[routeKey(route)] ?? { status: 400, code: errorCodes.validation };
       for (const variant of variants.filter((candidate) => candidate.routes(route, routeTable))) {
         const sent = variant.spell(path) + search;

@@ -24,7 +24,17 @@ describe('a provider in a separate process (OIDC_ISSUER)', () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     issuer = `http://127.0.0.1:${port}/idp`;
     const child = spawn(process.execPath, [bundle], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', PUBLIC_URL: `http://127.0.0.1:${port}`, OIDC_CLIENT_SECRET: CLIENT_SECRET, SEED_DEMO_DATA: 'on', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        OIDC_CLIENT_SECRET: CLIENT_SECRET,
+        SEED_DEMO_DATA: 'on',
+        LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     stopProvider = () => {
@@ -32,7 +42,10 @@ describe('a provider in a separate process (OIDC_ISSUER)', () => {
       rmSync(dataDir, { recursive: true, force: true });
     };
     for (let attempt = 0; ; attempt++) {
-      const ready = await fetch(`${issuer}/.well-known/openid-configuration`).then((response) => response.ok, () => false);
+      const ready = await fetch(`${issuer}/.well-known/openid-configuration`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ready) break;
       if (attempt > 100) throw new Error('the provider process did not start');
       await new Promise((resolve) => setTimeout(resolve, 200));

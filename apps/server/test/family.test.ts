@@ -311,7 +311,16 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
     // utlopt's own old subscription became the share; it is the user's again, as it was before, with its history.
     const utlopt = await signIn('utlopt@minside.test');
     expect((await utlopt.request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json()).toMatchObject({
-      subscription: { id: 'demo-utlopt-adr', instStatusCode: -2, ariaPlanID: 'ADR-DIGITAL-M', planName: 'Digital', priceOre: 29_900, paymentMethod: 'CARD', eligibleForSharing: true, sharedFrom: null },
+      subscription: {
+        id: 'demo-utlopt-adr',
+        instStatusCode: -2,
+        ariaPlanID: 'ADR-DIGITAL-M',
+        planName: 'Digital',
+        priceOre: 29_900,
+        paymentMethod: 'CARD',
+        eligibleForSharing: true,
+        sharedFrom: null,
+      },
     });
     const kinds = (await utlopt.request('GET', `${PORTAL}/api/subscription/40000010/ADR/changes`)).json<{ entries: { kind: string }[] }>().entries.map((entry) => entry.kind);
     expect(kinds).toEqual(expect.arrayContaining(['shareJoined', 'shareEnded']));
@@ -345,7 +354,9 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
       select 'test-ny-trial', aria_account_no, 'ADR', 'ADR-DIGITAL-M', 'Digital', 'DIGITAL', true, -2, 'MONTH', 29900, 'CARD',
              '{"plusContent":true,"ePaper":true,"paper":false,"familySharing":false,"thirdPartyBundle":false}'::jsonb, '2025-01-01', '2025-02-01'
       from account where user_id = 'user-ny'`);
-    await test.database.rows(sql`insert into subscription_change (id, subscription_id, at, actor, kind, from_status_code, to_status_code, details) values ('test-ny-trial-started', 'test-ny-trial', '2025-01-01T10:00:00Z', 'self', 'started', null, 41, '{"planName":"Digital"}'::jsonb)`);
+    await test.database.rows(
+      sql`insert into subscription_change (id, subscription_id, at, actor, kind, from_status_code, to_status_code, details) values ('test-ny-trial-started', 'test-ny-trial', '2025-01-01T10:00:00Z', 'self', 'started', null, 41, '{"planName":"Digital"}'::jsonb)`,
+    );
     const owner = await signIn('familie@minside.test');
     expect((await invite(owner, 'ny@minside.test')).status).toBe(201);
     const ny = await signIn('ny@minside.test');
@@ -355,7 +366,9 @@ describe.each(testDatabases)('family sharing ($name)', ({ name }) => {
 
     const left = await ny.request('POST', `${PORTAL}/api/family/leave`, { json: {} });
     expect(left.status, left.body).toBe(200);
-    expect(left.json()).toMatchObject({ subscription: { id: 'test-ny-trial', instStatusCode: -2, planName: 'Digital', ariaPlanID: 'ADR-DIGITAL-M', currentPeriodEnd: '2025-02-01', startedOn: '2025-01-01', sharedFrom: null } });
+    expect(left.json()).toMatchObject({
+      subscription: { id: 'test-ny-trial', instStatusCode: -2, planName: 'Digital', ariaPlanID: 'ADR-DIGITAL-M', currentPeriodEnd: '2025-02-01', startedOn: '2025-01-01', sharedFrom: null },
+    });
     const history = await test.database.rows<{ id: string; kind: string }>(sql`select id, kind from subscription_change where subscription_id = 'test-ny-trial' order by at`);
     expect(history.map((row) => row.kind)).toEqual(['started', 'shareJoined', 'shareEnded']);
     expect(history[0]?.id).toBe('test-ny-trial-started');

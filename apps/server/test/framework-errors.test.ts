@@ -90,11 +90,21 @@ describe('framework errors answer like the portal', () => {
     },
     { name: 'a JSON body that does not parse', request: () => post('/api/retrieveTitleCode', '{"minsideUrl": <script>alert(1)</script>'), expected: invalid, echo: ['<script>', 'Unexpected token'] },
     { name: 'an empty JSON body (FST_ERR_CTP_EMPTY_JSON_BODY)', request: () => post('/api/retrieveTitleCode', ''), expected: invalid, echo: ['FST_'] },
-    { name: 'a JSON body over the limit (413)', request: () => post('/api/retrieveTitleCode', `{"minsideUrl":"${'Q'.repeat(300 * 1024)}"}`), expected: { status: 413, code: errorCodes.payloadTooLarge, message: errorMessages.payloadTooLarge }, echo: ['QQQQQQQQ'] },
+    {
+      name: 'a JSON body over the limit (413)',
+      request: () => post('/api/retrieveTitleCode', `{"minsideUrl":"${'Q'.repeat(300 * 1024)}"}`),
+      expected: { status: 413, code: errorCodes.payloadTooLarge, message: errorMessages.payloadTooLarge },
+      echo: ['QQQQQQQQ'],
+    },
     { name: 'an unknown /api route', request: () => get('/api/finnes-ikke/%3Cscript%3E'), expected: notFound, echo: ['finnes-ikke', 'script', 'Route GET'] },
     { name: 'an unknown method (the parser refuses it)', request: () => `FOO /api/title/ADR HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`, expected: invalid, echo: ['FOO', 'Client Error'] },
     { name: 'a request line that is not HTTP', request: () => 'HELLO <script>\r\n\r\n', expected: invalid, echo: ['HELLO', 'script'] },
-    { name: 'Content-Length and Transfer-Encoding together (request smuggling)', request: () => `POST /api/retrieveTitleCode HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, expected: invalid, echo: ['Transfer-Encoding'] },
+    {
+      name: 'Content-Length and Transfer-Encoding together (request smuggling)',
+      request: () => `POST /api/retrieveTitleCode HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      expected: invalid,
+      echo: ['Transfer-Encoding'],
+    },
     { name: 'a control character in a header', request: () => get('/api/title/ADR', 'X-Bad: a\u0001b\r\n'), expected: invalid, echo: ['X-Bad'] },
     { name: 'no Host header on HTTP/1.1', request: () => 'GET /api/title/ADR HTTP/1.1\r\nConnection: close\r\n\r\n', expected: invalid, echo: [] },
   ];
@@ -104,7 +114,10 @@ describe('framework errors answer like the portal', () => {
   });
 
   it('answers another method on a known route with 405 and the methods it has (Allow)', async () => {
-    const answer = await rawRequest(port, `DELETE /api/title/ADR HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const answer = await rawRequest(
+      port,
+      `DELETE /api/title/ADR HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     expectPortalError(answer, { status: 405, code: errorCodes.methodNotAllowed, message: errorMessages.methodNotAllowed }, ['DELETE']);
     expect(answer.headers['allow']).toBe('GET, HEAD');
   });

@@ -53,7 +53,9 @@ describe.each(testDatabases)('free text at the API edge ($name)', ({ name }) => 
     const before = await changes();
     const { firstChangeable } = issueDaysOf('ADR', systemClock());
     const move = (address: Record<string, string>) =>
-      papir.request('POST', `${PORTAL}/api/delivery/address?titleCode=ADR`, { json: { fromDate: firstChangeable, address: { name: 'Kari Nordmann', street: 'Storgata', streetNumber: '5', postalCode: '0150', ...address } } });
+      papir.request('POST', `${PORTAL}/api/delivery/address?titleCode=ADR`, {
+        json: { fromDate: firstChangeable, address: { name: 'Kari Nordmann', street: 'Storgata', streetNumber: '5', postalCode: '0150', ...address } },
+      });
     const refused = expectRefused(await move({ name: headerInjection }), 400, 'VALIDATION_FAILED');
     expect(JSON.stringify(refused)).toContain(invalidCharacters);
     expectRefused(await move({ street: `Storgata\r\n` + 'x'.repeat(10) }), 400, 'VALIDATION_FAILED');
@@ -66,7 +68,11 @@ describe.each(testDatabases)('free text at the API edge ($name)', ({ name }) => 
     const orders = async () => (await test.database.rows(sql`select id from subscription_order`)).length;
     const before = await orders();
     const address = { name: headerInjection, street: 'Munkegata', streetNumber: '3', postalCode: '7011' };
-    expectRefused(await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-KOMPLETT-M', birthdate: '1980-01-01', deliveryAddress: address } }), 400, 'VALIDATION_FAILED');
+    expectRefused(
+      await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID: 'ADR-KOMPLETT-M', birthdate: '1980-01-01', deliveryAddress: address } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(await orders()).toBe(before);
   });
 
@@ -83,7 +89,9 @@ describe.each(testDatabases)('free text at the API edge ($name)', ({ name }) => 
     const surveysBefore = await surveys();
     const [account] = await test.database.rows<{ aria_account_no: number }>(sql`select aria_account_no from account where user_id = 'user-digital'`);
     const cancel = (reasonText: string) =>
-      digital.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: Number(account?.aria_account_no), titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText } });
+      digital.request('DELETE', `${PORTAL}/api/deleteSubscription`, {
+        json: { ariaAccountNo: Number(account?.aria_account_no), titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText },
+      });
     expectRefused(await cancel('For dyrt\u0000'), 400, 'VALIDATION_FAILED');
     expectRefused(await cancel('For dyrt\u001b[31m'), 400, 'VALIDATION_FAILED');
     expectRefused(await cancel('x'.repeat(1001)), 400, 'VALIDATION_FAILED');

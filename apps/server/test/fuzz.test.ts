@@ -73,17 +73,12 @@ const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 function bodyArbitrary(valid: unknown): fc.Arbitrary<string> {
   const base = valid && typeof valid === 'object' && !Array.isArray(valid) ? (valid as Record<string, unknown>) : {};
   const keys = Object.keys(base);
-  const mutated = fc
-    .tuple(
-      fc.subarray(keys),
-      fc.array(fc.tuple(fc.constantFrom(...(keys.length > 0 ? keys : ['x'])), hostileValue), { minLength: 1, maxLength: 3 }),
-    )
-    .map(([kept, replacements]) => {
-      const body: Record<string, unknown> = {};
-      for (const key of kept) body[key] = base[key];
-      for (const [key, value] of replacements) body[key] = value;
-      return json(body);
-    });
+  const mutated = fc.tuple(fc.subarray(keys), fc.array(fc.tuple(fc.constantFrom(...(keys.length > 0 ? keys : ['x'])), hostileValue), { minLength: 1, maxLength: 3 })).map(([kept, replacements]) => {
+    const body: Record<string, unknown> = {};
+    for (const key of kept) body[key] = base[key];
+    for (const [key, value] of replacements) body[key] = value;
+    return json(body);
+  });
   return fc.oneof(
     { weight: 5, arbitrary: mutated },
     { weight: 2, arbitrary: hostileValue.map(json) },
@@ -209,7 +204,9 @@ describe('fuzzing every /api route with a body or path parameters (PGlite)', () 
       );
       if (result.failed) {
         const example = result.counterexample?.[0] as { params?: Record<string, string>; body?: string } | undefined;
-        failures.push(`${routeKey(route)} params=${JSON.stringify(example?.params)} body=${(example?.body ?? '').slice(0, 200)} → ${String((result.errorInstance as Error | undefined)?.message ?? 'failed').slice(0, 300)}`);
+        failures.push(
+          `${routeKey(route)} params=${JSON.stringify(example?.params)} body=${(example?.body ?? '').slice(0, 200)} → ${String((result.errorInstance as Error | undefined)?.message ?? 'failed').slice(0, 300)}`,
+        );
       }
     }
     expect(failures).toEqual([]);
@@ -253,7 +250,15 @@ describe('fuzzing every /api route with a body or path parameters (PGlite)', () 
         const response = await browser.request('POST', target.href, { form: { email, password, givenName: email, familyName: password, passwordRepeat: password } });
         expect(response.status, response.body.slice(0, 200)).toBeLessThan(500);
       }),
-      { seed: SEED, numRuns: 30, examples: [[action, 'a\u0000b@minside.test', 'x'], [register, 'x\uD800@minside.test', 'y'], [action, 'a'.repeat(BODY_LIMIT - 300), 'x']] },
+      {
+        seed: SEED,
+        numRuns: 30,
+        examples: [
+          [action, 'a\u0000b@minside.test', 'x'],
+          [register, 'x\uD800@minside.test', 'y'],
+          [action, 'a'.repeat(BODY_LIMIT - 300), 'x'],
+        ],
+      },
     );
     // Failed logins are counted (idp_login_failure); no account appears from a hostile form.
     const after = await snapshot(test.database, { except: ['user_session', 'idp_login_failure', 'idp_payload'] });

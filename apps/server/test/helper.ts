@@ -15,10 +15,7 @@ export const DEMO_PASSWORD = 'demo1234';
  * The databases every server test runs on: embedded PGlite always, and a real PostgreSQL
  * server too when TEST_DATABASE_URL is set (CI sets it). Use with `describe.each`.
  */
-export const testDatabases: { name: 'pglite' | 'postgres' }[] = [
-  { name: 'pglite' },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres' as const }] : []),
-];
+export const testDatabases: { name: 'pglite' | 'postgres' }[] = [{ name: 'pglite' }, ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres' as const }] : [])];
 
 export interface ScratchDatabase {
   options: DatabaseOptions;
@@ -64,10 +61,7 @@ export interface TestApp {
 }
 
 /** A migrated database and the app built on it, as `bin/server.ts` builds it, without listening. */
-export async function buildTestApp(
-  kind: 'pglite' | 'postgres',
-  options: { config?: Partial<Config>; catalogue?: Catalogue; seed?: boolean; now?: Clock } = {},
-): Promise<TestApp> {
+export async function buildTestApp(kind: 'pglite' | 'postgres', options: { config?: Partial<Config>; catalogue?: Catalogue; seed?: boolean; now?: Clock } = {}): Promise<TestApp> {
   const scratch = await createScratchDatabase(kind, { migrated: true });
   const database = await createDatabase(scratch.options);
   await migrate(database);

@@ -67,7 +67,8 @@ describe.each(testDatabases)('GET /api/overview ($name)', ({ name }) => {
     // The next period's invoice, overdue, and the renewal's charge of it that failed.
     await test.database.rows(sql`insert into invoice (aria_invoice_no, aria_account_no, subscription_id, kid, amount_ore, description, period_from, period_to, due_on, bank_account_number)
       values (89000001, 40000002, 'demo-digital-adr', '000000890000011', 29900, 'Digital', current_date - 3, current_date + 27, current_date - 5, '1503.12.34567')`);
-    await test.database.rows(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, subscription_id, aria_invoice_no, provider, return_url, created_at, updated_at)
+    await test.database
+      .rows(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, subscription_id, aria_invoice_no, provider, return_url, created_at, updated_at)
       values ('failed-renewal-test', 'renewal:89000001', 'RENEWAL', 'SWEDBANK-PPG', 29900, 'FAILED', 40000002, 'demo-digital-adr', 89000001, 'test', '/', now(), now())`);
     const { overview, subscription } = await overviewOf('digital@minside.test');
     expect(overview.payment).toMatchObject({ failedChargeInvoiceNos: [89000001], openInvoices: [expect.objectContaining({ ariaInvoiceNo: 89000001, status: 'OVERDUE' })] });

@@ -75,7 +75,10 @@ describe.each(appCases)('Idempotency-Key on API writes ($name, $storage)', ({ na
     const answers = await Promise.all([fileComplaint(papir, key), fileComplaint(papir, key)]);
     expect(await complaints()).toBe(1);
     const outcomes = answers.map((answer) => (answer.status === 201 ? 'receipt' : `${answer.status} ${answer.json<{ code: string }>().code}`)).sort();
-    expect([['receipt', 'receipt'], ['409 IDEMPOTENT_REQUEST_IN_PROGRESS', 'receipt']]).toContainEqual(outcomes);
+    expect([
+      ['receipt', 'receipt'],
+      ['409 IDEMPOTENT_REQUEST_IN_PROGRESS', 'receipt'],
+    ]).toContainEqual(outcomes);
   });
 
   it('keeps a key per user: another subscriber with the same key files their own complaint', async () => {

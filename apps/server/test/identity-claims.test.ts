@@ -15,7 +15,13 @@ const PORTAL = 'http://adresseavisen.localhost:3000';
 const CLIENT_SECRET = 'vipps-like-client-secret';
 const today = osloToday(systemClock());
 const address = { street_address: 'Kárášjohkageaidnu 3', postal_code: '9730', region: 'Kárášjohka', country: 'NO', formatted: 'Kárášjohkageaidnu 3\n9730 Kárášjohka\nNO', address_type: 'home' };
-const person = (key: string, claims: VippsClaims, extra: Partial<VippsPerson> = {}): VippsPerson => ({ sub: randomUUID(), email: `${key}@vipps.test`, password: `${key}-passord-123`, claims: { email: `${key}@vipps.test`, email_verified: true, ...claims }, ...extra });
+const person = (key: string, claims: VippsClaims, extra: Partial<VippsPerson> = {}): VippsPerson => ({
+  sub: randomUUID(),
+  email: `${key}@vipps.test`,
+  password: `${key}-passord-123`,
+  claims: { email: `${key}@vipps.test`, email_verified: true, ...claims },
+  ...extra,
+});
 
 /** Seventeen today: eighteen tomorrow. */
 const seventeen = person('sytten', { name: 'Áile Čuđe', phone_number: '4791234567', birthdate: addDays(addMonths(today, -12 * 18), 1), address });
@@ -44,8 +50,15 @@ describe('an issuer like Vipps Login (OIDC_CLAIMS=vipps)', () => {
     return browser;
   };
   const profileOf = async (browser: TestBrowser) => (await browser.request('GET', `${PORTAL}/api/profile`)).json<ProfileResponse>();
-  const order = (browser: TestBrowser, ariaPlanID: string, birthdate?: string) => browser.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID, ...(birthdate ? { birthdate } : {}) } });
-  const form = (profile: ProfileResponse, change: Record<string, string>) => ({ givenName: profile.givenName, familyName: profile.familyName, phoneNumber: profile.phoneNumber ?? '', birthdate: profile.birthdate ?? '', ...change });
+  const order = (browser: TestBrowser, ariaPlanID: string, birthdate?: string) =>
+    browser.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: randomUUID(), ariaPlanID, ...(birthdate ? { birthdate } : {}) } });
+  const form = (profile: ProfileResponse, change: Record<string, string>) => ({
+    givenName: profile.givenName,
+    familyName: profile.familyName,
+    phoneNumber: profile.phoneNumber ?? '',
+    birthdate: profile.birthdate ?? '',
+    ...change,
+  });
 
   it('a person the issuer says is 17 cannot buy, whatever they type, and cannot type another birthdate', async () => {
     const browser = await signIn(seventeen);

@@ -83,7 +83,8 @@ describe.each(testDatabases)('password reset at the embedded provider ($name)', 
     expect((await login(elsewhere, { portal: PORTAL, email, password: OLD_PASSWORD, titleCode: 'ADR' })).status).toBe(200);
     expect((await elsewhere.request('GET', `${PORTAL}/api/session`)).status).toBe(200);
     const accountId = `reset-person-${people}`;
-    const providerRows = async () => (await test.database.rows<{ model: string; id: string }>(sql`select model, id from idp_payload where payload->>'accountId' = ${accountId}`)).map((row) => `${row.model}:${row.id}`);
+    const providerRows = async () =>
+      (await test.database.rows<{ model: string; id: string }>(sql`select model, id from idp_payload where payload->>'accountId' = ${accountId}`)).map((row) => `${row.model}:${row.id}`);
     const before = await providerRows();
     expect(before.some((row) => row.startsWith('Session:'))).toBe(true);
     expect(before.some((row) => row.startsWith('Grant:'))).toBe(true);
@@ -196,7 +197,11 @@ describe.each(testDatabases)('password reset at the embedded provider ($name)', 
     const pageFor = async (email: string) => requestCode(browser(), email);
     const withLogin = await pageFor(known);
     const without = await pageFor('ingen.bruker@example.no');
-    const scrub = (body: string, email: string) => body.replaceAll(email, 'EPOST').replace(/(interaction\/)[^/"]+/g, '$1UID').replace(/name="reset" value="[^"]+"/, 'name="reset" value="ID"');
+    const scrub = (body: string, email: string) =>
+      body
+        .replaceAll(email, 'EPOST')
+        .replace(/(interaction\/)[^/"]+/g, '$1UID')
+        .replace(/name="reset" value="[^"]+"/, 'name="reset" value="ID"');
     expect(without.page.status).toBe(withLogin.page.status);
     expect(scrub(without.page.body, 'ingen.bruker@example.no')).toBe(scrub(withLogin.page.body, known));
     const [notice] = await test.database.rows<{ text: string }>(sql`select text from mail_outbox where to_address = 'ingen.bruker@example.no' order by created_at desc limit 1`);

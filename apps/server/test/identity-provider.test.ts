@@ -330,9 +330,15 @@ describe.each(testDatabases)('embedded identity provider on $name', ({ name }) =
     expect(unknown.body).not.toContain('<script>alert(1)</script>');
     expect(unknown.body).toContain('&quot;&gt;&lt;script&gt;');
 
-    const failures = await database.db.select({ key: idpLoginFailure.key }).from(idpLoginFailure).where(eq(idpLoginFailure.key, `ip:${browser.ip}`));
+    const failures = await database.db
+      .select({ key: idpLoginFailure.key })
+      .from(idpLoginFailure)
+      .where(eq(idpLoginFailure.key, `ip:${browser.ip}`));
     expect(failures).toHaveLength(2);
-    const byEmail = await database.db.select({ key: idpLoginFailure.key }).from(idpLoginFailure).where(eq(idpLoginFailure.key, `email:${KARI.email}`));
+    const byEmail = await database.db
+      .select({ key: idpLoginFailure.key })
+      .from(idpLoginFailure)
+      .where(eq(idpLoginFailure.key, `email:${KARI.email}`));
     expect(byEmail.length).toBeGreaterThanOrEqual(1);
 
     // The interaction is still usable after failures.
@@ -356,7 +362,10 @@ describe.each(testDatabases)('embedded identity provider on $name', ({ name }) =
     expect(blocked.body).toContain('role="alert"');
     expect(blocked.body).toContain('<h1>Logg inn</h1>');
     // The refused attempt was not checked and not counted.
-    const counted = await database.db.select().from(idpLoginFailure).where(eq(idpLoginFailure.key, `email:${KARI.email}`));
+    const counted = await database.db
+      .select()
+      .from(idpLoginFailure)
+      .where(eq(idpLoginFailure.key, `email:${KARI.email}`));
     expect(counted).toHaveLength(10);
 
     clock.offsetMs += 61_000;

@@ -79,7 +79,9 @@ describe.each(testDatabases)('sign-up at the embedded provider ($name)', ({ name
 
   it('the data export lists only the mail sent since the address was proven, not mail merely addressed to it before', async () => {
     const email = 'eva.eksport@example.no';
-    await test.database.rows(sql`insert into mail_outbox (id, to_address, subject, text, created_at) values ('mail-before-signup', ${email}, 'Sendt før brukeren fantes', 'x', now() - interval '1 day')`);
+    await test.database.rows(
+      sql`insert into mail_outbox (id, to_address, subject, text, created_at) values ('mail-before-signup', ${email}, 'Sendt før brukeren fantes', 'x', now() - interval '1 day')`,
+    );
     const b = browser();
     const { action } = await openRegistration(b);
     const posted = await b.request('POST', action, { form: { ...person, email } });
@@ -87,7 +89,9 @@ describe.each(testDatabases)('sign-up at the embedded provider ($name)', ({ name
     const verified = await b.request('POST', form.action, { form: { signup: form.signup, code: await codeMailedTo(email) } });
     const back = await b.follow(new URL(String(verified.headers['location']), action).href, (url) => url.pathname === '/callback');
     expect((await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(back.url) })).status).toBe(200);
-    await test.database.rows(sql`insert into mail_outbox (id, to_address, subject, text, created_at) values ('mail-after-signup', ${email}, 'Sendt etter bekreftelsen', 'x', now() + interval '1 minute')`);
+    await test.database.rows(
+      sql`insert into mail_outbox (id, to_address, subject, text, created_at) values ('mail-after-signup', ${email}, 'Sendt etter bekreftelsen', 'x', now() + interval '1 minute')`,
+    );
     const requested = await b.request('POST', `${PORTAL}/api/privacy/export`, { json: {} });
     expect(requested.status, requested.body).toBe(200);
     const cookie = [...b.cookies(new URL(PORTAL).host)].map(([key, value]) => `${key}=${value}`).join('; ');
@@ -108,7 +112,9 @@ describe.each(testDatabases)('sign-up at the embedded provider ($name)', ({ name
     // Someone else's browser (its own login interaction) cannot use this sign-up's code.
     const other = browser();
     const { action: otherAction } = await openRegistration(other);
-    const stolen = await other.request('POST', new URL(form.action.replace(/interaction\/[^/]+\//, `interaction/${/interaction\/([^/]+)\//.exec(otherAction)?.[1]}/`)).href, { form: { signup: form.signup, code } });
+    const stolen = await other.request('POST', new URL(form.action.replace(/interaction\/[^/]+\//, `interaction/${/interaction\/([^/]+)\//.exec(otherAction)?.[1]}/`)).href, {
+      form: { signup: form.signup, code },
+    });
     expect(stolen.status).toBe(400);
     expect(stolen.body).not.toContain('kari.kode@example.no');
     expect((await test.database.rows(sql`select 1 from idp_account where email = 'kari.kode@example.no'`)).length).toBe(0);
@@ -163,7 +169,11 @@ describe.each(testDatabases)('sign-up at the embedded provider ($name)', ({ name
     };
     const known = await pageFor(' PAPIR@minside.test ');
     const fresh = await pageFor('helt.ny@example.no');
-    const scrub = (body: string, email: string) => body.replaceAll(email, 'EPOST').replace(/(interaction\/)[^/"]+/g, '$1UID').replace(/name="signup" value="[^"]+"/, 'name="signup" value="ID"');
+    const scrub = (body: string, email: string) =>
+      body
+        .replaceAll(email, 'EPOST')
+        .replace(/(interaction\/)[^/"]+/g, '$1UID')
+        .replace(/name="signup" value="[^"]+"/, 'name="signup" value="ID"');
     expect(known.response.status).toBe(fresh.response.status);
     expect(scrub(known.response.body, 'papir@minside.test')).toBe(scrub(fresh.response.body, 'helt.ny@example.no'));
     // Both hash the password and write one mail, so neither answer is much quicker.

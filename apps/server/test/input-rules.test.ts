@@ -95,7 +95,8 @@ function checksOf(schema: Schema): { check: string; maximum?: number }[] {
  * e-mail addresses (checked by isValidEmail in the service, so the answer is the SPEC's own
  * result code), passwords. Anything else that is a plain string must be freeText().
  */
-const notFreeText = /\.(id|ids\[\]|token|loginToken|code|state|iss|identityId|email|newEmail|emails|password|minsideUrl|titleCode|campaign|campaignCode|winback|discountCode|ariaPlanID|bankAccountNumber|file)$/;
+const notFreeText =
+  /\.(id|ids\[\]|token|loginToken|code|state|iss|identityId|email|newEmail|emails|password|minsideUrl|titleCode|campaign|campaignCode|winback|discountCode|ariaPlanID|bankAccountNumber|file)$/;
 /** Loose on the wire on purpose, and parsed again by the service with the domain's form schema (personName). */
 const parsedAgainByTheService = new Set(['PUT /api/profile body.givenName', 'PUT /api/profile body.familyName', 'PUT /api/profile body.phoneNumber', 'PUT /api/profile body.birthdate']);
 
@@ -119,7 +120,9 @@ describe('one free-text rule', () => {
   }
 
   it('finds the free-text fields through the route table (names, addresses, complaints, surveys, notices)', () => {
-    const free = requestStrings().filter((leaf) => freeTextRegistry.has(leaf.schema)).map((leaf) => `${leaf.route} ${leaf.path}`);
+    const free = requestStrings()
+      .filter((leaf) => freeTextRegistry.has(leaf.schema))
+      .map((leaf) => `${leaf.route} ${leaf.path}`);
     expect(free).toEqual(
       expect.arrayContaining([
         'POST /api/delivery/address body.address.name',

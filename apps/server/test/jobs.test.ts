@@ -331,7 +331,20 @@ describe.each(testDatabases)('operators and the app on $name', ({ name }) => {
 // ---------------------------------------------------------------------------------------
 
 const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const jobNames = ['billing-renewals', 'billing-reconciliation', 'mail-outbox', 'ordering-repair', 'withdrawal-refunds', 'data-export', 'data-erasure', 'bank-exchange', 'avtalegiro-claims', 'billing-documents', 'ehf-outbox', 'student-reminders'];
+const jobNames = [
+  'billing-renewals',
+  'billing-reconciliation',
+  'mail-outbox',
+  'ordering-repair',
+  'withdrawal-refunds',
+  'data-export',
+  'data-erasure',
+  'bank-exchange',
+  'avtalegiro-claims',
+  'billing-documents',
+  'ehf-outbox',
+  'student-reminders',
+];
 
 interface Server {
   child: ChildProcess;
@@ -405,10 +418,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     for (const row of rows) expect(instanceOf.get(key(row.job, row.slot))).toBe(row.instance);
 
     for (const job of jobNames) {
-      const slots = rows.filter((row) => row.job === job).map((row) => Date.parse(row.slot)).sort((x, y) => x - y);
+      const slots = rows
+        .filter((row) => row.job === job)
+        .map((row) => Date.parse(row.slot))
+        .sort((x, y) => x - y);
       expect(slots.length, `${job} ran too few slots`).toBeGreaterThanOrEqual(4);
       // Consecutive two-second slots: none skipped, none twice.
-      expect(slots.slice(1).map((slot, index) => slot - (slots[index] ?? 0)), job).toEqual(Array(slots.length - 1).fill(2000));
+      expect(
+        slots.slice(1).map((slot, index) => slot - (slots[index] ?? 0)),
+        job,
+      ).toEqual(Array(slots.length - 1).fill(2000));
     }
     expect(rows.every((row) => row.outcome === 'succeeded' && row.trigger === 'schedule')).toBe(true);
     // Both processes won claims: the runs were really shared, not one process doing it all.

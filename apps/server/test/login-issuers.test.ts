@@ -48,7 +48,12 @@ describe('two issuers side by side: the group account and Vipps Login', () => {
   let portal: TestApp;
 
   beforeAll(async () => {
-    issuer = await startVippsLikeIssuer({ clientId: 'minside-vipps', clientSecret: CLIENT_SECRET, redirectUris: [`${PORTAL}/callback`, `${FVN}/callback`], persons: [kari, stranger, samePhone, young, per, vera, tom] });
+    issuer = await startVippsLikeIssuer({
+      clientId: 'minside-vipps',
+      clientSecret: CLIENT_SECRET,
+      redirectUris: [`${PORTAL}/callback`, `${FVN}/callback`],
+      persons: [kari, stranger, samePhone, young, per, vera, tom],
+    });
     portal = await buildTestApp('pglite', {
       seed: true,
       config: { secondIssuer: { kind: 'external', key: 'vipps', issuer: issuer.issuer, clientId: 'minside-vipps', clientSecret: CLIENT_SECRET, scopes: undefined, claims: 'vipps', label: 'Vipps' } },

@@ -27,14 +27,15 @@ const storm = { titleCode: 'ADR', issueDate: '2026-11-24', postalCodes: ['7011']
 /** The raw header block, unfolded, as [name, value] in order. */
 function rawHeaders(raw: string): [string, string][] {
   const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
-  return head
-    .split(/\r\n(?![ \t])/)
-    .map((line) => {
-      const colon = line.indexOf(':');
-      return [line.slice(0, colon), line.slice(colon + 1).replace(/\r\n/g, '')] as [string, string];
-    });
+  return head.split(/\r\n(?![ \t])/).map((line) => {
+    const colon = line.indexOf(':');
+    return [line.slice(0, colon), line.slice(colon + 1).replace(/\r\n/g, '')] as [string, string];
+  });
 }
-const header = (raw: string, name: string) => rawHeaders(raw).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1].trim();
+const header = (raw: string, name: string) =>
+  rawHeaders(raw)
+    .find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1]
+    .trim();
 
 /**
  * Verifies a relaxed/relaxed rsa-sha256 DKIM signature (RFC 6376 §3.4.2, §3.4.4, §3.7) with the
@@ -51,7 +52,11 @@ function verifyDkim(raw: string, publicKeyPem: string): { tags: Record<string, s
       .filter(Boolean)
       .map((part) => [part.slice(0, part.indexOf('=')).trim(), part.slice(part.indexOf('=') + 1).replace(/\s+/g, '')]),
   ) as Record<string, string>;
-  const relaxedValue = (value: string) => value.replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim();
+  const relaxedValue = (value: string) =>
+    value
+      .replace(/\r\n/g, '')
+      .replace(/[ \t]+/g, ' ')
+      .trim();
 
   const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
   let canonicalBody = body
@@ -73,7 +78,9 @@ function verifyDkim(raw: string, publicKeyPem: string): { tags: Record<string, s
     }
     return '';
   });
-  const ownHeader = `dkim-signature:${relaxedValue(signatureHeader[1]).replace(/\bb=[^;]*$/, 'b=').replace(/\bb=[^;]*;/, 'b=;')}`;
+  const ownHeader = `dkim-signature:${relaxedValue(signatureHeader[1])
+    .replace(/\bb=[^;]*$/, 'b=')
+    .replace(/\bb=[^;]*;/, 'b=;')}`;
   const verifier = createVerify('RSA-SHA256');
   verifier.update(signed.join('') + ownHeader);
   return { tags, bodyHashOk, signatureOk: verifier.verify(publicKeyPem, tags['b'] ?? '', 'base64') };
@@ -85,8 +92,7 @@ describe.each(testDatabases)('e-mail sender and unsubscribing ($name)', ({ name 
   let clockOffset = 0;
   const now = () => new Date(TUESDAY_MORNING.getTime() + clockOffset);
   const operator = new TestBrowser(() => injectTransport(test.app));
-  const sendSegment = (segmentId: string) =>
-    operator.request('POST', `${PORTAL}/api/segment/${segmentId}/message`, { json: storm, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+  const sendSegment = (segmentId: string) => operator.request('POST', `${PORTAL}/api/segment/${segmentId}/message`, { json: storm, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
   const optOuts = () => test.database.rows<{ user_id: string; title_code: string; kind: string }>(sql`select user_id, title_code, kind from mail_opt_out order by kind`);
   const mailer = () =>
     createMailer({ db: test.database.db, smtpUrl: smtp.url, from: MAIL_FROM, unsubscribe: { secret: 'test-key-for-kinds', origin: () => PORTAL }, log: pino({ level: 'silent' }), now });
@@ -138,7 +144,13 @@ describe.each(testDatabases)('e-mail sender and unsubscribing ($name)', ({ name 
     const other = defaultCatalogue.offered().find((title) => title.titleCode !== 'ADR' && title.name !== adresseavisen.name);
     if (!other) throw new Error('the catalogue has one title only');
     const id = await test.database.db.transaction((tx) =>
-      mailer().enqueue(tx, { to: 'retry.avsender@minside.test', title: other, kind: 'orderReceipt', ...titleMail(other, { heading: 'Kvittering', paragraphs: ['Takk.'] }), idempotencyKey: 'sender:retry' }),
+      mailer().enqueue(tx, {
+        to: 'retry.avsender@minside.test',
+        title: other,
+        kind: 'orderReceipt',
+        ...titleMail(other, { heading: 'Kvittering', paragraphs: ['Takk.'] }),
+        idempotencyKey: 'sender:retry',
+      }),
     );
     smtp.state.refuseNext = 1;
     expect(await mailer().deliverPending()).toBe(0);
@@ -166,7 +178,12 @@ describe.each(testDatabases)('e-mail sender and unsubscribing ($name)', ({ name 
       expect(header(raw, 'List-Unsubscribe-Post'), kind).toBe(optional ? 'List-Unsubscribe=One-Click' : undefined);
       if (optional) expect(header(raw, 'List-Unsubscribe')).toMatch(new RegExp(`^<${PORTAL}/e-post/avmelding\\?token=[\\w-]+\\.[\\w-]+>$`));
     }
-    expect(Object.entries(mailKinds).filter(([, value]) => value === 'optional').map(([kind]) => kind).sort()).toEqual(['deliveryNotice', 'studentReminder']);
+    expect(
+      Object.entries(mailKinds)
+        .filter(([, value]) => value === 'optional')
+        .map(([kind]) => kind)
+        .sort(),
+    ).toEqual(['deliveryNotice', 'studentReminder']);
   });
 
   it('one click turns delivery notices off for that user and title: the next notice is not sent, other mail still is', async () => {
@@ -188,7 +205,12 @@ describe.each(testDatabases)('e-mail sender and unsubscribing ($name)', ({ name 
 
     const clicked = await oneClick(url);
     expect(clicked.statusCode, clicked.body).toBe(200);
-    expect(clicked.json()).toEqual({ result: 'unsubscribed', titleCode: 'ADR', kind: 'deliveryNotice', message: 'Du får ikke lenger meldinger om leveringen av papiravisen fra Adresseavisen på e-post.' });
+    expect(clicked.json()).toEqual({
+      result: 'unsubscribed',
+      titleCode: 'ADR',
+      kind: 'deliveryNotice',
+      message: 'Du får ikke lenger meldinger om leveringen av papiravisen fra Adresseavisen på e-post.',
+    });
     expect(await optOuts()).toEqual([{ user_id: 'user-papir', title_code: 'ADR', kind: 'deliveryNotice' }]);
     // Again (the provider retries, the person clicks twice): the same answer, one row.
     expect((await oneClick(url, 'text/html')).body).toContain('Du er meldt av');
@@ -225,12 +247,7 @@ describe.each(testDatabases)('e-mail sender and unsubscribing ($name)', ({ name 
     const token = url.searchParams.get('token') ?? '';
     const [payload = '', signature = ''] = token.split('.');
     const otherUser = Buffer.from(JSON.stringify({ v: 1, u: 'user-digital', t: 'ADR', k: 'deliveryNotice' })).toString('base64url');
-    const forged = [
-      `${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`,
-      `${otherUser}.${signature}`,
-      'bm90LWEtdG9rZW4',
-      `${payload}.${signature}.extra`,
-    ];
+    const forged = [`${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`, `${otherUser}.${signature}`, 'bm90LWEtdG9rZW4', `${payload}.${signature}.extra`];
     for (const bad of forged) {
       const response = await oneClick(`${url.origin}${url.pathname}?token=${encodeURIComponent(bad)}`);
       expect(response.statusCode, bad).toBe(400);
@@ -245,10 +262,18 @@ describe.each(testDatabases)('e-mail sender and unsubscribing ($name)', ({ name 
   it('shows the sender on /_dev/mail.json', async () => {
     const dev = await buildTestApp(name, { seed: true, now, config: { mailFrom: MAIL_FROM, operatorToken: OPERATOR_TOKEN } });
     try {
-      const send = await new TestBrowser(() => injectTransport(dev.app)).request('POST', `${PORTAL}/api/segment/dev-storm/message`, { json: storm, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+      const send = await new TestBrowser(() => injectTransport(dev.app)).request('POST', `${PORTAL}/api/segment/dev-storm/message`, {
+        json: storm,
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
       expect(send.status, send.body).toBe(201);
       const list = (await dev.app.inject({ method: 'GET', url: '/_dev/mail.json' })).json<{ from: string; replyTo: string; kind: string; listUnsubscribe: string }[]>();
-      expect(list[0]).toMatchObject({ from: '"Adresseavisen" <minside@adressa.test>', replyTo: adresseavisen.customerCenterEmail, kind: 'deliveryNotice', listUnsubscribe: expect.stringContaining('/e-post/avmelding?token=') });
+      expect(list[0]).toMatchObject({
+        from: '"Adresseavisen" <minside@adressa.test>',
+        replyTo: adresseavisen.customerCenterEmail,
+        kind: 'deliveryNotice',
+        listUnsubscribe: expect.stringContaining('/e-post/avmelding?token='),
+      });
       const page = await dev.app.inject({ method: 'GET', url: '/_dev/mail' });
       expect(page.body).toContain(`Fra &quot;Adresseavisen&quot; &lt;minside@adressa.test&gt; · Svar til ${adresseavisen.customerCenterEmail}`);
     } finally {
@@ -280,7 +305,13 @@ describe.each(testDatabases)('DKIM ($name)', ({ name }) => {
       log: pino({ level: 'silent' }),
     });
     await test.database.db.transaction((tx) =>
-      mailer.enqueue(tx, { to: 'papir@minside.test', title: adresseavisen, kind: 'deliveryNotice', userId: 'user-papir', ...titleMail(adresseavisen, { heading: 'Om avisen din', paragraphs: ['Avisen kommer senere – beklager.'] }) }),
+      mailer.enqueue(tx, {
+        to: 'papir@minside.test',
+        title: adresseavisen,
+        kind: 'deliveryNotice',
+        userId: 'user-papir',
+        ...titleMail(adresseavisen, { heading: 'Om avisen din', paragraphs: ['Avisen kommer senere – beklager.'] }),
+      }),
     );
     expect(await mailer.deliverPending()).toBe(1);
     const raw = smtp.received[0]?.raw ?? '';
@@ -307,7 +338,9 @@ describe.each(testDatabases)('DKIM ($name)', ({ name }) => {
       privateKey: keys.privateKey,
     });
     // Inline, with the line breaks written as \n (one line in a secret store).
-    expect(loadConfig({ ...base, MAIL_DKIM_DOMAIN: 'adressa.test', MAIL_DKIM_SELECTOR: 's1', MAIL_DKIM_PRIVATE_KEY: keys.privateKey.replace(/\n/g, '\\n') }).mailDkim?.privateKey).toBe(keys.privateKey);
+    expect(loadConfig({ ...base, MAIL_DKIM_DOMAIN: 'adressa.test', MAIL_DKIM_SELECTOR: 's1', MAIL_DKIM_PRIVATE_KEY: keys.privateKey.replace(/\n/g, '\\n') }).mailDkim?.privateKey).toBe(
+      keys.privateKey,
+    );
 
     const refused = (env: Record<string, string>) => {
       try {
@@ -324,7 +357,9 @@ describe.each(testDatabases)('DKIM ($name)', ({ name }) => {
     expect(refused({ MAIL_DKIM_PRIVATE_KEY_FILE: keyFile })).toContain('MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR: required');
     expect(refused({ MAIL_DKIM_DOMAIN: 'adressa.test', MAIL_DKIM_SELECTOR: 's1', MAIL_DKIM_PRIVATE_KEY: 'not a key' })).toBe('Invalid configuration: MAIL_DKIM_PRIVATE_KEY: not a PEM private key');
     expect(refused({ MAIL_DKIM_DOMAIN: 'adressa.test', MAIL_DKIM_SELECTOR: 's1', MAIL_DKIM_PRIVATE_KEY_FILE: path.join(dir, 'missing.pem') })).toContain('MAIL_DKIM_PRIVATE_KEY_FILE: ');
-    expect(refused({ MAIL_DKIM_DOMAIN: 'bt.test', MAIL_DKIM_SELECTOR: 's1', MAIL_DKIM_PRIVATE_KEY_FILE: keyFile })).toContain("MAIL_DKIM_DOMAIN: bt.test does not align with MAIL_FROM's domain (minside.adressa.test)");
+    expect(refused({ MAIL_DKIM_DOMAIN: 'bt.test', MAIL_DKIM_SELECTOR: 's1', MAIL_DKIM_PRIVATE_KEY_FILE: keyFile })).toContain(
+      "MAIL_DKIM_DOMAIN: bt.test does not align with MAIL_FROM's domain (minside.adressa.test)",
+    );
     expect(refused({ MAIL_FROM: 'Min Side' })).toContain('MAIL_FROM: must be an address');
   });
 });

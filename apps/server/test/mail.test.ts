@@ -86,7 +86,13 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
   });
 
   it('sends one e-mail per idempotency key, however often it is enqueued or delivered', async () => {
-    const outgoing = { to: 'en.gang@minside.test', title: adresseavisen, kind: 'orderReceipt' as const, ...titleMail(adresseavisen, { heading: 'Bare én', paragraphs: ['Én e-post.'] }), idempotencyKey: 'test:once' };
+    const outgoing = {
+      to: 'en.gang@minside.test',
+      title: adresseavisen,
+      kind: 'orderReceipt' as const,
+      ...titleMail(adresseavisen, { heading: 'Bare én', paragraphs: ['Én e-post.'] }),
+      idempotencyKey: 'test:once',
+    };
     const first = await test.database.db.transaction((tx) => mailer().enqueue(tx, outgoing));
     const second = await test.database.db.transaction((tx) => mailer().enqueue(tx, { ...outgoing, subject: 'Annen' }));
     expect(second).toBe(first);
@@ -97,12 +103,24 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
   });
 
   it('blanks the text and HTML of messages older than eight days, keeping who was sent what and when', async () => {
-    const old = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'gammel@minside.test', title: adresseavisen, kind: 'signupCode', ...titleMail(adresseavisen, { heading: 'Lenke', paragraphs: ['Hemmelig kode 123456'] }), idempotencyKey: 'test:old' }));
+    const old = await test.database.db.transaction((tx) =>
+      mailer().enqueue(tx, {
+        to: 'gammel@minside.test',
+        title: adresseavisen,
+        kind: 'signupCode',
+        ...titleMail(adresseavisen, { heading: 'Lenke', paragraphs: ['Hemmelig kode 123456'] }),
+        idempotencyKey: 'test:old',
+      }),
+    );
     clockOffset = 7 * 24 * 60 * 60_000;
-    const recent = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'ny@minside.test', title: adresseavisen, kind: 'signupCode', subject: 'Ny', text: 'Kode 654321', idempotencyKey: 'test:recent' }));
+    const recent = await test.database.db.transaction((tx) =>
+      mailer().enqueue(tx, { to: 'ny@minside.test', title: adresseavisen, kind: 'signupCode', subject: 'Ny', text: 'Kode 654321', idempotencyKey: 'test:recent' }),
+    );
     clockOffset = 8 * 24 * 60 * 60_000 + 60_000;
     await mailer().deliverPending();
-    const rows = await test.database.rows<{ id: string; subject: string; text: string; html: string | null }>(sql`select id, subject, text, html from mail_outbox where id in (${old}, ${recent}) order by created_at`);
+    const rows = await test.database.rows<{ id: string; subject: string; text: string; html: string | null }>(
+      sql`select id, subject, text, html from mail_outbox where id in (${old}, ${recent}) order by created_at`,
+    );
     expect(rows).toEqual([
       { id: old, subject: 'Lenke', text: REDACTED_MAIL_TEXT, html: null },
       { id: recent, subject: 'Ny', text: 'Kode 654321', html: null },
@@ -110,7 +128,9 @@ describe.each(testDatabases)('e-mail ($name)', ({ name }) => {
   });
 
   it('keeps a message the server refused and retries it after the backoff', async () => {
-    const id = await test.database.db.transaction((tx) => mailer().enqueue(tx, { to: 'senere@minside.test', title: adresseavisen, kind: 'signupCode', subject: 'Prøv igjen', text: 'Tekst', idempotencyKey: 'test:retry' }));
+    const id = await test.database.db.transaction((tx) =>
+      mailer().enqueue(tx, { to: 'senere@minside.test', title: adresseavisen, kind: 'signupCode', subject: 'Prøv igjen', text: 'Tekst', idempotencyKey: 'test:retry' }),
+    );
     smtp.state.refuseNext = 1;
     expect(await mailer().deliverPending()).toBe(0);
     const failed = await outboxRow(id);

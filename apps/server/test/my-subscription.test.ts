@@ -168,7 +168,11 @@ describe.each(testDatabases)('cancellation, undo and retention offer ($name)', (
 
   it('signed out: 401', async () => {
     const browser = new TestBrowser(() => injectTransport(app().app));
-    expectRefused(await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } }), 401, 'NOT_AUTHENTICATED');
+    expectRefused(
+      await browser.request('DELETE', `${PORTAL}/api/deleteSubscription`, { json: { ariaAccountNo: accounts.digital, titleCode: 'ADR', actionType: 'CANCELLATION', reasonCode: 'PRICE' } }),
+      401,
+      'NOT_AUTHENTICATED',
+    );
   });
 
   it('the winback instead of cancelling (REPLACEMENT-ANN): two free months, once per subscription', async () => {
@@ -319,7 +323,14 @@ describe.each(testDatabases)('reactivation result codes ($name)', ({ name }) => 
     expect(issued).toMatchObject([{ period_from: day, period_to: addDays(periodEnd, -1), amount_ore: price, due_on: day, paid_at: null }]);
     const [invoice] = issued;
     // utlopt pays by card, but no card is stored that can be charged: the invoice waits like a giro, and the answer says so.
-    expect(response.json<{ invoice: unknown }>().invoice).toEqual({ ariaInvoiceNo: invoice?.aria_invoice_no, amountOre: price, periodFrom: day, periodTo: addDays(periodEnd, -1), dueOn: day, payment: 'invoice' });
+    expect(response.json<{ invoice: unknown }>().invoice).toEqual({
+      ariaInvoiceNo: invoice?.aria_invoice_no,
+      amountOre: price,
+      periodFrom: day,
+      periodTo: addDays(periodEnd, -1),
+      dueOn: day,
+      payment: 'invoice',
+    });
     // …with the invoice e-mail: KID, account number and a pay-link.
     const mails = await app().database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'utlopt@minside.test'`);
     const mail = mails.find((row) => row.subject.includes(`ny faktura ${invoice?.aria_invoice_no}`))?.text ?? '';
@@ -374,10 +385,20 @@ describe.each(testDatabases)('plan change ($name)', ({ name }) => {
     expect(response.status, response.body).toBe(200);
     const options = response.json<{ options: { plan: { ariaPlanID: string }; quote: { kind: string }; unavailable: { code: string; message: string } | null }[] }>().options;
     expect(options.map((option) => option.plan.ariaPlanID)).toEqual([
-      'ADR-DIGITAL-M', 'ADR-DIGITAL-Y', 'ADR-DIGITAL-FAMILIE-M', 'ADR-KOMPLETT-M', 'ADR-KOMPLETT-Q', 'ADR-KOMPLETT-Y', 'ADR-UNG-DIGITAL-M', 'ADR-DIGITAL-HONNOR-M',
+      'ADR-DIGITAL-M',
+      'ADR-DIGITAL-Y',
+      'ADR-DIGITAL-FAMILIE-M',
+      'ADR-KOMPLETT-M',
+      'ADR-KOMPLETT-Q',
+      'ADR-KOMPLETT-Y',
+      'ADR-UNG-DIGITAL-M',
+      'ADR-DIGITAL-HONNOR-M',
     ]);
     expect(options.find((option) => option.plan.ariaPlanID === 'ADR-KOMPLETT-M')?.quote.kind).toBe('current');
-    expect(options.find((option) => option.plan.ariaPlanID === 'ADR-UNG-DIGITAL-M')?.unavailable).toEqual({ code: 'UNG_AGE_LIMIT', message: 'Ung er for deg under 34 år. Digital passer for deg i stedet.' });
+    expect(options.find((option) => option.plan.ariaPlanID === 'ADR-UNG-DIGITAL-M')?.unavailable).toEqual({
+      code: 'UNG_AGE_LIMIT',
+      message: 'Ung er for deg under 34 år. Digital passer for deg i stedet.',
+    });
     expect(options.find((option) => option.plan.ariaPlanID === 'ADR-DIGITAL-M')?.unavailable).toBeNull();
   });
 

@@ -91,7 +91,9 @@ describe('the OpenAPI document at /api/docs (PGlite)', () => {
       // A 204 has no content; any other success says what it sends: JSON (an object or an
       // array), or a file in its own media type (a PDF, a CSV, an EHF XML).
       const described = successes.filter(([status, response]) =>
-        status === '204' ? true : Object.entries(response.content ?? {}).some(([type, media]) => hasSchema(media) && (type !== 'application/json' || isJsonContract(media.schema as Record<string, unknown>))),
+        status === '204'
+          ? true
+          : Object.entries(response.content ?? {}).some(([type, media]) => hasSchema(media) && (type !== 'application/json' || isJsonContract(media.schema as Record<string, unknown>))),
       );
       if (successes.length === 0 || described.length < successes.length) found.push(`${key}: a success answer without its content`);
       // Any route can fail unexpectedly or find the database away (plugins/errors.ts), and input
@@ -162,7 +164,16 @@ export const family: Promised<typeof getFamily> = served('/api/family');
  */
 function typeCheck(repo: string, files: Record<string, string>): string[] {
   const webConfig = path.join(repo, 'apps/web/tsconfig.json');
-  const parsed = ts.getParsedCommandLineOfConfigFile(webConfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => { throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')); } });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    webConfig,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
   if (!parsed) throw new Error(`cannot read ${webConfig}`);
   const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, composite: false, declaration: false, emitDeclarationOnly: false, incremental: false, tsBuildInfoFile: undefined };
   const folder = path.join(repo, 'apps/web/src/__contract__');
@@ -178,7 +189,8 @@ function typeCheck(repo: string, files: Record<string, string>): string[] {
   };
   const program = ts.createProgram({ rootNames: [...virtual.keys()], options, host });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file && diagnostic.start !== undefined ? `${path.relative(repo, diagnostic.file.fileName)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1} ` : '';
+    const where =
+      diagnostic.file && diagnostic.start !== undefined ? `${path.relative(repo, diagnostic.file.fileName)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1} ` : '';
     return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   });
 }

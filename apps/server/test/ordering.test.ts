@@ -87,8 +87,12 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     await test.database.rows(sql`update payment set subscription_id = null, aria_invoice_no = null where user_id = 'user-ny'`);
     await test.database.rows(sql`delete from billing_document where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
     await test.database.rows(sql`delete from invoice where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
-    await test.database.rows(sql`delete from subscription_change where subscription_id in (select s.id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny')`);
-    await test.database.rows(sql`delete from payment_agreement where subscription_id in (select s.id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny')`);
+    await test.database.rows(
+      sql`delete from subscription_change where subscription_id in (select s.id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny')`,
+    );
+    await test.database.rows(
+      sql`delete from payment_agreement where subscription_id in (select s.id from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = 'user-ny')`,
+    );
     await test.database.rows(sql`delete from subscription where aria_account_no in (select aria_account_no from account where user_id = 'user-ny')`);
   };
 
@@ -149,7 +153,9 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     const redirect = paymentRedirectSchema.parse(a.json());
     expect(paymentRedirectSchema.parse(b.json()).paymentId).toBe(redirect.paymentId);
     // One payment at Vipps MobilePay: every create for it (the double submit's too) carries the same Idempotency-Key.
-    const creates = vipps().requests.filter((request) => request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === redirect.paymentId);
+    const creates = vipps().requests.filter(
+      (request) => request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === redirect.paymentId,
+    );
     expect(new Set(creates.map((request) => request.headers['idempotency-key'])).size).toBe(1);
     // The card form at Vipps MobilePay; its webhooks come twice.
     vipps().faults.webhooks.duplicate = true;
@@ -166,7 +172,9 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     expect(await atVipps(redirect.paymentId)).toMatchObject({ status: 'CAPTURED' });
     expect(captureRequests(redirect.paymentId)).toHaveLength(1);
     expect(await counts('user-ny')).toEqual({ subscriptions: 1, invoices: 1, captured: 1 });
-    const [invoiceRow] = await test.database.rows<{ amount_ore: number; paid_at: Date | null }>(sql`select amount_ore, paid_at from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = 'user-ny'`);
+    const [invoiceRow] = await test.database.rows<{ amount_ore: number; paid_at: Date | null }>(
+      sql`select amount_ore, paid_at from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = 'user-ny'`,
+    );
     expect(invoiceRow).toMatchObject({ amount_ore: 100 });
     expect(invoiceRow?.paid_at).not.toBeNull();
 
@@ -175,7 +183,10 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     if (row) await test.app.paymentEngine.apply(row.id, { providerReference: row.providerReference ?? '', status: 'CAPTURED', agreementId: null });
     await replayWebhooks(redirect.paymentId);
     expect(paymentRedirectSchema.parse((await pay(ny, created.orderId)).json()).redirectUrl).toBe(`/kvittering?orderId=${created.orderId}`);
-    expect((await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: key, ariaPlanID: 'ADR-DIGITAL-M' } })).json()).toMatchObject({ orderId: created.orderId, state: 'fulfilled' });
+    expect((await ny.request('POST', `${PORTAL}/api/order?titleCode=ADR`, { json: { idempotencyKey: key, ariaPlanID: 'ADR-DIGITAL-M' } })).json()).toMatchObject({
+      orderId: created.orderId,
+      state: 'fulfilled',
+    });
     await refusedAtVipps(redirect.redirectUrl, 'approve');
     expect(await counts('user-ny')).toEqual({ subscriptions: 1, invoices: 1, captured: 1 });
     expect(captureRequests(redirect.paymentId)).toHaveLength(1);
@@ -321,7 +332,9 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     expect(refunds.map((request) => request.response?.status)).toEqual([200]);
     expect(refunds[0]?.body).toEqual({ modificationAmount: { currency: 'NOK', value: two.quote.amountNowOre } });
     // The buyer is told the money is on its way back, once (issue 23), in the title's name.
-    const notices = await test.database.rows<{ text: string; from_name: string | null }>(sql`select text, from_name from mail_outbox where to_address = 'ny@minside.test' and idempotency_key = ${`payment-refunded:${payTwo.paymentId}`}`);
+    const notices = await test.database.rows<{ text: string; from_name: string | null }>(
+      sql`select text, from_name from mail_outbox where to_address = 'ny@minside.test' and idempotency_key = ${`payment-refunded:${payTwo.paymentId}`}`,
+    );
     expect(notices).toHaveLength(1);
     expect(notices[0]?.text).toContain('Vi har betalt tilbake');
     expect(notices[0]?.text).toContain('til kortet du betalte med');
@@ -340,7 +353,10 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     const later = await test.app.ordering.repair();
     await vipps().flushWebhooks();
     expect(later).toEqual({ resolved: 1, fulfilled: 0, refunded: 0, timedOut: 0 });
-    expect((await test.database.rows<{ state: string; last_payment_status: string }>(sql`select state, last_payment_status from subscription_order where id = ${stale.orderId}`))[0]).toEqual({ state: 'timed_out', last_payment_status: 'TIMEOUT' });
+    expect((await test.database.rows<{ state: string; last_payment_status: string }>(sql`select state, last_payment_status from subscription_order where id = ${stale.orderId}`))[0]).toEqual({
+      state: 'timed_out',
+      last_payment_status: 'TIMEOUT',
+    });
     expect((await test.app.paymentEngine.load(payStale.paymentId))?.status).toBe('TIMEOUT');
     expect(await atVipps(payStale.paymentId)).toMatchObject({ status: 'TIMEOUT' });
     expect(await test.app.paymentProvider.agreement(staleAgreement)).toBeNull();
@@ -351,7 +367,12 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
   });
 
   it('offers the winback (3 months for the price of 1) to a former subscriber by link or sign-in, never to an active one', async () => {
-    const link = await test.app.inject({ method: 'POST', url: '/api/operator/winback-link', headers: { authorization: `Bearer ${'o'.repeat(40)}`, 'content-type': 'application/json' }, payload: { ariaAccountNo: 40_000_010, titleCode: 'ADR' } });
+    const link = await test.app.inject({
+      method: 'POST',
+      url: '/api/operator/winback-link',
+      headers: { authorization: `Bearer ${'o'.repeat(40)}`, 'content-type': 'application/json' },
+      payload: { ariaAccountNo: 40_000_010, titleCode: 'ADR' },
+    });
     expect(link.statusCode, link.body).toBe(200);
     const { token } = link.json<{ token: string }>();
     const anonymous = await test.app.inject({ method: 'GET', url: `/api/winback?titleCode=ADR&token=${encodeURIComponent(token)}` });
@@ -402,7 +423,9 @@ describe.each(testDatabases)('ordering ($name)', ({ name }) => {
     expect(await test.database.rows(sql`select id from payment where user_id = 'user-ny'`)).toHaveLength(paymentsBefore.length + 1);
     expect(await counts('user-ny')).toEqual({ subscriptions: 1, invoices: 1, captured: capturedBefore + 1 });
     // One payment created at Vipps MobilePay for the whole burst, captured once.
-    const creates = vipps().requests.slice(requestsBefore).filter((request) => request.method === 'POST' && request.path === '/epayment/v1/payments');
+    const creates = vipps()
+      .requests.slice(requestsBefore)
+      .filter((request) => request.method === 'POST' && request.path === '/epayment/v1/payments');
     expect(creates.map((request) => (request.body as { reference?: string }).reference)).toEqual(started.map((flow) => flow.paymentId));
     for (const flow of started) expect(captureRequests(flow.paymentId)).toHaveLength(1);
     await resetNy();

@@ -16,9 +16,7 @@ describe.each(testDatabases)('platform on $name', ({ name }) => {
   afterAll(async () => t?.close());
 
   it('applies the migrations: the tables exist and migrating again changes nothing', async () => {
-    const tables = await t.database.rows<{ table_name: string }>(
-      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
-    );
+    const tables = await t.database.rows<{ table_name: string }>(sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`);
     const names = tables.map((row) => row.table_name);
     expect(names).toContain('title_maintenance');
     const before = await t.database.rows<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);

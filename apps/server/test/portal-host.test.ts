@@ -21,8 +21,7 @@ describe.each(testDatabases)('e-mail links only from portal hosts ($name)', ({ n
     return { cookie };
   }
   /** The subscriber's own session, sent by hand to another host. */
-  const forged = async (cookie: string, path: string, json: unknown) =>
-    new TestBrowser(() => injectTransport(test.app)).request('POST', `http://evil.example${path}`, { json, headers: { cookie } });
+  const forged = async (cookie: string, path: string, json: unknown) => new TestBrowser(() => injectTransport(test.app)).request('POST', `http://evil.example${path}`, { json, headers: { cookie } });
 
   beforeAll(async () => {
     test = await buildTestApp(name, { seed: true });

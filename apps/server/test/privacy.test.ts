@@ -74,7 +74,9 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
       for (const method of data.paymentMethods) expect(method.cardNumber ?? '').toMatch(/^(\*{4} ){3}\d{4}$|^$/);
       expect(JSON.stringify(data)).not.toMatch(/password|id_hash|idempotency/i);
 
-      const [mail] = await test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = 'digital@minside.test' and subject = 'Kopien av dataene dine er klar'`);
+      const [mail] = await test.database.rows<{ subject: string; text: string }>(
+        sql`select subject, text from mail_outbox where to_address = 'digital@minside.test' and subject = 'Kopien av dataene dine er klar'`,
+      );
       expect(mail?.text).toContain(`${PORTAL}/spidTakeoutGateway`);
 
       const list = (await browser.request('GET', `${PORTAL}/api/privacy/export`)).json<{ exports: ExportBody[] }>();
@@ -163,7 +165,9 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
       const browser = await signIn('ung@minside.test');
       const [user] = await test.database.rows<{ id: string }>(sql`select id from app_user where email = 'ung@minside.test'`);
       const pendingId = '00000000-0000-4000-8000-0000000000aa';
-      await test.database.rows(sql`insert into data_request (id, user_id, kind, status, requested_at, due_at, details) values (${pendingId}, ${user?.id ?? ''}, 'export', 'pending', ${clock}, ${clock}, '{}'::jsonb)`);
+      await test.database.rows(
+        sql`insert into data_request (id, user_id, kind, status, requested_at, due_at, details) values (${pendingId}, ${user?.id ?? ''}, 'export', 'pending', ${clock}, ${clock}, '{}'::jsonb)`,
+      );
       const exportsBefore = await exportsOf(user?.id ?? '');
       const mailsBefore = await mailsTo('ung@minside.test');
       const again = await Promise.all([1, 2, 3].map(() => browser.request('POST', `${PORTAL}/api/privacy/export`, { json: {} })));
@@ -171,7 +175,11 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
       expect(await exportsOf(user?.id ?? '')).toBe(exportsBefore);
       expect(await mailsTo('ung@minside.test')).toBe(mailsBefore);
       // The database holds it too: a second pending export for the user cannot be stored.
-      await expect(test.database.rows(sql`insert into data_request (id, user_id, kind, status, requested_at, due_at, details) values (${'00000000-0000-4000-8000-0000000000ab'}, ${user?.id ?? ''}, 'export', 'pending', ${clock}, ${clock}, '{}'::jsonb)`)).rejects.toThrow();
+      await expect(
+        test.database.rows(
+          sql`insert into data_request (id, user_id, kind, status, requested_at, due_at, details) values (${'00000000-0000-4000-8000-0000000000ab'}, ${user?.id ?? ''}, 'export', 'pending', ${clock}, ${clock}, '{}'::jsonb)`,
+        ),
+      ).rejects.toThrow();
       await test.database.rows(sql`delete from data_request where id = ${pendingId}`);
     });
   });
@@ -179,7 +187,10 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
   describe('account deletion', () => {
     it('refuses without both confirmations and changes nothing', async () => {
       const browser = await signIn('slett@minside.test');
-      for (const json of [{ confirmConsequences: true, confirmPaymentHistory: false }, { confirmConsequences: false, confirmPaymentHistory: true }]) {
+      for (const json of [
+        { confirmConsequences: true, confirmPaymentHistory: false },
+        { confirmConsequences: false, confirmPaymentHistory: true },
+      ]) {
         const refused = await browser.request('POST', `${PORTAL}/api/privacy/deletion`, { json });
         expect(refused.status).toBe(400);
         expect(refused.json()).toMatchObject({ code: 'CONFIRMATION_REQUIRED', message: 'Du må krysse av for begge bekreftelsene for å slette kontoen.' });
@@ -195,7 +206,9 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
 
     it('cancels the subscription, schedules the erasure, and the job erases the person but keeps invoices and payments without the name', async () => {
       const browser = await signIn('slett@minside.test');
-      const invoicesBefore = await test.database.rows<{ aria_invoice_no: number; amount_ore: number }>(sql`select aria_invoice_no, amount_ore from invoice where aria_account_no = 40000014 order by aria_invoice_no`);
+      const invoicesBefore = await test.database.rows<{ aria_invoice_no: number; amount_ore: number }>(
+        sql`select aria_invoice_no, amount_ore from invoice where aria_account_no = 40000014 order by aria_invoice_no`,
+      );
       expect(invoicesBefore.length).toBeGreaterThan(0);
       // An issued invoice document (issue 23): the sales document the bookkeeping law keeps as it was issued.
       const firstInvoice = invoicesBefore[0]?.aria_invoice_no;
@@ -229,7 +242,9 @@ describe.each(testDatabases)('privacy ($name)', ({ name }) => {
 
       const [user] = await test.database.rows<Record<string, unknown>>(sql`select email, given_name, family_name, phone_number, birthdate, identity_sub from app_user where id = 'user-slett'`);
       expect(user).toEqual({ email: 'user-slett@slettet.invalid', given_name: '', family_name: '', phone_number: null, birthdate: null, identity_sub: 'erased:user-slett' });
-      const invoicesAfter = await test.database.rows<{ aria_invoice_no: number; amount_ore: number }>(sql`select aria_invoice_no, amount_ore from invoice where aria_account_no = 40000014 order by aria_invoice_no`);
+      const invoicesAfter = await test.database.rows<{ aria_invoice_no: number; amount_ore: number }>(
+        sql`select aria_invoice_no, amount_ore from invoice where aria_account_no = 40000014 order by aria_invoice_no`,
+      );
       expect(invoicesAfter).toEqual(invoicesBefore);
       // The issued document survives the erasure unchanged, byte for byte (bokføringsloven § 13; GDPR Art. 17(3)(b), ADR 015).
       // The erasure issued it (a seeded invoice had none yet) before the name went; the job stores its PDF.

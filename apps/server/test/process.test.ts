@@ -61,7 +61,14 @@ describe('the server process', () => {
         .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; req?: { method?: string; url?: string }; res?: { statusCode?: number }; responseTime?: number })
         .filter((line) => line.reqId === 'one-line');
     for (let attempt = 0; mine().length === 0 && attempt < 200; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(mine()).toEqual([expect.objectContaining({ msg: 'request completed', req: expect.objectContaining({ method: 'GET', url: '/healthz?code=[redacted]' }), res: { statusCode: 200 }, responseTime: expect.any(Number) })]);
+    expect(mine()).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/healthz?code=[redacted]' }),
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
   });
 
   it('finishes a request in flight on SIGTERM, then exits 0', async () => {
@@ -77,11 +84,14 @@ describe('the server process', () => {
 
     const body = JSON.stringify({ minsideUrl: 'http://varden.localhost:3000/' });
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/retrieveTitleCode', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/api/retrieveTitleCode', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       // Half the body now; SIGTERM once the server has the request (its log says so: under load a
       // fixed 200 ms was sometimes too soon, and a request it had not yet read is rightly a 503);

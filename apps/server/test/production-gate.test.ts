@@ -86,7 +86,17 @@ describe('an app built for production', () => {
     const app = await build({ publicUrl: 'https://minside.adressa.no', paymentProvider: undefined });
     try {
       await expect(
-        app.paymentProvider.createPayment({ merchantReference: 'p', idempotencyKey: 'k', method: 'VIPPS', kind: 'PAYMENT', amountOre: 100, description: 'x', returnUrl: '/', portalOrigin: 'https://minside.adressa.no', titleCode: 'ADR' }),
+        app.paymentProvider.createPayment({
+          merchantReference: 'p',
+          idempotencyKey: 'k',
+          method: 'VIPPS',
+          kind: 'PAYMENT',
+          amountOre: 100,
+          description: 'x',
+          returnUrl: '/',
+          portalOrigin: 'https://minside.adressa.no',
+          titleCode: 'ADR',
+        }),
       ).rejects.toMatchObject({ name: 'ProviderUnavailableError' });
     } finally {
       await app.close();
@@ -115,9 +125,7 @@ describe('an app built for production', () => {
       await app.ready();
       expect(app.paymentProvider.name).toBe('test');
       expect(app.vippsSimulator).toBeUndefined();
-      expect(devRoutes(app).map((route) => `${route.method} ${route.url}`)).toEqual(
-        expect.arrayContaining(['GET /_dev/mail', 'GET /_dev/mail.json', 'GET /_dev/pay/:id', 'POST /_dev/pay/:id']),
-      );
+      expect(devRoutes(app).map((route) => `${route.method} ${route.url}`)).toEqual(expect.arrayContaining(['GET /_dev/mail', 'GET /_dev/mail.json', 'GET /_dev/pay/:id', 'POST /_dev/pay/:id']));
     } finally {
       await app.close();
     }

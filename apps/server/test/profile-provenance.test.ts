@@ -30,7 +30,8 @@ describe.each(testDatabases)('where profile fields come from ($name)', ({ name }
     birthdate: profile.birthdate ?? '',
     ...change,
   });
-  const userRow = async (email: string) => (await test.database.rows<{ given_name: string; birthdate: string | null }>(sql`select given_name, birthdate::text from app_user where email = ${email}`))[0];
+  const userRow = async (email: string) =>
+    (await test.database.rows<{ given_name: string; birthdate: string | null }>(sql`select given_name, birthdate::text from app_user where email = ${email}`))[0];
 
   it('says what came from the login, takes the issuer’s changes at the next login, and keeps the user’s own edit', async () => {
     let papir = await signIn(test, PORTAL, 'papir@minside.test');

@@ -38,7 +38,14 @@ describe.each(testDatabases)('profile ($name)', ({ name }) => {
 
     const familie = await signIn('familie@minside.test');
     expect((await familie.request('GET', `${PORTAL}/api/profile`)).json()).toMatchObject({
-      sharing: { role: 'owner', maxMembers: 4, members: expect.arrayContaining([{ email: 'familiemedlem@minside.test', status: 'active' }, { email: 'sofie.olsen@minside.test', status: 'emailSent' }]) },
+      sharing: {
+        role: 'owner',
+        maxMembers: 4,
+        members: expect.arrayContaining([
+          { email: 'familiemedlem@minside.test', status: 'active' },
+          { email: 'sofie.olsen@minside.test', status: 'emailSent' },
+        ]),
+      },
     });
     const member = await signIn('familiemedlem@minside.test');
     expect((await member.request('GET', `${PORTAL}/api/profile`)).json()).toMatchObject({ sharing: { role: 'member', ownerName: 'Per Olsen' } });
@@ -95,7 +102,12 @@ describe.each(testDatabases)('profile ($name)', ({ name }) => {
     // Someone else, signed in, cannot use the link.
     const other = await signIn('ung@minside.test');
     expectRefused(await other.request('POST', `${PORTAL}/api/profile/email-change/confirm`, { json: { token } }), 400, 'EMAIL_TOKEN_INVALID', 'Lenken er ugyldig eller utløpt. Be om en ny.');
-    expectRefused(await browser.request('POST', `${PORTAL}/api/profile/email-change/confirm`, { json: { token: 'gjettet' } }), 400, 'EMAIL_TOKEN_INVALID', 'Lenken er ugyldig eller utløpt. Be om en ny.');
+    expectRefused(
+      await browser.request('POST', `${PORTAL}/api/profile/email-change/confirm`, { json: { token: 'gjettet' } }),
+      400,
+      'EMAIL_TOKEN_INVALID',
+      'Lenken er ugyldig eller utløpt. Be om en ny.',
+    );
 
     const confirmed = await browser.request('POST', `${PORTAL}/api/profile/email-change/confirm`, { json: { token } });
     expect(confirmed.status, confirmed.body).toBe(200);

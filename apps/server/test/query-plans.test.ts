@@ -30,9 +30,26 @@ import type { TestBrowser } from './browser.ts';
 
 /** Tables that grow with the number of subscribers (or their logins and sessions). */
 const bigTables = new Set([
-  'idp_account', 'idp_payload', 'idp_login_failure', 'app_user', 'account', 'subscription', 'subscription_member', 'invoice', 'delivery_address',
-  'delivery_change', 'delivery_notice_recipient', 'subscription_change', 'subscription_period', 'user_session', 'login_attempt', 'payment', 'payment_agreement',
-  'consent_choice', 'consent_permission_choice', 'mail_outbox',
+  'idp_account',
+  'idp_payload',
+  'idp_login_failure',
+  'app_user',
+  'account',
+  'subscription',
+  'subscription_member',
+  'invoice',
+  'delivery_address',
+  'delivery_change',
+  'delivery_notice_recipient',
+  'subscription_change',
+  'subscription_period',
+  'user_session',
+  'login_attempt',
+  'payment',
+  'payment_agreement',
+  'consent_choice',
+  'consent_permission_choice',
+  'mail_outbox',
 ]);
 
 interface Captured {
@@ -71,7 +88,8 @@ function fullScans(node: PlanNode, indexes: Indexes, found: string[] = []): stri
 
 /** Every scan in a plan, for QUERY_PLANS_VERBOSE=1. */
 function scanSummary(node: PlanNode, found: string[] = []): string[] {
-  if (node['Relation Name'] || node['Index Name']) found.push(`${node['Node Type']} ${node['Relation Name'] ?? ''}${node['Index Name'] ? ` (${node['Index Name']}${node['Index Cond'] ? ` ${node['Index Cond']}` : ''})` : ''}`);
+  if (node['Relation Name'] || node['Index Name'])
+    found.push(`${node['Node Type']} ${node['Relation Name'] ?? ''}${node['Index Name'] ? ` (${node['Index Name']}${node['Index Cond'] ? ` ${node['Index Cond']}` : ''})` : ''}`);
   for (const child of node.Plans ?? []) scanSummary(child, found);
   return found;
 }
@@ -147,7 +165,11 @@ describe.skipIf(!postgresUrl)('hot-path queries use indexes (PostgreSQL)', () =>
   async function expectIndexed(captured: Captured[], mustTouch: string[]) {
     expect(captured.length).toBeGreaterThan(0);
     // The capture must have seen the tables the endpoint is about, or it explained the wrong thing.
-    for (const table of mustTouch) expect(captured.some((entry) => entry.query.includes(`"${table}"`)), `a query on ${table}`).toBe(true);
+    for (const table of mustTouch)
+      expect(
+        captured.some((entry) => entry.query.includes(`"${table}"`)),
+        `a query on ${table}`,
+      ).toBe(true);
     const offenders = (await scansOf(captured)).filter((result) => result.scans.length > 0);
     expect(offenders, offenders.map((entry) => `${entry.scans.join(', ')}:\n  ${entry.query}`).join('\n')).toEqual([]);
   }
@@ -168,7 +190,9 @@ describe.skipIf(!postgresUrl)('hot-path queries use indexes (PostgreSQL)', () =>
     expect(counts?.periods).toBe(counts?.invoices);
     expect(Number(counts?.addresses)).toBeGreaterThan(0);
     expect(Number(counts?.changes)).toBeGreaterThanOrEqual(300);
-    const kids = await database.rows<{ kid: string; title_code: string }>(sql`select kid, title_code from invoice join subscription on subscription.id = invoice.subscription_id where aria_invoice_no >= 1000000000 limit 200`);
+    const kids = await database.rows<{ kid: string; title_code: string }>(
+      sql`select kid, title_code from invoice join subscription on subscription.id = invoice.subscription_id where aria_invoice_no >= 1000000000 limit 200`,
+    );
     expect(kids.filter(({ kid, title_code }) => !isValidKid(kid, defaultCatalogue.byTitleCode(title_code).bank))).toEqual([]);
   });
 

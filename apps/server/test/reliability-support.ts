@@ -135,10 +135,7 @@ export type HttpRequestError = NodeJS.ErrnoException & {
  * `<title>.localhost` hosts need no DNS), on a fresh connection. Resolves with the complete
  * answer; rejects (with an HttpRequestError) when the connection fails or the answer is cut off.
  */
-export function httpRequest(
-  port: number,
-  request: { method: string; host: string; path: string; headers?: Record<string, string>; body?: string },
-): Promise<HttpAnswer> {
+export function httpRequest(port: number, request: { method: string; host: string; path: string; headers?: Record<string, string>; body?: string }): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { host: request.host, ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));

@@ -46,7 +46,6 @@ function expectAnsweredOrUnavailable(response: BrowserResponse, ok: number[]): v
   else expect(ok, `${response.status} ${response.body}`).toContain(response.status);
 }
 
-
 /** The capture requests Vipps MobilePay received for one payment (ePayment). */
 function captureRequests(test: TestApp, paymentId: string): SimulatorRequest[] {
   return vippsOf(test).requests.filter((request) => request.method === 'POST' && request.path === `/epayment/v1/payments/${paymentId}/capture`);
@@ -54,7 +53,9 @@ function captureRequests(test: TestApp, paymentId: string): SimulatorRequest[] {
 
 /** The simulator's `name` event about a payment, one that was lost on the way (the drop knob). */
 function lostWebhook(simulator: VippsSimulator, reference: string, name: string): unknown {
-  const lost = simulator.webhookDeliveries.find((delivery) => delivery.outcome === 'dropped' && (delivery.body as { reference?: string; name?: string }).reference === reference && (delivery.body as { name?: string }).name === name);
+  const lost = simulator.webhookDeliveries.find(
+    (delivery) => delivery.outcome === 'dropped' && (delivery.body as { reference?: string; name?: string }).reference === reference && (delivery.body as { name?: string }).name === name,
+  );
   if (!lost) throw new Error(`no lost ${name} webhook about ${reference}`);
   return lost.body;
 }
@@ -313,7 +314,14 @@ describe.each(testDatabases)('SIGTERM while requests are in flight ($name)', ({ 
         outcomes.push(outcome);
         return new Promise<void>((resolve) => {
           const req = http.request(
-            { host: '127.0.0.1', port, method: 'POST', path: '/api/order?titleCode=ADR', agent: false, headers: { host, cookie, 'x-request-id': id, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: '/api/order?titleCode=ADR',
+              agent: false,
+              headers: { host, cookie, 'x-request-id': id, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+            },
             (res) => {
               let text = '';
               res.on('data', (chunk) => (text += chunk));
@@ -494,46 +502,50 @@ describe.each(testDatabases)('the payment provider fails ($name)', ({ name }) =>
     expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
   });
 
-  it('invoice: a capture whose answer is lost, then a provider that does not answer, leave the invoice unpaid and the payer on "pending"; reconciliation settles it without a second capture', { timeout: 60_000 }, async () => {
-    const digital = await signIn(test, PORTAL, 'digital@minside.test');
-    const no = await newInvoice();
-    const flow = paymentRedirectSchema.parse((await digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } })).json());
-    const capturePath = `/epayment/v1/payments/${flow.paymentId}/capture`;
-    // Vipps MobilePay captures, but its answer never comes; the client's retries are answered 500.
-    simulator.faults.next('timeout', { method: 'POST', pathPrefix: capturePath });
-    simulator.faults.next('server-error', { method: 'POST', pathPrefix: capturePath, count: 2 });
-    // The payer approves; every webhook about it is lost until reconciliation.
-    await answerAtVipps(test, flow.redirectUrl, 'approve', { lostWebhooks: true });
-    simulator.faults.webhooks.drop = true;
-    // Back on the portal, the return page's capture gets no answer: the payer sees "pending", not an error.
-    const back = await digital.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`);
-    expect(back.status, back.body).toBe(200);
-    expect(back.json()).toMatchObject({ status: 'PENDING' });
-    expect(answeredWith(captureRequests(test, flow.paymentId))).toEqual([undefined, 500, 500]);
+  it(
+    'invoice: a capture whose answer is lost, then a provider that does not answer, leave the invoice unpaid and the payer on "pending"; reconciliation settles it without a second capture',
+    { timeout: 60_000 },
+    async () => {
+      const digital = await signIn(test, PORTAL, 'digital@minside.test');
+      const no = await newInvoice();
+      const flow = paymentRedirectSchema.parse((await digital.request('POST', `${PORTAL}/api/invoice/${no}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } })).json());
+      const capturePath = `/epayment/v1/payments/${flow.paymentId}/capture`;
+      // Vipps MobilePay captures, but its answer never comes; the client's retries are answered 500.
+      simulator.faults.next('timeout', { method: 'POST', pathPrefix: capturePath });
+      simulator.faults.next('server-error', { method: 'POST', pathPrefix: capturePath, count: 2 });
+      // The payer approves; every webhook about it is lost until reconciliation.
+      await answerAtVipps(test, flow.redirectUrl, 'approve', { lostWebhooks: true });
+      simulator.faults.webhooks.drop = true;
+      // Back on the portal, the return page's capture gets no answer: the payer sees "pending", not an error.
+      const back = await digital.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`);
+      expect(back.status, back.body).toBe(200);
+      expect(back.json()).toMatchObject({ status: 'PENDING' });
+      expect(answeredWith(captureRequests(test, flow.paymentId))).toEqual([undefined, 500, 500]);
 
-    // Then the provider stops answering altogether (each look-up and its two retries answered 500):
-    // the return page still shows "pending", and the provider's webhook is refused (503), so it is sent again.
-    simulator.faults.next('server-error', { method: 'GET', pathPrefix: `/epayment/v1/payments/${flow.paymentId}`, count: 6 });
-    const view = await digital.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`);
-    expect(view.status, view.body).toBe(200);
-    expect(view.json()).toMatchObject({ status: 'PENDING' });
-    const authorized = lostWebhook(simulator, flow.paymentId, 'AUTHORIZED');
-    const refused = await sendWebhookAgain(test, authorized, now());
-    expect(refused.statusCode, refused.body).toBe(503);
-    expect(refused.json()).toMatchObject({ code: 'PAYMENT_PROVIDER_UNAVAILABLE' });
-    simulator.faults.webhooks.drop = false;
-    // Money taken at the provider, not yet in our books: the invoice is not paid until we know.
-    expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: ['CAPTURED'] });
-    const capturesSoFar = captureRequests(test, flow.paymentId).length;
+      // Then the provider stops answering altogether (each look-up and its two retries answered 500):
+      // the return page still shows "pending", and the provider's webhook is refused (503), so it is sent again.
+      simulator.faults.next('server-error', { method: 'GET', pathPrefix: `/epayment/v1/payments/${flow.paymentId}`, count: 6 });
+      const view = await digital.request('GET', `${PORTAL}/api/payment/${flow.paymentId}`);
+      expect(view.status, view.body).toBe(200);
+      expect(view.json()).toMatchObject({ status: 'PENDING' });
+      const authorized = lostWebhook(simulator, flow.paymentId, 'AUTHORIZED');
+      const refused = await sendWebhookAgain(test, authorized, now());
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.json()).toMatchObject({ code: 'PAYMENT_PROVIDER_UNAVAILABLE' });
+      simulator.faults.webhooks.drop = false;
+      // Money taken at the provider, not yet in our books: the invoice is not paid until we know.
+      expect(await invoiceState(no)).toEqual({ paid: false, payments: ['PENDING'], atProvider: ['CAPTURED'] });
+      const capturesSoFar = captureRequests(test, flow.paymentId).length;
 
-    offsetMs = 11 * 60_000;
-    await test.app.billingJobs.runReconciliation();
-    expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
-    // Settled from the provider's own status: not one capture more, and the webhook sent again changes nothing.
-    expect((await sendWebhookAgain(test, authorized, now())).statusCode).toBe(200);
-    expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
-    expect(captureRequests(test, flow.paymentId)).toHaveLength(capturesSoFar);
-  });
+      offsetMs = 11 * 60_000;
+      await test.app.billingJobs.runReconciliation();
+      expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
+      // Settled from the provider's own status: not one capture more, and the webhook sent again changes nothing.
+      expect((await sendWebhookAgain(test, authorized, now())).statusCode).toBe(200);
+      expect(await invoiceState(no)).toEqual({ paid: true, payments: ['CAPTURED'], atProvider: ['CAPTURED'] });
+      expect(captureRequests(test, flow.paymentId)).toHaveLength(capturesSoFar);
+    },
+  );
 
   it('order: the provider failing at payment and at the return page gives 503 / "waiting", never 500; the repair job fulfils it once', async () => {
     const ny = await signIn(test, PORTAL, 'ny@minside.test');

@@ -33,7 +33,10 @@ describe.each(testDatabases)('renewal run stopped between pages and run again ($
     await test.database.rows(sql`insert into subscription (id, aria_account_no, title_code, aria_plan_id, plan_name, plan_product_type, eligible_for_sharing, inst_status_code,
         billing_period, price_ore, payment_method, features, started_on, current_period_end, created_at)
       select 'restart-' || lpad(n::text, 4, '0'), 70000000 + n, 'ADR', 'ADR-DIGITAL-M', 'Digital', 'DIGITAL', true, 1, 'MONTH', 29900,
-        (array[${sql.join(methods.map((method) => sql`${method}`), sql`, `)}])[1 + n % 4],
+        (array[${sql.join(
+          methods.map((method) => sql`${method}`),
+          sql`, `,
+        )}])[1 + n % 4],
         '{"plusContent":true,"ePaper":true,"paper":false,"familySharing":false,"thirdPartyBundle":false}',
         ${today}::date - 200, case when n % 10 = 0 then ${today}::date else ${today}::date + 1 + n % ${RENEWAL_LEAD_DAYS} end, now()
       from ${series}`);
@@ -73,12 +76,18 @@ describe.each(testDatabases)('renewal run stopped between pages and run again ($
     }
     expect(await count(sql`select count(*) as n from subscription_period where ${ours}`)).toBe(SUBSCRIBERS);
     expect(await count(sql`select count(*) as n from subscription_period p where ${ours} and not exists (select 1 from invoice i where i.aria_invoice_no = p.aria_invoice_no)`)).toBe(0);
-    expect(await count(sql`select count(*) as n from billing_document d join invoice i on i.aria_invoice_no = d.aria_invoice_no where i.subscription_id like 'restart-%' and d.kind = 'INVOICE'`)).toBe(SUBSCRIBERS);
+    expect(await count(sql`select count(*) as n from billing_document d join invoice i on i.aria_invoice_no = d.aria_invoice_no where i.subscription_id like 'restart-%' and d.kind = 'INVOICE'`)).toBe(
+      SUBSCRIBERS,
+    );
     // The e-mail goes where the payer acts: giro and AvtaleGiro (no card or Vipps agreement is stored here, so those too), once each.
-    expect(await count(sql`select count(*) as n from mail_outbox m join invoice i on m.idempotency_key = 'invoice-issued:' || i.aria_invoice_no where i.subscription_id like 'restart-%'`)).toBe(SUBSCRIBERS);
+    expect(await count(sql`select count(*) as n from mail_outbox m join invoice i on m.idempotency_key = 'invoice-issued:' || i.aria_invoice_no where i.subscription_id like 'restart-%'`)).toBe(
+      SUBSCRIBERS,
+    );
 
     // Rolled once: a month on from today, whichever run rolled it.
-    const rolled = await test.database.rows<{ id: string; end: string }>(sql`select id, current_period_end::text as "end" from subscription where id like 'restart-%' and current_period_end > ${addDays(today, RENEWAL_LEAD_DAYS)} order by id`);
+    const rolled = await test.database.rows<{ id: string; end: string }>(
+      sql`select id, current_period_end::text as "end" from subscription where id like 'restart-%' and current_period_end > ${addDays(today, RENEWAL_LEAD_DAYS)} order by id`,
+    );
     expect(rolled.map((row) => row.id)).toEqual(invoices.filter((row) => rolls(Number(row.id.slice('restart-'.length)))).map((row) => row.id));
     expect(new Set(rolled.map((row) => row.end))).toEqual(new Set([addMonths(today, 1)]));
 

@@ -186,7 +186,14 @@ export function fixtures(seeded: Seeded): Record<string, Fixture> {
     'PUT /api/business/einvoice': { query: ADR, body: { organizationNumber: 'ugyldig' }, owner: 'admin' },
     'DELETE /api/business/einvoice': { query: ADR, body: {}, owner: 'admin' },
     'POST /api/business/invitations': { query: ADR, body: { emails: 'ugyldig' }, owner: 'admin' },
-    'POST /api/business/invitations/:id/resend': { query: ADR, params: { id: 'demo-member-bedrift-invitasjon' }, body: {}, owner: 'admin', owned: true, skipOwner: 'would mail the seeded invitation again' },
+    'POST /api/business/invitations/:id/resend': {
+      query: ADR,
+      params: { id: 'demo-member-bedrift-invitasjon' },
+      body: {},
+      owner: 'admin',
+      owned: true,
+      skipOwner: 'would mail the seeded invitation again',
+    },
     'DELETE /api/business/invitations/:id': { query: ADR, params: { id: 'demo-member-bedrift-invitasjon' }, body: {}, owner: 'admin', owned: true, skipOwner: 'would withdraw the seeded invitation' },
     'POST /api/business/members/remove': { query: ADR, body: { ids: ['demo-member-ansatt'] }, owner: 'admin', owned: true, skipOwner: 'would remove the seeded employee' },
     'POST /api/business/verification': { query: ADR, body: { email: 'ugyldig' } },
@@ -292,13 +299,21 @@ export async function prepareSeeded(test: TestApp, papir: TestBrowser): Promise<
   // A credit note of papir's, and an invoice of admin's company as EHF (issue 23), made as the product makes them.
   const issue = (ariaAccountNo: number, subscriptionId: string) =>
     test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo, subscriptionId, amountOre: 10_000, description: 'Sikkerhetstest', periodFrom: addDays(today, 40), periodTo: addDays(today, 69), dueOn: addDays(today, 30) }, now),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        { ariaAccountNo, subscriptionId, amountOre: 10_000, description: 'Sikkerhetstest', periodFrom: addDays(today, 40), periodTo: addDays(today, 69), dueOn: addDays(today, 30) },
+        now,
+      ),
     );
   const credited = await issue(personas.papir.accountNo, 'demo-papir-adr');
   const { creditNoteNumber } = await test.app.invoiceCrediting.creditInvoice(credited.ariaInvoiceNo, 'Sikkerhetstest');
   const [business] = await test.database.rows<{ id: string }>(sql`select id from subscription where aria_account_no = ${personas.admin.accountNo} and title_code = 'ADR'`);
   if (!business) throw new Error('admin has no company subscription in the demo data');
-  await test.database.db.insert(einvoiceRecipient).values({ subscriptionId: business.id, organizationNumber: '962806112', companyName: 'Firma AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim', updatedAt: now });
+  await test.database.db
+    .insert(einvoiceRecipient)
+    .values({ subscriptionId: business.id, organizationNumber: '962806112', companyName: 'Firma AS', street: 'Kongens gate 1', postalCode: '7011', town: 'Trondheim', updatedAt: now });
   const ehfInvoiceNo = (await issue(personas.admin.accountNo, business.id)).ariaInvoiceNo;
   return { papirInvoiceNo, creditNoteNumber, ehfInvoiceNo, deliveryChangeId, exportId, paymentId, today };
 }
@@ -330,4 +345,3 @@ export async function snapshot(database: Database, options: { except?: string[] 
   for (const { name, sum } of rows) if (!options.except?.includes(name)) result[name] = sum;
   return result;
 }
-

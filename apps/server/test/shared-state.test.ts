@@ -57,7 +57,14 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
   /** A session; without a login, one from before sessions recorded the login that opened them. */
   const newSession = async (lifetimeMs = SESSION_ABSOLUTE_MS, login: { issuer: string; subject: string } | null = null, owner = userId) => {
     const idHash = randomUUID();
-    await shared.sessions.create(idHash, { userId: owner, idToken: 'id-token', issuer: login?.issuer ?? null, subject: login?.subject ?? null, createdAt: now(), expiresAt: new Date(clock + lifetimeMs) });
+    await shared.sessions.create(idHash, {
+      userId: owner,
+      idToken: 'id-token',
+      issuer: login?.issuer ?? null,
+      subject: login?.subject ?? null,
+      createdAt: now(),
+      expiresAt: new Date(clock + lifetimeMs),
+    });
     return idHash;
   };
 
@@ -138,7 +145,7 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
       it('writes activity at most once a minute, so a session may end up to a minute early, never late', async () => {
         const idHash = await newSession();
         const lastSeen = async () => (await database.rows<{ last_seen_at: Date | string }>(sql`select last_seen_at from user_session where id_hash = ${idHash}`))[0]?.last_seen_at;
-        const created = new Date(await lastSeen() ?? 0).getTime();
+        const created = new Date((await lastSeen()) ?? 0).getTime();
         clock += SESSION_ACTIVITY_WRITE_MS - 1;
         await shared.sessions.touch(idHash, now());
         expect(new Date((await lastSeen()) ?? 0).getTime()).toBe(created);

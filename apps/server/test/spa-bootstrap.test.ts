@@ -17,8 +17,7 @@ import type { TestBrowser } from './browser.ts';
 
 const PORTAL = 'http://adresseavisen.localhost:3000';
 /** The built index.html's shape: module script and preloads in the head, the root in the body. */
-const INDEX_HTML =
-  '<!doctype html><html lang="nb"><head><title>Min Side</title><script type="module" crossorigin src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX_HTML = '<!doctype html><html lang="nb"><head><title>Min Side</title><script type="module" crossorigin src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>';
 /** The CSP of the SPA with nothing third-party configured, as it was before the block (plugins/security-headers.ts). */
 const SPA_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
@@ -155,7 +154,12 @@ describe.each(testDatabases)('index.html with the bootstrap block on $name', ({ 
       expect(other.headers['cross-origin-resource-policy'], destination).toBe('same-origin');
     }
 
-    for (const [method, url] of [['GET', '/api/nope'], ['GET', '/api'], ['GET', '/assets/index-old.js'], ['POST', '/kundeservice']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['GET', '/api'],
+      ['GET', '/assets/index-old.js'],
+      ['POST', '/kundeservice'],
+    ] as const) {
       const response = await t.app.inject({ method, url, headers: { host }, ...(method === 'POST' ? { payload: {} } : {}) });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
       expect(response.json(), `${method} ${url}`).toMatchObject({ code: 'NOT_FOUND' });

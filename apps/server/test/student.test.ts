@@ -28,8 +28,7 @@ describe.each(testDatabases)('student verification ($name)', ({ name }) => {
   afterAll(() => test.close());
 
   const signIn = (email: string) => signInAs(test, PORTAL, email);
-  const send = (browser: TestBrowser, body: Record<string, unknown>, titleCode = 'ADR') =>
-    browser.request('POST', `${PORTAL}/api/student-email/?titleCode=${titleCode}`, { json: body });
+  const send = (browser: TestBrowser, body: Record<string, unknown>, titleCode = 'ADR') => browser.request('POST', `${PORTAL}/api/student-email/?titleCode=${titleCode}`, { json: body });
   const activate = (browser: TestBrowser, body: Record<string, unknown>) => browser.request('POST', `${PORTAL}/api/activate-student-subscription/?titleCode=ADR`, { json: body });
   const codeSentTo = (to: string) => codeMailedTo(test, to);
   /** Everything a refused request must leave alone. */
@@ -42,9 +41,11 @@ describe.each(testDatabases)('student verification ($name)', ({ name }) => {
              (select json_agg(s order by s.id) from (select id, aria_plan_id, inst_status_code, current_period_end from subscription) s) as subscriptions,
              (select json_agg(v order by v.user_id) from (select user_id, student_email, verified_at from student_verification) v) as verifications`);
   const subscriptionOf = async (userId: string) =>
-    (await test.database.rows<{ id: string; aria_plan_id: string; inst_status_code: number; price_ore: number; payment_method: string }>(
-      sql`select s.id, s.aria_plan_id, s.inst_status_code, s.price_ore, s.payment_method from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = ${userId} and s.title_code = 'ADR'`,
-    ))[0];
+    (
+      await test.database.rows<{ id: string; aria_plan_id: string; inst_status_code: number; price_ore: number; payment_method: string }>(
+        sql`select s.id, s.aria_plan_id, s.inst_status_code, s.price_ore, s.payment_method from subscription s join account a on a.aria_account_no = s.aria_account_no where a.user_id = ${userId} and s.title_code = 'ADR'`,
+      )
+    )[0];
 
   it('refuses missing and wrong addresses, other subscribers and taken addresses, and changes nothing', async () => {
     const before = await snapshot();
@@ -99,7 +100,9 @@ describe.each(testDatabases)('student verification ($name)', ({ name }) => {
       status: { studentEmail: 'jonas.vik@stud.ntnu.no', verifiedOn: today, reverifyBy: addMonths(today, 12), state: 'ok' },
     });
     expect(await subscriptionOf('user-nystudent')).toMatchObject({ aria_plan_id: 'ADR-STUDENT-DIGITAL-M', inst_status_code: 1, price_ore: 9_900, payment_method: 'INVOICE' });
-    const invoices = await test.database.rows<{ amount_ore: number }>(sql`select i.amount_ore from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = 'user-nystudent'`);
+    const invoices = await test.database.rows<{ amount_ore: number }>(
+      sql`select i.amount_ore from invoice i join account a on a.aria_account_no = i.aria_account_no where a.user_id = 'user-nystudent'`,
+    );
     expect(invoices).toEqual([{ amount_ore: 9_900 }]);
     // The session now has the subscription, so the guarded receipt page opens.
     expect((await browser.request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json()).toMatchObject({ subscription: { ariaPlanID: 'ADR-STUDENT-DIGITAL-M' } });
@@ -190,7 +193,14 @@ describe.each(testDatabases)('student verification ($name)', ({ name }) => {
     const catalogue = defaultCatalogue;
     const service = createStudentService({
       db,
-      mailer: createMailer({ db, smtpUrl: undefined, from: 'Min Side <minside@localhost>', unsubscribe: { secret: 'student-test-unsubscribe-key', origin: () => 'http://adresseavisen.localhost:3000' }, log: test.app.log, now }),
+      mailer: createMailer({
+        db,
+        smtpUrl: undefined,
+        from: 'Min Side <minside@localhost>',
+        unsubscribe: { secret: 'student-test-unsubscribe-key', origin: () => 'http://adresseavisen.localhost:3000' },
+        log: test.app.log,
+        now,
+      }),
       accounts: createAccountService({ db, isOfferedTitle: () => true }),
       titles: createTitleService({ catalogue, config: test.config, db }),
       catalogue,

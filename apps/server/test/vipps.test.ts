@@ -58,7 +58,13 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
   /** A fresh open invoice of digital's subscription (paid by card in the seed, so nothing else draws it). */
   const openInvoice = async (amountOre = 29_900, dueOn = addDays(today, 20)) =>
     test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre, description: 'Digital, Vipps-test', periodFrom: addDays(dueOn, 10), periodTo: addDays(dueOn, 39), dueOn }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre, description: 'Digital, Vipps-test', periodFrom: addDays(dueOn, 10), periodTo: addDays(dueOn, 39), dueOn },
+        clock(),
+      ),
     );
   const pay = async (ariaInvoiceNo: number, method: 'VIPPS' | 'SWEDBANK-PPG' = 'VIPPS') => {
     const browser = await signIn(test, PORTAL, 'digital@minside.test');
@@ -115,7 +121,11 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     simulator.faults.next('expired-token', { method: 'POST', pathPrefix: '/epayment/v1/payments' });
     const { paymentId } = await pay(created.ariaInvoiceNo);
     expect(tokensFetched()).toBe(before + 1);
-    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === paymentId).map((request) => request.response?.status)).toEqual([401, 201]);
+    expect(
+      simulator.requests
+        .filter((request) => request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === paymentId)
+        .map((request) => request.response?.status),
+    ).toEqual([401, 201]);
     simulator.faults.webhooks.reorder = true;
     simulator.approve(paymentId);
     await simulator.flushWebhooks();
@@ -194,7 +204,11 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
   const recurring = () => createVippsClient({ baseUrl: simulator.url, ...credentials, merchantSerialNumber: MSN, system: { name: 'minside-test', version: '1' }, now: clock }).recurring;
   /** The subscription an order made. */
   const subscriptionOf = async (orderId: string) =>
-    (await test.database.rows<{ id: string; payment_method: string; aria_account_no: number }>(sql`select s.id, s.payment_method, s.aria_account_no from subscription s join subscription_order o on o.subscription_id = s.id where o.id = ${orderId}`))[0];
+    (
+      await test.database.rows<{ id: string; payment_method: string; aria_account_no: number }>(
+        sql`select s.id, s.payment_method, s.aria_account_no from subscription s join subscription_order o on o.subscription_id = s.id where o.id = ${orderId}`,
+      )
+    )[0];
   const mailsTo = (email: string) => test.database.rows<{ subject: string; text: string }>(sql`select subject, text from mail_outbox where to_address = ${email} order by created_at`);
 
   it('buying a subscription with Vipps: an agreement whose first charge is the order, fulfilled once, and the next period charged on it', async () => {
@@ -218,23 +232,69 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     // The agreement is the new subscription's way to pay, and the receipt says so.
     const bought = await subscriptionOf(orderId);
     expect(bought?.payment_method).toBe('VIPPS');
-    expect(await test.database.rows(sql`select status, provider from payment_agreement where subscription_id = ${bought?.id ?? ''} and provider_agreement_id = ${agreementId}`)).toEqual([{ status: 'ACTIVE', provider: 'vipps' }]);
+    expect(await test.database.rows(sql`select status, provider from payment_agreement where subscription_id = ${bought?.id ?? ''} and provider_agreement_id = ${agreementId}`)).toEqual([
+      { status: 'ACTIVE', provider: 'vipps' },
+    ]);
     const receipt = (await mailsTo('ny@minside.test')).find((mail) => mail.subject.startsWith('Kvittering'));
     expect(receipt?.text).toContain('trukket med Vipps-avtalen du godkjente');
 
     // The next period's invoice is charged on that agreement, without the payer.
     const next = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, neste måned', periodFrom: addDays(today, 2), periodTo: addDays(today, 31), dueOn: today }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: bought?.aria_account_no ?? 0,
+          subscriptionId: bought?.id ?? '',
+          amountOre: 29_900,
+          description: 'Digital, neste måned',
+          periodFrom: addDays(today, 2),
+          periodTo: addDays(today, 31),
+          dueOn: today,
+        },
+        clock(),
+      ),
     );
     // One due in the provider's lead time is charged now, to be drawn on its due date; one due later waits.
     const soon = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 19_900, description: 'Digital, tillegg', periodFrom: addDays(today, 4), periodTo: addDays(today, 33), dueOn: addDays(today, 2) }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: bought?.aria_account_no ?? 0,
+          subscriptionId: bought?.id ?? '',
+          amountOre: 19_900,
+          description: 'Digital, tillegg',
+          periodFrom: addDays(today, 4),
+          periodTo: addDays(today, 33),
+          dueOn: addDays(today, 2),
+        },
+        clock(),
+      ),
     );
     const notYet = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 9_900, description: 'Digital, senere', periodFrom: addDays(today, 5), periodTo: addDays(today, 34), dueOn: addDays(today, 3) }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: bought?.aria_account_no ?? 0,
+          subscriptionId: bought?.id ?? '',
+          amountOre: 9_900,
+          description: 'Digital, senere',
+          periodFrom: addDays(today, 5),
+          periodTo: addDays(today, 34),
+          dueOn: addDays(today, 3),
+        },
+        clock(),
+      ),
     );
     await test.app.billingJobs.runRenewals();
-    const [charge] = await test.database.rows<{ id: string; provider_reference: string }>(sql`select id, provider_reference from payment where aria_invoice_no = ${next.ariaInvoiceNo} and purpose = 'RENEWAL'`);
+    const [charge] = await test.database.rows<{ id: string; provider_reference: string }>(
+      sql`select id, provider_reference from payment where aria_invoice_no = ${next.ariaInvoiceNo} and purpose = 'RENEWAL'`,
+    );
     expect(charge?.provider_reference).toBe(`charge:${agreementId}:${charge?.id}`);
     // Due today: drawn as soon as Vipps MobilePay takes it (its lead time on).
     expect(await recurring().getCharge(agreementId, charge?.id ?? '')).toMatchObject({ amount: 29_900, status: 'PENDING', due: expect.stringMatching(new RegExp(`^${addDays(today, 2)}`)) });
@@ -249,7 +309,21 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     simulator.stopAgreement(agreementId);
     await simulator.flushWebhooks();
     const later = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: bought?.aria_account_no ?? 0, subscriptionId: bought?.id ?? '', amountOre: 29_900, description: 'Digital, måneden etter', periodFrom: addDays(today, 32), periodTo: addDays(today, 61), dueOn: today }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: bought?.aria_account_no ?? 0,
+          subscriptionId: bought?.id ?? '',
+          amountOre: 29_900,
+          description: 'Digital, måneden etter',
+          periodFrom: addDays(today, 32),
+          periodTo: addDays(today, 61),
+          dueOn: today,
+        },
+        clock(),
+      ),
     );
     await test.app.billingJobs.runRenewals();
     clock.set(new Date(clock().getTime() + 15 * 60 * 1000));
@@ -259,7 +333,11 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     // Nothing was sent to Vipps for it: its claim was let go when the agreement turned out stopped.
     const claims = await test.database.rows<{ id: string; status: string; error_code: string }>(sql`select id, status, error_code from payment where aria_invoice_no = ${later.ariaInvoiceNo}`);
     expect(claims.map(({ status, error_code }) => ({ status, error_code }))).toEqual([{ status: 'CANCELLED', error_code: 'AGREEMENT_ENDED' }]);
-    expect(simulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/agreements/${agreementId}/charges`) && (request.body as { orderId?: string }).orderId === claims[0]?.id)).toEqual([]);
+    expect(
+      simulator.requests.filter(
+        (request) => request.method === 'POST' && request.path.endsWith(`/agreements/${agreementId}/charges`) && (request.body as { orderId?: string }).orderId === claims[0]?.id,
+      ),
+    ).toEqual([]);
     expect((await paymentRow(charge?.id ?? ''))?.status).toBe('CANCELLED');
     const mails = (await mailsTo('ny@minside.test')).map((mail) => mail.subject);
     expect(mails.filter((subject) => subject.includes('Vipps-avtalen er stoppet'))).toHaveLength(1);
@@ -286,7 +364,7 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     expect(await subscriptionOf(orderId)).toBeUndefined();
   });
 
-  it('buying with a card: paid at the provider\'s card form once; Vipps MobilePay keeps no card, so the next periods come as giro invoices by e-mail', async () => {
+  it("buying with a card: paid at the provider's card form once; Vipps MobilePay keeps no card, so the next periods come as giro invoices by e-mail", async () => {
     const { buyer, orderId, paymentId } = await buy('utlopt@minside.test', 'SWEDBANK-PPG');
     expect((await atProvider(paymentId)).paymentMethod.type).toBe('CARD');
     simulator.approve(paymentId);
@@ -330,7 +408,9 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     // A renewal invoice due today: the renewal job makes a charge on the agreement, due the provider's lead time ahead.
     const renewal = await openInvoice(29_900, today);
     await test.app.billingJobs.runRenewals();
-    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(sql`select id, status, provider_reference from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`);
+    const [charge] = await test.database.rows<{ id: string; status: string; provider_reference: string }>(
+      sql`select id, status, provider_reference from payment where aria_invoice_no = ${renewal.ariaInvoiceNo} and purpose = 'RENEWAL'`,
+    );
     expect(charge).toMatchObject({ status: 'PENDING', provider_reference: `charge:${agreementId}:${charge?.id}` });
     // While the provider has the charge, paying the invoice another way would pay it twice: refused.
     const meanwhile = await browser.request('POST', `${PORTAL}/api/invoice/${renewal.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
@@ -409,7 +489,8 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
     const created = await openInvoice();
     const id = randomUUID();
     const startedAt = new Date(clock().getTime() - 2 * 60 * 60 * 1000);
-    await test.database.rows(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, user_id, aria_account_no, subscription_id, aria_invoice_no, provider, provider_reference, return_url, details, created_at, updated_at)
+    await test.database
+      .rows(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, user_id, aria_account_no, subscription_id, aria_invoice_no, provider, provider_reference, return_url, details, created_at, updated_at)
       values (${id}, ${`test:${id}`}, 'INVOICE', 'VIPPS', 29900, 'PENDING', null, 40000002, 'demo-digital-adr', ${created.ariaInvoiceNo}, 'vipps', ${id}, '/fakturaoversikt', '{}'::jsonb, ${startedAt}, ${startedAt})`);
     await test.app.billingJobs.runReconciliation();
     expect(await test.database.rows(sql`select status, error_code from payment where id = ${id}`)).toEqual([{ status: 'FAILED', error_code: 'NOT_FOUND_AT_PROVIDER' }]);
@@ -419,7 +500,15 @@ describe.each(testDatabases)('Vipps MobilePay against the simulator ($name)', ({
   it('acknowledges a signed webhook about a payment that is not ours (another shop on the merchant), and changes nothing', async () => {
     const [stored] = await test.database.rows<{ value: string }>(sql`select value from billing_secret where name = ${`vipps_webhook:${MSN}`}`);
     const { secret } = JSON.parse(stored?.value ?? '{}') as { secret: string };
-    const body = JSON.stringify({ msn: MSN, reference: 'nettbutikk-ordre-4711', pspReference: '9', name: 'AUTHORIZED', amount: { currency: 'NOK', value: 50_000 }, timestamp: clock().toISOString(), success: true });
+    const body = JSON.stringify({
+      msn: MSN,
+      reference: 'nettbutikk-ordre-4711',
+      pspReference: '9',
+      name: 'AUTHORIZED',
+      amount: { currency: 'NOK', value: 50_000 },
+      timestamp: clock().toISOString(),
+      success: true,
+    });
     const registered = new URL(`${PORTAL}/api/payment/callback/vipps`);
     const headers = signWebhookRequest({ secret, method: 'POST', pathAndQuery: registered.pathname, host: registered.host, body, date: clock() });
     const before = await test.database.rows(sql`select id, status from payment order by id`);
@@ -463,7 +552,12 @@ describe.each(testDatabases)('a title with its own Vipps MobilePay sales unit ($
       credentials: { ...credentials, merchantSerialNumbers: [MSN, OWN_MSN] },
       deliver: async (url, init) => {
         const target = new URL(String(url));
-        const answer = await test.app.inject({ method: 'POST', url: `${target.pathname}${target.search}`, headers: Object.fromEntries(new Headers(init?.headers).entries()), payload: String(init?.body ?? '') });
+        const answer = await test.app.inject({
+          method: 'POST',
+          url: `${target.pathname}${target.search}`,
+          headers: Object.fromEntries(new Headers(init?.headers).entries()),
+          payload: String(init?.body ?? ''),
+        });
         return new Response(answer.body, { status: answer.statusCode });
       },
     });
@@ -477,12 +571,26 @@ describe.each(testDatabases)('a title with its own Vipps MobilePay sales unit ($
 
   const merchantOf = (request: { headers: Record<string, string | string[] | undefined> }) => request.headers['merchant-serial-number'];
 
-  it('registers a webhook for each sales unit, and pays the title\'s invoice through its own, from create to capture', async () => {
+  it("registers a webhook for each sales unit, and pays the title's invoice through its own, from create to capture", async () => {
     const registrations = simulator.requests.filter((request) => request.method === 'POST' && request.path === '/webhooks/v1/webhooks');
     expect(registrations.map(merchantOf).sort()).toEqual([MSN, OWN_MSN].sort());
 
     const created = await test.database.db.transaction((tx) =>
-      insertInvoice(tx, defaultCatalogue, 'ADR', { ariaAccountNo: 40_000_002, subscriptionId: 'demo-digital-adr', amountOre: 19_900, description: 'Digital, egen Vipps', periodFrom: addDays(osloToday(clock()), 30), periodTo: addDays(osloToday(clock()), 59), dueOn: addDays(osloToday(clock()), 20) }, clock()),
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'ADR',
+        {
+          ariaAccountNo: 40_000_002,
+          subscriptionId: 'demo-digital-adr',
+          amountOre: 19_900,
+          description: 'Digital, egen Vipps',
+          periodFrom: addDays(osloToday(clock()), 30),
+          periodTo: addDays(osloToday(clock()), 59),
+          dueOn: addDays(osloToday(clock()), 20),
+        },
+        clock(),
+      ),
     );
     const browser = await signIn(test, PORTAL, 'digital@minside.test');
     const started = await browser.request('POST', `${PORTAL}/api/invoice/${created.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
@@ -492,7 +600,11 @@ describe.each(testDatabases)('a title with its own Vipps MobilePay sales unit ($
     simulator.approve(paymentId);
     await simulator.flushWebhooks();
     expect((await test.database.rows<{ status: string }>(sql`select status from payment where id = ${paymentId}`))[0]?.status).toBe('CAPTURED');
-    const calls = simulator.requests.filter((request) => request.path.startsWith('/epayment/') && request.path.includes(paymentId) || (request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === paymentId));
+    const calls = simulator.requests.filter(
+      (request) =>
+        (request.path.startsWith('/epayment/') && request.path.includes(paymentId)) ||
+        (request.method === 'POST' && request.path === '/epayment/v1/payments' && (request.body as { reference?: string }).reference === paymentId),
+    );
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(new Set(calls.map(merchantOf))).toEqual(new Set([OWN_MSN]));
 
@@ -511,15 +623,33 @@ describe.each(testDatabases)('a title with its own Vipps MobilePay sales unit ($
 });
 
 describe('Vipps MobilePay configuration', () => {
-  const env = { PAYMENT_PROVIDER: 'vipps', VIPPS_BASE_URL: 'https://api.vipps.no', VIPPS_CLIENT_ID: 'id', VIPPS_CLIENT_SECRET: 'secret', VIPPS_SUBSCRIPTION_KEY: 'key', VIPPS_MERCHANT_SERIAL_NUMBER: '123456' };
+  const env = {
+    PAYMENT_PROVIDER: 'vipps',
+    VIPPS_BASE_URL: 'https://api.vipps.no',
+    VIPPS_CLIENT_ID: 'id',
+    VIPPS_CLIENT_SECRET: 'secret',
+    VIPPS_SUBSCRIPTION_KEY: 'key',
+    VIPPS_MERCHANT_SERIAL_NUMBER: '123456',
+  };
 
   it('needs every key, and says where they are', () => {
     expect(() => loadConfig({ ...env, VIPPS_CLIENT_SECRET: '' })).toThrow(/VIPPS_CLIENT_SECRET: required when PAYMENT_PROVIDER=vipps/);
   });
 
   it('production refuses a simulator, the test environment and plain http', () => {
-    for (const url of ['http://127.0.0.1:4010', 'https://apitest.vipps.no', 'http://api.vipps.no', 'https://vipps.localhost', 'https://apitest.vipps.no.', 'https://api.vipps.no@evil.example', 'https://10.0.0.5', 'https://api.vipps.no/proxy']) {
-      expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no', VIPPS_BASE_URL: url }), url).toThrow(/VIPPS_BASE_URL: production pays through https:\/\/api\.vipps\.no/);
+    for (const url of [
+      'http://127.0.0.1:4010',
+      'https://apitest.vipps.no',
+      'http://api.vipps.no',
+      'https://vipps.localhost',
+      'https://apitest.vipps.no.',
+      'https://api.vipps.no@evil.example',
+      'https://10.0.0.5',
+      'https://api.vipps.no/proxy',
+    ]) {
+      expect(() => loadConfig({ ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no', VIPPS_BASE_URL: url }), url).toThrow(
+        /VIPPS_BASE_URL: production pays through https:\/\/api\.vipps\.no/,
+      );
     }
   });
 
@@ -528,7 +658,7 @@ describe('Vipps MobilePay configuration', () => {
     expect(() => loadConfig({ ...env, VIPPS_MERCHANT_SERIAL_NUMBER: '1234567' })).toThrow(/VIPPS_MERCHANT_SERIAL_NUMBER/);
   });
 
-  it('production runs on Vipps MobilePay with the merchant\'s keys, and is refused without them', () => {
+  it("production runs on Vipps MobilePay with the merchant's keys, and is refused without them", () => {
     const production = { ...env, NODE_ENV: 'production', PUBLIC_URL: 'https://minside.adressa.no' };
     expect(loadConfig(production)).toMatchObject({ production: true, paymentProvider: 'vipps', vipps: { baseUrl: 'https://api.vipps.no', merchantSerialNumber: '123456' } });
     for (const key of ['VIPPS_CLIENT_ID', 'VIPPS_CLIENT_SECRET', 'VIPPS_SUBSCRIPTION_KEY', 'VIPPS_MERCHANT_SERIAL_NUMBER'] as const) {

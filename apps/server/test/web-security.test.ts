@@ -5,20 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, DEMO_PASSWORD, type TestApp } from './helper.ts';
 import { injectTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 import type { RouteEntry } from '../src/plugins/route-table.ts';
-import {
-  anonymous,
-  apiRoutes,
-  call,
-  fixtures,
-  OPERATOR_TOKEN,
-  PORTAL,
-  prepareSeeded,
-  routeKey,
-  signIn,
-  snapshot,
-  urlOf,
-  type Fixture,
-} from './security-support.ts';
+import { anonymous, apiRoutes, call, fixtures, OPERATOR_TOKEN, PORTAL, prepareSeeded, routeKey, signIn, snapshot, urlOf, type Fixture } from './security-support.ts';
 
 // Issue 10.2: the CSRF defence on every state-changing /api route, no state-changing GET,
 // the security headers on every kind of response, and the cookie flags.
@@ -106,7 +93,9 @@ describe('web security', () => {
         });
         // The operator's bank-file upload takes text/plain by design (ADR 024): without the operator's bearer token it is a 401, which no browser can get past.
         const bearerUpload = routeKey(route) === 'POST /api/operator/bank-files';
-        const refused = bearerUpload ? response.statusCode === 401 && response.json<{ code?: string }>().code === 'OPERATOR_AUTH_REQUIRED' : response.statusCode === 415 && response.json<{ code?: string }>().code === 'UNSUPPORTED_MEDIA_TYPE';
+        const refused = bearerUpload
+          ? response.statusCode === 401 && response.json<{ code?: string }>().code === 'OPERATOR_AUTH_REQUIRED'
+          : response.statusCode === 415 && response.json<{ code?: string }>().code === 'UNSUPPORTED_MEDIA_TYPE';
         if (!refused) wrong.push(`${routeKey(route)} → ${response.statusCode} ${response.body.slice(0, 100)}`);
       }
       expect(wrong).toEqual([]);

@@ -27,7 +27,9 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
 
   const signIn = (email: string) => signInAs(test, PORTAL, email);
   const buy = async (browser: TestBrowser, titleCode: string, method: 'VIPPS' | 'SWEDBANK-PPG', options: { refundFault?: boolean } = {}) => {
-    const created = orderSchema.parse((await browser.request('POST', `${PORTAL}/api/order?titleCode=${titleCode}`, { json: { idempotencyKey: randomUUID(), ariaPlanID: `${titleCode}-DIGITAL-M` } })).json());
+    const created = orderSchema.parse(
+      (await browser.request('POST', `${PORTAL}/api/order?titleCode=${titleCode}`, { json: { idempotencyKey: randomUUID(), ariaPlanID: `${titleCode}-DIGITAL-M` } })).json(),
+    );
     const flow = paymentRedirectSchema.parse((await browser.request('POST', `${PORTAL}/api/order/${created.orderId}/payment`, { json: { method } })).json());
     await answerAtVipps(test, flow.redirectUrl, 'approve');
     const done = orderResponseSchema.parse((await browser.request('GET', `${PORTAL}/api/order/${created.orderId}`)).json());
@@ -40,7 +42,11 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
   };
   const withdrawal = (browser: TestBrowser, accountNo: number, titleCode: string) => `${PORTAL}/api/subscription/${accountNo}/${titleCode}/withdrawal`;
   const subscriptionOf = async (accountNo: number, titleCode: string) =>
-    (await test.database.rows<{ id: string; inst_status_code: number; current_period_end: string }>(sql`select id, inst_status_code, current_period_end::text from subscription where aria_account_no = ${accountNo} and title_code = ${titleCode}`))[0];
+    (
+      await test.database.rows<{ id: string; inst_status_code: number; current_period_end: string }>(
+        sql`select id, inst_status_code, current_period_end::text from subscription where aria_account_no = ${accountNo} and title_code = ${titleCode}`,
+      )
+    )[0];
 
   it('within 14 days: the subscription ends now, the Vipps agreement stops, the 1 kr comes back with a credit note, and the buyer is told', async () => {
     offsetDays = 0;
@@ -62,14 +68,18 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
     expect(await subscriptionOf(accountNo, 'ADR')).toMatchObject({ inst_status_code: -2, current_period_end: today });
     const session = (await ny.request('GET', `${PORTAL}/api/session?titleCode=ADR`)).json<{ subscription: { instStatusCode: number } }>();
     expect(session.subscription.instStatusCode).toBe(-2);
-    const changes = await test.database.rows<{ kind: string }>(sql`select kind from subscription_change where subscription_id = ${(await subscriptionOf(accountNo, 'ADR'))?.id ?? ''} order by at desc limit 1`);
+    const changes = await test.database.rows<{ kind: string }>(
+      sql`select kind from subscription_change where subscription_id = ${(await subscriptionOf(accountNo, 'ADR'))?.id ?? ''} order by at desc limit 1`,
+    );
     expect(changes[0]?.kind).toBe('withdrawn');
     // The money moved at the provider, and the payment says so only because the provider did.
     expect((await test.app.paymentEngine.load(paymentId))?.status).toBe('REFUNDED');
     // The agreement is stopped at Vipps MobilePay: nothing more is charged.
     const agreements = await test.database.rows<{ status: string }>(sql`select status from payment_agreement where subscription_id = ${(await subscriptionOf(accountNo, 'ADR'))?.id ?? ''}`);
     expect(agreements.map((agreement) => agreement.status)).toEqual(['STOPPED']);
-    const mails = await test.database.rows<{ kind: string; subject: string }>(sql`select kind, subject from mail_outbox where to_address = 'ny@minside.test' and kind in ('withdrawalConfirmation', 'creditNote')`);
+    const mails = await test.database.rows<{ kind: string; subject: string }>(
+      sql`select kind, subject from mail_outbox where to_address = 'ny@minside.test' and kind in ('withdrawalConfirmation', 'creditNote')`,
+    );
     expect(mails.map((mail) => mail.kind).sort()).toEqual(['creditNote', 'withdrawalConfirmation']);
 
     // Again: the same withdrawal, nothing refunded twice.
@@ -110,7 +120,11 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
     offsetDays += 1;
     const later = await signIn('ny@minside.test');
     const late = withdrawalResponseSchema.parse((await later.request('GET', withdrawal(later, accountNo, 'AAV'))).json());
-    expect(late).toMatchObject({ state: 'expired', deadline, message: `Fristen for å angre kjøpet gikk ut ${formatLongDate(deadline)}. Du kan fortsatt si opp abonnementet, så løper det ut perioden du har betalt for.` });
+    expect(late).toMatchObject({
+      state: 'expired',
+      deadline,
+      message: `Fristen for å angre kjøpet gikk ut ${formatLongDate(deadline)}. Du kan fortsatt si opp abonnementet, så løper det ut perioden du har betalt for.`,
+    });
     const before = await subscriptionOf(accountNo, 'AAV');
     expectRefused(await later.request('POST', withdrawal(later, accountNo, 'AAV'), { json: {} }), 409, 'WITHDRAWAL_PERIOD_EXPIRED', late.message ?? '');
     expect(await subscriptionOf(accountNo, 'AAV')).toEqual(before);

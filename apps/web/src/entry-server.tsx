@@ -139,7 +139,12 @@ export async function render(input: RenderInput): Promise<RenderedPage | Rendere
   return scope.run(pageScope, async () => {
     const queryClient = createQueryClient();
     seedFromBootstrap(input.bootstrap, queryClient, { seed: () => {} }, pageScope.location);
-    const seeded = new Set(queryClient.getQueryCache().getAll().map((query) => query.queryHash));
+    const seeded = new Set(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .map((query) => query.queryHash),
+    );
     const routes = createRoutes({ queryClient, identity: signedOut, identityProviderName: input.bootstrap.title.identityProviderName });
     const handler = createStaticHandler(routes);
     // The guard's redirects of a signed-out visitor. (A page that needs a login never gets here: its
@@ -165,7 +170,10 @@ export async function render(input: RenderInput): Promise<RenderedPage | Rendere
     let html = renderToString(tree);
     for (let pass = 1; pass < MAX_PASSES && (await fetchWaiting(queryClient)); pass += 1) html = renderToString(tree);
     // What did not arrive is rendered as the browser's first render will show it: still loading.
-    const failed = queryClient.getQueryCache().getAll().filter((query) => query.state.status !== 'success');
+    const failed = queryClient
+      .getQueryCache()
+      .getAll()
+      .filter((query) => query.state.status !== 'success');
     if (failed.length > 0) {
       for (const query of failed) queryClient.getQueryCache().remove(query);
       html = renderToString(tree);

@@ -5,14 +5,7 @@
  */
 export { BankFileError, BankFileWriteError } from './errors.ts';
 export type { BankFileErrorCode, BankFileWriteErrorCode } from './errors.ts';
-export {
-  AVTALEGIRO_CANCELLATION_TYPE,
-  AVTALEGIRO_CLAIM_TYPES,
-  AVTALEGIRO_MANDATE_TYPE,
-  MANDATE_REGISTRATION_TYPES,
-  NETS_ID,
-  OCR_TRANSACTION_TYPES,
-} from './types.ts';
+export { AVTALEGIRO_CANCELLATION_TYPE, AVTALEGIRO_CLAIM_TYPES, AVTALEGIRO_MANDATE_TYPE, MANDATE_REGISTRATION_TYPES, NETS_ID, OCR_TRANSACTION_TYPES } from './types.ts';
 export type * from './types.ts';
 export { bankFileText, decodeBankFile, encodeBankFile, linesFromBytes, linesFromText, splitLines, withLineEndings } from './text.ts';
 export type { LineEnding } from './text.ts';

@@ -7,15 +7,7 @@
  */
 import { BankFileError } from './errors.ts';
 import type { BankFileErrorCode } from './errors.ts';
-import {
-  RECORD_LENGTH,
-  firstNonLatin1,
-  isAll,
-  isDigits,
-  isKid,
-  netsDateToIso,
-  trimEnd,
-} from './fields.ts';
+import { RECORD_LENGTH, firstNonLatin1, isAll, isDigits, isKid, netsDateToIso, trimEnd } from './fields.ts';
 import { splitLines } from './text.ts';
 import { NETS_ID } from './types.ts';
 import type {
@@ -219,7 +211,12 @@ class Reader {
     const typeCode = rec.slice(4, 6);
     if (!validTypeCodes(service, recordType).includes(typeCode)) {
       const what = service === '00' ? 'forsendelsestype' : recordType === '20' || recordType === '88' ? 'oppdragstype' : 'transaksjonstype';
-      fail('UNKNOWN_TRANSACTION_TYPE', line, what === 'oppdragstype' ? 'assignmentType' : 'transactionType', `ukjent ${what} "${typeCode}" for ${RECORD_NAMES[recordType] ?? recordType} med tjenestekode ${service}`);
+      fail(
+        'UNKNOWN_TRANSACTION_TYPE',
+        line,
+        what === 'oppdragstype' ? 'assignmentType' : 'transactionType',
+        `ukjent ${what} "${typeCode}" for ${RECORD_NAMES[recordType] ?? recordType} med tjenestekode ${service}`,
+      );
     }
 
     switch (recordType) {
@@ -256,8 +253,7 @@ class Reader {
   private assignmentStart(rec: string, line: number, service: string, typeCode: string, out: BankFileEvent[]): void {
     if (this.phase !== 'after-start' && this.phase !== 'between') unexpected(line, '20', this.expected());
     const start = this.start as TransmissionStart;
-    const kind: AssignmentKind =
-      service === '09' ? 'ocr-giro' : typeCode === '00' ? 'avtalegiro-claims' : typeCode === '24' ? 'avtalegiro-mandates' : 'avtalegiro-cancellations';
+    const kind: AssignmentKind = service === '09' ? 'ocr-giro' : typeCode === '00' ? 'avtalegiro-claims' : typeCode === '24' ? 'avtalegiro-mandates' : 'avtalegiro-cancellations';
     let agreementId: string | null = null;
     if (kind === 'ocr-giro') agreementId = digits(rec, line, 9, 17, 'agreementId', 'avtale-ID');
     else filler(rec, line, 9, 17, '0');
@@ -275,7 +271,12 @@ class Reader {
       }
       out.push({ type: 'transmission', start: { ...start } });
     } else if (fromNets(kind) !== (start.kind !== 'avtalegiro-claims')) {
-      fail('MIXED_KINDS', line, 'assignmentType', `oppdrag med ${KIND_NAMES[kind]} kan ikke stå i samme forsendelse som ${start.kind === 'avtalegiro-claims' ? 'betalingskrav til Nets' : 'filer fra Nets'}`);
+      fail(
+        'MIXED_KINDS',
+        line,
+        'assignmentType',
+        `oppdrag med ${KIND_NAMES[kind]} kan ikke stå i samme forsendelse som ${start.kind === 'avtalegiro-claims' ? 'betalingskrav til Nets' : 'filer fra Nets'}`,
+      );
     }
     if (this.assignmentNumbers.has(assignmentNumber)) {
       fail('DUPLICATE_ASSIGNMENT', line, 'assignmentNumber', `oppdragsnummer ${assignmentNumber} er brukt før i forsendelsen`);
@@ -534,7 +535,12 @@ class Reader {
     if (this.phase !== 'in-assignment') unexpected(line, '88', this.expected());
     const a = this.assignment as OpenAssignment;
     if (service !== a.serviceCode || typeCode !== a.assignmentType) {
-      fail('UNEXPECTED_RECORD', line, 'assignmentType', `sluttposten (tjenestekode ${service}, oppdragstype ${typeCode}) hører ikke til oppdraget (tjenestekode ${a.serviceCode}, oppdragstype ${a.assignmentType})`);
+      fail(
+        'UNEXPECTED_RECORD',
+        line,
+        'assignmentType',
+        `sluttposten (tjenestekode ${service}, oppdragstype ${typeCode}) hører ikke til oppdraget (tjenestekode ${a.serviceCode}, oppdragstype ${a.assignmentType})`,
+      );
     }
     this.flushPending(line, '88', out);
     a.records++;

@@ -6,27 +6,8 @@
  * a writer yields the reader accepts; a bad value throws `BankFileWriteError` naming its path.
  */
 import { BankFileWriteError } from './errors.ts';
-import {
-  MAX_TRANSACTION_NUMBER,
-  isDigits,
-  isFieldText,
-  isIntIn,
-  isKid,
-  isSafeAmount,
-  isWritableIsoDate,
-  isoToNetsDate,
-  leftText,
-  rightKid,
-  spaces,
-  trimEnd,
-  zeroPad,
-  zeros,
-} from './fields.ts';
-import {
-  AVTALEGIRO_CANCELLATION_TYPE,
-  AVTALEGIRO_MANDATE_TYPE,
-  NETS_ID,
-} from './types.ts';
+import { MAX_TRANSACTION_NUMBER, isDigits, isFieldText, isIntIn, isKid, isSafeAmount, isWritableIsoDate, isoToNetsDate, leftText, rightKid, spaces, trimEnd, zeroPad, zeros } from './fields.ts';
+import { AVTALEGIRO_CANCELLATION_TYPE, AVTALEGIRO_MANDATE_TYPE, NETS_ID } from './types.ts';
 import type {
   AvtaleGiroCancellationAssignmentInput,
   AvtaleGiroCancellationInput,

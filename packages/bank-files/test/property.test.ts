@@ -1,25 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  BankFileError,
-  OCR_TRANSACTION_TYPES,
-  bankFileText,
-  encodeBankFile,
-  parseBankFile,
-  writeAvtaleGiroClaims,
-  writeAvtaleGiroMandates,
-  writeOcrGiro,
-  writeParsedBankFile,
-} from '../src/index.ts';
-import type {
-  AvtaleGiroCancellationFields,
-  AvtaleGiroClaimFields,
-  AvtaleGiroMandateFields,
-  BankFileErrorCode,
-  OcrTransactionFields,
-  ParsedBankFile,
-  SpecificationRecord,
-} from '../src/index.ts';
+import { BankFileError, OCR_TRANSACTION_TYPES, bankFileText, encodeBankFile, parseBankFile, writeAvtaleGiroClaims, writeAvtaleGiroMandates, writeOcrGiro, writeParsedBankFile } from '../src/index.ts';
+import type { AvtaleGiroCancellationFields, AvtaleGiroClaimFields, AvtaleGiroMandateFields, BankFileErrorCode, OcrTransactionFields, ParsedBankFile, SpecificationRecord } from '../src/index.ts';
 import { collect, joinLines } from './helpers.ts';
 
 // ── arbitraries ──────────────────────────────────────────────────────────────────────────────
@@ -34,9 +16,7 @@ const latin1 = fc
   .map((c) => String.fromCharCode(c));
 /** Text as the reader returns it: right-trimmed. */
 const text = (max: number): fc.Arbitrary<string> => fc.string({ unit: latin1, maxLength: max }).map((s) => s.replace(/ +$/, ''));
-const isoDate = fc
-  .date({ min: new Date('1969-01-01T00:00:00Z'), max: new Date('2068-12-31T00:00:00Z'), noInvalidDate: true })
-  .map((d) => d.toISOString().slice(0, 10));
+const isoDate = fc.date({ min: new Date('1969-01-01T00:00:00Z'), max: new Date('2068-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 const amount = fc.integer({ min: 0, max: 1_000_000_000_000 });
 const specification: fc.Arbitrary<SpecificationRecord[]> = fc.uniqueArray(
   fc.record({ lineNumber: fc.integer({ min: 1, max: 42 }), column: fc.constantFrom(1 as const, 2 as const), text: text(40).filter((t) => t !== '') }),
@@ -165,7 +145,12 @@ async function generate(file: AnyFile): Promise<Generated> {
             };
           }),
         );
-        expect(withoutLines(parsed.end)).toEqual({ transactions: assignments.reduce((n, a) => n + a.transactions.length, 0), records: lines.length, amount: sum(assignments.flatMap((a) => a.transactions)), date: input.netsDate });
+        expect(withoutLines(parsed.end)).toEqual({
+          transactions: assignments.reduce((n, a) => n + a.transactions.length, 0),
+          records: lines.length,
+          amount: sum(assignments.flatMap((a) => a.transactions)),
+          date: input.netsDate,
+        });
       },
     };
   }

@@ -11,13 +11,7 @@ import {
   writeOcrGiro,
   writeParsedBankFile,
 } from '../src/index.ts';
-import type {
-  AvtaleGiroClaimAssignmentInput,
-  AvtaleGiroClaimInput,
-  AvtaleGiroClaimsTransmissionInput,
-  OcrGiroTransmissionInput,
-  OcrTransactionInput,
-} from '../src/index.ts';
+import type { AvtaleGiroClaimAssignmentInput, AvtaleGiroClaimInput, AvtaleGiroClaimsTransmissionInput, OcrGiroTransmissionInput, OcrTransactionInput } from '../src/index.ts';
 import { collect, goldenLines, joinLines } from './helpers.ts';
 
 const claim: AvtaleGiroClaimInput = { transactionType: 21, dueDate: '2026-02-20', amount: 49_900, kid: '200000451', payerName: 'Ås', externalReference: 'Abonnement' };
@@ -116,7 +110,16 @@ describe('writers', () => {
       [{ ...claim, specification: [{ lineNumber: 43, column: 1, text: 'x' }] }, 'specification[0].lineNumber'],
       [{ ...claim, specification: [{ lineNumber: 1, column: 1, text: '   ' }] }, 'specification[0].text'],
       [{ ...claim, specification: [{ lineNumber: 1, column: 1, text: 'x'.repeat(41) }] }, 'specification[0].text'],
-      [{ ...claim, specification: [{ lineNumber: 1, column: 2, text: 'a' }, { lineNumber: 1, column: 2, text: 'b' }] }, 'specification[1]'],
+      [
+        {
+          ...claim,
+          specification: [
+            { lineNumber: 1, column: 2, text: 'a' },
+            { lineNumber: 1, column: 2, text: 'b' },
+          ],
+        },
+        'specification[1]',
+      ],
     ];
     for (const [input, field] of cases) {
       const error = await writeError(writeAvtaleGiroClaims(claims([claim, input])));
@@ -146,12 +149,33 @@ describe('writers', () => {
   });
 
   it('refuse numbers out of order, assignment numbers used twice, empty transmissions, sums too large', async () => {
-    expect(await writeError(writeAvtaleGiroClaims(claims([{ ...claim, transactionNumber: 5 }, { ...claim, transactionNumber: 5 }])))).toMatchObject({ code: 'OUT_OF_ORDER', field: 'assignments[0].transactions[1].transactionNumber' });
+    expect(
+      await writeError(
+        writeAvtaleGiroClaims(
+          claims([
+            { ...claim, transactionNumber: 5 },
+            { ...claim, transactionNumber: 5 },
+          ]),
+        ),
+      ),
+    ).toMatchObject({ code: 'OUT_OF_ORDER', field: 'assignments[0].transactions[1].transactionNumber' });
     const twice = { assignmentNumber: '0000001', account: '12345678903', transactions: [] };
-    expect(await writeError(writeAvtaleGiroMandates({ transmissionNumber: '0000001', dataRecipient: '00123456', netsDate: null, assignments: [twice, twice] }))).toMatchObject({ code: 'OUT_OF_ORDER', field: 'assignments[1].assignmentNumber' });
+    expect(await writeError(writeAvtaleGiroMandates({ transmissionNumber: '0000001', dataRecipient: '00123456', netsDate: null, assignments: [twice, twice] }))).toMatchObject({
+      code: 'OUT_OF_ORDER',
+      field: 'assignments[1].assignmentNumber',
+    });
     expect(await writeError(writeAvtaleGiroClaims({ dataTransmitter: '00012345', transmissionNumber: '0000001', assignments: [] }))).toMatchObject({ code: 'EMPTY_TRANSMISSION' });
     const big = Number.MAX_SAFE_INTEGER - 10;
-    expect(await writeError(writeAvtaleGiroClaims(claims([{ ...claim, amount: big }, { ...claim, amount: big }])))).toMatchObject({ code: 'AMOUNT_OVERFLOW' });
+    expect(
+      await writeError(
+        writeAvtaleGiroClaims(
+          claims([
+            { ...claim, amount: big },
+            { ...claim, amount: big },
+          ]),
+        ),
+      ),
+    ).toMatchObject({ code: 'AMOUNT_OVERFLOW' });
   });
 
   it('check the parties and transmission fields', async () => {

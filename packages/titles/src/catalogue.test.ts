@@ -75,7 +75,10 @@ describe('SPEC §9 codes', () => {
   });
 
   it('every other title has a pulse provider', () => {
-    const withoutPulse = catalogue.all().filter((entry) => entry.pulseProvider === null).map((entry) => entry.titleCode);
+    const withoutPulse = catalogue
+      .all()
+      .filter((entry) => entry.pulseProvider === null)
+      .map((entry) => entry.titleCode);
     expect(withoutPulse.sort()).toEqual(['AN', 'VA']);
   });
 
@@ -87,7 +90,10 @@ describe('SPEC §9 codes', () => {
   });
 
   it('excludes exactly the SPEC codes', () => {
-    const excluded = catalogue.all().filter((entry) => entry.excluded).map((entry) => entry.titleCode);
+    const excluded = catalogue
+      .all()
+      .filter((entry) => entry.excluded)
+      .map((entry) => entry.titleCode);
     expect(excluded.sort()).toEqual([...excludedCodes].sort());
   });
 });
@@ -149,7 +155,10 @@ describe('defaults', () => {
   });
 
   it('has Nynorsk titles', () => {
-    const nynorsk = catalogue.offered().filter((entry) => entry.language === 'nn').map((entry) => entry.titleCode);
+    const nynorsk = catalogue
+      .offered()
+      .filter((entry) => entry.language === 'nn')
+      .map((entry) => entry.titleCode);
     expect(nynorsk).toEqual(expect.arrayContaining(['FIR', 'SOA', 'FJT', 'VLN', 'MN']));
     expect(catalogue.byTitleCode('SMP').language).toBe('nb');
   });

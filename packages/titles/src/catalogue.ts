@@ -169,11 +169,7 @@ class EntryReader {
   weekdays(): number[] {
     const value = this.raw['publicationWeekdays'];
     if (value === undefined) return [...defaultPublicationWeekdays];
-    const valid =
-      Array.isArray(value) &&
-      value.length > 0 &&
-      value.every((day) => Number.isInteger(day) && day >= 1 && day <= 7) &&
-      new Set(value).size === value.length;
+    const valid = Array.isArray(value) && value.length > 0 && value.every((day) => Number.isInteger(day) && day >= 1 && day <= 7) && new Set(value).size === value.length;
     if (!valid) {
       this.fail('publicationWeekdays', 'a non-empty list of distinct ISO weekdays 1-7');
       return [...defaultPublicationWeekdays];
@@ -194,11 +190,7 @@ class EntryReader {
   remedies(): ComplaintRemedyName[] {
     const value = this.raw['complaintRemedies'];
     if (value === undefined) return [...defaultComplaintRemedies];
-    const valid =
-      Array.isArray(value) &&
-      value.length > 0 &&
-      value.every((remedy) => complaintRemedyNames.includes(remedy as ComplaintRemedyName)) &&
-      new Set(value).size === value.length;
+    const valid = Array.isArray(value) && value.length > 0 && value.every((remedy) => complaintRemedyNames.includes(remedy as ComplaintRemedyName)) && new Set(value).size === value.length;
     if (!valid) {
       this.fail('complaintRemedies', `a non-empty list of distinct remedies among ${complaintRemedyNames.join(', ')}`);
       return [...defaultComplaintRemedies];
@@ -355,12 +347,7 @@ function readTitle(raw: unknown, index: number, problems: Problems): Publication
   read.unknownFields();
 
   const publication = read.string('publication', slugPattern, 'a lower-case slug such as "adresseavisen"');
-  const baseUrl = read.optionalString(
-    'baseUrl',
-    `${publication}.no`,
-    hostPattern,
-    'a lower-case host name without scheme, such as "adressa.no"',
-  );
+  const baseUrl = read.optionalString('baseUrl', `${publication}.no`, hostPattern, 'a lower-case host name without scheme, such as "adressa.no"');
   if (/^(?:www|minside)\./.test(baseUrl)) {
     problems.add(where, `field "baseUrl" must be the bare title domain (pageUrl and minsideUrl add www. and minside.), got ${describe(baseUrl)}`);
   }
@@ -398,7 +385,7 @@ function readTitle(raw: unknown, index: number, problems: Problems): Publication
     pausedIssueCreditOre: read.nonNegativeInteger('pausedIssueCreditOre', 0),
     complaintRemedies: read.remedies(),
     bank: read.bank(),
-    vippsMerchantSerialNumber: read.optionalNullableString('vippsMerchantSerialNumber', /^\d{4,6}$/, 'the 4–6 digit merchant serial number of the title\'s own Vipps MobilePay sales unit'),
+    vippsMerchantSerialNumber: read.optionalNullableString('vippsMerchantSerialNumber', /^\d{4,6}$/, "the 4–6 digit merchant serial number of the title's own Vipps MobilePay sales unit"),
     seller: read.seller(typeof raw['name'] === 'string' ? raw['name'] : ''),
     ageSelfDeclaration: read.optionalBoolean('ageSelfDeclaration', true),
   };
@@ -415,10 +402,7 @@ function indexBy(entries: readonly PublicationConfig[], field: 'titleCode' | 'pu
     if (key === '') return;
     const existing = map.get(key);
     if (existing) {
-      problems.add(
-        `titles[${index}] (${entry.titleCode})`,
-        `duplicate ${field} "${entry[field]}" (already used by ${existing.titleCode})`,
-      );
+      problems.add(`titles[${index}] (${entry.titleCode})`, `duplicate ${field} "${entry[field]}" (already used by ${existing.titleCode})`);
       return;
     }
     map.set(key, entry);
@@ -471,7 +455,11 @@ export function createCatalogue(raw: unknown): Catalogue {
   const bankOwners = new Map<string, string>();
   entries.forEach((entry, index) => {
     const { creditorAccount, avtaleGiroAccount, ocrAgreementId } = entry.bank;
-    for (const [field, value] of new Map([['creditorAccount', creditorAccount], ['avtaleGiroAccount', avtaleGiroAccount], ['ocrAgreementId', ocrAgreementId]])) {
+    for (const [field, value] of new Map([
+      ['creditorAccount', creditorAccount],
+      ['avtaleGiroAccount', avtaleGiroAccount],
+      ['ocrAgreementId', ocrAgreementId],
+    ])) {
       if (value === '') continue;
       const key = field === 'ocrAgreementId' ? `agreement:${value}` : `account:${value}`;
       const owner = bankOwners.get(key);

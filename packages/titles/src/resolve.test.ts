@@ -58,9 +58,7 @@ describe('resolveTitleCode', () => {
   it('resolves every offered title from its own minsideUrl and localhost host', () => {
     for (const entry of defaultCatalogue.offered()) {
       expect(resolveTitleCode(defaultCatalogue, entry.minsideUrl, notAllowed), entry.titleCode).toBe(entry.titleCode);
-      expect(resolveTitleCode(defaultCatalogue, `http://${entry.publication}.localhost:5173/`, notAllowed), entry.titleCode).toBe(
-        entry.titleCode,
-      );
+      expect(resolveTitleCode(defaultCatalogue, `http://${entry.publication}.localhost:5173/`, notAllowed), entry.titleCode).toBe(entry.titleCode);
     }
   });
 });

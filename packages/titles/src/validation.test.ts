@@ -78,7 +78,7 @@ describe('createCatalogue accepts', () => {
     expect(build(title('ABC', 'abc')).byTitleCode('ABC').bank).toEqual({
       creditorAccount: '15031240007',
       ocrAgreementId: '004200001',
-     
+
       avtaleGiroAccount: '15031240007',
       kidLength: 15,
       kidCheckDigit: 'MOD10',
@@ -136,7 +136,11 @@ describe('createCatalogue rejects', () => {
     ['an 8-digit organisation number', title('ABC', 'abc', { organizationNumber: '96280611' }), 'field "organizationNumber" must be a 9-digit'],
     ['a failing MOD11 check', title('ABC', 'abc', { organizationNumber: '962806113' }), 'field "organizationNumber" fails the MOD11 check digit'],
     ['no bank setup', title('ABC', 'abc', { bank: undefined }), 'titles[1] (ABC): field "bank" must be an object'],
-    ['a creditor account failing MOD11', title('ABC', 'abc', { bank: { ...bank, creditorAccount: '15031240008' } }), 'field "bank.creditorAccount" must be an 11-digit account number with a valid MOD11 check digit'],
+    [
+      'a creditor account failing MOD11',
+      title('ABC', 'abc', { bank: { ...bank, creditorAccount: '15031240008' } }),
+      'field "bank.creditorAccount" must be an 11-digit account number with a valid MOD11 check digit',
+    ],
     ['a short AvtaleGiro account', title('ABC', 'abc', { bank: { ...bank, avtaleGiroAccount: '1503124000' } }), 'field "bank.avtaleGiroAccount" must be an 11-digit'],
     ['an 8-digit OCR agreement id', title('ABC', 'abc', { bank: { ...bank, ocrAgreementId: '04200001' } }), 'field "bank.ocrAgreementId" must be 9 digits'],
     ['a KID too short for invoice numbers', title('ABC', 'abc', { bank: { ...bank, kidLength: 9 } }), 'field "bank.kidLength" must be a whole number from 10 to 25'],
@@ -153,18 +157,18 @@ describe('createCatalogue rejects', () => {
 
   it('refuses two titles with one bank account or OCR agreement (bank files name the title by them)', () => {
     const pol = bankFor('POL');
-    expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, creditorAccount: pol.creditorAccount } })))).toContain(`titles[1] (ABC): bank.creditorAccount "${pol.creditorAccount}" is already used by POL`);
+    expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, creditorAccount: pol.creditorAccount } })))).toContain(
+      `titles[1] (ABC): bank.creditorAccount "${pol.creditorAccount}" is already used by POL`,
+    );
     expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, ocrAgreementId: pol.ocrAgreementId } })))).toContain(`bank.ocrAgreementId "${pol.ocrAgreementId}" is already used by POL`);
-    expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, avtaleGiroAccount: pol.creditorAccount } })))).toContain(`bank.avtaleGiroAccount "${pol.creditorAccount}" is already used by POL`);
+    expect(errorOf(() => build(title('ABC', 'abc', { bank: { ...bank, avtaleGiroAccount: pol.creditorAccount } })))).toContain(
+      `bank.avtaleGiroAccount "${pol.creditorAccount}" is already used by POL`,
+    );
     expect(build(title('ABC', 'abc')).byTitleCode('ABC').bank.creditorAccount).toBe('15031240007');
   });
 
   it('lists every problem at once', () => {
     const error = errorOf(() => build(title('ABC', 'abc', { brandColor: 'red', group: 'zzz' }), title('ABC', 'abd')));
-    expect(error.split('\n').slice(1)).toEqual([
-      expect.stringContaining('field "group"'),
-      expect.stringContaining('field "brandColor"'),
-      expect.stringContaining('duplicate titleCode "ABC"'),
-    ]);
+    expect(error.split('\n').slice(1)).toEqual([expect.stringContaining('field "group"'), expect.stringContaining('field "brandColor"'), expect.stringContaining('duplicate titleCode "ABC"')]);
   });
 });

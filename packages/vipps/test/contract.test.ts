@@ -34,7 +34,15 @@ closeRigsAfterAll();
 // ── the documented bodies (examples.md, copied from the pinned sources) ─────────────────────
 
 const documented = {
-  token: { token_type: 'Bearer', expires_in: '86398', ext_expires_in: '0', expires_on: '1495271273', not_before: '1495184574', resource: '00000002-0000-0000-c000-000000000000', access_token: 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1Ni' },
+  token: {
+    token_type: 'Bearer',
+    expires_in: '86398',
+    ext_expires_in: '0',
+    expires_on: '1495271273',
+    not_before: '1495184574',
+    resource: '00000002-0000-0000-c000-000000000000',
+    access_token: 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1Ni',
+  },
   createPayment: {
     amount: { currency: 'NOK', value: 1000 },
     paymentMethod: { type: 'WALLET' },
@@ -59,11 +67,36 @@ const documented = {
     reference: 'acme-shop-123-order123abc',
   },
   events: [
-    { reference: 'acme-shop-123-order123abc', pspReference: '83b3fdb0-9547-4ec5-bdb7-5600ce70e792', name: 'CREATED', amount: { currency: 'NOK', value: 49900 }, timestamp: '2023-03-27T10:51:44.5333258Z', idempotencyKey: '19986263-dedf-4b8e-a424-8d042eee4013', success: true },
-    { reference: 'acme-shop-123-order123abc', pspReference: '1304787731', name: 'AUTHORIZED', amount: { currency: 'NOK', value: 49900 }, timestamp: '2023-03-27T10:51:59.378Z', idempotencyKey: '19986263-dedf-4b8e-a424-8d042eee4013', success: true },
+    {
+      reference: 'acme-shop-123-order123abc',
+      pspReference: '83b3fdb0-9547-4ec5-bdb7-5600ce70e792',
+      name: 'CREATED',
+      amount: { currency: 'NOK', value: 49900 },
+      timestamp: '2023-03-27T10:51:44.5333258Z',
+      idempotencyKey: '19986263-dedf-4b8e-a424-8d042eee4013',
+      success: true,
+    },
+    {
+      reference: 'acme-shop-123-order123abc',
+      pspReference: '1304787731',
+      name: 'AUTHORIZED',
+      amount: { currency: 'NOK', value: 49900 },
+      timestamp: '2023-03-27T10:51:59.378Z',
+      idempotencyKey: '19986263-dedf-4b8e-a424-8d042eee4013',
+      success: true,
+    },
     { reference: 'acme-shop-123-order123abc', pspReference: '2019200034', name: 'CANCELLED', amount: { currency: 'NOK', value: 750 }, timestamp: '2023-03-27T10:52:15.616Z', success: true },
   ],
-  webhook: { msn: '123456', reference: '24ab7cd6ef658155992', pspReference: '1234567891', name: 'AUTHORIZED', amount: { currency: 'NOK', value: 35000 }, timestamp: '2023-08-14T12:48:46.260Z', idempotencyKey: '49ca711a9487112e1def', success: true },
+  webhook: {
+    msn: '123456',
+    reference: '24ab7cd6ef658155992',
+    pspReference: '1234567891',
+    name: 'AUTHORIZED',
+    amount: { currency: 'NOK', value: 35000 },
+    timestamp: '2023-08-14T12:48:46.260Z',
+    idempotencyKey: '49ca711a9487112e1def',
+    success: true,
+  },
   epaymentProblem: { type: 'http://example.com', title: 'string', detail: 'string', status: 400, traceId: 'string' },
   draftAgreement: {
     pricing: { type: 'LEGACY', amount: 2500, currency: 'NOK' },
@@ -73,7 +106,10 @@ const documented = {
     phoneNumber: '4791234567',
     productName: 'MyNews Digital',
   },
-  draftAgreementResponseGuide: { vippsConfirmationUrl: 'https://api.vipps.no/dwo-api-application/v1/deeplink/vippsgateway?v=2/token=eyJraWQiOiJqd3RrZXkiLCJhbGciOiJSUzI1NiJ9', agreementId: 'agr_TGSuPyV' },
+  draftAgreementResponseGuide: {
+    vippsConfirmationUrl: 'https://api.vipps.no/dwo-api-application/v1/deeplink/vippsgateway?v=2/token=eyJraWQiOiJqd3RrZXkiLCJhbGciOiJSUzI1NiJ9',
+    agreementId: 'agr_TGSuPyV',
+  },
   agreementGuide: {
     id: 'agr_ADbq4JK',
     created: '2018-08-22T12:59:56Z',
@@ -203,9 +239,7 @@ describe('operations', () => {
 
   it('says where an Idempotency-Key is required and how long it may be', () => {
     const keyed = (api: string) =>
-      all
-        .filter((operation) => operation.api === api && operation.idempotencyKey?.required === true)
-        .map((operation) => [operation.id, operation.idempotencyKey?.maxLength]);
+      all.filter((operation) => operation.api === api && operation.idempotencyKey?.required === true).map((operation) => [operation.id, operation.idempotencyKey?.maxLength]);
     expect(keyed('epayment')).toEqual([
       ['createPayment', 50],
       ['cancelPayment', 50],
@@ -238,7 +272,10 @@ describe('client and simulator hold to the contract', () => {
     await client.webhooks.list();
 
     const reference = unique('contract');
-    await client.epayment.create({ amount: { currency: 'NOK', value: 10_000 }, paymentMethod: { type: 'WALLET' }, reference, returnUrl: shopUrl, userFlow: 'WEB_REDIRECT', paymentDescription: 'Kontrakt' }, { idempotencyKey: unique('k') });
+    await client.epayment.create(
+      { amount: { currency: 'NOK', value: 10_000 }, paymentMethod: { type: 'WALLET' }, reference, returnUrl: shopUrl, userFlow: 'WEB_REDIRECT', paymentDescription: 'Kontrakt' },
+      { idempotencyKey: unique('k') },
+    );
     await client.epayment.forceApprove(reference, { customer: { phoneNumber: '4791234567' } });
     await client.epayment.capture(reference, { currency: 'NOK', value: 6_000 }, { idempotencyKey: unique('k') });
     await client.epayment.refund(reference, { currency: 'NOK', value: 1_000 }, { idempotencyKey: unique('k') });
@@ -263,13 +300,23 @@ describe('client and simulator hold to the contract', () => {
     await client.recurring.getAgreement(agreementId);
     await client.recurring.updateAgreement(agreementId, { productDescription: 'Alt innhold' }, { idempotencyKey: unique('k') });
     const due = new Date(clock().getTime() + 2 * DAY).toISOString().slice(0, 10);
-    const { chargeId } = await client.recurring.createCharge(agreementId, { amount: 20_000, transactionType: 'DIRECT_CAPTURE', description: 'År 2', due, retryDays: 3 }, { idempotencyKey: unique('k') });
+    const { chargeId } = await client.recurring.createCharge(
+      agreementId,
+      { amount: 20_000, transactionType: 'DIRECT_CAPTURE', description: 'År 2', due, retryDays: 3 },
+      { idempotencyKey: unique('k') },
+    );
     await client.recurring.getCharge(agreementId, chargeId);
     clock.advance(2 * DAY);
     await sim.processCharges();
     await client.recurring.refundCharge(agreementId, chargeId, { amount: 5_000, description: 'Kompensasjon' }, { idempotencyKey: unique('k') });
     await client.recurring.cancelCharge(agreementId, chargeId, { idempotencyKey: unique('k') }).catch(() => undefined); // a 400
-    await client.recurring.createCharge(agreementId, { amount: 20_000, transactionType: 'DIRECT_CAPTURE', description: 'For tidlig', due: new Date(clock().getTime()).toISOString().slice(0, 10), retryDays: 0 }, { idempotencyKey: unique('k') }).catch(() => undefined);
+    await client.recurring
+      .createCharge(
+        agreementId,
+        { amount: 20_000, transactionType: 'DIRECT_CAPTURE', description: 'For tidlig', due: new Date(clock().getTime()).toISOString().slice(0, 10), retryDays: 0 },
+        { idempotencyKey: unique('k') },
+      )
+      .catch(() => undefined);
     await client.recurring.updateAgreement(agreementId, { status: 'STOPPED' }, { idempotencyKey: unique('k') });
     await sim.flushWebhooks();
     await client.webhooks.delete(hook.id);
@@ -279,7 +326,26 @@ describe('client and simulator hold to the contract', () => {
     expect(requestViolations(sim.requests)).toEqual([]);
     expect(answerViolations(sim.requests)).toEqual([]);
     const asked = new Set(sim.requests.map((request) => matchOperation(request.method, request.path.split('?')[0] ?? '')?.operation.id));
-    const offered = ['fetchAuthorizationTokenUsingPost', 'createPayment', 'getPayment', 'getPaymentEventLog', 'cancelPayment', 'capturePayment', 'refundPayment', 'forceApprove', 'DraftAgreementV3', 'FetchAgreementV3', 'UpdateAgreementPatchV3', 'CreateChargeV3', 'FetchChargeV3', 'CancelChargeV3', 'RefundChargeV3', 'registerWebhook', 'getAllWebhooks', 'deleteWebhook'];
+    const offered = [
+      'fetchAuthorizationTokenUsingPost',
+      'createPayment',
+      'getPayment',
+      'getPaymentEventLog',
+      'cancelPayment',
+      'capturePayment',
+      'refundPayment',
+      'forceApprove',
+      'DraftAgreementV3',
+      'FetchAgreementV3',
+      'UpdateAgreementPatchV3',
+      'CreateChargeV3',
+      'FetchChargeV3',
+      'CancelChargeV3',
+      'RefundChargeV3',
+      'registerWebhook',
+      'getAllWebhooks',
+      'deleteWebhook',
+    ];
     expect([...asked].sort()).toEqual([...offered].sort());
     expect(sim.requests.filter((request) => (request.response?.status ?? 0) >= 400).length).toBeGreaterThanOrEqual(4);
   });
@@ -310,13 +376,14 @@ describe('an answer that breaks the contract', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const client = () =>
-    createVippsClient({ baseUrl: url, ...credentials, merchantSerialNumber: '123456', system: { name: 'minside', version: '1' }, now: manualClock(), retryDelaysMs: [1, 1] });
+  const client = () => createVippsClient({ baseUrl: url, ...credentials, merchantSerialNumber: '123456', system: { name: 'minside', version: '1' }, now: manualClock(), retryDelaysMs: [1, 1] });
 
   it('is a VippsContractError naming the field', async () => {
     const { aggregate: _aggregate, ...broken } = documented.getPayment;
     next = { status: 200, body: JSON.stringify(broken) };
-    const error = await client().epayment.get('acme-shop-123-order123abc').catch((caught: unknown) => caught);
+    const error = await client()
+      .epayment.get('acme-shop-123-order123abc')
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(VippsContractError);
     expect(error).toMatchObject({ operation: 'getPayment', issues: [expect.stringMatching(/^aggregate: /)] });
 

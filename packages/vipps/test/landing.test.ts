@@ -27,7 +27,14 @@ describe('the landing page', () => {
   it('names the merchant and the amount, offers three answers, and says it is a simulator', async () => {
     const reference = unique('landing');
     const created = await client.epayment.create(
-      { amount: { currency: 'NOK', value: 64_900 }, paymentMethod: { type: 'WALLET' }, reference, returnUrl: shopUrl, userFlow: 'WEB_REDIRECT', paymentDescription: 'Faktura 80000001 – Adresseavisen' },
+      {
+        amount: { currency: 'NOK', value: 64_900 },
+        paymentMethod: { type: 'WALLET' },
+        reference,
+        returnUrl: shopUrl,
+        userFlow: 'WEB_REDIRECT',
+        paymentDescription: 'Faktura 80000001 – Adresseavisen',
+      },
       { idempotencyKey: unique('k') },
     );
     const { html, headers } = await landing(created.redirectUrl ?? '');
@@ -39,7 +46,11 @@ describe('the landing page', () => {
     expect(html).toContain('Faktura 80000001 – Adresseavisen');
     // The payment expires five minutes after it was made (09:00 UTC is 10:00 in Oslo in March).
     expect(html).toContain('Venter på svar · utløper kl. 10.05');
-    for (const [action, label] of [['approve', 'Godkjenn'], ['reject', 'Avvis'], ['expire', 'La utløpe']]) {
+    for (const [action, label] of [
+      ['approve', 'Godkjenn'],
+      ['reject', 'Avvis'],
+      ['expire', 'La utløpe'],
+    ]) {
       expect(html).toContain(`<button type="submit" name="action" value="${action}">${label}</button>`);
     }
     // Self-contained: no scripts, nothing fetched from elsewhere, styles inline only.

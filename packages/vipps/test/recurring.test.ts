@@ -45,7 +45,13 @@ describe('agreements', () => {
     expect(created.chargeId).toBeNull();
     expect(created.vippsConfirmationUrl).toBe(`${rig.url}/simulator/landing?agreementId=${created.agreementId}`);
     const pending = await client.recurring.getAgreement(created.agreementId);
-    expect(pending).toMatchObject({ status: 'PENDING', pricing: { type: 'LEGACY', amount: 29_900, currency: 'NOK' }, interval: { unit: 'MONTH', count: 1, text: 'every month' }, start: null, countryCode: 'NO' });
+    expect(pending).toMatchObject({
+      status: 'PENDING',
+      pricing: { type: 'LEGACY', amount: 29_900, currency: 'NOK' },
+      interval: { unit: 'MONTH', count: 1, text: 'every month' },
+      start: null,
+      countryCode: 'NO',
+    });
 
     const html = await (await fetch(created.vippsConfirmationUrl)).text();
     expect(html).toContain('Adresseavisen Digital');
@@ -89,7 +95,11 @@ describe('agreements', () => {
 
   it('the user stops it in the app → STOPPED, and its pending charges are cancelled', async () => {
     const agreementId = await activeAgreement();
-    const { chargeId } = await client.recurring.createCharge(agreementId, { amount: 29_900, transactionType: 'DIRECT_CAPTURE', description: 'April', due: day(5), retryDays: 2 }, { idempotencyKey: unique('k') });
+    const { chargeId } = await client.recurring.createCharge(
+      agreementId,
+      { amount: 29_900, transactionType: 'DIRECT_CAPTURE', description: 'April', due: day(5), retryDays: 2 },
+      { idempotencyKey: unique('k') },
+    );
     rig.sim.stopAgreement(agreementId);
     expect((await client.recurring.getAgreement(agreementId)).status).toBe('STOPPED');
     expect((await client.recurring.getCharge(agreementId, chargeId)).status).toBe('CANCELLED');
@@ -99,13 +109,18 @@ describe('agreements', () => {
   });
 
   it('an initial charge is taken when the user approves, and its id is given at once', async () => {
-    const { agreementId, chargeId } = await client.recurring.createAgreement(
-      draft({ initialCharge: { amount: 100, description: 'Første måned', transactionType: 'DIRECT_CAPTURE' } }),
-      { idempotencyKey: unique('k') },
-    );
+    const { agreementId, chargeId } = await client.recurring.createAgreement(draft({ initialCharge: { amount: 100, description: 'Første måned', transactionType: 'DIRECT_CAPTURE' } }), {
+      idempotencyKey: unique('k'),
+    });
     expect(chargeId).toMatch(/^chr-/);
     rig.sim.approveAgreement(agreementId);
-    expect(await client.recurring.getCharge(agreementId, chargeId ?? '')).toMatchObject({ type: 'INITIAL', status: 'CHARGED', amount: 100, summary: { captured: 100 }, transactionId: expect.stringMatching(/^\d{10}$/) });
+    expect(await client.recurring.getCharge(agreementId, chargeId ?? '')).toMatchObject({
+      type: 'INITIAL',
+      status: 'CHARGED',
+      amount: 100,
+      summary: { captured: 100 },
+      transactionId: expect.stringMatching(/^\d{10}$/),
+    });
   });
 });
 
@@ -140,7 +155,11 @@ describe('charges', () => {
 
   it('failCharges → DUE while retry days last, then FAILED', async () => {
     const agreementId = await activeAgreement();
-    const { chargeId } = await client.recurring.createCharge(agreementId, { amount: 29_900, transactionType: 'DIRECT_CAPTURE', description: 'Mars', due: day(1), retryDays: 2 }, { idempotencyKey: unique('k') });
+    const { chargeId } = await client.recurring.createCharge(
+      agreementId,
+      { amount: 29_900, transactionType: 'DIRECT_CAPTURE', description: 'Mars', due: day(1), retryDays: 2 },
+      { idempotencyKey: unique('k') },
+    );
     rig.sim.faults.failCharges = true;
     try {
       rig.clock.advance(DAY);
@@ -191,11 +210,18 @@ describe('charges', () => {
   it('orderId becomes the chargeId; cancel → CANCELLED', async () => {
     const agreementId = await activeAgreement();
     const orderId = unique('ordre');
-    const { chargeId } = await client.recurring.createCharge(agreementId, { amount: 29_900, transactionType: 'DIRECT_CAPTURE', description: 'April', due: day(3), retryDays: 0, orderId }, { idempotencyKey: unique('k') });
+    const { chargeId } = await client.recurring.createCharge(
+      agreementId,
+      { amount: 29_900, transactionType: 'DIRECT_CAPTURE', description: 'April', due: day(3), retryDays: 0, orderId },
+      { idempotencyKey: unique('k') },
+    );
     expect(chargeId).toBe(orderId);
     await client.recurring.cancelCharge(agreementId, chargeId, { idempotencyKey: unique('k') });
     expect(await client.recurring.getCharge(agreementId, chargeId)).toMatchObject({ status: 'CANCELLED', summary: { cancelled: 29_900 } });
-    await expect(client.recurring.cancelCharge(agreementId, chargeId, { idempotencyKey: unique('k') })).rejects.toMatchObject({ status: 400, problem: { type: expect.stringMatching(/#cancel-charge-failed$/) } });
+    await expect(client.recurring.cancelCharge(agreementId, chargeId, { idempotencyKey: unique('k') })).rejects.toMatchObject({
+      status: 400,
+      problem: { type: expect.stringMatching(/#cancel-charge-failed$/) },
+    });
   });
 
   it('same Idempotency-Key: the first answer again (one charge); with another body 409', async () => {

@@ -73,7 +73,14 @@ describe('restoreAgreement', () => {
     // Above the maximum the payer accepted: refused as for a drafted agreement.
     const tooMuch = await client.recurring.createCharge(
       agreement.agreementId,
-      { amount: 60_000, transactionType: 'DIRECT_CAPTURE', description: 'Fornyelse', due: new Date(rig.clock().getTime() + 2 * DAY).toISOString().slice(0, 10), retryDays: 0, orderId: unique('order') },
+      {
+        amount: 60_000,
+        transactionType: 'DIRECT_CAPTURE',
+        description: 'Fornyelse',
+        due: new Date(rig.clock().getTime() + 2 * DAY).toISOString().slice(0, 10),
+        retryDays: 0,
+        orderId: unique('order'),
+      },
       { idempotencyKey: unique('k') },
     );
     rig.clock.advance(2 * DAY);

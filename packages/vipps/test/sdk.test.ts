@@ -118,7 +118,9 @@ describe('@vippsmobilepay/sdk against the simulator', () => {
     await rig.sim.flushWebhooks();
     const callback = receiver.received.find((item) => item.body['reference'] === reference);
     expect(callback?.body['name']).toBe('CREATED');
-    expect(verifyWebhookRequest({ secret: registered.secret, method: 'POST', pathAndQuery: callback?.path ?? '', headers: callback?.headers ?? {}, body: callback?.raw ?? '', now: rig.clock })).toEqual({ ok: true });
+    expect(
+      verifyWebhookRequest({ secret: registered.secret, method: 'POST', pathAndQuery: callback?.path ?? '', headers: callback?.headers ?? {}, body: callback?.raw ?? '', now: rig.clock }),
+    ).toEqual({ ok: true });
 
     data(await client.webhook.delete(accessToken, registered.id));
     expect(data(await client.webhook.list(accessToken)).webhooks.map((hook) => hook.id)).not.toContain(registered.id);
@@ -158,7 +160,7 @@ describe('@vippsmobilepay/sdk against the simulator', () => {
     expect(data(await client.recurring.agreement.info(renewed, drafted.agreementId)).status).toBe('STOPPED');
   });
 
-  it("sent only requests the contract allows, all to the simulator, and got only answers it allows", () => {
+  it('sent only requests the contract allows, all to the simulator, and got only answers it allows', () => {
     const fromSdk = rig.sim.requests.filter((request) => request.headers['user-agent']?.startsWith('Vipps/Deno-SDK/'));
     expect(fromSdk.length).toBe(rig.sim.requests.length);
     expect(requestViolations(fromSdk)).toEqual([]);

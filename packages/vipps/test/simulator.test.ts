@@ -62,7 +62,9 @@ describe('the simulator', () => {
     expect(() => createVippsSimulator({ now, credentials: { ...credentials, merchantSerialNumbers: ['12'] } })).toThrow(/merchantSerialNumbers\[0\]/);
     expect(() => createVippsSimulator({ now, credentials: { ...credentials, clientSecret: '' } })).toThrow(/clientSecret/);
     expect(() => createVippsClient({ baseUrl: 'not a url', ...credentials, merchantSerialNumber: '123456', system: { name: 'minside', version: '1' }, now })).toThrow(/baseUrl/);
-    expect(() => createVippsClient({ baseUrl: 'https://apitest.vipps.no', ...credentials, merchantSerialNumber: '123456', system: { name: 'x'.repeat(31), version: '1' }, now })).toThrow(/system\.name/);
+    expect(() => createVippsClient({ baseUrl: 'https://apitest.vipps.no', ...credentials, merchantSerialNumber: '123456', system: { name: 'x'.repeat(31), version: '1' }, now })).toThrow(
+      /system\.name/,
+    );
   });
 
   it('says so in Norwegian when a landing page link is wrong or the payment is already decided', async () => {

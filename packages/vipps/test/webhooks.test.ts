@@ -101,7 +101,10 @@ describe('delivery', () => {
     if (hook === undefined) throw new Error('no callback');
     const later = new Date(rig.clock().getTime() + 10 * 60_000);
     expect(verifyWebhookRequest({ secret, method: 'POST', pathAndQuery: hook.path, headers: hook.headers, body: hook.raw, now: later })).toEqual({ ok: false, reason: 'STALE' });
-    expect(verifyWebhookRequest({ secret, method: 'POST', pathAndQuery: hook.path, headers: hook.headers, body: hook.raw.replace('19900', '1'), now: rig.clock })).toEqual({ ok: false, reason: 'BAD_CONTENT_HASH' });
+    expect(verifyWebhookRequest({ secret, method: 'POST', pathAndQuery: hook.path, headers: hook.headers, body: hook.raw.replace('19900', '1'), now: rig.clock })).toEqual({
+      ok: false,
+      reason: 'BAD_CONTENT_HASH',
+    });
   });
 
   it('duplicate: every callback twice', async () => {
@@ -182,7 +185,11 @@ describe('delivery', () => {
     rig.sim.approveAgreement(agreementId);
     await receiveAll();
     const due = new Date(rig.clock().getTime() + DAY).toISOString().slice(0, 10);
-    const { chargeId } = await client.recurring.createCharge(agreementId, { amount: 9_900, transactionType: 'DIRECT_CAPTURE', description: 'Uke 10 og 11', due, retryDays: 0 }, { idempotencyKey: unique('k') });
+    const { chargeId } = await client.recurring.createCharge(
+      agreementId,
+      { amount: 9_900, transactionType: 'DIRECT_CAPTURE', description: 'Uke 10 og 11', due, retryDays: 0 },
+      { idempotencyKey: unique('k') },
+    );
     rig.clock.advance(DAY);
     await rig.sim.processCharges();
     await receiveAll();

@@ -40,4 +40,3 @@ export function parse<T extends Options>(args: string[], options: T, usage: stri
     throw new AdminInputError(`${(error as Error).message}\nUsage: npm run admin -- ${usage}`);
   }
 }
-

@@ -40,9 +40,7 @@ async function exchange(context: AdminContext, args: string[]): Promise<number> 
     // The server away, a wrong host key, a file that would not import: one line, no stack; nothing is lost.
     throw new AdminInputError(`Bank exchange failed: ${(error as Error).message}\nWhat was not done stays where it is (inbox, outbox, the bank's server) and is tried again on the next exchange.`);
   });
-  context.print(
-    `Bank exchange: ${summary.received} received (${summary.imported} imported, ${summary.duplicates} duplicates, ${summary.quarantined} quarantined), ${summary.sent} sent.`,
-  );
+  context.print(`Bank exchange: ${summary.received} received (${summary.imported} imported, ${summary.duplicates} duplicates, ${summary.quarantined} quarantined), ${summary.sent} sent.`);
   // A quarantined file needs a person: say so in the exit code too.
   if (summary.quarantined > 0) context.print('Quarantined files and their errors are in BANK_FILES_DIR/quarantine/.');
   return summary.quarantined > 0 ? 2 : 0;
@@ -50,7 +48,8 @@ async function exchange(context: AdminContext, args: string[]): Promise<number> 
 
 async function claims(context: AdminContext, args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { date: { type: 'string' }, out: { type: 'string' } }, bankUsage);
-  if (positionals.length > 0 || (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date))) throw new AdminInputError(`Give the run's date as --date YYYY-MM-DD (today, the only day a claim file is made for).\nUsage: npm run admin -- ${bankUsage}`);
+  if (positionals.length > 0 || (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)))
+    throw new AdminInputError(`Give the run's date as --date YYYY-MM-DD (today, the only day a claim file is made for).\nUsage: npm run admin -- ${bankUsage}`);
   const run = await context.app.bank.claims(values.date ?? context.app.bank.today());
   if (!run.path) {
     context.print(`No AvtaleGiro claims or cancellations to send for ${run.date}: no file.`);
@@ -84,7 +83,9 @@ async function reconciliation(context: AdminContext, args: string[]): Promise<nu
   }
   context.print(`${items.length} bank transactions need a person:`);
   for (const item of items) {
-    context.print(`  transmission ${item.transmissionNumber} #${item.seq}  ${item.titleCode ?? '—'}  KID ${item.kid}  ${formatKroner(item.amountOre)}  ${item.reasonText}${item.ariaInvoiceNo ? ` (faktura ${item.ariaInvoiceNo})` : ''}`);
+    context.print(
+      `  transmission ${item.transmissionNumber} #${item.seq}  ${item.titleCode ?? '—'}  KID ${item.kid}  ${formatKroner(item.amountOre)}  ${item.reasonText}${item.ariaInvoiceNo ? ` (faktura ${item.ariaInvoiceNo})` : ''}`,
+    );
   }
   return 0;
 }

@@ -170,7 +170,9 @@ export async function contactsCommand(context: AdminContext, args: string[]): Pr
   if (!title) throw new AdminInputError(`Unknown title code ${code}: no title in the catalogue has it.`);
   const document = structuredClone(active.document);
   const titles = Array.isArray(document['titles']) ? (document['titles'] as unknown[]) : [];
-  const raw = titles.find((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && String((entry as Record<string, unknown>)['titleCode']).toUpperCase() === title.titleCode);
+  const raw = titles.find(
+    (entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && String((entry as Record<string, unknown>)['titleCode']).toUpperCase() === title.titleCode,
+  );
   // Unreachable for a catalogue that validated: every entry has its titleCode.
   if (!raw) throw new Error(`title ${title.titleCode} not found in the catalogue document`);
   if (values.phone !== undefined) raw['customerCenterPhoneNumber'] = values.phone.trim();

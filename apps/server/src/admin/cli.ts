@@ -17,7 +17,8 @@ export function runAdminCli(argv: string[]): void {
     const known = error instanceof AdminInputError || error instanceof ConfigError;
     if (known) console.error((error as Error).message);
     // The database went away (restarted, cut off): no bug to trace, and the commands are made to be run again.
-    else if (isDatabaseUnavailable(error)) console.error(`Admin command stopped: the database connection was lost (${rootMessage(error)}). What was committed stays; run the command again and it goes on from there.`);
+    else if (isDatabaseUnavailable(error))
+      console.error(`Admin command stopped: the database connection was lost (${rootMessage(error)}). What was committed stays; run the command again and it goes on from there.`);
     else console.error(`Admin command failed: ${(error as Error)?.stack ?? String(error)}`);
     process.exit(1);
   });
@@ -65,4 +66,3 @@ async function run(argv: string[]): Promise<void> {
     await database.close();
   }
 }
-

@@ -70,7 +70,9 @@ async function creditInvoice(context: AdminContext, args: string[]): Promise<num
   if (!no || !/^\d+$/.test(no) || rest.length > 0 || !body.success) throw new AdminInputError(`Give the invoice number and a reason (at most 200 characters).\nUsage: npm run admin -- ${creditUsage}`);
   try {
     const credited = await context.app.invoiceCrediting.creditInvoice(Number(no), body.data.reason);
-    context.print(`Invoice ${no} credited: credit note ${credited.creditNoteNumber}${credited.refunded ? ', the payment refunded at the provider' : ', the invoice is no longer payable'}; the subscriber is e-mailed.`);
+    context.print(
+      `Invoice ${no} credited: credit note ${credited.creditNoteNumber}${credited.refunded ? ', the payment refunded at the provider' : ', the invoice is no longer payable'}; the subscriber is e-mailed.`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof AppError) throw new AdminInputError(`Invoice ${no} not credited: ${error.message} (${error.code})`);
@@ -95,7 +97,8 @@ async function correctBirthdate(context: AdminContext, args: string[]): Promise<
   const userId = await findSubscriber(context, who);
   const sources = await sourcesOf(context.db, userId);
   const current = sources.birthdate;
-  if (current?.source === 'ISSUER' && current.verified) throw new AdminInputError(`The birthdate is verified by ${current.issuerLabel ?? 'the issuer'}: it is corrected there, and the next login brings it.`);
+  if (current?.source === 'ISSUER' && current.verified)
+    throw new AdminInputError(`The birthdate is verified by ${current.issuerLabel ?? 'the issuer'}: it is corrected there, and the next login brings it.`);
   await context.db.transaction(async (tx) => {
     await tx.update(appUser).set({ birthdate }).where(eq(appUser.id, userId));
     await recordSource(tx, userId, 'birthdate', { source: 'CUSTOMER_SERVICE', issuerLabel: null, verified: false }, context.now());
@@ -127,11 +130,41 @@ function historyText(history: SubscriberHistory): string[] {
   const section = (heading: string, items: string[]) => {
     lines.push('', `${heading} (${items.length})`, ...(items.length ? items.map((item) => `  ${item}`) : ['  none']));
   };
-  section('Subscriptions', history.subscriptions.map((row) => `${row.titleCode} ${row.planName} [${row.status}] ${row.billingPeriod} ${formatKroner(row.priceOre, { withOre: true })}, ${row.paymentMethod}; started ${row.startedOn}, paid through ${lastDayWithAccess(row.currentPeriodEnd)} (renews ${renewalDay(row.currentPeriodEnd)})${row.cancelledAt ? `, cancelled ${row.cancelledAt}` : ''}${row.pendingPlanName ? `, changes to ${row.pendingPlanName} on ${row.pendingChangeOn}` : ''} (id ${row.id})`));
-  section('Change log', history.changeLog.map((row) => `${row.at} ${titleLabel(history, row.subscriptionId)} ${row.kind} by ${row.actor}${row.fromStatusCode !== null || row.toStatusCode !== null ? ` (status ${statusLabel(row.fromStatusCode)} -> ${statusLabel(row.toStatusCode)})` : ''}${Object.keys(row.details).length ? ` ${JSON.stringify(row.details)}` : ''}`));
-  section('Delivery changes', history.deliveryChanges.map((row) => `${row.placedAt} ${titleLabel(history, row.subscriptionId)} ${row.type} ${row.fromDate}${row.toDate ? `..${row.toDate}` : '..'} [${row.status}]${row.address ? ` to ${row.address.street} ${row.address.streetNumber}, ${row.address.postalCode} ${row.address.town}` : ''}`));
-  section('Complaints', history.complaints.map((row) => `${row.createdAt} case ${row.caseNo} ${titleLabel(history, row.subscriptionId)} ${row.code} on ${row.days.map((day) => day.issueDate).join(', ')}, remedy ${row.remedy}${row.flagged ? ' [flagged: repeat]' : ''}`));
-  section('Invoices', history.invoices.map((row) => `${row.ariaInvoiceNo} ${row.titleCode} ${row.periodFrom}..${row.periodTo} ${formatKroner(row.amountOre, { withOre: true })} due ${row.dueOn} [${row.status}]${row.paidAt ? ` paid ${row.paidAt}${row.settledBy ? ` by ${row.settledBy}` : ''}` : ''}`));
+  section(
+    'Subscriptions',
+    history.subscriptions.map(
+      (row) =>
+        `${row.titleCode} ${row.planName} [${row.status}] ${row.billingPeriod} ${formatKroner(row.priceOre, { withOre: true })}, ${row.paymentMethod}; started ${row.startedOn}, paid through ${lastDayWithAccess(row.currentPeriodEnd)} (renews ${renewalDay(row.currentPeriodEnd)})${row.cancelledAt ? `, cancelled ${row.cancelledAt}` : ''}${row.pendingPlanName ? `, changes to ${row.pendingPlanName} on ${row.pendingChangeOn}` : ''} (id ${row.id})`,
+    ),
+  );
+  section(
+    'Change log',
+    history.changeLog.map(
+      (row) =>
+        `${row.at} ${titleLabel(history, row.subscriptionId)} ${row.kind} by ${row.actor}${row.fromStatusCode !== null || row.toStatusCode !== null ? ` (status ${statusLabel(row.fromStatusCode)} -> ${statusLabel(row.toStatusCode)})` : ''}${Object.keys(row.details).length ? ` ${JSON.stringify(row.details)}` : ''}`,
+    ),
+  );
+  section(
+    'Delivery changes',
+    history.deliveryChanges.map(
+      (row) =>
+        `${row.placedAt} ${titleLabel(history, row.subscriptionId)} ${row.type} ${row.fromDate}${row.toDate ? `..${row.toDate}` : '..'} [${row.status}]${row.address ? ` to ${row.address.street} ${row.address.streetNumber}, ${row.address.postalCode} ${row.address.town}` : ''}`,
+    ),
+  );
+  section(
+    'Complaints',
+    history.complaints.map(
+      (row) =>
+        `${row.createdAt} case ${row.caseNo} ${titleLabel(history, row.subscriptionId)} ${row.code} on ${row.days.map((day) => day.issueDate).join(', ')}, remedy ${row.remedy}${row.flagged ? ' [flagged: repeat]' : ''}`,
+    ),
+  );
+  section(
+    'Invoices',
+    history.invoices.map(
+      (row) =>
+        `${row.ariaInvoiceNo} ${row.titleCode} ${row.periodFrom}..${row.periodTo} ${formatKroner(row.amountOre, { withOre: true })} due ${row.dueOn} [${row.status}]${row.paidAt ? ` paid ${row.paidAt}${row.settledBy ? ` by ${row.settledBy}` : ''}` : ''}`,
+    ),
+  );
   return lines;
 }
 
@@ -202,7 +235,11 @@ export const adminCommands: Record<string, AdminCommand> = {
   history: { usage: historyUsage, summary: "A subscriber's subscriptions, change log, delivery changes, complaints and invoices (read-only)", run: printHistory },
   catalogue: { usage: catalogueUsage, summary: 'Validate, diff and store a title catalogue as the new version; write one out; list versions (ADR 019)', run: catalogueCommand },
   contacts: { usage: contactsUsage, summary: "Change one title's customer-centre phone and e-mail as a new catalogue version", run: contactsCommand },
-  bank: { usage: bankUsage, summary: 'Bank files (issue 21): import one, exchange with the bank (SFTP or folder), write the day’s AvtaleGiro claims, the settlement CSV, what needs a person', run: bankCommand },
+  bank: {
+    usage: bankUsage,
+    summary: 'Bank files (issue 21): import one, exchange with the bank (SFTP or folder), write the day’s AvtaleGiro claims, the settlement CSV, what needs a person',
+    run: bankCommand,
+  },
   gdpr: { usage: gdprUsage, summary: 'Data export or erasure asked for by letter or phone, as the self-service ones (ADR 015)', run: gdprCommand },
 };
 

@@ -18,7 +18,10 @@ async function livingUser(context: AdminContext, who: string) {
   const [user] = await context.db.select().from(appUser).where(eq(appUser.id, userId));
   if (!user) throw new AdminInputError(`No subscriber ${who}.`);
   if (user.identitySub.startsWith('erased:')) {
-    const [done] = await context.db.select().from(dataRequest).where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'erasure')));
+    const [done] = await context.db
+      .select()
+      .from(dataRequest)
+      .where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'erasure')));
     throw new AdminInputError(`The personal data of ${who} was erased${done?.completedAt ? ` on ${done.completedAt.toISOString()}` : ''}; only pseudonymised bookkeeping is left. Nothing was done.`);
   }
   return user;
@@ -75,7 +78,14 @@ async function gdprErase(context: AdminContext, args: string[]): Promise<number 
   const preview = [
     `Erasing ${user.email} (account ${history.subscriber.accounts.join(', ') || 'none'}):`,
     `  subscriptions that end now: ${running.map((row) => `${row.titleCode} ${row.planName} [${row.status}]`).join(', ') || 'none'}`,
-    `  kept without name for bookkeeping (5 years, ADR 015): ${history.invoices.length} invoices${unpaid.length ? ` (${unpaid.length} unpaid, ${formatKroner(unpaid.reduce((sum, row) => sum + row.amountOre, 0), { withOre: true })})` : ''}, their payments, the change log`,
+    `  kept without name for bookkeeping (5 years, ADR 015): ${history.invoices.length} invoices${
+      unpaid.length
+        ? ` (${unpaid.length} unpaid, ${formatKroner(
+            unpaid.reduce((sum, row) => sum + row.amountOre, 0),
+            { withOre: true },
+          )})`
+        : ''
+    }, their payments, the change log`,
     '  deleted: the login, sessions, consents, addresses, mail, memberships and stored payment methods',
   ];
   if (!values.confirm) {
@@ -95,7 +105,10 @@ async function gdprErase(context: AdminContext, args: string[]): Promise<number 
     if (error instanceof AppError && error.code === 'JOB_RUNNING') return undefined;
     throw error;
   });
-  const [request] = await context.db.select().from(dataRequest).where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'erasure')));
+  const [request] = await context.db
+    .select()
+    .from(dataRequest)
+    .where(and(eq(dataRequest.userId, user.id), eq(dataRequest.kind, 'erasure')));
   if (request?.status === 'completed') {
     context.print(`Erased at the customer centre's request (data request ${request.id}).`);
     return;

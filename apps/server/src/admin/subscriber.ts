@@ -9,12 +9,18 @@ import { AdminInputError, type AdminContext } from './args.ts';
 export async function findSubscriber(context: AdminContext, who: string): Promise<string> {
   const { db } = context;
   if (/^\d+$/.test(who)) {
-    const [row] = await db.select({ userId: account.userId }).from(account).where(eq(account.ariaAccountNo, Number(who)));
+    const [row] = await db
+      .select({ userId: account.userId })
+      .from(account)
+      .where(eq(account.ariaAccountNo, Number(who)));
     if (!row) throw new AdminInputError(`No account with number ${who}.`);
     return row.userId;
   }
   if (who.includes('@')) {
-    const users = await db.select({ id: appUser.id }).from(appUser).where(eq(sql`lower(${appUser.email})`, who.trim().toLowerCase()));
+    const users = await db
+      .select({ id: appUser.id })
+      .from(appUser)
+      .where(eq(sql`lower(${appUser.email})`, who.trim().toLowerCase()));
     if (users.length === 0) throw new AdminInputError(`No subscriber with e-mail ${who}.`);
     if (users.length > 1) throw new AdminInputError(`${users.length} users have e-mail ${who}: look them up by account number instead.`);
     return users[0]!.id;
@@ -32,7 +38,12 @@ export async function subscriberHistory(context: AdminContext, who: string) {
   const firstTitle = data.accounts[0]?.firstTitleCode ?? '';
   // An AvtaleGiro claim at the bank is not part of the subscriber's own record, but the customer centre must see it (never "pay it now" while the bank draws it).
   const invoiceNos = data.invoices.map((row) => row.ariaInvoiceNo);
-  const claimRows = invoiceNos.length ? await db.select({ no: invoice.ariaInvoiceNo, claim: liveClaimColumn(today) }).from(invoice).where(inArray(invoice.ariaInvoiceNo, invoiceNos)) : [];
+  const claimRows = invoiceNos.length
+    ? await db
+        .select({ no: invoice.ariaInvoiceNo, claim: liveClaimColumn(today) })
+        .from(invoice)
+        .where(inArray(invoice.ariaInvoiceNo, invoiceNos))
+    : [];
   const claims = new Map(claimRows.map((row) => [row.no, row]));
   const paidOf = new Map<number, number>();
   for (const row of data.payments) {
@@ -57,7 +68,13 @@ export async function subscriberHistory(context: AdminContext, who: string) {
         (row.subscriptionId && titleOf.get(row.subscriptionId)) || firstTitle,
         today,
         // The operator's history prints the status, not how it is collected: no mandate or draw look-ups here.
-        { paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0, creditedOre: creditedOf.get(row.ariaInvoiceNo) ?? 0, claim: claims.get(row.ariaInvoiceNo)?.claim ?? null, drawFailed: false, onActiveMandate: false },
+        {
+          paidOre: paidOf.get(row.ariaInvoiceNo) ?? 0,
+          creditedOre: creditedOf.get(row.ariaInvoiceNo) ?? 0,
+          claim: claims.get(row.ariaInvoiceNo)?.claim ?? null,
+          drawFailed: false,
+          onActiveMandate: false,
+        },
       ),
     ),
   };

@@ -55,7 +55,11 @@ async function main(): Promise<void> {
       `(rows ${result.seconds.copy.toFixed(1)} s, indexes and foreign keys ${result.seconds.indexes.toFixed(1)} s, vacuum and analyse ${result.seconds.analyze.toFixed(1)} s). ` +
       `Database size ${(result.databaseBytes / 1024 ** 3).toFixed(2)} GB.`,
   );
-  console.warn(Object.entries(result.rows).map(([table, count]) => `  ${table}: ${count.toLocaleString('en')}`).join('\n'));
+  console.warn(
+    Object.entries(result.rows)
+      .map(([table, count]) => `  ${table}: ${count.toLocaleString('en')}`)
+      .join('\n'),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -67,7 +67,15 @@ async function main(): Promise<void> {
   // After listen, so a failing start never leaves a claimed run behind; app.close() (SIGTERM) waits for a run in progress.
   if (config.jobs) app.jobs.start();
   app.log.info(
-    { storage: database.kind, web: config.webDist ?? 'none', maintenance: config.maintenance, jobs: config.jobs, identity: config.oidcIssuer ?? 'embedded at /idp', catalogue: catalogueOrigin, demoUsersSeeded: seeded?.usersCreated ?? 0 },
+    {
+      storage: database.kind,
+      web: config.webDist ?? 'none',
+      maintenance: config.maintenance,
+      jobs: config.jobs,
+      identity: config.oidcIssuer ?? 'embedded at /idp',
+      catalogue: catalogueOrigin,
+      demoUsersSeeded: seeded?.usersCreated ?? 0,
+    },
     `Min Side is serving at http://localhost:${config.port}`,
   );
 }

@@ -46,7 +46,9 @@ export function dkimConfigFrom(
   readFile: (path: string) => string,
 ): { ok: true; dkim: MailDkimConfig | undefined } | { ok: false; problem: string } {
   const given = { MAIL_DKIM_DOMAIN: vars.domain, MAIL_DKIM_SELECTOR: vars.selector, 'MAIL_DKIM_PRIVATE_KEY or MAIL_DKIM_PRIVATE_KEY_FILE': vars.privateKey ?? vars.privateKeyFile };
-  const missing = Object.entries(given).filter(([, value]) => value === undefined).map(([name]) => name);
+  const missing = Object.entries(given)
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
   if (missing.length === 3) return { ok: true, dkim: undefined };
   if (missing.length > 0) return { ok: false, problem: `${missing.join(', ')}: required when any MAIL_DKIM_* variable is set (DKIM needs the domain, the selector and the private key)` };
   if (vars.privateKey && vars.privateKeyFile) return { ok: false, problem: 'MAIL_DKIM_PRIVATE_KEY, MAIL_DKIM_PRIVATE_KEY_FILE: set one of them, not both' };

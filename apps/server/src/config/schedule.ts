@@ -34,4 +34,3 @@ export function parseScheduleOverrides(text: string | undefined): Map<string, Sc
   }
   return overrides;
 }
-

@@ -41,9 +41,7 @@ export type DatabaseOptions =
   | { kind: 'pglite'; dataDir: string | undefined; loadDataDir?: Blob };
 
 export function databaseOptionsFrom(config: { databaseUrl: string | undefined; dataDir: string }): DatabaseOptions {
-  return config.databaseUrl
-    ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'pglite', dataDir: path.resolve(config.dataDir, 'pgdata') };
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: path.resolve(config.dataDir, 'pgdata') };
 }
 
 // Arbitrary constant shared by every instance: the advisory lock key for migrations.

@@ -22,21 +22,23 @@ export async function seedBilling(tx: Tx, today: string, subscriptionId: (person
 
   await tx
     .insert(testProviderTransaction)
-    .values(stored.map((entry) => ({
-      id: `tp_demo_${entry.persona}`,
-      idempotencyKey: `demo-agreement:${entry.persona}`,
-      kind: 'AGREEMENT',
-      method: entry.method,
-      amountOre: 0,
-      status: 'AUTHORIZED',
-      merchantReference: `demo-${entry.persona}`,
-      agreementId: null,
-      returnUrl: '/',
-      description: 'Demo-avtale',
-      card: entry.card,
-      createdAt: at,
-      updatedAt: at,
-    })))
+    .values(
+      stored.map((entry) => ({
+        id: `tp_demo_${entry.persona}`,
+        idempotencyKey: `demo-agreement:${entry.persona}`,
+        kind: 'AGREEMENT',
+        method: entry.method,
+        amountOre: 0,
+        status: 'AUTHORIZED',
+        merchantReference: `demo-${entry.persona}`,
+        agreementId: null,
+        returnUrl: '/',
+        description: 'Demo-avtale',
+        card: entry.card,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    )
     .onConflictDoNothing();
 
   await tx

@@ -39,9 +39,102 @@ export function random(seed: number): () => number {
   };
 }
 
-const givenNames = ['Kari', 'Ola', 'Ingrid', 'Per', 'Anne', 'Lars', 'Marit', 'Jan', 'Liv', 'Knut', 'Nora', 'Emma', 'Jonas', 'Sofie', 'Henrik', 'Sara', 'Magnus', 'Ida', 'Bjørn', 'Solveig', 'Håkon', 'Astrid', 'Øystein', 'Ragnhild', 'Tor', 'Hilde', 'Erik', 'Randi', 'Sindre', 'Mari'];
-const familyNames = ['Hansen', 'Johansen', 'Olsen', 'Larsen', 'Andersen', 'Pedersen', 'Nilsen', 'Kristiansen', 'Jensen', 'Karlsen', 'Johnsen', 'Pettersen', 'Eriksen', 'Berg', 'Haugen', 'Hagen', 'Johannessen', 'Andreassen', 'Jacobsen', 'Dahl', 'Jørgensen', 'Halvorsen', 'Henriksen', 'Lund', 'Sørensen', 'Jakobsen', 'Moen', 'Gundersen', 'Iversen', 'Strand', 'Solberg', 'Svendsen', 'Eide', 'Knutsen', 'Martinsen', 'Paulsen', 'Bakken', 'Kristoffersen', 'Mathisen', 'Lie'];
-const streets = ['Kongens gate', 'Storgata', 'Kirkegata', 'Skolegata', 'Parkveien', 'Strandveien', 'Bakkeveien', 'Industriveien', 'Elvegata', 'Fjordgata', 'Nordre gate', 'Søndre gate', 'Granveien', 'Bjørkeveien', 'Furuveien', 'Løkkeveien', 'Haugeveien', 'Prinsens gate', 'Dronningens gate', 'Jernbanegata'];
+const givenNames = [
+  'Kari',
+  'Ola',
+  'Ingrid',
+  'Per',
+  'Anne',
+  'Lars',
+  'Marit',
+  'Jan',
+  'Liv',
+  'Knut',
+  'Nora',
+  'Emma',
+  'Jonas',
+  'Sofie',
+  'Henrik',
+  'Sara',
+  'Magnus',
+  'Ida',
+  'Bjørn',
+  'Solveig',
+  'Håkon',
+  'Astrid',
+  'Øystein',
+  'Ragnhild',
+  'Tor',
+  'Hilde',
+  'Erik',
+  'Randi',
+  'Sindre',
+  'Mari',
+];
+const familyNames = [
+  'Hansen',
+  'Johansen',
+  'Olsen',
+  'Larsen',
+  'Andersen',
+  'Pedersen',
+  'Nilsen',
+  'Kristiansen',
+  'Jensen',
+  'Karlsen',
+  'Johnsen',
+  'Pettersen',
+  'Eriksen',
+  'Berg',
+  'Haugen',
+  'Hagen',
+  'Johannessen',
+  'Andreassen',
+  'Jacobsen',
+  'Dahl',
+  'Jørgensen',
+  'Halvorsen',
+  'Henriksen',
+  'Lund',
+  'Sørensen',
+  'Jakobsen',
+  'Moen',
+  'Gundersen',
+  'Iversen',
+  'Strand',
+  'Solberg',
+  'Svendsen',
+  'Eide',
+  'Knutsen',
+  'Martinsen',
+  'Paulsen',
+  'Bakken',
+  'Kristoffersen',
+  'Mathisen',
+  'Lie',
+];
+const streets = [
+  'Kongens gate',
+  'Storgata',
+  'Kirkegata',
+  'Skolegata',
+  'Parkveien',
+  'Strandveien',
+  'Bakkeveien',
+  'Industriveien',
+  'Elvegata',
+  'Fjordgata',
+  'Nordre gate',
+  'Søndre gate',
+  'Granveien',
+  'Bjørkeveien',
+  'Furuveien',
+  'Løkkeveien',
+  'Haugeveien',
+  'Prinsens gate',
+  'Dronningens gate',
+  'Jernbanegata',
+];
 const postalRegister = postalCodeEntries();
 
 /**
@@ -216,8 +309,18 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
     const paper = template.planProductType === 'COMBO';
     const methodRoll = r();
     const paymentMethod = paper
-      ? methodRoll < 0.5 ? 'AVTALEGIRO' : methodRoll < 0.7 ? 'INVOICE' : methodRoll < 0.9 ? 'CARD' : 'VIPPS'
-      : methodRoll < 0.6 ? 'CARD' : methodRoll < 0.9 ? 'VIPPS' : 'AVTALEGIRO';
+      ? methodRoll < 0.5
+        ? 'AVTALEGIRO'
+        : methodRoll < 0.7
+          ? 'INVOICE'
+          : methodRoll < 0.9
+            ? 'CARD'
+            : 'VIPPS'
+      : methodRoll < 0.6
+        ? 'CARD'
+        : methodRoll < 0.9
+          ? 'VIPPS'
+          : 'AVTALEGIRO';
     const cancelledAt = instStatusCode === instStatusCodes.ACTIVE ? null : `${plusDays(currentPeriodEnd, -(5 + Math.floor(r() * 20)))}T10:00:00Z`;
     const id = scaleSubscriptionIdOf(index, titleCode);
 
@@ -228,31 +331,48 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
     const firstPeriod = unpaidNext ? -1 : 0;
     // Numbered oldest first, as they were issued.
     const lastNo = invoiceNo + invoiceCount - firstPeriod - 1;
-    if (withInvoices) for (let period = firstPeriod; period < invoiceCount; period++) {
-      const periodTo = plusDays(plusMonths(currentPeriodEnd, -periodMonths * period), -1);
-      const periodFrom = plusMonths(currentPeriodEnd, -periodMonths * (period + 1));
-      const no = lastNo - (period - firstPeriod);
-      invoices.push({
-        no,
-        kid: kidFor('invoice', no, bank),
-        bankAccountNumber: formatNorwegianAccountNumber(bank.creditorAccount),
-        amountOre: template.priceOre,
-        description: lineDescription(template.name, periodFrom, periodTo),
-        periodFrom,
-        periodTo,
-        dueOn: plusDays(periodFrom, -2),
-        createdAt: `${plusDays(periodFrom, -14)}T04:00:00Z`,
-        paidAt: period === -1 ? null : `${plusDays(periodFrom, -3)}T06:00:00Z`,
-      });
-    }
+    if (withInvoices)
+      for (let period = firstPeriod; period < invoiceCount; period++) {
+        const periodTo = plusDays(plusMonths(currentPeriodEnd, -periodMonths * period), -1);
+        const periodFrom = plusMonths(currentPeriodEnd, -periodMonths * (period + 1));
+        const no = lastNo - (period - firstPeriod);
+        invoices.push({
+          no,
+          kid: kidFor('invoice', no, bank),
+          bankAccountNumber: formatNorwegianAccountNumber(bank.creditorAccount),
+          amountOre: template.priceOre,
+          description: lineDescription(template.name, periodFrom, periodTo),
+          periodFrom,
+          periodTo,
+          dueOn: plusDays(periodFrom, -2),
+          createdAt: `${plusDays(periodFrom, -14)}T04:00:00Z`,
+          paidAt: period === -1 ? null : `${plusDays(periodFrom, -3)}T06:00:00Z`,
+        });
+      }
     invoices.reverse();
     invoiceNo = lastNo + 1;
 
     const changes: ScaleChange[] = [];
     const selfStarted = r() < 0.8;
-    changes.push({ id: `${id}-started`, at: `${startedOn}T09:30:00Z`, actor: selfStarted ? 'self' : 'customerCentre', kind: 'started', from: null, to: null, details: JSON.stringify({ planName: template.name }) });
+    changes.push({
+      id: `${id}-started`,
+      at: `${startedOn}T09:30:00Z`,
+      actor: selfStarted ? 'self' : 'customerCentre',
+      kind: 'started',
+      from: null,
+      to: null,
+      details: JSON.stringify({ planName: template.name }),
+    });
     if (r() < 0.1) {
-      changes.push({ id: `${id}-payment`, at: `${plusDays(startedOn, 40)}T12:15:00Z`, actor: 'customerCentre', kind: 'paymentMethodChanged', from: null, to: null, details: JSON.stringify({ paymentMethod }) });
+      changes.push({
+        id: `${id}-payment`,
+        at: `${plusDays(startedOn, 40)}T12:15:00Z`,
+        actor: 'customerCentre',
+        kind: 'paymentMethodChanged',
+        from: null,
+        to: null,
+        details: JSON.stringify({ paymentMethod }),
+      });
     }
     if (cancelledAt) {
       changes.push({ id: `${id}-cancelled`, at: cancelledAt, actor: 'self', kind: 'cancelled', from: 1, to: 2, details: JSON.stringify({ on: currentPeriodEnd, reason: 'Det er for dyrt' }) });
@@ -292,7 +412,16 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
           fromDate,
           toDate,
           address: transfer
-            ? JSON.stringify({ name: `${givenName} ${familyName}`, coName: null, street: 'Hytteveien', streetNumber: String(1 + Math.floor(r() * 40)), apartment: null, floor: null, postalCode: awayCode, town: townOf(awayName) })
+            ? JSON.stringify({
+                name: `${givenName} ${familyName}`,
+                coName: null,
+                street: 'Hytteveien',
+                streetNumber: String(1 + Math.floor(r() * 40)),
+                apartment: null,
+                floor: null,
+                postalCode: awayCode,
+                town: townOf(awayName),
+              })
             : null,
           status: withdrawn ? 'cancelled' : 'active',
           placedAt,
@@ -342,4 +471,3 @@ export function scaleSubscriber(context: ScaleContext, index: number, nextInvoic
 }
 
 export const invoiceCountOf = (subscriber: ScaleSubscriber) => subscriber.subscriptions.reduce((sum, item) => sum + item.invoiceCount, 0);
-

@@ -4,15 +4,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { addDays, osloToday, type Clock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
-import {
-  invoiceCountOf,
-  SCALE_ACCOUNT_BASE,
-  SCALE_ACCOUNT_LIMIT,
-  SCALE_INVOICE_BASE,
-  scaleSubscriber,
-  type ScaleContext,
-  type ScaleSubscriber,
-} from './seed-large-model.ts';
+import { invoiceCountOf, SCALE_ACCOUNT_BASE, SCALE_ACCOUNT_LIMIT, SCALE_INVOICE_BASE, scaleSubscriber, type ScaleContext, type ScaleSubscriber } from './seed-large-model.ts';
 
 /**
  * `npm run seed:large` (issue 11): many realistic subscribers into PostgreSQL with COPY, one
@@ -85,14 +77,46 @@ function scalePasses(passwordHash: string, seededAt: string): Pass[] {
     {
       table: 'subscription',
       columns: [
-        'id', 'aria_account_no', 'title_code', 'aria_plan_id', 'plan_name', 'plan_product_type', 'eligible_for_sharing', 'inst_status_code', 'billing_period',
-        'price_ore', 'payment_method', 'features', 'started_on', 'current_period_end', 'cancelled_at', 'max_members', 'resume_status_code', 'created_at',
+        'id',
+        'aria_account_no',
+        'title_code',
+        'aria_plan_id',
+        'plan_name',
+        'plan_product_type',
+        'eligible_for_sharing',
+        'inst_status_code',
+        'billing_period',
+        'price_ore',
+        'payment_method',
+        'features',
+        'started_on',
+        'current_period_end',
+        'cancelled_at',
+        'max_members',
+        'resume_status_code',
+        'created_at',
       ],
       rows: (s, push) => {
         for (const item of s.subscriptions) {
           push([
-            item.id, s.accountNo, item.titleCode, item.ariaPlanId, item.planName, item.planProductType, true, item.instStatusCode, item.billingPeriod,
-            item.priceOre, item.paymentMethod, JSON.stringify(item.features), item.startedOn, item.currentPeriodEnd, item.cancelledAt, item.maxMembers, item.resumeStatusCode, `${item.startedOn}T09:30:00Z`,
+            item.id,
+            s.accountNo,
+            item.titleCode,
+            item.ariaPlanId,
+            item.planName,
+            item.planProductType,
+            true,
+            item.instStatusCode,
+            item.billingPeriod,
+            item.priceOre,
+            item.paymentMethod,
+            JSON.stringify(item.features),
+            item.startedOn,
+            item.currentPeriodEnd,
+            item.cancelledAt,
+            item.maxMembers,
+            item.resumeStatusCode,
+            `${item.startedOn}T09:30:00Z`,
           ]);
         }
       },

@@ -17,7 +17,15 @@ export async function seedUnconnectedSubscription(tx: Writer, today: string): Pr
   const userId = 'user-unconnected-40000099';
   await tx
     .insert(appUser)
-    .values({ id: userId, identitySub: 'unclaimed-40000099', email: UNCONNECTED_CONTACT_EMAIL, givenName: 'Randi', familyName: 'Holm', phoneNumber: UNCONNECTED_PHONE, birthdate: addMonths(today, -12 * 54) })
+    .values({
+      id: userId,
+      identitySub: 'unclaimed-40000099',
+      email: UNCONNECTED_CONTACT_EMAIL,
+      givenName: 'Randi',
+      familyName: 'Holm',
+      phoneNumber: UNCONNECTED_PHONE,
+      birthdate: addMonths(today, -12 * 54),
+    })
     .onConflictDoNothing();
   await tx.insert(account).values({ ariaAccountNo: UNCONNECTED_ACCOUNT_NO, userId, firstTitleCode: 'VAR', accountBalanceOre: 0 }).onConflictDoNothing();
   const subscriptionId = 'demo-unconnected-var';
@@ -45,5 +53,8 @@ export async function seedUnconnectedSubscription(tx: Writer, today: string): Pr
     .insert(deliveryAddress)
     .values({ subscriptionId, name: 'Randi Holm', coName: null, street: 'Kirkegata', streetNumber: '12', apartment: null, floor: null, postalCode: '3724', town: 'Skien' })
     .onConflictDoNothing();
-  await tx.insert(connectableAccount).values({ ariaAccountNo: UNCONNECTED_ACCOUNT_NO, contactEmail: UNCONNECTED_CONTACT_EMAIL, contactPhoneKey: UNCONNECTED_PHONE.slice(-8) }).onConflictDoNothing();
+  await tx
+    .insert(connectableAccount)
+    .values({ ariaAccountNo: UNCONNECTED_ACCOUNT_NO, contactEmail: UNCONNECTED_CONTACT_EMAIL, contactPhoneKey: UNCONNECTED_PHONE.slice(-8) })
+    .onConflictDoNothing();
 }

@@ -35,7 +35,15 @@ const honnorText = 'Alt i Digital til honnørpris, for deg som er 67 år eller e
 export const planTemplates: PlanTemplate[] = [
   { suffix: 'DIGITAL-M', name: 'Digital', description: digitalText, planProductType: 'DIGITAL', billingPeriod: 'MONTH', priceOre: 29_900, features: digital, nextPriceOre: 32_900 },
   { suffix: 'DIGITAL-Y', name: 'Digital', description: digitalText, planProductType: 'DIGITAL', billingPeriod: 'YEAR', priceOre: 299_000, features: digital },
-  { suffix: 'DIGITAL-FAMILIE-M', name: 'Digital Familie', description: familyText, planProductType: 'DIGITAL', billingPeriod: 'MONTH_PREMIUM', priceOre: 39_900, features: { ...digital, familySharing: true } },
+  {
+    suffix: 'DIGITAL-FAMILIE-M',
+    name: 'Digital Familie',
+    description: familyText,
+    planProductType: 'DIGITAL',
+    billingPeriod: 'MONTH_PREMIUM',
+    priceOre: 39_900,
+    features: { ...digital, familySharing: true },
+  },
   { suffix: 'KOMPLETT-M', name: 'Komplett', description: completeText, planProductType: 'COMBO', billingPeriod: 'MONTH', priceOre: 64_900, features: complete, nextPriceOre: 68_900 },
   { suffix: 'KOMPLETT-Q', name: 'Komplett', description: completeText, planProductType: 'COMBO', billingPeriod: 'QUARTER', priceOre: 189_900, features: complete },
   { suffix: 'KOMPLETT-Y', name: 'Komplett', description: completeText, planProductType: 'COMBO', billingPeriod: 'YEAR', priceOre: 729_000, features: complete },
@@ -111,17 +119,19 @@ export async function seedSubscriptionHistory(
   const rows = entries.flatMap((entry, index) => {
     const subscriptionId = idOf(entry.persona);
     if (!subscriptionId) return [];
-    return [{
-      id: `demo-change-${entry.persona}-${entry.kind}-${index}`,
-      subscriptionId,
-      at: new Date(`${addDays(today, -entry.daysAgo)}T09:30:00Z`),
-      actor: entry.actor,
-      actorUserId: entry.actor === 'self' ? `user-${entry.persona}` : null,
-      kind: entry.kind,
-      fromStatusCode: entry.from ?? null,
-      toStatusCode: entry.to ?? null,
-      details: entry.details ?? {},
-    }];
+    return [
+      {
+        id: `demo-change-${entry.persona}-${entry.kind}-${index}`,
+        subscriptionId,
+        at: new Date(`${addDays(today, -entry.daysAgo)}T09:30:00Z`),
+        actor: entry.actor,
+        actorUserId: entry.actor === 'self' ? `user-${entry.persona}` : null,
+        kind: entry.kind,
+        fromStatusCode: entry.from ?? null,
+        toStatusCode: entry.to ?? null,
+        details: entry.details ?? {},
+      },
+    ];
   });
   await tx.insert(subscriptionChange).values(rows).onConflictDoNothing();
 
@@ -131,7 +141,16 @@ export async function seedSubscriptionHistory(
   ].flatMap((survey) => {
     const subscriptionId = idOf(survey.persona);
     return subscriptionId
-      ? [{ id: `demo-survey-${survey.persona}`, subscriptionId, reasonCode: survey.reasonCode, reasonText: null, actionType: 'CANCELLATION', createdAt: new Date(`${addDays(today, -survey.daysAgo)}T09:30:00Z`) }]
+      ? [
+          {
+            id: `demo-survey-${survey.persona}`,
+            subscriptionId,
+            reasonCode: survey.reasonCode,
+            reasonText: null,
+            actionType: 'CANCELLATION',
+            createdAt: new Date(`${addDays(today, -survey.daysAgo)}T09:30:00Z`),
+          },
+        ]
       : [];
   });
   await tx.insert(cancellationSurvey).values(surveys).onConflictDoNothing();

@@ -1,5 +1,18 @@
 import { inArray } from 'drizzle-orm';
-import { addDays, addMonths, INTRO_PRICE_ORE, instStatusCodes, invoiceLineDescription, kidFor, formatNorwegianAccountNumber, osloToday, type BillingPeriod, type FeatureSet, type PaymentMethod, type Clock } from '@minside/domain';
+import {
+  addDays,
+  addMonths,
+  INTRO_PRICE_ORE,
+  instStatusCodes,
+  invoiceLineDescription,
+  kidFor,
+  formatNorwegianAccountNumber,
+  osloToday,
+  type BillingPeriod,
+  type FeatureSet,
+  type PaymentMethod,
+  type Clock,
+} from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import type { Database } from './client.ts';
 import { account, appUser, deliveryAddress, idpAccount, invoice, studentVerification, subscription, subscriptionMember, userLogin } from './schema.ts';
@@ -96,23 +109,256 @@ interface PlannedSubscription {
 }
 
 const plannedSubscriptions: PlannedSubscription[] = [
-  { persona: 'papir', titleCode: 'ADR', ariaPlanId: 'ADR-KOMPLETT-M', planName: 'Komplett', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 64_900, paymentMethod: 'AVTALEGIRO', features: paperAndDigital, startedMonthsAgo: 38, periodEndsInDays: 12, maxMembers: 4 },
-  { persona: 'digital', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 14, periodEndsInDays: 20, maxMembers: 0 },
-  { persona: 'ung', titleCode: 'ADR', ariaPlanId: 'ADR-UNG-DIGITAL-M', planName: 'Ung digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 9_900, paymentMethod: 'VIPPS', features: digitalOnly, startedMonthsAgo: 7, periodEndsInDays: 5, maxMembers: 0 },
-  { persona: 'familie', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-FAMILIE-M', planName: 'Digital Familie', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH_PREMIUM', priceOre: 39_900, paymentMethod: 'CARD', features: digitalFamily, startedMonthsAgo: 22, periodEndsInDays: 9, maxMembers: 4 },
-  { persona: 'familiemedlem', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-FAMILIE-MEDLEM', planName: 'Digital Familie (delt)', planProductType: 'DIGITAL', eligibleForSharing: false, instStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE, billingPeriod: 'MONTH_PREMIUM', priceOre: 0, paymentMethod: 'NONE', features: digitalFamily, startedMonthsAgo: 10, periodEndsInDays: 9, sharedFrom: 'familie' },
-  { persona: 'admin', titleCode: 'ADR', ariaPlanId: 'ADR-BEDRIFT-DIGITAL-Y', planName: 'Bedrift digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, subscriptionInfo1: 'admin', billingPeriod: 'YEAR', priceOre: 2_990_000, paymentMethod: 'INVOICE', features: digitalOnly, startedMonthsAgo: 16, periodEndsInDays: 240, companyDomain: 'firma.test', maxMembers: 25 },
-  { persona: 'ansatt', titleCode: 'ADR', ariaPlanId: 'ADR-BEDRIFT-DIGITAL-Y', planName: 'Bedrift digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE, subscriptionInfo1: 'employee', billingPeriod: 'YEAR', priceOre: 0, paymentMethod: 'NONE', features: digitalOnly, startedMonthsAgo: 8, periodEndsInDays: 240, sharedFrom: 'admin', companyDomain: 'firma.test' },
-  { persona: 'student', titleCode: 'ADR', ariaPlanId: 'ADR-STUDENT-DIGITAL-M', planName: 'Student digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 9_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 3, periodEndsInDays: 17, maxMembers: 0 },
-  { persona: 'oppsagt', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.PENDING_CANCELLATION, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 26, periodEndsInDays: 19, cancelledDaysAgo: 6, maxMembers: 0 },
-  { persona: 'utlopt', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.CANCELLED, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 30, periodEndsInDays: -45, cancelledDaysAgo: 70, maxMembers: 0 },
+  {
+    persona: 'papir',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-KOMPLETT-M',
+    planName: 'Komplett',
+    planProductType: 'COMBO',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'MONTH',
+    priceOre: 64_900,
+    paymentMethod: 'AVTALEGIRO',
+    features: paperAndDigital,
+    startedMonthsAgo: 38,
+    periodEndsInDays: 12,
+    maxMembers: 4,
+  },
+  {
+    persona: 'digital',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-DIGITAL-M',
+    planName: 'Digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'MONTH',
+    priceOre: 29_900,
+    paymentMethod: 'CARD',
+    features: digitalOnly,
+    startedMonthsAgo: 14,
+    periodEndsInDays: 20,
+    maxMembers: 0,
+  },
+  {
+    persona: 'ung',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-UNG-DIGITAL-M',
+    planName: 'Ung digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'MONTH',
+    priceOre: 9_900,
+    paymentMethod: 'VIPPS',
+    features: digitalOnly,
+    startedMonthsAgo: 7,
+    periodEndsInDays: 5,
+    maxMembers: 0,
+  },
+  {
+    persona: 'familie',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-DIGITAL-FAMILIE-M',
+    planName: 'Digital Familie',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'MONTH_PREMIUM',
+    priceOre: 39_900,
+    paymentMethod: 'CARD',
+    features: digitalFamily,
+    startedMonthsAgo: 22,
+    periodEndsInDays: 9,
+    maxMembers: 4,
+  },
+  {
+    persona: 'familiemedlem',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-DIGITAL-FAMILIE-MEDLEM',
+    planName: 'Digital Familie (delt)',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: false,
+    instStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE,
+    billingPeriod: 'MONTH_PREMIUM',
+    priceOre: 0,
+    paymentMethod: 'NONE',
+    features: digitalFamily,
+    startedMonthsAgo: 10,
+    periodEndsInDays: 9,
+    sharedFrom: 'familie',
+  },
+  {
+    persona: 'admin',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-BEDRIFT-DIGITAL-Y',
+    planName: 'Bedrift digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    subscriptionInfo1: 'admin',
+    billingPeriod: 'YEAR',
+    priceOre: 2_990_000,
+    paymentMethod: 'INVOICE',
+    features: digitalOnly,
+    startedMonthsAgo: 16,
+    periodEndsInDays: 240,
+    companyDomain: 'firma.test',
+    maxMembers: 25,
+  },
+  {
+    persona: 'ansatt',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-BEDRIFT-DIGITAL-Y',
+    planName: 'Bedrift digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE,
+    subscriptionInfo1: 'employee',
+    billingPeriod: 'YEAR',
+    priceOre: 0,
+    paymentMethod: 'NONE',
+    features: digitalOnly,
+    startedMonthsAgo: 8,
+    periodEndsInDays: 240,
+    sharedFrom: 'admin',
+    companyDomain: 'firma.test',
+  },
+  {
+    persona: 'student',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-STUDENT-DIGITAL-M',
+    planName: 'Student digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'MONTH',
+    priceOre: 9_900,
+    paymentMethod: 'CARD',
+    features: digitalOnly,
+    startedMonthsAgo: 3,
+    periodEndsInDays: 17,
+    maxMembers: 0,
+  },
+  {
+    persona: 'oppsagt',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-DIGITAL-M',
+    planName: 'Digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.PENDING_CANCELLATION,
+    billingPeriod: 'MONTH',
+    priceOre: 29_900,
+    paymentMethod: 'CARD',
+    features: digitalOnly,
+    startedMonthsAgo: 26,
+    periodEndsInDays: 19,
+    cancelledDaysAgo: 6,
+    maxMembers: 0,
+  },
+  {
+    persona: 'utlopt',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-DIGITAL-M',
+    planName: 'Digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.CANCELLED,
+    billingPeriod: 'MONTH',
+    priceOre: 29_900,
+    paymentMethod: 'CARD',
+    features: digitalOnly,
+    startedMonthsAgo: 30,
+    periodEndsInDays: -45,
+    cancelledDaysAgo: 70,
+    maxMembers: 0,
+  },
   // The 1 kr month, 16 days left: two days after seeding the renewal job invoices Digital at the regular
   // price (no stored card: the invoice waits with a pay-link), and at the period end it is ACTIVE.
-  { persona: 'prove', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.TRIAL, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 0, periodEndsInDays: 16, maxMembers: 0, intro: { priceOre: INTRO_PRICE_ORE, months: 1 } },
-  { persona: 'slett', titleCode: 'ADR', ariaPlanId: 'ADR-DIGITAL-M', planName: 'Digital', planProductType: 'DIGITAL', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 29_900, paymentMethod: 'CARD', features: digitalOnly, startedMonthsAgo: 5, periodEndsInDays: 15, maxMembers: 0 },
-  { persona: 'ferie', titleCode: 'ADR', ariaPlanId: 'ADR-KOMPLETT-M', planName: 'Komplett', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'MONTH', priceOre: 64_900, paymentMethod: 'CARD', features: paperAndDigital, startedMonthsAgo: 20, periodEndsInDays: 14, maxMembers: 4 },
-  { persona: 'tidligere', titleCode: 'ADR', ariaPlanId: 'ADR-KOMPLETT-M', planName: 'Komplett', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.CANCELLED, billingPeriod: 'MONTH', priceOre: 64_900, paymentMethod: 'CARD', features: paperAndDigital, startedMonthsAgo: 26, periodEndsInDays: -20, cancelledDaysAgo: 50, maxMembers: 0 },
-  { persona: 'varden', titleCode: 'VAR', ariaPlanId: 'VAR-KOMPLETT-Q', planName: 'Papir + digital', planProductType: 'COMBO', eligibleForSharing: true, instStatusCode: instStatusCodes.ACTIVE, billingPeriod: 'QUARTER', priceOre: 189_900, paymentMethod: 'INVOICE', features: paperAndDigital, startedMonthsAgo: 60, periodEndsInDays: 44, maxMembers: 4 },
+  {
+    persona: 'prove',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-DIGITAL-M',
+    planName: 'Digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.TRIAL,
+    billingPeriod: 'MONTH',
+    priceOre: 29_900,
+    paymentMethod: 'CARD',
+    features: digitalOnly,
+    startedMonthsAgo: 0,
+    periodEndsInDays: 16,
+    maxMembers: 0,
+    intro: { priceOre: INTRO_PRICE_ORE, months: 1 },
+  },
+  {
+    persona: 'slett',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-DIGITAL-M',
+    planName: 'Digital',
+    planProductType: 'DIGITAL',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'MONTH',
+    priceOre: 29_900,
+    paymentMethod: 'CARD',
+    features: digitalOnly,
+    startedMonthsAgo: 5,
+    periodEndsInDays: 15,
+    maxMembers: 0,
+  },
+  {
+    persona: 'ferie',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-KOMPLETT-M',
+    planName: 'Komplett',
+    planProductType: 'COMBO',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'MONTH',
+    priceOre: 64_900,
+    paymentMethod: 'CARD',
+    features: paperAndDigital,
+    startedMonthsAgo: 20,
+    periodEndsInDays: 14,
+    maxMembers: 4,
+  },
+  {
+    persona: 'tidligere',
+    titleCode: 'ADR',
+    ariaPlanId: 'ADR-KOMPLETT-M',
+    planName: 'Komplett',
+    planProductType: 'COMBO',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.CANCELLED,
+    billingPeriod: 'MONTH',
+    priceOre: 64_900,
+    paymentMethod: 'CARD',
+    features: paperAndDigital,
+    startedMonthsAgo: 26,
+    periodEndsInDays: -20,
+    cancelledDaysAgo: 50,
+    maxMembers: 0,
+  },
+  {
+    persona: 'varden',
+    titleCode: 'VAR',
+    ariaPlanId: 'VAR-KOMPLETT-Q',
+    planName: 'Papir + digital',
+    planProductType: 'COMBO',
+    eligibleForSharing: true,
+    instStatusCode: instStatusCodes.ACTIVE,
+    billingPeriod: 'QUARTER',
+    priceOre: 189_900,
+    paymentMethod: 'INVOICE',
+    features: paperAndDigital,
+    startedMonthsAgo: 60,
+    periodEndsInDays: 44,
+    maxMembers: 4,
+  },
 ];
 
 export interface SeedOptions {
@@ -132,9 +378,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
   const subscriptionId = (persona: string, titleCode: string) => `demo-${persona}-${titleCode.toLowerCase()}`;
 
   // Hashing is the slow part (scrypt): only for the provider accounts that are missing.
-  const existing = new Set(
-    (await db.select({ email: idpAccount.email }).from(idpAccount).where(inArray(idpAccount.email, demoEmails))).map((row) => row.email),
-  );
+  const existing = new Set((await db.select({ email: idpAccount.email }).from(idpAccount).where(inArray(idpAccount.email, demoEmails))).map((row) => row.email));
   const missing = personas.filter((persona) => !existing.has(persona.email));
   const passwordHash = missing.length > 0 ? await hashPassword(options.password) : '';
 
@@ -142,32 +386,36 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     if (missing.length > 0) {
       await tx
         .insert(idpAccount)
-        .values(missing.map((persona) => ({
-          id: demoIdentitySub(persona.key),
-          email: persona.email,
-          passwordHash,
-          givenName: persona.givenName,
-          familyName: persona.familyName,
-          phoneNumber: persona.phoneNumber,
-          // Demo users are seeded as verified (issue 20): they log in at once.
-          emailVerified: true,
-        })))
+        .values(
+          missing.map((persona) => ({
+            id: demoIdentitySub(persona.key),
+            email: persona.email,
+            passwordHash,
+            givenName: persona.givenName,
+            familyName: persona.familyName,
+            phoneNumber: persona.phoneNumber,
+            // Demo users are seeded as verified (issue 20): they log in at once.
+            emailVerified: true,
+          })),
+        )
         .onConflictDoNothing();
     }
 
     const users = await tx
       .insert(appUser)
-      .values(personas.map((persona) => ({
-        id: `user-${persona.key}`,
-        identitySub: demoIdentitySub(persona.key),
-        email: persona.email,
-        givenName: persona.givenName,
-        familyName: persona.familyName,
-        phoneNumber: persona.phoneNumber,
-        birthdate: addMonths(today, -12 * persona.age - 2),
-        // Proven from the start: every seeded or later mail to the address is theirs (issue 20).
-        emailVerifiedAt: DEMO_EMAIL_VERIFIED_AT,
-      })))
+      .values(
+        personas.map((persona) => ({
+          id: `user-${persona.key}`,
+          identitySub: demoIdentitySub(persona.key),
+          email: persona.email,
+          givenName: persona.givenName,
+          familyName: persona.familyName,
+          phoneNumber: persona.phoneNumber,
+          birthdate: addMonths(today, -12 * persona.age - 2),
+          // Proven from the start: every seeded or later mail to the address is theirs (issue 20).
+          emailVerifiedAt: DEMO_EMAIL_VERIFIED_AT,
+        })),
+      )
       .onConflictDoNothing()
       .returning({ id: appUser.id });
     // Each persona's login at the embedded provider (issue 24: user_login), under the main issuer's default key (OIDC_KEY).
@@ -178,12 +426,20 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
 
     await tx
       .insert(account)
-      .values(personas.flatMap((persona) => persona.accountNo === null ? [] : [{
-        ariaAccountNo: persona.accountNo,
-        userId: `user-${persona.key}`,
-        firstTitleCode: persona.firstTitleCode,
-        accountBalanceOre: persona.balanceOre ?? 0,
-      }]))
+      .values(
+        personas.flatMap((persona) =>
+          persona.accountNo === null
+            ? []
+            : [
+                {
+                  ariaAccountNo: persona.accountNo,
+                  userId: `user-${persona.key}`,
+                  firstTitleCode: persona.firstTitleCode,
+                  accountBalanceOre: persona.balanceOre ?? 0,
+                },
+              ],
+        ),
+      )
       .onConflictDoNothing();
 
     const accountNoOf = (key: string) => {
@@ -226,10 +482,46 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     await tx
       .insert(subscriptionMember)
       .values([
-        { id: 'demo-member-familiemedlem', subscriptionId: subscriptionId('familie', 'ADR'), kind: 'family', email: 'familiemedlem@minside.test', status: 'active', userId: 'user-familiemedlem', invitedAt: new Date(`${addMonths(today, -10)}T09:00:00Z`), acceptedAt: new Date(`${addMonths(today, -10)}T18:30:00Z`) },
-        { id: 'demo-member-familie-invitasjon', subscriptionId: subscriptionId('familie', 'ADR'), kind: 'family', email: 'sofie.olsen@minside.test', status: 'emailSent', userId: null, invitedAt: new Date(`${addDays(today, -2)}T19:15:00Z`), acceptedAt: null },
-        { id: 'demo-member-ansatt', subscriptionId: subscriptionId('admin', 'ADR'), kind: 'business', email: 'ansatt@firma.test', status: 'active', userId: 'user-ansatt', invitedAt: new Date(`${addMonths(today, -8)}T08:00:00Z`), acceptedAt: new Date(`${addMonths(today, -8)}T08:40:00Z`) },
-        { id: 'demo-member-bedrift-invitasjon', subscriptionId: subscriptionId('admin', 'ADR'), kind: 'business', email: 'ny.kollega@firma.test', status: 'emailSent', userId: null, invitedAt: new Date(`${addDays(today, -4)}T07:45:00Z`), acceptedAt: null },
+        {
+          id: 'demo-member-familiemedlem',
+          subscriptionId: subscriptionId('familie', 'ADR'),
+          kind: 'family',
+          email: 'familiemedlem@minside.test',
+          status: 'active',
+          userId: 'user-familiemedlem',
+          invitedAt: new Date(`${addMonths(today, -10)}T09:00:00Z`),
+          acceptedAt: new Date(`${addMonths(today, -10)}T18:30:00Z`),
+        },
+        {
+          id: 'demo-member-familie-invitasjon',
+          subscriptionId: subscriptionId('familie', 'ADR'),
+          kind: 'family',
+          email: 'sofie.olsen@minside.test',
+          status: 'emailSent',
+          userId: null,
+          invitedAt: new Date(`${addDays(today, -2)}T19:15:00Z`),
+          acceptedAt: null,
+        },
+        {
+          id: 'demo-member-ansatt',
+          subscriptionId: subscriptionId('admin', 'ADR'),
+          kind: 'business',
+          email: 'ansatt@firma.test',
+          status: 'active',
+          userId: 'user-ansatt',
+          invitedAt: new Date(`${addMonths(today, -8)}T08:00:00Z`),
+          acceptedAt: new Date(`${addMonths(today, -8)}T08:40:00Z`),
+        },
+        {
+          id: 'demo-member-bedrift-invitasjon',
+          subscriptionId: subscriptionId('admin', 'ADR'),
+          kind: 'business',
+          email: 'ny.kollega@firma.test',
+          status: 'emailSent',
+          userId: null,
+          invitedAt: new Date(`${addDays(today, -4)}T07:45:00Z`),
+          acceptedAt: null,
+        },
       ])
       .onConflictDoNothing();
 
@@ -287,10 +579,50 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     await tx
       .insert(deliveryAddress)
       .values([
-        { subscriptionId: subscriptionId('papir', 'ADR'), name: 'Kari Nordmann', coName: null, street: 'Kongens gate', streetNumber: '14B', apartment: 'H0302', floor: '3', postalCode: '7011', town: 'Trondheim' },
-        { subscriptionId: subscriptionId('ferie', 'ADR'), name: 'Frida Eide', coName: null, street: 'Innherredsveien', streetNumber: '21', apartment: null, floor: null, postalCode: '7014', town: 'Trondheim' },
-        { subscriptionId: subscriptionId('tidligere', 'ADR'), name: 'Terje Aune', coName: null, street: 'Olav Tryggvasons gate', streetNumber: '5', apartment: null, floor: null, postalCode: '7013', town: 'Trondheim' },
-        { subscriptionId: subscriptionId('varden', 'VAR'), name: 'Vidar Berntsen', coName: null, street: 'Hesselbergs gate', streetNumber: '7', apartment: null, floor: null, postalCode: '3722', town: 'Skien' },
+        {
+          subscriptionId: subscriptionId('papir', 'ADR'),
+          name: 'Kari Nordmann',
+          coName: null,
+          street: 'Kongens gate',
+          streetNumber: '14B',
+          apartment: 'H0302',
+          floor: '3',
+          postalCode: '7011',
+          town: 'Trondheim',
+        },
+        {
+          subscriptionId: subscriptionId('ferie', 'ADR'),
+          name: 'Frida Eide',
+          coName: null,
+          street: 'Innherredsveien',
+          streetNumber: '21',
+          apartment: null,
+          floor: null,
+          postalCode: '7014',
+          town: 'Trondheim',
+        },
+        {
+          subscriptionId: subscriptionId('tidligere', 'ADR'),
+          name: 'Terje Aune',
+          coName: null,
+          street: 'Olav Tryggvasons gate',
+          streetNumber: '5',
+          apartment: null,
+          floor: null,
+          postalCode: '7013',
+          town: 'Trondheim',
+        },
+        {
+          subscriptionId: subscriptionId('varden', 'VAR'),
+          name: 'Vidar Berntsen',
+          coName: null,
+          street: 'Hesselbergs gate',
+          streetNumber: '7',
+          apartment: null,
+          floor: null,
+          postalCode: '3722',
+          town: 'Skien',
+        },
       ])
       .onConflictDoNothing();
 

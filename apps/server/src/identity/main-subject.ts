@@ -25,7 +25,10 @@ export async function mainSubjectOf(db: Pick<Db, 'select'>, mainKey: string, use
  * the rule `userFor` (modules/auth/logins.ts) applies.
  */
 export async function userIdOfMainSubject(db: Pick<Db, 'select'>, mainKey: string, subject: string): Promise<string | undefined> {
-  const [linked] = await db.select({ userId: userLogin.userId }).from(userLogin).where(and(eq(userLogin.issuer, mainKey), eq(userLogin.subject, subject)));
+  const [linked] = await db
+    .select({ userId: userLogin.userId })
+    .from(userLogin)
+    .where(and(eq(userLogin.issuer, mainKey), eq(userLogin.subject, subject)));
   if (linked) return linked.userId;
   const [legacy] = await db.select({ id: appUser.id }).from(appUser).where(eq(appUser.identitySub, subject));
   if (!legacy) return undefined;

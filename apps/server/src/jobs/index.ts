@@ -32,7 +32,12 @@ export function productJobs(app: FastifyInstance, { mailer, privacy, student }: 
     { name: 'billing-reconciliation', description: 'Settle or time out pending payments, confirm AvtaleGiro (ADR 009)', schedule: every('10m'), run: () => app.billingJobs.runReconciliation() },
     { name: 'mail-outbox', description: 'Send due outbox e-mail with backoff (ADR 010)', schedule: every('1m'), run: async () => ({ sent: await mailer.deliverPending() }) },
     { name: 'ordering-repair', description: 'Settle, fulfil, refund or time out stuck orders (ADR 014)', schedule: every('5m'), run: () => app.ordering.repair() },
-    { name: 'withdrawal-refunds', description: 'Ask again for the refunds of withdrawn purchases the provider has not settled (ADR 030)', schedule: every('5m'), run: () => app.withdrawals.retryRefunds() },
+    {
+      name: 'withdrawal-refunds',
+      description: 'Ask again for the refunds of withdrawn purchases the provider has not settled (ADR 030)',
+      schedule: every('5m'),
+      run: () => app.withdrawals.retryRefunds(),
+    },
     { name: 'data-export', description: 'Build pending data exports, delete expired ones (ADR 015)', schedule: every('10m'), run: async () => ({ processed: await privacy.runExports() }) },
     { name: 'data-erasure', description: 'Carry out due account erasures (ADR 015)', schedule: every('1h'), run: async () => ({ processed: await privacy.runErasures() }) },
     { name: 'bank-exchange', description: "Fetch and import the bank's files, send the claim files (ADR 024)", schedule: every('15m'), run: () => app.bank.exchange() },
@@ -40,7 +45,12 @@ export function productJobs(app: FastifyInstance, { mailer, privacy, student }: 
     { name: 'avtalegiro-claims', description: "Write the day's AvtaleGiro claim file (ADR 024)", schedule: dailyAt('05:30'), run: () => app.bank.claims(app.bank.today()) },
     { name: 'billing-documents', description: 'Issue documents for older invoices and store the PDFs not stored yet (ADR 026)', schedule: every('5m'), run: () => app.billingDocuments.complete() },
     { name: 'ehf-outbox', description: 'Write EHF invoices and credit notes for the access point (issue 23)', schedule: every('5m'), run: () => app.ehfOutbox.deliverPending() },
-    { name: 'student-reminders', description: 'E-mail students 30 days before re-verification (ADR 011)', schedule: dailyAt('07:00'), run: async () => ({ sent: await student.sendReverificationReminders() }) },
+    {
+      name: 'student-reminders',
+      description: 'E-mail students 30 days before re-verification (ADR 011)',
+      schedule: dailyAt('07:00'),
+      run: async () => ({ sent: await student.sendReverificationReminders() }),
+    },
   ];
 }
 

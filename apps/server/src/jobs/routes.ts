@@ -16,7 +16,15 @@ export const jobRoutes: FastifyPluginAsyncZod<{ runner: JobRunner; operatorToken
   }));
   app.post(
     '/api/operator/jobs/:name/run',
-    { schema: { tags: ['operator'], params: jobNameParamsSchema, body: emptyBodySchema, response: { 200: jobRunSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema } }, onRequest: operator },
+    {
+      schema: {
+        tags: ['operator'],
+        params: jobNameParamsSchema,
+        body: emptyBodySchema,
+        response: { 200: jobRunSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema },
+      },
+      onRequest: operator,
+    },
     async (request) => runner.runNow(request.params.name),
   );
 };

@@ -60,7 +60,10 @@ export function createJobRunner({ db, jobs, now, log, instance = `${hostname()}:
       await tx.insert(jobState).values({ job: job.name }).onConflictDoNothing();
       const [state] = await tx.select().from(jobState).where(eq(jobState.job, job.name)).for('update');
       if (trigger === 'schedule') {
-        const [taken] = await tx.select({ id: jobRun.id }).from(jobRun).where(and(eq(jobRun.job, job.name), eq(jobRun.slot, slot)));
+        const [taken] = await tx
+          .select({ id: jobRun.id })
+          .from(jobRun)
+          .where(and(eq(jobRun.job, job.name), eq(jobRun.slot, slot)));
         if (taken) return { kind: 'taken' };
       }
       if (state?.leaseUntil && state.leaseUntil.getTime() > at.getTime()) return { kind: 'busy' };
@@ -83,12 +86,15 @@ export function createJobRunner({ db, jobs, now, log, instance = `${hostname()}:
 
   async function execute(job: JobDefinition, claimed: Extract<Claim, { kind: 'claimed' }>): Promise<JobRun> {
     const leaseMs = job.leaseMs ?? DEFAULT_LEASE_MS;
-    const renew = setInterval(() => {
-      db.update(jobState)
-        .set({ leaseUntil: new Date(now().getTime() + leaseMs) })
-        .where(and(eq(jobState.job, job.name), eq(jobState.runningRunId, claimed.id)))
-        .catch((error: unknown) => log.warn({ err: error, job: job.name }, 'could not renew the job lease'));
-    }, Math.max(leaseMs / 3, 50));
+    const renew = setInterval(
+      () => {
+        db.update(jobState)
+          .set({ leaseUntil: new Date(now().getTime() + leaseMs) })
+          .where(and(eq(jobState.job, job.name), eq(jobState.runningRunId, claimed.id)))
+          .catch((error: unknown) => log.warn({ err: error, job: job.name }, 'could not renew the job lease'));
+      },
+      Math.max(leaseMs / 3, 50),
+    );
     renew.unref();
     log.info({ job: job.name, slot: claimed.slot, runId: claimed.id, instance }, 'job started');
     const startedAt = performance.now();
@@ -110,7 +116,10 @@ export function createJobRunner({ db, jobs, now, log, instance = `${hostname()}:
     const stored = toJson(result);
     await db.transaction(async (tx) => {
       await tx.update(jobRun).set({ outcome, error, durationMs, finishedAt, result: stored }).where(eq(jobRun.id, claimed.id));
-      await tx.update(jobState).set({ runningRunId: null, leaseUntil: null }).where(and(eq(jobState.job, job.name), eq(jobState.runningRunId, claimed.id)));
+      await tx
+        .update(jobState)
+        .set({ runningRunId: null, leaseUntil: null })
+        .where(and(eq(jobState.job, job.name), eq(jobState.runningRunId, claimed.id)));
     });
     log.info({ job: job.name, slot: claimed.slot, runId: claimed.id, instance, outcome, durationMs }, 'job finished');
     return {

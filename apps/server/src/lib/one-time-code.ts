@@ -113,7 +113,10 @@ export async function claimCode(tx: Tx, input: { purpose: CodePurpose; userId: s
   if (!codeMatches(row.id, code, row.codeHash)) {
     const attempts = row.attempts + 1;
     const exhausted = attempts >= VERIFICATION_CODE_MAX_ATTEMPTS;
-    await tx.update(verificationCode).set({ attempts, ...(exhausted ? { voidedAt: now } : {}) }).where(eq(verificationCode.id, row.id));
+    await tx
+      .update(verificationCode)
+      .set({ attempts, ...(exhausted ? { voidedAt: now } : {}) })
+      .where(eq(verificationCode.id, row.id));
     return { status: 'wrong', attemptsLeft: VERIFICATION_CODE_MAX_ATTEMPTS - attempts };
   }
   await tx.update(verificationCode).set({ usedAt: now }).where(eq(verificationCode.id, row.id));

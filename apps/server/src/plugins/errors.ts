@@ -30,7 +30,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return send(reply, 400, {
         code: errorCodes.validation,
         message: errorMessages.validation,
-        detail: error.validation.map((issue) => `${issue.instancePath || error.validationContext || ''} ${issue.message ?? ''}`.trim()).join('; ').slice(0, 500),
+        detail: error.validation
+          .map((issue) => `${issue.instancePath || error.validationContext || ''} ${issue.message ?? ''}`.trim())
+          .join('; ')
+          .slice(0, 500),
       });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

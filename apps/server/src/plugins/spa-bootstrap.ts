@@ -41,10 +41,7 @@ export function createPageBootstrap({ titles, auth, sessions, catalogue, setting
       titleCode = FALLBACK_TITLE_CODE;
       title = titles.getTitle(FALLBACK_TITLE_CODE);
     }
-    const [maintenance, session] = await Promise.all([
-      titles.maintenanceTitle(minsideUrl),
-      sessions.find(request).then(async (active) => (active ? auth.session(request, titleCode) : null)),
-    ]);
+    const [maintenance, session] = await Promise.all([titles.maintenanceTitle(minsideUrl), sessions.find(request).then(async (active) => (active ? auth.session(request, titleCode) : null))]);
     return bootstrapDataSchema.parse({
       version: BOOTSTRAP_VERSION,
       host: request.host,

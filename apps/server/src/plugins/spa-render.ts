@@ -27,7 +27,13 @@ interface RenderedPage {
 interface ServerBundle {
   /** Loads the modules of the pages it renders ahead of the first page load. */
   warmUp?(): Promise<void>;
-  render(input: { url: string; bootstrap: BootstrapData; cookie: string; fetch: typeof fetch; svg: (url: string, options: { decorative: boolean }) => Promise<string> }): Promise<RenderedPage | { redirect: string } | null>;
+  render(input: {
+    url: string;
+    bootstrap: BootstrapData;
+    cookie: string;
+    fetch: typeof fetch;
+    svg: (url: string, options: { decorative: boolean }) => Promise<string>;
+  }): Promise<RenderedPage | { redirect: string } | null>;
   SERVER_RENDER_ELEMENT_ID: string;
 }
 
@@ -169,9 +175,7 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
    */
   function documentOf(rendered: RenderedPage): RenderedDocument {
     const { palette } = rendered.document;
-    const brand = [palette.brand, palette.onBrand, palette.brandInk].every(isColour)
-      ? `:root{--brand:${palette.brand};--on-brand:${palette.onBrand};--brand-ink:${palette.brandInk}}`
-      : '';
+    const brand = [palette.brand, palette.onBrand, palette.brandInk].every(isColour) ? `:root{--brand:${palette.brand};--on-brand:${palette.onBrand};--brand-ink:${palette.brandInk}}` : '';
     const { documentCss, css, js } = assetsOf(rendered.modules);
     const style = [brand, ...[...documentCss, ...css].map(stylesheet)].join('\n');
     // A stylesheet cannot end the element (ours never would); if one did, it is linked instead.

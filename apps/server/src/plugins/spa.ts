@@ -67,7 +67,12 @@ function pageEncoding(request: FastifyRequest): 'br' | 'gzip' | null {
   const accepted = new Set(
     (typeof header === 'string' ? header : '')
       .split(',')
-      .map((part) => part.trim().toLowerCase().split(/\s*;\s*/))
+      .map((part) =>
+        part
+          .trim()
+          .toLowerCase()
+          .split(/\s*;\s*/),
+      )
       .filter(([, q]) => !q || !/^q=0(?:\.0*)?$/.test(q))
       .map(([name]) => name),
   );
@@ -166,7 +171,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     reply.header('vary', 'accept-encoding');
     const encoding = pageEncoding(request);
     // A few kilobytes: Brotli at a middle level takes well under a millisecond.
-    if (encoding === 'br') return reply.header('content-encoding', 'br').send(brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: page.length } }));
+    if (encoding === 'br')
+      return reply.header('content-encoding', 'br').send(brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: page.length } }));
     if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(gzipSync(page, { level: 6 }));
     return reply.send(page);
   });

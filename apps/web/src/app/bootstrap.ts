@@ -55,12 +55,7 @@ export function takeBootstrap(doc: Document = document, location: Pick<Location,
  * resolveTitle keeps them), the maintenance status, the client config, and the session (as
  * the login check keeps it). Later refetches and checks go to the server as before.
  */
-export function seedFromBootstrap(
-  data: BootstrapData,
-  queryClient: QueryClient,
-  identity: Pick<IdentityClient, 'seed'>,
-  location: Pick<Location, 'origin' | 'href'> = window.location,
-): void {
+export function seedFromBootstrap(data: BootstrapData, queryClient: QueryClient, identity: Pick<IdentityClient, 'seed'>, location: Pick<Location, 'origin' | 'href'> = window.location): void {
   queryClient.setQueryData(titleCodeQueryOptions(location).queryKey, data.titleCode);
   queryClient.setQueryData(titleQueryOptions(data.titleCode).queryKey, data.title);
   queryClient.setQueryData(maintenanceQueryOptions(location).queryKey, data.maintenance);

@@ -25,10 +25,7 @@ export function RouteErrorBoundary() {
   const error = useLoggedRouteError();
   const offline = isRouteErrorResponse(error) ? false : typeof navigator !== 'undefined' && !navigator.onLine;
   return (
-    <Page
-      title="Noe gikk galt"
-      lead={offline ? 'Det ser ut til at du er uten nettforbindelse.' : 'Siden kunne ikke vises akkurat nå. Prøv igjen om litt.'}
-    >
+    <Page title="Noe gikk galt" lead={offline ? 'Det ser ut til at du er uten nettforbindelse.' : 'Siden kunne ikke vises akkurat nå. Prøv igjen om litt.'}>
       <div>
         <ReloadButton />
       </div>

@@ -31,8 +31,7 @@ export function Footer({ title }: FooterProps) {
           <h2 className={styles.heading}>Kundeservice</h2>
           <ul className={styles.list}>
             <li>
-              <span className={styles.label}>Telefon</span>{' '}
-              <a href={telHref(title.customerCenterPhoneNumber)}>{title.customerCenterPhoneNumber}</a>
+              <span className={styles.label}>Telefon</span> <a href={telHref(title.customerCenterPhoneNumber)}>{title.customerCenterPhoneNumber}</a>
             </li>
             <li>
               <span className={styles.label}>E-post</span> <a href={`mailto:${title.customerCenterEmail}`}>{title.customerCenterEmail}</a>

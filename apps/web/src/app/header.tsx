@@ -81,14 +81,7 @@ export function Header({ title }: HeaderProps) {
           <InlineSvg src={title.logoPath} decorative className={styles.logoSvg} fallback={<span className={styles.logoText}>{title.name}</span>} />
         </a>
 
-        <button
-          ref={buttonRef}
-          type="button"
-          className={styles.menuButton}
-          aria-expanded={open}
-          aria-controls={menuId}
-          onClick={() => setOpenOn(open ? null : pathname)}
-        >
+        <button ref={buttonRef} type="button" className={styles.menuButton} aria-expanded={open} aria-controls={menuId} onClick={() => setOpenOn(open ? null : pathname)}>
           <span className={styles.menuIcon} aria-hidden="true" />
           Meny
         </button>

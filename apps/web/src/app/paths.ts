@@ -8,20 +8,7 @@ import { generatePath, matchPath } from 'react-router';
  * the app or the features, so any layer may read it.
  */
 
-export const areas = [
-  'titles',
-  'auth',
-  'subscription',
-  'profile',
-  'delivery',
-  'billing',
-  'ordering',
-  'family',
-  'business',
-  'student',
-  'privacy',
-  'support',
-] as const;
+export const areas = ['titles', 'auth', 'subscription', 'profile', 'delivery', 'billing', 'ordering', 'family', 'business', 'student', 'privacy', 'support'] as const;
 export type Area = (typeof areas)[number];
 
 /** SPEC §2 route meta. `isMaintenance` is a flag that is currently off on every route. */
@@ -79,7 +66,13 @@ export const pages = {
   completePurchase: page('/completepurchase', 'ordering', notStated, 'Fullfører kjøpet', 'Fullfører kjøpet etter at du har betalt med kort.'),
   completeVippsPurchase: page('/completevippspurchase', 'ordering', notStated, 'Fullfører kjøpet', 'Fullfører kjøpet etter at du har betalt med Vipps.'),
   purchaseError: page('/feil-kjop', 'ordering', notStated, 'Kjøp feilet', 'Det oppstod en uventet feil under kjøpet. Her kan du prøve igjen eller kontakte kundeservice.'),
-  noSubscription: page('/ingen-abonnement', 'ordering', auth, 'Ingen abonnement', 'Du er logget inn, men har ikke et aktivt abonnement. Her finner du tilbud og kan koble til et abonnement du allerede har.'),
+  noSubscription: page(
+    '/ingen-abonnement',
+    'ordering',
+    auth,
+    'Ingen abonnement',
+    'Du er logget inn, men har ikke et aktivt abonnement. Her finner du tilbud og kan koble til et abonnement du allerede har.',
+  ),
   receipt: page('/kvittering', 'ordering', subscriber, 'Kvittering', 'Kvittering for bestillingen din.'),
   withdrawal: page('/angre-kjop', 'ordering', subscriber, 'Angre kjøpet', 'Bruk angreretten: gå fra avtalen innen 14 dager etter at du kjøpte abonnementet på nett, og få pengene tilbake.'),
   deliveryAddress: page('/leveringsadresse', 'delivery', subscriber, 'Leveringsadresse', 'Se og endre adressen avisen leveres til.'),
@@ -114,7 +107,13 @@ export const pages = {
   subscriptionReactivated: page('/abonnement-reaktivert', 'subscription', subscriber, 'Abonnementet fortsetter', 'Bekreftelse på at abonnementet ditt er startet igjen.'),
   undoCancellation: page('/angre-oppsigelse', 'subscription', subscriber, 'Angre oppsigelse', 'Angre oppsigelsen, så fortsetter abonnementet som før.'),
   dataTakeout: page(`/${IDENTITY_PROVIDER_TOKEN}TakeoutGateway`, 'privacy', subscriber, 'Last ned dataene dine', 'Be om en kopi av dataene vi har om deg. Det kan ta opptil 30 dager.'),
-  accountDeletion: page(`/${IDENTITY_PROVIDER_TOKEN}DeleteGateway`, 'privacy', subscriber, 'Slett kontoen din', 'Be om at kontoen din slettes. Det kan ta opptil 30 dager, og betalingshistorikk kan ikke slettes før det har gått 5 år.'),
+  accountDeletion: page(
+    `/${IDENTITY_PROVIDER_TOKEN}DeleteGateway`,
+    'privacy',
+    subscriber,
+    'Slett kontoen din',
+    'Be om at kontoen din slettes. Det kan ta opptil 30 dager, og betalingshistorikk kan ikke slettes før det har gått 5 år.',
+  ),
   terms: page('/vilkaar', 'privacy', open, 'Vilkår', 'Vilkårene for abonnementet.'),
   businessTerms: page('/vilkaar/bedrift', 'privacy', open, 'Vilkår for bedrifter', 'Vilkårene for bedriftsabonnement.'),
   moreTerms: page('/vilkaar-mer', 'privacy', open, 'Flere vilkår', 'Utfyllende vilkår for abonnement og tjenester.'),

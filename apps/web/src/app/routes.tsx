@@ -56,20 +56,16 @@ function redirectTo(target: PageKey): RouteObject['loader'] {
 
 /** The router's route objects, built from the route table in paths.ts. */
 export function createRoutes(context: RouterContext): RouteObject[] {
-  const pageRoutes = (Object.keys(pages) as PageKey[]).map(
-    (key): RouteObject => ({
-      id: key,
-      path: resolvePattern(pages[key].pattern, context.identityProviderName),
-      handle: { key, area: pages[key].area, meta: pages[key].meta } satisfies PageHandle,
-      loader: guardLoader(context, key),
-      lazy: () => loadRouteModule(key),
-      ErrorBoundary: RouteErrorBoundary,
-    }),
-  );
+  const pageRoutes = (Object.keys(pages) as PageKey[]).map((key): RouteObject => ({
+    id: key,
+    path: resolvePattern(pages[key].pattern, context.identityProviderName),
+    handle: { key, area: pages[key].area, meta: pages[key].meta } satisfies PageHandle,
+    loader: guardLoader(context, key),
+    lazy: () => loadRouteModule(key),
+    ErrorBoundary: RouteErrorBoundary,
+  }));
 
-  const redirectRoutes = Object.values(redirects).map(
-    (route): RouteObject => ({ path: route.pattern, loader: redirectTo(route.to) }),
-  );
+  const redirectRoutes = Object.values(redirects).map((route): RouteObject => ({ path: route.pattern, loader: redirectTo(route.to) }));
 
   return [
     {
@@ -91,8 +87,7 @@ export function createRouter(context: RouterContext) {
   // The first loaders may run while createBrowserRouter is still returning: the browser's
   // address stands in until the router exists.
   const created: { router?: ReturnType<typeof createBrowserRouter> } = {};
-  const pendingHash = (url: URL) =>
-    hashOfLocation(url, [created.router?.state.navigation.location, created.router?.state.location, window.location]);
+  const pendingHash = (url: URL) => hashOfLocation(url, [created.router?.state.navigation.location, created.router?.state.location, window.location]);
   created.router = createBrowserRouter(createRoutes({ ...context, pendingHash }));
   return created.router;
 }

@@ -117,7 +117,9 @@ export function CodeEntryForm<Input extends FormValues, Output>({ request, sent,
             id={codeId}
             label="Kode"
             error={codeError}
-            input={<input id={codeId} className={form.input} inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...fieldAria(codeId, { error: codeError })} {...codeForm.register('code')} />}
+            input={
+              <input id={codeId} className={form.input} inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...fieldAria(codeId, { error: codeError })} {...codeForm.register('code')} />
+            }
           />
           <ErrorAlert error={codeForm.alertError(confirm.error)} fallback={errorFallback} />
           <div className={ui.actions}>

@@ -60,7 +60,17 @@ export function TextField({ id, label, hint, error, registration, type = 'text',
       label={label}
       hint={hint}
       error={error}
-      input={<input id={id} type={type === 'text' ? undefined : type} className={form.input} autoComplete={autoComplete} readOnly={readOnly || undefined} {...fieldAria(id, { hint, error })} {...registration} />}
+      input={
+        <input
+          id={id}
+          type={type === 'text' ? undefined : type}
+          className={form.input}
+          autoComplete={autoComplete}
+          readOnly={readOnly || undefined}
+          {...fieldAria(id, { hint, error })}
+          {...registration}
+        />
+      }
     />
   );
 }

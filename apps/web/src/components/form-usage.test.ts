@@ -44,15 +44,12 @@ describe('every form of the web is the shared Form', () => {
     expect(found).toEqual([]);
   });
 
-  it.each([
-    ['<form className={form.form} noValidate onSubmit={submit}>'],
-    ['      <form'],
-    ['<form>'],
-    ['<form/>'],
-    ["return createElement('form', { onSubmit }, children);"],
-  ])('would catch %s', (line) => {
-    expect(findings(line)).not.toEqual([]);
-  });
+  it.each([['<form className={form.form} noValidate onSubmit={submit}>'], ['      <form'], ['<form>'], ['<form/>'], ["return createElement('form', { onSubmit }, children);"]])(
+    'would catch %s',
+    (line) => {
+      expect(findings(line)).not.toEqual([]);
+    },
+  );
 
   it('leaves the shared Form and other words alone', () => {
     expect(findings("<Form className={form.form} onSubmit={submit} errors={{}}>\nimport form from './form.module.css';\n<p className={form.error}>{formatted}</p>\n<formatted-date />")).toEqual([]);
@@ -65,11 +62,11 @@ describe('every form of the web is the shared Form', () => {
     expect(found).toEqual([]);
   });
 
-  it.each([['errors={{ email: emailError }}'], ["errors={{ [emailId]: emailError }}"], ['errors={errors}'], ['errors={summaryOf(errors)}']])('would catch %s', (line) => {
+  it.each([['errors={{ email: emailError }}'], ['errors={{ [emailId]: emailError }}'], ['errors={errors}'], ['errors={summaryOf(errors)}']])('would catch %s', (line) => {
     expect(handMadeErrorMaps(`<Form onSubmit={submit} ${line}>`)).not.toEqual([]);
   });
 
-  it('leaves the hook\'s summary and a form without checks alone', () => {
+  it("leaves the hook's summary and a form without checks alone", () => {
     expect(handMadeErrorMaps('<Form onSubmit={submit} errors={invite.summary}>\n<Form errors={request.form.summary}>\n<Form onSubmit={submit} errors={{}}>')).toEqual([]);
   });
 });

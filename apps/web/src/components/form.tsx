@@ -21,9 +21,7 @@ function focusField(id: string): void {
   // radio if there is one, a date's first segment.
   const control = target.matches('input, select, textarea, button')
     ? target
-    : target.querySelector<HTMLElement>(
-        'input:not([disabled]):checked, input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [role="spinbutton"]:not([aria-disabled="true"])',
-      );
+    : target.querySelector<HTMLElement>('input:not([disabled]):checked, input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [role="spinbutton"]:not([aria-disabled="true"])');
   const question = document.querySelector(`label[for="${CSS.escape(id)}"]`) ?? target.closest('fieldset')?.querySelector('legend') ?? null;
   question?.scrollIntoView({ block: 'start' });
   (control ?? target).focus({ preventScroll: question !== null });

@@ -156,15 +156,13 @@ describe('http client', () => {
   });
 
   it('gives up with TIMEOUT when no answer comes in time, instead of waiting on', async () => {
-    const hanging: typeof fetch = (_input, init) =>
-      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const hanging: typeof fetch = (_input, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     const client = createHttpClient({ baseUrl: base, fetch: hanging, timeoutMs: 20 });
     await expect(client.post('echo', {})).rejects.toMatchObject({ status: 0, code: TIMEOUT, message: 'Min Side svarer ikke. Sjekk nettforbindelsen og prøv igjen.' });
   });
 
   it('passes the caller’s own abort on as it is, not as a timeout', async () => {
-    const hanging: typeof fetch = (_input, init) =>
-      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const hanging: typeof fetch = (_input, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     const client = createHttpClient({ baseUrl: base, fetch: hanging, timeoutMs: 10_000 });
     const caller = new AbortController();
     const pending = client.get('title/ADR', { signal: caller.signal }).catch((e: unknown) => e);

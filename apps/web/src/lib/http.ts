@@ -172,9 +172,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const data = await readJson(response);
     if (!response.ok) {
       const reported = apiErrorOf(data);
-      const error = reported
-        ? new ApiError(response.status, reported.code, reported.message)
-        : new ApiError(response.status, errorCodes.internal, errorMessages.internal);
+      const error = reported ? new ApiError(response.status, reported.code, reported.message) : new ApiError(response.status, errorCodes.internal, errorMessages.internal);
       if (LOGIN_REDIRECT_STATUSES.includes(response.status) && !requestOptions?.skipUnauthenticatedHandler) onUnauthenticated(error);
       throw error;
     }

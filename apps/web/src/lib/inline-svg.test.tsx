@@ -11,9 +11,7 @@ let base: string;
 beforeAll(async () => {
   server = createServer((request, response) => {
     if (request.url === '/logo.svg') {
-      response
-        .writeHead(200, { 'content-type': 'image/svg+xml' })
-        .end('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4" onload="alert(1)"><script>alert(2)</script><circle r="2"/></svg>');
+      response.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4" onload="alert(1)"><script>alert(2)</script><circle r="2"/></svg>');
     } else if (request.url === '/index.html') {
       response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>SPA</title>');
     } else {

@@ -10,7 +10,11 @@ export async function expectFocusedSummary(messages: string[]): Promise<HTMLElem
   const summary = await screen.findByRole('alert', { name: 'Det er noe som må rettes' });
   expect(within(summary).getByRole('heading').textContent).toBe('Det er noe som må rettes');
   await waitFor(() => expect(document.activeElement).toBe(summary));
-  expect(within(summary).getAllByRole('link').map((link) => link.textContent)).toEqual(messages);
+  expect(
+    within(summary)
+      .getAllByRole('link')
+      .map((link) => link.textContent),
+  ).toEqual(messages);
   return summary;
 }
 

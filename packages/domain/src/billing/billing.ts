@@ -15,7 +15,11 @@ import { paymentMethods } from '../subscription/subscription.ts';
 
 const accountNo = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const accountNoParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const titleCode = z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/);
+const titleCode = z
+  .string()
+  .min(1)
+  .max(16)
+  .regex(/^[A-Za-z0-9]+$/);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 /** A client-made UUID that makes a charge idempotent: the same key never charges twice. */
 const idempotencyKey = z.uuid();
@@ -553,9 +557,7 @@ export function paymentMessage(status: PaymentStatus, purpose: PaymentPurpose, e
     case 'CANCELLED':
       return change ? 'Endringen ble avbrutt. Betalingsmetoden er ikke endret.' : 'Betalingen ble avbrutt. Fakturaen er ikke betalt.';
     case 'FAILED':
-      return change
-        ? 'Betalingstjenesten kunne ikke godkjenne endringen. Betalingsmetoden er ikke endret.'
-        : 'Betalingen feilet. Prøv igjen, eller velg en annen betalingsmåte.';
+      return change ? 'Betalingstjenesten kunne ikke godkjenne endringen. Betalingsmetoden er ikke endret.' : 'Betalingen feilet. Prøv igjen, eller velg en annen betalingsmåte.';
     case 'TIMEOUT':
       return change ? 'Det tok for lang tid, og endringen ble avbrutt. Prøv igjen.' : 'Betalingen tok for lang tid og ble avbrutt. Prøv igjen.';
     case 'REFUNDED':

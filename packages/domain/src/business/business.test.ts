@@ -26,6 +26,6 @@ describe('businessMembersCsv', () => {
       { email: 'a@firma.test', addedAt: '2026-01-02T10:00:00.000Z', status: 'active' },
       { email: '=cmd@firma.test', addedAt: '2026-01-03T10:00:00.000Z', status: 'emailSent' },
     ]);
-    expect(csv).toBe('\uFEFFE-post;Lagt til;Status\r\na@firma.test;2026-01-02;Aktiv\r\n\'=cmd@firma.test;2026-01-03;Sendt\r\n');
+    expect(csv).toBe("\uFEFFE-post;Lagt til;Status\r\na@firma.test;2026-01-02;Aktiv\r\n'=cmd@firma.test;2026-01-03;Sendt\r\n");
   });
 });

@@ -156,10 +156,7 @@ export function businessMembersCsv(members: readonly Pick<BusinessMember, 'email
     const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
     return /[";\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
-  const lines = [
-    ['E-post', 'Lagt til', 'Status'].join(';'),
-    ...members.map((member) => [member.email, member.addedAt.slice(0, 10), businessMemberStatusLabels[member.status]].map(cell).join(';')),
-  ];
+  const lines = [['E-post', 'Lagt til', 'Status'].join(';'), ...members.map((member) => [member.email, member.addedAt.slice(0, 10), businessMemberStatusLabels[member.status]].map(cell).join(';'))];
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
@@ -192,7 +189,10 @@ export const einvoiceRecipientBodySchema = z.object({
     .refine((value) => isValidOrganizationNumber(value), 'Organisasjonsnummeret er ikke gyldig. Sjekk at du har skrevet det riktig.'),
   companyName: freeText({ max: 120, required: 'Skriv inn bedriftens navn.' }),
   street: freeText({ max: 120, required: 'Skriv inn fakturaadressen.' }),
-  postalCode: z.string().trim().regex(/^\d{4}$/, 'Postnummeret har 4 sifre.'),
+  postalCode: z
+    .string()
+    .trim()
+    .regex(/^\d{4}$/, 'Postnummeret har 4 sifre.'),
   town: freeText({ max: 60, required: 'Skriv inn poststedet.' }),
   reference: optionalFreeText({ max: 60 }),
 });
@@ -219,7 +219,12 @@ export const businessOverviewSchema = z.object({
 export type BusinessOverview = z.infer<typeof businessOverviewSchema>;
 
 export const businessMembersQuerySchema = z.object({
-  titleCode: z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/).optional(),
+  titleCode: z
+    .string()
+    .min(1)
+    .max(16)
+    .regex(/^[A-Za-z0-9]+$/)
+    .optional(),
   q: freeText({ max: 200 }).optional(),
 });
 

@@ -36,13 +36,5 @@ export const CONSENT_HISTORY_LIMIT = 100;
  * the cookie purposes above: these say how the title may contact and profile a known person,
  * not what runs in this browser. Each page asks about one group; each change is a history entry.
  */
-export const consentPermissions = [
-  'marketingEmail',
-  'marketingSms',
-  'marketingPhone',
-  'personalisedContent',
-  'personalisedNewsletter',
-  'researchSurveys',
-  'userPanel',
-] as const;
+export const consentPermissions = ['marketingEmail', 'marketingSms', 'marketingPhone', 'personalisedContent', 'personalisedNewsletter', 'researchSurveys', 'userPanel'] as const;
 export type ConsentPermission = (typeof consentPermissions)[number];

@@ -34,7 +34,6 @@ describe('osloNoonOf', () => {
   it('refuses what is not a date', () => expect(() => osloNoonOf('15.01.2026')).toThrow(RangeError));
 });
 
-
 describe('osloInstantOf', () => {
   it.each([
     ['2026-01-15', '00:00', '2026-01-14T23:00:00.000Z'],

@@ -10,14 +10,7 @@ import { isStudentEmail } from '../student/student-rules.ts';
 // Issue 20 point 7: one e-mail address rule (the WHATWG `input type=email` rule, plus a dot in
 // the domain and SMTP's lengths) for every address the product accepts.
 
-const valid = [
-  'kari.nordmann@adressa.no',
-  'ola+avis@firma.test',
-  "o'brien@example.ie",
-  'a_b-c!#$%&*/=?^`{|}~@sub.domene.no',
-  'ansatt@firma.test',
-  `${'a'.repeat(64)}@firma.no`,
-];
+const valid = ['kari.nordmann@adressa.no', 'ola+avis@firma.test', "o'brien@example.ie", 'a_b-c!#$%&*/=?^`{|}~@sub.domene.no', 'ansatt@firma.test', `${'a'.repeat(64)}@firma.no`];
 const invalid = [
   ['x<ola>@firma.test', 'angle brackets (the issue)'],
   ['"ola"@firma.test', 'quotes'],

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatClockTime, formatInstant, formatKroner, formatLongInstant, formatLongDate, formatPeriod, formatShortDate, formatWeekdayDate, invoiceDescriptionWithoutPeriod, invoiceLineDescription } from './format.ts';
+import {
+  formatClockTime,
+  formatInstant,
+  formatKroner,
+  formatLongInstant,
+  formatLongDate,
+  formatPeriod,
+  formatShortDate,
+  formatWeekdayDate,
+  invoiceDescriptionWithoutPeriod,
+  invoiceLineDescription,
+} from './format.ts';
 
 const nbsp = '\u00a0';
 const minus = '\u2212';
@@ -44,7 +55,14 @@ describe('formatKroner', () => {
       fc.property(fc.integer({ min: -1e12, max: 1e12 }), (ore) => {
         const text = formatKroner(ore, { withOre: true });
         expect(text).toMatch(/^−?\d{1,3}(\u00a0\d{3})*,\d\d\u00a0kr$/);
-        expect(Number(text.replace(minus, '-').replace(/\u00a0(kr)?/g, '').replace(',', '.')) * 100).toBeCloseTo(ore, 3);
+        expect(
+          Number(
+            text
+              .replace(minus, '-')
+              .replace(/\u00a0(kr)?/g, '')
+              .replace(',', '.'),
+          ) * 100,
+        ).toBeCloseTo(ore, 3);
       }),
     );
   });
@@ -137,7 +155,9 @@ describe('invoiceLineDescription', () => {
   });
 
   it('adds what explains the amount in parentheses', () => {
-    expect(invoiceLineDescription({ planName: 'Komplett', periodFrom: '2026-12-03', periodTo: '2027-01-02', note: 'rabatt VELKOMMEN20' })).toBe('Komplett, 3. desember 2026 – 2. januar 2027 (rabatt VELKOMMEN20)');
+    expect(invoiceLineDescription({ planName: 'Komplett', periodFrom: '2026-12-03', periodTo: '2027-01-02', note: 'rabatt VELKOMMEN20' })).toBe(
+      'Komplett, 3. desember 2026 – 2. januar 2027 (rabatt VELKOMMEN20)',
+    );
     expect(invoiceLineDescription({ planName: 'Komplett', periodFrom: '2026-11-21', periodTo: '2026-12-02', note: 'mellomlegg ved bytte fra Digital' })).toBe(
       'Komplett, 21. november 2026 – 2. desember 2026 (mellomlegg ved bytte fra Digital)',
     );

@@ -12,7 +12,12 @@ const cache = new Map<number, ReadonlySet<string>>();
 export function norwegianPublicHolidays(year: number): ReadonlySet<string> {
   let days = cache.get(year);
   if (!days) {
-    days = new Set(norway.getHolidays(year).filter((holiday) => holiday.type === 'public').map((holiday) => holiday.date.slice(0, 10)));
+    days = new Set(
+      norway
+        .getHolidays(year)
+        .filter((holiday) => holiday.type === 'public')
+        .map((holiday) => holiday.date.slice(0, 10)),
+    );
     cache.set(year, days);
   }
   return days;

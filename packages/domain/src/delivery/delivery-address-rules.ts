@@ -22,10 +22,5 @@ export function addressKey(address: Pick<DeliveryAddress, 'street' | 'streetNumb
 /** A delivery address as lines, the pages' and the e-mails' one way: "Kari Nordmann" / "Kongens gate 14B, H0302" / "7011 Trondheim". */
 export function deliveryAddressLines(address: DeliveryAddress): string[] {
   const street = [`${address.street} ${address.streetNumber}`.trim(), address.apartment].filter(Boolean).join(', ');
-  return [
-    address.name,
-    ...(address.coName ? [`c/o ${address.coName}`] : []),
-    street + (address.floor ? ` (${address.floor}. etasje)` : ''),
-    `${address.postalCode} ${address.town}`,
-  ];
+  return [address.name, ...(address.coName ? [`c/o ${address.coName}`] : []), street + (address.floor ? ` (${address.floor}. etasje)` : ''), `${address.postalCode} ${address.town}`];
 }

@@ -37,10 +37,20 @@ export const segmentParamsSchema = z.object({
 });
 
 export const segmentMessageBodySchema = z.object({
-  titleCode: z.string().trim().min(1).max(16).regex(/^[A-Za-z0-9]+$/),
+  titleCode: z
+    .string()
+    .trim()
+    .min(1)
+    .max(16)
+    .regex(/^[A-Za-z0-9]+$/),
   issueDate: z.iso.date(),
   postalCodes: z
-    .array(z.string().trim().regex(/^\d{4}$/, 'Postnummeret må ha fire sifre'))
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{4}$/, 'Postnummeret må ha fire sifre'),
+    )
     .min(1, deliveryNoticeMessages.postalCodesRequired)
     .max(NOTICE_MAX_POSTAL_CODES),
   message: freeText({ max: NOTICE_MAX_MESSAGE_LENGTH, multiline: true, required: deliveryNoticeMessages.messageRequired }),
@@ -75,7 +85,14 @@ export type DeliveryNoticeList = z.infer<typeof deliveryNoticeListSchema>;
 
 /** Postal codes as an operator writes them: "7010, 7011 7012;7013" or one per line. */
 export function parsePostalCodeList(input: string): string[] {
-  return [...new Set(input.split(/[\s,;]+/).map((code) => code.trim()).filter((code) => code.length > 0))];
+  return [
+    ...new Set(
+      input
+        .split(/[\s,;]+/)
+        .map((code) => code.trim())
+        .filter((code) => code.length > 0),
+    ),
+  ];
 }
 
 /** The delivery changes that decide where a paper goes on one day (active ones only). */

@@ -40,12 +40,7 @@ describe('delivery address (SPEC §5)', () => {
     expect(result.success).toBe(false);
     const messages = result.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     expect(messages).toEqual(
-      expect.arrayContaining([
-        'name: Navn er påkrevd på leveringsadresse',
-        'street: Adresse er påkrevd',
-        'streetNumber: Gatenummer er påkrevd',
-        'postalCode: Postnummer er påkrevd',
-      ]),
+      expect.arrayContaining(['name: Navn er påkrevd på leveringsadresse', 'street: Adresse er påkrevd', 'streetNumber: Gatenummer er påkrevd', 'postalCode: Postnummer er påkrevd']),
     );
   });
   it('trims, keeps optional fields null, and wants four digits', () => {
@@ -232,6 +227,11 @@ describe('carrier feed', () => {
 describe('csvText', () => {
   it('quotes what needs it, guards formulas, and leaves negative amounts numbers', async () => {
     const { csvText } = await import('./delivery.ts');
-    expect(csvText([['a', 'b,c', 'say "hi"'], ['=SUM(A1)', '-12300', '-1,5', '@x', '-x']])).toBe(`a,"b,c","say ""hi"""\r\n'=SUM(A1),-12300,"-1,5",'@x,'-x\r\n`);
+    expect(
+      csvText([
+        ['a', 'b,c', 'say "hi"'],
+        ['=SUM(A1)', '-12300', '-1,5', '@x', '-x'],
+      ]),
+    ).toBe(`a,"b,c","say ""hi"""\r\n'=SUM(A1),-12300,"-1,5",'@x,'-x\r\n`);
   });
 });

@@ -146,10 +146,7 @@ export function periodsOverlap(a: DateRange, b: DateRange): boolean {
  * share a day with each other; a move (PERMANENT) is a point in time and only collides with
  * another move on the same day.
  */
-export function overlappingChanges<T extends DateRange & { type: DeliveryChangeType; id?: string }>(
-  candidate: DateRange & { type: DeliveryChangeType; id?: string },
-  existing: readonly T[],
-): T[] {
+export function overlappingChanges<T extends DateRange & { type: DeliveryChangeType; id?: string }>(candidate: DateRange & { type: DeliveryChangeType; id?: string }, existing: readonly T[]): T[] {
   return existing.filter((other) => {
     if (candidate.id !== undefined && other.id === candidate.id) return false;
     const candidatePermanent = candidate.type === 'PERMANENT';
@@ -170,12 +167,7 @@ export function affectedIssues(calendar: PublicationCalendar, period: DateRange,
  * cutoff (it may be moved or deleted), `started` once it has begun but still covers issues
  * that can be changed (it may only be shortened), `locked` when nothing of it can change any more.
  */
-export function deliveryChangeState(
-  calendar: PublicationCalendar,
-  change: DateRange & { type: DeliveryChangeType },
-  now: Date,
-  cutoffTime: string = DEFAULT_CUTOFF_TIME,
-): DeliveryChangeState {
+export function deliveryChangeState(calendar: PublicationCalendar, change: DateRange & { type: DeliveryChangeType }, now: Date, cutoffTime: string = DEFAULT_CUTOFF_TIME): DeliveryChangeState {
   const nextPossible = nextPossibleDeliveryDay(calendar, now, cutoffTime);
   if (calendar.nextPublicationDay(change.fromDate) >= nextPossible) return 'upcoming';
   if (change.type === 'PERMANENT') return 'locked';
@@ -410,7 +402,11 @@ export type CarrierFeedKind = 'STOP' | 'REDIRECT' | 'ADDRESS_CHANGE' | 'COMPLAIN
 export type CarrierFeedRow = Record<CarrierFeedColumn, string>;
 
 export const carrierFeedQuerySchema = z.object({
-  title: z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/),
+  title: z
+    .string()
+    .min(1)
+    .max(16)
+    .regex(/^[A-Za-z0-9]+$/),
   date: isoDate,
 });
 

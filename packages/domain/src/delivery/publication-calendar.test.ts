@@ -2,13 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, osloToday, osloWallClock } from '../core/dates.ts';
 import { norwegianPublicHolidays } from '../core/holidays.ts';
-import {
-  createPublicationCalendar,
-  cutoffFor,
-  isBeforeCutoff,
-  isoWeekday,
-  nextPossibleDeliveryDay,
-} from './publication-calendar.ts';
+import { createPublicationCalendar, cutoffFor, isBeforeCutoff, isoWeekday, nextPossibleDeliveryDay } from './publication-calendar.ts';
 
 const mondayToSaturday = createPublicationCalendar({ weekdays: [1, 2, 3, 4, 5, 6], holidaysOf: norwegianPublicHolidays });
 const tueThuSat = createPublicationCalendar({ weekdays: [2, 4, 6], holidaysOf: norwegianPublicHolidays });
@@ -59,15 +53,7 @@ describe('publication calendar', () => {
   });
 
   it('lists the issues between two dates', () => {
-    expect(mondayToSaturday.publicationDaysBetween('2026-12-23', '2027-01-02')).toEqual([
-      '2026-12-23',
-      '2026-12-24',
-      '2026-12-28',
-      '2026-12-29',
-      '2026-12-30',
-      '2026-12-31',
-      '2027-01-02',
-    ]);
+    expect(mondayToSaturday.publicationDaysBetween('2026-12-23', '2027-01-02')).toEqual(['2026-12-23', '2026-12-24', '2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-02']);
     expect(mondayToSaturday.publicationDaysBetween('2026-11-29', '2026-11-29')).toEqual([]);
   });
 
@@ -123,9 +109,7 @@ describe('cutoff (SPEC §5)', () => {
 describe('calendar properties', () => {
   const instants = fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2031-12-31T23:59:59Z'), noInvalidDate: true });
   const weekdaySets = fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 });
-  const cutoffs = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(
-    ([hour, minute]) => `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`,
-  );
+  const cutoffs = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([hour, minute]) => `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
 
   it('the next possible delivery day is a publication day after today whose cutoff is still ahead', () => {
     fc.assert(

@@ -84,7 +84,11 @@ export const returnToSchema = z
   .regex(/^\/(?![/\\])/, 'must be a path on this site');
 
 /** Title code the browser resolved (retrieveTitleCode); the server checks it. */
-const titleCodeParam = z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/);
+const titleCodeParam = z
+  .string()
+  .min(1)
+  .max(16)
+  .regex(/^[A-Za-z0-9]+$/);
 
 /** A configured issuer's key (config OIDC_KEY / OIDC2_KEY): `account`, `vipps`. */
 export const loginIssuerKeySchema = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/);

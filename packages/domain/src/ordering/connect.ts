@@ -3,7 +3,10 @@ import { accountSchema, subscriptionSchema, userSchema } from '../identity/ident
 import { VERIFICATION_CODE_TTL_MINUTES } from '../student/student-rules.ts';
 import { validationMessages } from '../core/validation.ts';
 
-const phoneNumberSchema = z.string().trim().regex(/^\+?[\d\s\-()]{5,20}$/, validationMessages.invalidPhone);
+const phoneNumberSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?[\d\s\-()]{5,20}$/, validationMessages.invalidPhone);
 
 /** The comparable part of a Norwegian phone number: its last eight digits. */
 export function phoneKey(phone: string): string {
@@ -39,8 +42,7 @@ export const connectErrorCodes = {
 
 export const connectMessages = {
   notFound: 'Vi fant ikke noe abonnement som passer. Sjekk abonnementsnummeret og postnummeret, eller prøv med telefonnummeret.',
-  alreadyConnected: (phone: string, email: string) =>
-    `Abonnementet er allerede koblet til en annen bruker. Ta kontakt med kundesenteret på telefon ${phone} eller ${email}, så hjelper vi deg.`,
+  alreadyConnected: (phone: string, email: string) => `Abonnementet er allerede koblet til en annen bruker. Ta kontakt med kundesenteret på telefon ${phone} eller ${email}, så hjelper vi deg.`,
   alreadyYours: 'Abonnementet er allerede koblet til brukeren din.',
   searchThrottled: `Du har søkt for mange ganger. Vent ${CONNECT_THROTTLE_MINUTES} minutter og prøv igjen.`,
   codeThrottled: `Du har skrevet feil kode for mange ganger. Vent ${CONNECT_THROTTLE_MINUTES} minutter og prøv igjen, eller kontakt kundesenteret.`,
@@ -67,7 +69,11 @@ export const searchAccountBodySchema = z
       .positive(connectMessages.invalidAccountNo)
       .max(999_999_999, connectMessages.invalidAccountNo)
       .optional(),
-    postalCode: z.string().trim().regex(/^\d{4}$/, 'Postnummeret har fire siffer.').optional(),
+    postalCode: z
+      .string()
+      .trim()
+      .regex(/^\d{4}$/, 'Postnummeret har fire siffer.')
+      .optional(),
     phoneNumber: phoneNumberSchema.optional(),
   })
   .refine((body) => (body.ariaAccountNo !== undefined && body.postalCode !== undefined) || body.phoneNumber !== undefined, {
@@ -90,7 +96,10 @@ export type SearchAccountResponse = z.infer<typeof searchAccountResponseSchema>;
 /** SPEC §7 POST verify/. */
 export const verifyConnectBodySchema = z.object({
   requestId: z.uuid(),
-  code: z.string().trim().regex(/^\d{6}$/, 'Koden har 6 siffer.'),
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Koden har 6 siffer.'),
 });
 export const verifyConnectResponseSchema = z.object({ result: z.literal('VERIFIED'), requestId: z.string() });
 

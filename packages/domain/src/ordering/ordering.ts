@@ -144,7 +144,12 @@ const orderOfferSchema = z.object({
 export type OrderOffer = z.infer<typeof orderOfferSchema>;
 
 export const orderOffersQuerySchema = z.object({
-  titleCode: z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/).optional(),
+  titleCode: z
+    .string()
+    .min(1)
+    .max(16)
+    .regex(/^[A-Za-z0-9]+$/)
+    .optional(),
   campaign: z.string().max(64).optional(),
   winback: z.string().max(512).optional(),
 });

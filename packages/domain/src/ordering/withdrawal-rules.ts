@@ -43,8 +43,7 @@ export const withdrawalErrorCodes = {
 } as const;
 
 export const withdrawalMessages = {
-  periodExpired: (deadline: string) =>
-    `Fristen for å angre kjøpet gikk ut ${formatLongDate(deadline)}. Du kan fortsatt si opp abonnementet, så løper det ut perioden du har betalt for.`,
+  periodExpired: (deadline: string) => `Fristen for å angre kjøpet gikk ut ${formatLongDate(deadline)}. Du kan fortsatt si opp abonnementet, så løper det ut perioden du har betalt for.`,
   notAvailable: 'Angreretten gjelder abonnement du har kjøpt selv her på nett. Dette abonnementet kan du si opp som vanlig, eller kontakte kundeservice.',
 } as const;
 
@@ -55,8 +54,7 @@ export const withdrawalMessages = {
  */
 export const withdrawalTexts = {
   /** Before the buy button. */
-  beforeBuying:
-    'Du har 14 dagers angrerett etter angrerettloven. Du kan gå fra avtalen innen 14 dager fra den ble inngått, uten å oppgi noen grunn, og får da tilbake det du har betalt.',
+  beforeBuying: 'Du har 14 dagers angrerett etter angrerettloven. Du kan gå fra avtalen innen 14 dager fra den ble inngått, uten å oppgi noen grunn, og får da tilbake det du har betalt.',
   right: 'Du har rett til å gå fra denne avtalen innen 14 dager uten å oppgi noen grunn. Angrefristen utløper 14 dager etter den dagen avtalen ble inngått.',
   refund:
     'Går du fra avtalen, betaler vi tilbake alle betalinger vi har mottatt fra deg for den, uten unødig opphold og senest 14 dager fra den dagen vi fikk beskjed om at du vil gå fra avtalen. Vi bruker samme betalingsmiddel som du brukte da du betalte.',

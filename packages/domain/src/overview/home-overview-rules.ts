@@ -52,7 +52,9 @@ export function homeAgenda(subscription: AgendaSubscription, overview: HomeOverv
       if (failed.has(invoice.ariaInvoiceNo) || invoice.collection === 'AVTALEGIRO_FAILED') attention.push({ kind: 'failedCharge', invoice });
       else if (invoice.status === 'OVERDUE' && invoice.avtaleGiroDrawOn === null) attention.push({ kind: 'overdueInvoice', invoice });
     }
-    const upcoming = open.find((invoice) => invoice.status !== 'PAID' && !failed.has(invoice.ariaInvoiceNo) && !attention.some((item) => 'invoice' in item && item.invoice.ariaInvoiceNo === invoice.ariaInvoiceNo));
+    const upcoming = open.find(
+      (invoice) => invoice.status !== 'PAID' && !failed.has(invoice.ariaInvoiceNo) && !attention.some((item) => 'invoice' in item && item.invoice.ariaInvoiceNo === invoice.ariaInvoiceNo),
+    );
     if (payment.method === 'AVTALEGIRO' && payment.avtaleGiroStatus === 'PENDING') attention.push({ kind: 'avtaleGiroPending' });
     if (upcoming) {
       const drawOn = upcoming.avtaleGiroDrawOn ?? (payment.method === 'AVTALEGIRO' && payment.avtaleGiroStatus === 'ACTIVE' ? upcoming.dueOn : null);

@@ -66,12 +66,7 @@ export const privacyJobResultSchema = z.object({ processed: z.number().int() });
  */
 export const contentParamsSchema = z
   .object({ kind: z.enum(['legal', 'support']), page: z.enum([...legalPages, ...supportPages]) })
-  .pipe(
-    z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('legal'), page: z.enum(legalPages) }),
-      z.object({ kind: z.literal('support'), page: z.enum(supportPages) }),
-    ]),
-  );
+  .pipe(z.discriminatedUnion('kind', [z.object({ kind: z.literal('legal'), page: z.enum(legalPages) }), z.object({ kind: z.literal('support'), page: z.enum(supportPages) })]));
 export const contentQuerySchema = z.object({ titleCode: z.string().min(1).max(16).optional() });
 
 /**

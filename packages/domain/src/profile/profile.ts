@@ -17,14 +17,20 @@ const phoneShape = /^\+?[\d\s\-()]{5,20}$/;
 const birthdate = z
   .string()
   .trim()
-  .refine((value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && value >= '1900-01-01' && value <= osloToday(systemClock())), profileMessages.invalidBirthdate);
+  .refine(
+    (value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && value >= '1900-01-01' && value <= osloToday(systemClock())),
+    profileMessages.invalidBirthdate,
+  );
 
 /** The profile form (everything but the e-mail, which changes through its own confirmed flow). */
 export const profileFormSchema = z.object({
   givenName: personName({ required: profileMessages.givenNameRequired }),
   familyName: personName({ required: profileMessages.familyNameRequired }),
   /** Empty means none. */
-  phoneNumber: z.string().trim().refine((value) => value === '' || phoneShape.test(value), profileMessages.invalidPhone),
+  phoneNumber: z
+    .string()
+    .trim()
+    .refine((value) => value === '' || phoneShape.test(value), profileMessages.invalidPhone),
   /** ISO date; empty means none. */
   birthdate,
 });

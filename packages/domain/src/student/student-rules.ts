@@ -34,15 +34,7 @@ export const verificationCodeMessages = {
 
 // --- Result codes (SPEC §8) --------------------------------------------------------------
 
-export type StudentResultCode =
-  | 'ARIA_ACTIVE'
-  | 'EMAIL_WRONG'
-  | 'USER_EXIST_ACTIVE'
-  | 'ERROR'
-  | 'CODE_WRONG'
-  | 'INVALID_CODE'
-  | 'USER_NOT_EXIST'
-  | 'MISSING_PARAMETERS';
+export type StudentResultCode = 'ARIA_ACTIVE' | 'EMAIL_WRONG' | 'USER_EXIST_ACTIVE' | 'ERROR' | 'CODE_WRONG' | 'INVALID_CODE' | 'USER_NOT_EXIST' | 'MISSING_PARAMETERS';
 
 /** SPEC §8 student codes: the message shown for each (the spec's own words where it gives them) and the HTTP status. */
 export const studentResults: Record<StudentResultCode, { status: number; message: string }> = {

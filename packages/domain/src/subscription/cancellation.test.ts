@@ -15,9 +15,42 @@ const digital: RetentionCandidate = {
 const paper: RetentionCandidate = { ...digital, ariaPlanID: 'ADR-KOMPLETT-M', planProductType: 'COMBO' };
 const features = { plusContent: true, ePaper: true, paper: false, familySharing: false, thirdPartyBundle: false };
 const plans: Plan[] = [
-  { ariaPlanID: 'ADR-DIGITAL-Y', titleCode: 'ADR', name: 'Digital', description: '', planProductType: 'DIGITAL', billingPeriod: 'YEAR', priceOre: 299_000, features, nextPrice: null, minimumAge: null },
-  { ariaPlanID: 'ADR-DIGITAL-M', titleCode: 'ADR', name: 'Digital', description: '', planProductType: 'DIGITAL', billingPeriod: 'MONTH', priceOre: 29_900, features, nextPrice: null, minimumAge: null },
-  { ariaPlanID: 'ADR-UNG-DIGITAL-M', titleCode: 'ADR', name: 'Ung digital', description: '', planProductType: 'DIGITAL', billingPeriod: 'MONTH', priceOre: 9_900, features, nextPrice: null, minimumAge: null },
+  {
+    ariaPlanID: 'ADR-DIGITAL-Y',
+    titleCode: 'ADR',
+    name: 'Digital',
+    description: '',
+    planProductType: 'DIGITAL',
+    billingPeriod: 'YEAR',
+    priceOre: 299_000,
+    features,
+    nextPrice: null,
+    minimumAge: null,
+  },
+  {
+    ariaPlanID: 'ADR-DIGITAL-M',
+    titleCode: 'ADR',
+    name: 'Digital',
+    description: '',
+    planProductType: 'DIGITAL',
+    billingPeriod: 'MONTH',
+    priceOre: 29_900,
+    features,
+    nextPrice: null,
+    minimumAge: null,
+  },
+  {
+    ariaPlanID: 'ADR-UNG-DIGITAL-M',
+    titleCode: 'ADR',
+    name: 'Ung digital',
+    description: '',
+    planProductType: 'DIGITAL',
+    billingPeriod: 'MONTH',
+    priceOre: 9_900,
+    features,
+    nextPrice: null,
+    minimumAge: null,
+  },
 ];
 
 describe('cancellation survey', () => {

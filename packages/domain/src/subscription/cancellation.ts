@@ -91,7 +91,9 @@ function isPlainDigital(plan: Plan): boolean {
 export function chooseRetentionOffer(subscription: RetentionCandidate, plans: Plan[]): RetentionOffer | null {
   if (subscription.offerUsed || !isPaying(subscription)) return null;
   if (isPaperSubscription(subscription)) {
-    const digital = plans.filter(isPlainDigital).sort((a, b) => Number(b.billingPeriod === subscription.billingPeriod) - Number(a.billingPeriod === subscription.billingPeriod) || a.priceOre - b.priceOre)[0];
+    const digital = plans
+      .filter(isPlainDigital)
+      .sort((a, b) => Number(b.billingPeriod === subscription.billingPeriod) - Number(a.billingPeriod === subscription.billingPeriod) || a.priceOre - b.priceOre)[0];
     if (digital) {
       return {
         code: 'CHEAPER_PLAN',

@@ -91,7 +91,9 @@ export function describeChange(kind: ChangeKind, details: ChangeDetails): string
       return `Delingen av ${plan} ble avsluttet.`;
     case 'trialEnded': {
       // The 1 kr month is over and the subscription renewed at the price the order promised after it.
-      const price = details.amountOre ? `, ${formatKroner(details.amountOre)} ${details.billingPeriod && details.billingPeriod in perBillingPeriod ? perBillingPeriod[details.billingPeriod as BillingPeriod] : 'per periode'}` : '';
+      const price = details.amountOre
+        ? `, ${formatKroner(details.amountOre)} ${details.billingPeriod && details.billingPeriod in perBillingPeriod ? perBillingPeriod[details.billingPeriod as BillingPeriod] : 'per periode'}`
+        : '';
       return `Prøveperioden er over. ${details.planName ?? 'Abonnementet'} fortsetter til ordinær pris${price}.`;
     }
   }

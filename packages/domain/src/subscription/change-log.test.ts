@@ -17,7 +17,9 @@ describe('change log texts', () => {
       'Byttet fra Digital til Komplett (månedlig). Mellomlegg for resten av perioden: 138\u00a0kr.',
     );
     expect(describeChange('planChangeScheduled', { planName: 'Digital', billingPeriod: 'YEAR', on: '2026-03-22' })).toBe('Bytte til Digital (årlig) er bestilt fra 22. mars 2026.');
-    expect(describeChange('trialEnded', { planName: 'Digital', billingPeriod: 'MONTH', amountOre: 29_900, on: '2026-03-22' })).toBe('Prøveperioden er over. Digital fortsetter til ordinær pris, 299\u00a0kr per måned.');
+    expect(describeChange('trialEnded', { planName: 'Digital', billingPeriod: 'MONTH', amountOre: 29_900, on: '2026-03-22' })).toBe(
+      'Prøveperioden er over. Digital fortsetter til ordinær pris, 299\u00a0kr per måned.',
+    );
     expect(describeChange('trialEnded', {})).toBe('Prøveperioden er over. Abonnementet fortsetter til ordinær pris.');
   });
 });

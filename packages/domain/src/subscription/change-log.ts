@@ -23,8 +23,7 @@ export const changeDetailsSchema = z.object({
 // Compile-time only: the schema parses exactly ChangeDetails, the same fields of the same types.
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
-type _ChangeDetailsSchemaMatches = Holds<Mutual<keyof z.infer<typeof changeDetailsSchema>, keyof ChangeDetails>> &
-  Holds<Mutual<z.infer<typeof changeDetailsSchema>, ChangeDetails>>;
+type _ChangeDetailsSchemaMatches = Holds<Mutual<keyof z.infer<typeof changeDetailsSchema>, keyof ChangeDetails>> & Holds<Mutual<z.infer<typeof changeDetailsSchema>, ChangeDetails>>;
 
 /** One entry of the change log as the API gives it. */
 const changeLogEntrySchema = z.object({

@@ -112,7 +112,10 @@ describe('sharedStatusOn', () => {
   const member = { instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-01-01' };
   it('follows a running owner to the owner’s period end, also while the owner is cancelled', () => {
     expect(sharedStatusOn(member, { instStatusCode: S.ACTIVE, currentPeriodEnd: '2026-04-01' }, today)).toEqual({ instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-04-01' });
-    expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-11' }, today)).toEqual({ instStatusCode: S.ACTIVE_NON_BILLABLE, currentPeriodEnd: '2026-03-11' });
+    expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-11' }, today)).toEqual({
+      instStatusCode: S.ACTIVE_NON_BILLABLE,
+      currentPeriodEnd: '2026-03-11',
+    });
   });
   it('ends when the owner has no access, or is gone', () => {
     expect(sharedStatusOn(member, { instStatusCode: S.PENDING_CANCELLATION, currentPeriodEnd: '2026-03-09' }, today)).toEqual({ instStatusCode: S.TERMINATED, currentPeriodEnd: '2026-03-09' });

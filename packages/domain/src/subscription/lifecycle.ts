@@ -61,9 +61,7 @@ export interface LifecycleSubscription {
   subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: string | null };
 }
 
-export type TransitionDecision =
-  | { allowed: true; to: InstStatusCode }
-  | { allowed: false; code: (typeof lifecycleErrorCodes)[keyof typeof lifecycleErrorCodes]; message: string };
+export type TransitionDecision = { allowed: true; to: InstStatusCode } | { allowed: false; code: (typeof lifecycleErrorCodes)[keyof typeof lifecycleErrorCodes]; message: string };
 
 function refusal(event: LifecycleEvent, from: number): TransitionDecision {
   const ended = from === S.CANCELLED || from === S.TERMINATED || from === S.INACTIVE;
@@ -148,8 +146,5 @@ export function decideTransition(subscription: LifecycleSubscription, event: Lif
 
 /** The allowed transitions as data: for the ADR's table and the tests. */
 export function allowedTransitions(): { event: LifecycleEvent; from: number; to: InstStatusCode | 'resume' | 'same' }[] {
-  return lifecycleEvents.flatMap((event) =>
-    Object.entries(transitions[event]).map(([from, to]) => ({ event, from: Number(from), to: to as InstStatusCode | 'resume' | 'same' })),
-  );
+  return lifecycleEvents.flatMap((event) => Object.entries(transitions[event]).map(([from, to]) => ({ event, from: Number(from), to: to as InstStatusCode | 'resume' | 'same' })));
 }
-

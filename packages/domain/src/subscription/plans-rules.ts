@@ -57,9 +57,7 @@ export const planMessages = {
   unknownPlan: 'Dette abonnementet selges ikke av avisen.',
 } as const;
 
-export type PlanEligibility =
-  | { eligible: true }
-  | { eligible: false; code: (typeof planErrorCodes)[keyof typeof planErrorCodes]; message: string };
+export type PlanEligibility = { eligible: true } | { eligible: false; code: (typeof planErrorCodes)[keyof typeof planErrorCodes]; message: string };
 
 /**
  * SPEC §5: the Ung subscription is for people under 34, otherwise a digital subscription is

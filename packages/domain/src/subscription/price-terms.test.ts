@@ -39,21 +39,28 @@ describe('price terms', () => {
 
   it('the receipt (order) and the subscription it made say the same on the purchase day and every day of the offer', () => {
     fc.assert(
-      fc.property(isoDay, fc.integer({ min: 100, max: 1_000_000 }), fc.boolean(), fc.constantFrom(...billingPeriods), fc.integer({ min: 0, max: 400 }), (startedOn, priceOre, campaign, period, daysLater) => {
-        const plan = { ...digitalMonthly, billingPeriod: period };
-        const quote = quoteOrder(plan, priceOre, { campaign, winback: false });
-        const subscription = { priceOre: quote.priceLaterOre, billingPeriod: period, introductoryPrice: introductoryPriceOf(quote, startedOn) };
-        const fromOrder = orderPriceTerms(quote, period, startedOn);
-        const today = addDays(startedOn, daysLater);
-        const fromSubscription = priceTerms(subscription, today);
-        // The offer ends where the first paid period ends (the order's own rule, firstPeriodOf).
-        const offerEnd = firstPeriodOf(startedOn, quote).periodEnd;
-        if (today < offerEnd) expect(fromSubscription).toEqual(fromOrder);
-        else expect(fromSubscription).toEqual({ kind: 'regular', priceOre: quote.priceLaterOre, billingPeriod: period });
-        const text = priceTermsText(fromSubscription);
-        expect(text.startsWith(fromSubscription.kind === 'introductory' ? formatKroner(quote.amountNowOre) : formatKroner(quote.priceLaterOre))).toBe(true);
-        if (fromSubscription.kind === 'introductory') expect(text.endsWith(`fra ${formatLongDate(addMonths(startedOn, quote.firstPeriodMonths))}`)).toBe(true);
-      }),
+      fc.property(
+        isoDay,
+        fc.integer({ min: 100, max: 1_000_000 }),
+        fc.boolean(),
+        fc.constantFrom(...billingPeriods),
+        fc.integer({ min: 0, max: 400 }),
+        (startedOn, priceOre, campaign, period, daysLater) => {
+          const plan = { ...digitalMonthly, billingPeriod: period };
+          const quote = quoteOrder(plan, priceOre, { campaign, winback: false });
+          const subscription = { priceOre: quote.priceLaterOre, billingPeriod: period, introductoryPrice: introductoryPriceOf(quote, startedOn) };
+          const fromOrder = orderPriceTerms(quote, period, startedOn);
+          const today = addDays(startedOn, daysLater);
+          const fromSubscription = priceTerms(subscription, today);
+          // The offer ends where the first paid period ends (the order's own rule, firstPeriodOf).
+          const offerEnd = firstPeriodOf(startedOn, quote).periodEnd;
+          if (today < offerEnd) expect(fromSubscription).toEqual(fromOrder);
+          else expect(fromSubscription).toEqual({ kind: 'regular', priceOre: quote.priceLaterOre, billingPeriod: period });
+          const text = priceTermsText(fromSubscription);
+          expect(text.startsWith(fromSubscription.kind === 'introductory' ? formatKroner(quote.amountNowOre) : formatKroner(quote.priceLaterOre))).toBe(true);
+          if (fromSubscription.kind === 'introductory') expect(text.endsWith(`fra ${formatLongDate(addMonths(startedOn, quote.firstPeriodMonths))}`)).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -23,7 +23,18 @@ describe('self-service tasks per subscriber', () => {
   });
   it('paper: address, vacation and complaints, and family sharing', () => {
     expect(tasksFor(paper, today)).toEqual([
-      'changePlan', 'myContent', 'deliveryAddress', 'deliveryChange', 'deliveryComplaint', 'familySharing', 'invoices', 'paymentMethod', 'contact', 'profile', 'privacy', 'cancel',
+      'changePlan',
+      'myContent',
+      'deliveryAddress',
+      'deliveryChange',
+      'deliveryComplaint',
+      'familySharing',
+      'invoices',
+      'paymentMethod',
+      'contact',
+      'profile',
+      'privacy',
+      'cancel',
     ]);
   });
   it('cancelled but running: undo and restart, no second cancellation', () => {

@@ -9,7 +9,11 @@ import { subscriptionSchema } from '../identity/identity.ts';
  * the subscription they act on: `/api/subscription/{accountNo}/{titleCode}/...`.
  */
 
-const titleCode = z.string().min(1).max(16).regex(/^[A-Za-z0-9]+$/);
+const titleCode = z
+  .string()
+  .min(1)
+  .max(16)
+  .regex(/^[A-Za-z0-9]+$/);
 const accountNo = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** DELETE /api/deleteSubscription (SPEC §7, "with a body payload"). */

@@ -20,9 +20,7 @@ export const instStatusCodes = {
 export type InstStatusName = keyof typeof instStatusCodes;
 export type InstStatusCode = (typeof instStatusCodes)[InstStatusName];
 
-const statusNameByCode = new Map<number, InstStatusName>(
-  (Object.entries(instStatusCodes) as [InstStatusName, InstStatusCode][]).map(([name, code]) => [code, name]),
-);
+const statusNameByCode = new Map<number, InstStatusName>((Object.entries(instStatusCodes) as [InstStatusName, InstStatusCode][]).map(([name, code]) => [code, name]));
 
 export function instStatusName(code: number): InstStatusName | undefined {
   return statusNameByCode.get(code);
@@ -119,13 +117,7 @@ export function isBusinessSubscription(subscription: Pick<ClassifiableSubscripti
 }
 
 /** Statuses under which the subscriber has access today. */
-const accessStatuses = new Set<number>([
-  instStatusCodes.ACTIVE,
-  instStatusCodes.PENDING_CANCELLATION,
-  instStatusCodes.PENDING_TERMINATION,
-  instStatusCodes.TRIAL,
-  instStatusCodes.ACTIVE_NON_BILLABLE,
-]);
+const accessStatuses = new Set<number>([instStatusCodes.ACTIVE, instStatusCodes.PENDING_CANCELLATION, instStatusCodes.PENDING_TERMINATION, instStatusCodes.TRIAL, instStatusCodes.ACTIVE_NON_BILLABLE]);
 
 export function hasAccess(subscription: Pick<ClassifiableSubscription, 'instStatusCode'>): boolean {
   return accessStatuses.has(subscription.instStatusCode);

@@ -25,8 +25,17 @@ const withInfo = (info: string | null) => ({ ...base, subsRetrieveSubscriptionAd
 
 describe('SPEC §4 status codes', () => {
   it.each([
-    ['INACTIVE', 0], ['ACTIVE', 1], ['SUSPENDED', -1], ['PENDING_CANCELLATION', 2], ['CANCELLED', -2], ['PENDING_TERMINATION', 3],
-    ['TERMINATED', -3], ['PENDING_INSTALLATION', 31], ['PENDING_ACTIVATION', 32], ['TRIAL', 41], ['ACTIVE_NON_BILLABLE', 61],
+    ['INACTIVE', 0],
+    ['ACTIVE', 1],
+    ['SUSPENDED', -1],
+    ['PENDING_CANCELLATION', 2],
+    ['CANCELLED', -2],
+    ['PENDING_TERMINATION', 3],
+    ['TERMINATED', -3],
+    ['PENDING_INSTALLATION', 31],
+    ['PENDING_ACTIVATION', 32],
+    ['TRIAL', 41],
+    ['ACTIVE_NON_BILLABLE', 61],
   ] as const)('%s is %i', (name, code) => {
     expect(instStatusCodes[name]).toBe(code);
     expect(instStatusName(code)).toBe(name);

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { instStatusName } from './subscription-rules.ts';
 
-export const instStatusCodeSchema = z.number().int().refine((code) => instStatusName(code) !== undefined, 'unknown instStatusCode');
+export const instStatusCodeSchema = z
+  .number()
+  .int()
+  .refine((code) => instStatusName(code) !== undefined, 'unknown instStatusCode');
 
 /** SPEC §3 title feature set. */
 export const featureSetSchema = z.object({

@@ -28,7 +28,10 @@ export type CustomerInteraction = z.infer<typeof CustomerInteraction>;
  */
 export const Customer = z
   .object({
-    phoneNumber: z.string().regex(/^\d{10,15}$/).optional(),
+    phoneNumber: z
+      .string()
+      .regex(/^\d{10,15}$/)
+      .optional(),
     personalQr: z.string().min(5).max(255).optional(),
     customerToken: z.string().optional(),
   })

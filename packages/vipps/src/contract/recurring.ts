@@ -62,7 +62,12 @@ export const InitialCharge = z.object({
   amount: z.int(),
   description: z.string(),
   transactionType: TransactionType,
-  orderId: z.string().min(1).max(50).regex(/^[a-zA-Z\d-]+/).optional(),
+  orderId: z
+    .string()
+    .min(1)
+    .max(50)
+    .regex(/^[a-zA-Z\d-]+/)
+    .optional(),
   externalId: z.string().min(1).max(64).optional(),
 });
 export type InitialCharge = z.infer<typeof InitialCharge>;
@@ -98,7 +103,10 @@ export const DraftAgreementRequest = z.object({
   isApp: z.boolean().optional(),
   skipLandingPage: z.boolean().optional(),
   scope: z.string().optional(),
-  externalId: z.string().regex(/^.{1,64}$/).optional(),
+  externalId: z
+    .string()
+    .regex(/^.{1,64}$/)
+    .optional(),
   countryCode: z.enum(['NO']).optional(),
 });
 export type DraftAgreementRequest = z.infer<typeof DraftAgreementRequest>;
@@ -112,13 +120,20 @@ export type DraftAgreementRequest = z.infer<typeof DraftAgreementRequest>;
 export const DraftAgreementResponse = z.object({
   agreementId: z.string(),
   vippsConfirmationUrl: z.string(),
-  uuid: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/).optional(),
+  uuid: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    .optional(),
   /**
    * "The Id of the initialCharge if given, otherwise `null`". The pattern has no underscore although
    * the schema's example is `chr_5kSeqz`; real ids use a hyphen (the guide's history shows the
    * system key `chr-4assY8f-agr_FJw2Anb-ProcessPayment`), so the pattern is kept as written.
    */
-  chargeId: z.string().regex(/^[a-zA-Z0-9-]{1,50}$/).nullable().optional(),
+  chargeId: z
+    .string()
+    .regex(/^[a-zA-Z0-9-]{1,50}$/)
+    .nullable()
+    .optional(),
 });
 export type DraftAgreementResponse = z.infer<typeof DraftAgreementResponse>;
 
@@ -230,8 +245,16 @@ export const CreateChargeRequest = z.object({
   description: z.string().min(1).max(45),
   due: IsoDate,
   retryDays: z.int().min(0).max(14),
-  orderId: z.string().min(1).max(50).regex(/^[a-zA-Z\d-]+/).optional(),
-  externalId: z.string().regex(/^.{1,64}$/).optional(),
+  orderId: z
+    .string()
+    .min(1)
+    .max(50)
+    .regex(/^[a-zA-Z\d-]+/)
+    .optional(),
+  externalId: z
+    .string()
+    .regex(/^.{1,64}$/)
+    .optional(),
 });
 export type CreateChargeRequest = z.infer<typeof CreateChargeRequest>;
 

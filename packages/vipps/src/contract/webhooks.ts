@@ -18,12 +18,7 @@ export const EPAYMENT_EVENT_TYPES = [
   'epayments.payment.terminated.v1',
 ] as const;
 
-export const RECURRING_AGREEMENT_EVENT_TYPES = [
-  'recurring.agreement-activated.v1',
-  'recurring.agreement-rejected.v1',
-  'recurring.agreement-stopped.v1',
-  'recurring.agreement-expired.v1',
-] as const;
+export const RECURRING_AGREEMENT_EVENT_TYPES = ['recurring.agreement-activated.v1', 'recurring.agreement-rejected.v1', 'recurring.agreement-stopped.v1', 'recurring.agreement-expired.v1'] as const;
 
 /**
  * `canceled` with one "l", as events.md spells it. `recurring.charge-refunded.v1` is not in the
@@ -73,7 +68,10 @@ export const WebhooksProblem = z.object({
   detail: z.string().nullable().optional(),
   instance: z.string().nullable().optional(),
   traceId: z.string().nullable().optional(),
-  extraDetails: z.array(z.object({ name: z.string(), reason: z.string() })).nullable().optional(),
+  extraDetails: z
+    .array(z.object({ name: z.string(), reason: z.string() }))
+    .nullable()
+    .optional(),
 });
 export type WebhooksProblem = z.infer<typeof WebhooksProblem>;
 

@@ -9,7 +9,17 @@
  *   show only in `aggregate` and in the event log.
  */
 import type { Amount } from '../contract/common.ts';
-import type { CreatePaymentRequest, EpaymentWebhookEvent, GetPaymentResponse, ModificationResponse, PaymentEvent, PaymentEventName, PaymentMethodType, PaymentState, UserFlow } from '../contract/epayment.ts';
+import type {
+  CreatePaymentRequest,
+  EpaymentWebhookEvent,
+  GetPaymentResponse,
+  ModificationResponse,
+  PaymentEvent,
+  PaymentEventName,
+  PaymentMethodType,
+  PaymentState,
+  UserFlow,
+} from '../contract/epayment.ts';
 import { Refusal, randomDigits, urlProblem } from './support.ts';
 import type { Answer, Emit } from './support.ts';
 import { randomUUID } from 'node:crypto';

@@ -78,7 +78,15 @@ export interface ChargeRecord {
 }
 
 /** The terms a restored agreement keeps: those of its draft, checked as a draft is. */
-const RestoredTerms = DraftAgreementRequestSchema.pick({ pricing: true, interval: true, productName: true, productDescription: true, merchantRedirectUrl: true, merchantAgreementUrl: true, externalId: true });
+const RestoredTerms = DraftAgreementRequestSchema.pick({
+  pricing: true,
+  interval: true,
+  productName: true,
+  productDescription: true,
+  merchantRedirectUrl: true,
+  merchantAgreementUrl: true,
+  externalId: true,
+});
 
 /** An ACTIVE agreement to seed (`VippsSimulator.restoreAgreement`): its id and the terms it was drafted with. */
 export type RestoredAgreement = z.input<typeof RestoredTerms> & {
@@ -434,7 +442,10 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
   }
 
   /** A charge as it is created (either kind): PENDING, nothing moved yet, its CREATE in the history. */
-  function openCharge(fields: Omit<ChargeRecord, 'status' | 'transactionId' | 'failureReason' | 'failureDescription' | 'captured' | 'refunded' | 'cancelled' | 'history'>, idempotencyKey: string | undefined): ChargeRecord {
+  function openCharge(
+    fields: Omit<ChargeRecord, 'status' | 'transactionId' | 'failureReason' | 'failureDescription' | 'captured' | 'refunded' | 'cancelled' | 'history'>,
+    idempotencyKey: string | undefined,
+  ): ChargeRecord {
     const charge: ChargeRecord = { ...fields, status: 'PENDING', transactionId: null, failureReason: undefined, failureDescription: undefined, captured: 0, refunded: 0, cancelled: 0, history: [] };
     history(charge, 'CREATE', charge.amount, idempotencyKey ?? '');
     charges.set(key(charge.msn, charge.id), charge);
@@ -498,7 +509,9 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
     }
     const capturable = charge.amount - charge.captured - charge.cancelled;
     if (body.amount > capturable) {
-      throw new Refusal(400, 'charge-capture-failed', 'Bad Request', `amount: ${body.amount} is more than the ${capturable} left to capture`, [{ name: 'amount', reason: 'more than is left to capture' }]);
+      throw new Refusal(400, 'charge-capture-failed', 'Bad Request', `amount: ${body.amount} is more than the ${capturable} left to capture`, [
+        { name: 'amount', reason: 'more than is left to capture' },
+      ]);
     }
     charge.captured += body.amount;
     charge.status = charge.captured === charge.amount ? 'CHARGED' : 'PARTIALLY_CAPTURED';
@@ -515,7 +528,9 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
     }
     const refundable = charge.captured - charge.refunded;
     if (body.amount > refundable) {
-      throw new Refusal(400, 'operation-failed', 'Bad Request', `amount: ${body.amount} is more than the ${refundable} that can be refunded`, [{ name: 'amount', reason: 'more than can be refunded' }]);
+      throw new Refusal(400, 'operation-failed', 'Bad Request', `amount: ${body.amount} is more than the ${refundable} that can be refunded`, [
+        { name: 'amount', reason: 'more than can be refunded' },
+      ]);
     }
     charge.refunded += body.amount;
     charge.status = charge.refunded === charge.captured ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
@@ -527,7 +542,8 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
   function listAgreements(request: RecurringRequest): Answer {
     const statusParam = request.query.get('status') ?? 'ACTIVE';
     const status = AgreementStatusSchema.safeParse(statusParam);
-    if (!status.success) throw new Refusal(400, 'validation-error', 'Bad Request', `status: must be one of ${AgreementStatusSchema.options.join(', ')}`, [{ name: 'status', reason: 'unknown status' }]);
+    if (!status.success)
+      throw new Refusal(400, 'validation-error', 'Bad Request', `status: must be one of ${AgreementStatusSchema.options.join(', ')}`, [{ name: 'status', reason: 'unknown status' }]);
     const createdAfterParam = request.query.get('createdAfter');
     const createdAfter = createdAfterParam === null ? undefined : Number(createdAfterParam);
     if (createdAfter !== undefined && !Number.isSafeInteger(createdAfter)) {
@@ -641,7 +657,10 @@ export function createRecurringArea({ now, publicUrl, emit, chargeLeadDays, agre
       const problems = terms.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
       throw new TypeError(`restoreAgreement: ${problems.join('; ')}`);
     }
-    for (const [field, allowCustomScheme] of [['merchantRedirectUrl', true], ['merchantAgreementUrl', false]] as const) {
+    for (const [field, allowCustomScheme] of [
+      ['merchantRedirectUrl', true],
+      ['merchantAgreementUrl', false],
+    ] as const) {
       const problem = urlProblem(terms.data[field], allowCustomScheme);
       if (problem !== null) throw new TypeError(`restoreAgreement: ${field}: ${problem}`);
     }

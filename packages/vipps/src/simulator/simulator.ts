@@ -323,7 +323,9 @@ export function createVippsSimulator(options: VippsSimulatorOptions): VippsSimul
     for (const name of SYSTEM_HEADERS) {
       const value = headers[name.toLowerCase()];
       if (value !== undefined && value.length > SYSTEM_HEADER_MAX_LENGTH) {
-        throw new Refusal(400, 'validation-error', 'Bad Request', `${name}: must be at most ${SYSTEM_HEADER_MAX_LENGTH} characters`, [{ name, reason: `at most ${SYSTEM_HEADER_MAX_LENGTH} characters` }]);
+        throw new Refusal(400, 'validation-error', 'Bad Request', `${name}: must be at most ${SYSTEM_HEADER_MAX_LENGTH} characters`, [
+          { name, reason: `at most ${SYSTEM_HEADER_MAX_LENGTH} characters` },
+        ]);
       }
     }
   }
@@ -606,7 +608,8 @@ export function createVippsSimulator(options: VippsSimulatorOptions): VippsSimul
         return html(response, 200, messagePage(ACTION_DONE[action], 'Du kan lukke denne siden.'));
       }
       if (agreementId !== null) {
-        const agreement = action === 'approve' ? recurring.userActions.approve(agreementId) : action === 'reject' ? recurring.userActions.reject(agreementId) : recurring.userActions.expire(agreementId);
+        const agreement =
+          action === 'approve' ? recurring.userActions.approve(agreementId) : action === 'reject' ? recurring.userActions.reject(agreementId) : recurring.userActions.expire(agreementId);
         return redirect(response, agreement.merchantRedirectUrl);
       }
     } catch (error) {

@@ -45,7 +45,9 @@ export const bankFile = pgTable(
 export const bankTransaction = pgTable(
   'bank_transaction',
   {
-    bankFileId: text('bank_file_id').notNull().references(() => bankFile.id),
+    bankFileId: text('bank_file_id')
+      .notNull()
+      .references(() => bankFile.id),
     /** 1-based position of the transaction in the file. */
     seq: integer('seq').notNull(),
     /** The title whose agreement or account the assignment names; null when none does. */
@@ -72,11 +74,7 @@ export const bankTransaction = pgTable(
     resolvedNote: text('resolved_note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.bankFileId, table.seq] }),
-    index('bank_transaction_open_idx').on(table.reason, table.resolvedAt),
-    index('bank_transaction_kid_idx').on(table.kid),
-  ],
+  (table) => [primaryKey({ columns: [table.bankFileId, table.seq] }), index('bank_transaction_open_idx').on(table.reason, table.resolvedAt), index('bank_transaction_kid_idx').on(table.kid)],
 );
 
 /**
@@ -86,8 +84,12 @@ export const bankTransaction = pgTable(
 export const avtaleGiroClaim = pgTable(
   'avtalegiro_claim',
   {
-    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).notNull().references(() => invoice.ariaInvoiceNo),
-    bankFileId: text('bank_file_id').notNull().references(() => bankFile.id),
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' })
+      .notNull()
+      .references(() => invoice.ariaInvoiceNo),
+    bankFileId: text('bank_file_id')
+      .notNull()
+      .references(() => bankFile.id),
     /** The mandate's customer KID the claim was made on (the bank draws on that mandate). */
     kid: text('kid').notNull(),
     amountOre: integer('amount_ore').notNull(),
@@ -99,7 +101,9 @@ export const avtaleGiroClaim = pgTable(
     // An invoice is claimed once per file; withdrawn (part-paid, method changed and back) it may be claimed again later…
     primaryKey({ columns: [table.ariaInvoiceNo, table.bankFileId] }),
     // …but never has two claims out at the bank at once.
-    uniqueIndex('avtalegiro_claim_live_idx').on(table.ariaInvoiceNo).where(sql`cancelled_in is null`),
+    uniqueIndex('avtalegiro_claim_live_idx')
+      .on(table.ariaInvoiceNo)
+      .where(sql`cancelled_in is null`),
     index('avtalegiro_claim_kid_idx').on(table.kid, table.dueOn),
   ],
 );

@@ -9,7 +9,9 @@ export const invoice = pgTable(
   'invoice',
   {
     ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity({ startWith: 90_000_000 }),
-    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).notNull().references(() => account.ariaAccountNo),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' })
+      .notNull()
+      .references(() => account.ariaAccountNo),
     subscriptionId: text('subscription_id').references(() => subscription.id),
     kid: text('kid').notNull(),
     amountOre: integer('amount_ore').notNull(),
@@ -81,7 +83,9 @@ export const paymentCallback = pgTable(
   {
     provider: text('provider').notNull(),
     eventId: text('event_id').notNull(),
-    paymentId: text('payment_id').notNull().references(() => payment.id),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payment.id),
     status: text('status').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
   },
@@ -96,7 +100,9 @@ export const paymentAgreement = pgTable(
   'payment_agreement',
   {
     id: text('id').primaryKey(),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     /** SWEDBANK-PPG, VIPPS or AVTALEGIRO. */
     method: text('method').notNull(),
     /** PENDING (AvtaleGiro until the bank confirms), ACTIVE, or REPLACED by a newer one. */
@@ -125,7 +131,9 @@ export const paymentAgreement = pgTable(
 export const subscriptionPeriod = pgTable(
   'subscription_period',
   {
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     periodFrom: date('period_from', { mode: 'string' }).notNull(),
     ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).references(() => invoice.ariaInvoiceNo),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
@@ -147,8 +155,12 @@ export const billingDocument = pgTable(
     /** INVOICE or CREDIT_NOTE. */
     kind: text('kind').notNull(),
     /** The invoice itself, or the invoice a credit note credits. */
-    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).notNull().references(() => invoice.ariaInvoiceNo),
-    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).notNull().references(() => account.ariaAccountNo),
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' })
+      .notNull()
+      .references(() => invoice.ariaInvoiceNo),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' })
+      .notNull()
+      .references(() => account.ariaAccountNo),
     titleCode: text('title_code').notNull(),
     issuedOn: date('issued_on', { mode: 'string' }).notNull(),
     /** The document's total: the invoice's amount, or the amount a credit note credits. */
@@ -166,8 +178,12 @@ export const billingDocument = pgTable(
     index('billing_document_account_idx').on(table.ariaAccountNo, table.issuedOn),
     index('billing_document_invoice_idx').on(table.ariaInvoiceNo),
     // The jobs' work lists, small however many documents there are: PDFs not stored yet, EHF documents not written yet.
-    index('billing_document_unrendered_idx').on(table.number).where(sql`pdf is null`),
-    index('billing_document_ehf_pending_idx').on(table.number).where(sql`ehf_delivered_at is null and content -> 'buyer' ->> 'organizationNumber' is not null`),
+    index('billing_document_unrendered_idx')
+      .on(table.number)
+      .where(sql`pdf is null`),
+    index('billing_document_ehf_pending_idx')
+      .on(table.number)
+      .where(sql`ehf_delivered_at is null and content -> 'buyer' ->> 'organizationNumber' is not null`),
   ],
 );
 
@@ -178,7 +194,9 @@ export const billingDocument = pgTable(
  * access point that delivers them is configuration (EHF_OUTBOX_DIR).
  */
 export const einvoiceRecipient = pgTable('einvoice_recipient', {
-  subscriptionId: text('subscription_id').primaryKey().references(() => subscription.id),
+  subscriptionId: text('subscription_id')
+    .primaryKey()
+    .references(() => subscription.id),
   organizationNumber: text('organization_number').notNull(),
   companyName: text('company_name').notNull(),
   street: text('street').notNull(),
@@ -194,7 +212,9 @@ export const invoiceCredit = pgTable(
   'invoice_credit',
   {
     id: text('id').primaryKey(),
-    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).notNull().references(() => invoice.ariaInvoiceNo),
+    ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' })
+      .notNull()
+      .references(() => invoice.ariaInvoiceNo),
     amountOre: integer('amount_ore').notNull(),
     reason: text('reason').notNull(),
     paymentId: text('payment_id').references(() => payment.id),
@@ -215,8 +235,12 @@ export const creditSetOff = pgTable(
   'credit_set_off',
   {
     id: text('id').primaryKey(),
-    creditNoteNumber: bigint('credit_note_number', { mode: 'number' }).notNull().references(() => billingDocument.number),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    creditNoteNumber: bigint('credit_note_number', { mode: 'number' })
+      .notNull()
+      .references(() => billingDocument.number),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     amountOre: integer('amount_ore').notNull(),
     /** The invoice it was set off against; null while it waits for the next one. */
     ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).references(() => invoice.ariaInvoiceNo),
@@ -224,7 +248,9 @@ export const creditSetOff = pgTable(
     setOffAt: timestamp('set_off_at', { withTimezone: true }),
   },
   (table) => [
-    index('credit_set_off_waiting_idx').on(table.subscriptionId).where(sql`aria_invoice_no is null`),
+    index('credit_set_off_waiting_idx')
+      .on(table.subscriptionId)
+      .where(sql`aria_invoice_no is null`),
     index('credit_set_off_invoice_idx').on(table.ariaInvoiceNo),
   ],
 );
@@ -246,8 +272,12 @@ export const discountCode = pgTable('discount_code', {
 export const subscriptionDiscount = pgTable(
   'subscription_discount',
   {
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
-    code: text('code').notNull().references(() => discountCode.code),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
+    code: text('code')
+      .notNull()
+      .references(() => discountCode.code),
     remainingPeriods: integer('remaining_periods').notNull(),
     addedAt: timestamp('added_at', { withTimezone: true }).notNull(),
   },

@@ -6,7 +6,9 @@ export const consentChoice = pgTable(
   {
     /** Counts up: the order choices were made in, even within one millisecond. */
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     analytics: boolean('analytics').notNull(),
     marketing: boolean('marketing').notNull(),
     personalisation: boolean('personalisation').notNull(),
@@ -29,7 +31,9 @@ export const consentPermissionChoice = pgTable(
   'consent_permission_choice',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     /** A ConsentPermission of packages/domain/src/consent/consent.ts. */
     permission: text('permission').notNull(),
     granted: boolean('granted').notNull(),

@@ -3,7 +3,9 @@ import { subscription } from './subscription.ts';
 
 /** SPEC §3 Delivery address, for paper subscriptions. */
 export const deliveryAddress = pgTable('delivery_address', {
-  subscriptionId: text('subscription_id').primaryKey().references(() => subscription.id),
+  subscriptionId: text('subscription_id')
+    .primaryKey()
+    .references(() => subscription.id),
   coName: text('co_name'),
   street: text('street').notNull(),
   streetNumber: text('street_number').notNull(),
@@ -33,7 +35,9 @@ export const deliveryChange = pgTable(
   'delivery_change',
   {
     id: text('id').primaryKey(),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     /** TRANSFER, PERMANENT or STOP. */
     type: text('type').notNull(),
     fromDate: date('from_date', { mode: 'string' }).notNull(),
@@ -54,7 +58,9 @@ export const deliveryComplaint = pgTable(
   'delivery_complaint',
   {
     caseNo: bigint('case_no', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity({ startWith: 100_001 }),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     code: text('code').notNull(),
     text: text('text'),
     /** REDELIVERY, EXTENSION or CREDIT. */
@@ -73,8 +79,12 @@ export const deliveryComplaint = pgTable(
 export const deliveryComplaintDay = pgTable(
   'delivery_complaint_day',
   {
-    caseNo: bigint('case_no', { mode: 'number' }).notNull().references(() => deliveryComplaint.caseNo),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    caseNo: bigint('case_no', { mode: 'number' })
+      .notNull()
+      .references(() => deliveryComplaint.caseNo),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     issueDate: date('issue_date', { mode: 'string' }).notNull(),
     code: text('code').notNull(),
   },
@@ -103,8 +113,12 @@ export const deliveryNotice = pgTable(
 export const deliveryNoticeRecipient = pgTable(
   'delivery_notice_recipient',
   {
-    segmentId: text('segment_id').notNull().references(() => deliveryNotice.segmentId),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    segmentId: text('segment_id')
+      .notNull()
+      .references(() => deliveryNotice.segmentId),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     postalCode: text('postal_code').notNull(),
   },
   (table) => [primaryKey({ columns: [table.segmentId, table.subscriptionId] }), index('delivery_notice_recipient_subscription_idx').on(table.subscriptionId)],

@@ -8,7 +8,9 @@ export const subscriptionMember = pgTable(
   'subscription_member',
   {
     id: text('id').primaryKey(),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     /** family or business. */
     kind: text('kind').notNull(),
     email: text('email').notNull(),
@@ -28,7 +30,9 @@ export const familyInvitationLink = pgTable(
   {
     tokenHash: text('token_hash').primaryKey(),
     memberId: text('member_id').notNull(),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     email: text('email').notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

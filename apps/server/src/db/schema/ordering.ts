@@ -15,7 +15,9 @@ export const subscriptionOrder = pgTable(
   {
     id: text('id').primaryKey(),
     idempotencyKey: text('idempotency_key').notNull(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     titleCode: text('title_code').notNull(),
     ariaPlanId: text('aria_plan_id').notNull(),
     planName: text('plan_name').notNull(),
@@ -66,15 +68,21 @@ export const subscriptionOrder = pgTable(
 export const subscriptionWithdrawal = pgTable(
   'subscription_withdrawal',
   {
-    orderId: text('order_id').primaryKey().references(() => subscriptionOrder.id),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    orderId: text('order_id')
+      .primaryKey()
+      .references(() => subscriptionOrder.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     userId: text('user_id').notNull(),
     agreedOn: date('agreed_on', { mode: 'string' }).notNull(),
     deadline: date('deadline', { mode: 'string' }).notNull(),
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }).notNull(),
     /** What the agreement had been paid when it was withdrawn: what is owed back. */
     paidOre: integer('paid_ore').notNull(),
-    refunds: jsonb('refunds').$type<{ ariaInvoiceNo: number; amountOre: number; outcome: 'refunded' | 'cancelled' | 'pending' | 'manual'; creditNoteNumber: number | null; code: string | null }[]>().notNull(),
+    refunds: jsonb('refunds')
+      .$type<{ ariaInvoiceNo: number; amountOre: number; outcome: 'refunded' | 'cancelled' | 'pending' | 'manual'; creditNoteNumber: number | null; code: string | null }[]>()
+      .notNull(),
     refundsOpen: boolean('refunds_open').notNull(),
   },
   (table) => [index('subscription_withdrawal_subscription_idx').on(table.subscriptionId), index('subscription_withdrawal_open_idx').on(table.refundsOpen)],
@@ -88,7 +96,9 @@ export const subscriptionWithdrawal = pgTable(
 export const connectableAccount = pgTable(
   'connectable_account',
   {
-    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).primaryKey().references(() => account.ariaAccountNo),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' })
+      .primaryKey()
+      .references(() => account.ariaAccountNo),
     contactEmail: text('contact_email').notNull(),
     /** The last eight digits, for the phone search. */
     contactPhoneKey: text('contact_phone_key'),
@@ -104,7 +114,9 @@ export const connectRequest = pgTable(
   'connect_request',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     /** null: the search found nothing (still counted). */
     ariaAccountNo: bigint('aria_account_no', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

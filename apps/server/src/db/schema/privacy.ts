@@ -12,7 +12,9 @@ export const dataRequest = pgTable(
   'data_request',
   {
     id: text('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     /** export or erasure. */
     kind: text('kind').notNull(),
     /** pending, ready (export), expired (export), completed (erasure). */
@@ -33,9 +35,13 @@ export const dataRequest = pgTable(
     index('data_request_user_idx').on(table.userId, table.kind, table.requestedAt),
     index('data_request_due_idx').on(table.kind, table.status, table.dueAt),
     // One pending erasure per user: a second click finds the first.
-    uniqueIndex('data_request_one_erasure_idx').on(table.userId).where(sql`kind = 'erasure'`),
+    uniqueIndex('data_request_one_erasure_idx')
+      .on(table.userId)
+      .where(sql`kind = 'erasure'`),
     // One pending export per user (issue 20): asking again while one is being made answers that one.
-    uniqueIndex('data_request_one_pending_export_idx').on(table.userId).where(sql`kind = 'export' and status = 'pending'`),
+    uniqueIndex('data_request_one_pending_export_idx')
+      .on(table.userId)
+      .where(sql`kind = 'export' and status = 'pending'`),
   ],
 );
 

@@ -6,7 +6,10 @@ import { appUser } from './users.ts';
 export const account = pgTable('account', {
   // New accounts count up from 50 000 000; the demo data uses numbers below that.
   ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity({ startWith: 50_000_000 }),
-  userId: text('user_id').notNull().unique().references(() => appUser.id),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => appUser.id),
   firstTitleCode: text('first_title_code').notNull(),
   accountBalanceOre: integer('account_balance_ore').notNull().default(0),
   createdAt: createdAt(),
@@ -17,7 +20,9 @@ export const subscription = pgTable(
   'subscription',
   {
     id: text('id').primaryKey(),
-    ariaAccountNo: bigint('aria_account_no', { mode: 'number' }).notNull().references(() => account.ariaAccountNo),
+    ariaAccountNo: bigint('aria_account_no', { mode: 'number' })
+      .notNull()
+      .references(() => account.ariaAccountNo),
     titleCode: text('title_code').notNull(),
     ariaPlanId: text('aria_plan_id').notNull(),
     planName: text('plan_name').notNull(),
@@ -95,7 +100,9 @@ export const subscriptionChange = pgTable(
   'subscription_change',
   {
     id: text('id').primaryKey(),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     at: timestamp('at', { withTimezone: true }).notNull(),
     /** self, customerCentre or system. */
     actor: text('actor').notNull(),
@@ -115,7 +122,9 @@ export const cancellationSurvey = pgTable(
   'cancellation_survey',
   {
     id: text('id').primaryKey(),
-    subscriptionId: text('subscription_id').notNull().references(() => subscription.id),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscription.id),
     reasonCode: text('reason_code').notNull(),
     reasonText: text('reason_text'),
     /** CANCELLATION or REPLACEMENT-ANN (the retention offer was taken instead). */
@@ -127,7 +136,9 @@ export const cancellationSurvey = pgTable(
 
 /** The one retention offer a subscription may accept: the primary key keeps it to one. */
 export const retentionOfferAcceptance = pgTable('retention_offer_acceptance', {
-  subscriptionId: text('subscription_id').primaryKey().references(() => subscription.id),
+  subscriptionId: text('subscription_id')
+    .primaryKey()
+    .references(() => subscription.id),
   offerCode: text('offer_code').notNull(),
   acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull(),
 });

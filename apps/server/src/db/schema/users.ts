@@ -2,23 +2,27 @@ import { boolean, date, index, integer, pgTable, primaryKey, text, timestamp, un
 import { createdAt } from './columns.ts';
 
 /** SPEC §3 User. `identitySub` is the identity id (`spidId` when the provider is spid). */
-export const appUser = pgTable('app_user', {
-  id: text('id').primaryKey(),
-  /** The OIDC `sub` of the configured issuer. One issuer per deployment, so it is unique. */
-  identitySub: text('identity_sub').notNull().unique(),
-  email: text('email').notNull(),
-  givenName: text('given_name').notNull().default(''),
-  familyName: text('family_name').notNull().default(''),
-  phoneNumber: text('phone_number'),
-  birthdate: date('birthdate', { mode: 'string' }),
-  /**
-   * Since when this user has proven `email` (a sign-up code, a confirmed e-mail change, an
-   * issuer's email_verified). Null: never. The data export lists mail to the address only
-   * from then on (issue 20): mail to the same string before that was not theirs.
-   */
-  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
-  createdAt: createdAt(),
-}, (table) => [index('app_user_email_idx').on(table.email)]);
+export const appUser = pgTable(
+  'app_user',
+  {
+    id: text('id').primaryKey(),
+    /** The OIDC `sub` of the configured issuer. One issuer per deployment, so it is unique. */
+    identitySub: text('identity_sub').notNull().unique(),
+    email: text('email').notNull(),
+    givenName: text('given_name').notNull().default(''),
+    familyName: text('family_name').notNull().default(''),
+    phoneNumber: text('phone_number'),
+    birthdate: date('birthdate', { mode: 'string' }),
+    /**
+     * Since when this user has proven `email` (a sign-up code, a confirmed e-mail change, an
+     * issuer's email_verified). Null: never. The data export lists mail to the address only
+     * from then on (issue 20): mail to the same string before that was not theirs.
+     */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('app_user_email_idx').on(table.email)],
+);
 
 /**
  * The logins that reach a user (issue 24): one row per issuer and subject. A person may sign in with
@@ -30,7 +34,9 @@ export const userLogin = pgTable(
   {
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     linkedAt: timestamp('linked_at', { withTimezone: true }).notNull(),
   },
   (table) => [
@@ -49,7 +55,9 @@ export const userLogin = pgTable(
 export const profileFieldSource = pgTable(
   'profile_field_source',
   {
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     /** givenName, familyName, email, phoneNumber or birthdate. */
     field: text('field').notNull(),
     /** ISSUER, USER, DECLARED or CUSTOMER_SERVICE. */
@@ -69,22 +77,22 @@ export const profileFieldSource = pgTable(
 export const loginAttempt = pgTable(
   'login_attempt',
   {
-  stateHash: text('state_hash').primaryKey(),
-  browserBindingHash: text('browser_binding_hash').notNull(),
-  codeVerifier: text('code_verifier').notNull(),
-  nonce: text('nonce').notNull(),
-  redirectUri: text('redirect_uri').notNull(),
-  returnTo: text('return_to').notNull(),
-  titleCode: text('title_code').notNull(),
-  /** The issuer's key (issue 24); null until the person picks one on the portal's login page. */
-  issuer: text('issuer'),
-  /** LOGIN, or LINK: a signed-in user adds this issuer's login to their own (and with it, its verified claims). */
-  purpose: text('purpose').notNull().default('LOGIN'),
-  /** For LINK: the user who started it; the login completes only in that user's session. */
-  linkUserId: text('link_user_id'),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  createdAt: createdAt(),
+    stateHash: text('state_hash').primaryKey(),
+    browserBindingHash: text('browser_binding_hash').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    returnTo: text('return_to').notNull(),
+    titleCode: text('title_code').notNull(),
+    /** The issuer's key (issue 24); null until the person picks one on the portal's login page. */
+    issuer: text('issuer'),
+    /** LOGIN, or LINK: a signed-in user adds this issuer's login to their own (and with it, its verified claims). */
+    purpose: text('purpose').notNull().default('LOGIN'),
+    /** For LINK: the user who started it; the login completes only in that user's session. */
+    linkUserId: text('link_user_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
   },
   // The sweep of old attempts deletes by expiry.
   (table) => [index('login_attempt_expires_idx').on(table.expiresAt)],
@@ -95,7 +103,9 @@ export const userSession = pgTable(
   'user_session',
   {
     idHash: text('id_hash').primaryKey(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     /** Kept for the provider's end-session call (id_token_hint). */
     idToken: text('id_token').notNull(),
     /**
@@ -116,7 +126,9 @@ export const emailChange = pgTable(
   'email_change',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     newEmail: text('new_email').notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -135,7 +147,9 @@ export const verificationCode = pgTable(
     id: text('id').primaryKey(),
     /** student or business. */
     purpose: text('purpose').notNull(),
-    userId: text('user_id').notNull().references(() => appUser.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => appUser.id),
     /** The address the code was sent to, lower-case. */
     email: text('email').notNull(),
     codeHash: text('code_hash').notNull(),

@@ -48,7 +48,13 @@ export async function findIdentityAccountById(db: Db, id: string): Promise<Ident
 }
 
 export async function findIdentityAccountByEmail(db: Db, email: string): Promise<IdentityAccount | undefined> {
-  return (await db.select().from(idpAccount).where(eq(idpAccount.email, normalizeEmail(email))).limit(1))[0];
+  return (
+    await db
+      .select()
+      .from(idpAccount)
+      .where(eq(idpAccount.email, normalizeEmail(email)))
+      .limit(1)
+  )[0];
 }
 
 /**

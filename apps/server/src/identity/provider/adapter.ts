@@ -99,5 +99,4 @@ class PayloadAdapter implements Adapter {
     // oidc-provider decides "already used" (code replay, refresh token reuse) by this field.
     return row.consumedAt ? { ...payload, consumed: epochSeconds(row.consumedAt) } : payload;
   }
-
 }

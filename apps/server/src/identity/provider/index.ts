@@ -48,10 +48,7 @@ const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * derives its absolute URLs from the difference). The login pages oidc-provider sends the
  * browser to are ordinary Fastify routes under the same path (more specific, so they win).
  */
-export async function registerEmbeddedIdentityProvider(
-  app: FastifyInstance,
-  deps: EmbeddedIdentityProviderDependencies,
-): Promise<EmbeddedIdentityProvider> {
+export async function registerEmbeddedIdentityProvider(app: FastifyInstance, deps: EmbeddedIdentityProviderDependencies): Promise<EmbeddedIdentityProvider> {
   const { config, database, catalogue } = deps;
   const now = deps.now ?? systemClock;
   const issuer = embeddedIssuerUrl(config);

@@ -161,8 +161,7 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   const loginUrl = (uid: string) => `${mountPath}/interaction/${uid}`;
   const passwordResetUrl = (uid: string) => `${mountPath}/interaction/${uid}/password`;
   const passwordResetCodeUrl = (uid: string) => `${mountPath}/interaction/${uid}/password/code`;
-  const redirectUriOf = (interaction: Interaction) =>
-    typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined;
+  const redirectUriOf = (interaction: Interaction) => (typeof interaction.params.redirect_uri === 'string' ? interaction.params.redirect_uri : undefined);
 
   /** The title of the login: the one whose host the redirect URI is on (none for PUBLIC_URL or localhost). */
   const titleOf = (interaction: Interaction) => {
@@ -200,12 +199,15 @@ export async function interactionRoutes(app: FastifyInstance, options: Interacti
   }
 
   function renderPasswordResetRequest(reply: FastifyReply, interaction: Interaction, status: number, input: { email?: string; error?: string; alert?: string } = {}) {
-    return sendInteractionPage(reply, interaction, status, (brand) =>
-      passwordResetRequestPage({ action: passwordResetUrl(interaction.uid), loginUrl: loginUrl(interaction.uid), brand, ...input }),
-    );
+    return sendInteractionPage(reply, interaction, status, (brand) => passwordResetRequestPage({ action: passwordResetUrl(interaction.uid), loginUrl: loginUrl(interaction.uid), brand, ...input }));
   }
 
-  function renderPasswordResetCode(reply: FastifyReply, interaction: Interaction, status: number, input: { resetId: string; email: string; code?: string; errors?: Partial<Record<PasswordResetField, string>> }) {
+  function renderPasswordResetCode(
+    reply: FastifyReply,
+    interaction: Interaction,
+    status: number,
+    input: { resetId: string; email: string; code?: string; errors?: Partial<Record<PasswordResetField, string>> },
+  ) {
     const { uid } = interaction;
     return sendInteractionPage(reply, interaction, status, (brand) =>
       passwordResetCodePage({ action: passwordResetCodeUrl(uid), loginUrl: loginUrl(uid), requestUrl: passwordResetUrl(uid), brand, ...input }),

@@ -35,7 +35,10 @@ async function ensureSecret<T>(db: Db, name: string, schema: z.ZodType<T>, creat
   const read = async () => (await db.select({ value: idpSecret.value }).from(idpSecret).where(eq(idpSecret.name, name)).limit(1))[0];
   let row = await read();
   if (!row) {
-    await db.insert(idpSecret).values({ name, value: await create() }).onConflictDoNothing({ target: idpSecret.name });
+    await db
+      .insert(idpSecret)
+      .values({ name, value: await create() })
+      .onConflictDoNothing({ target: idpSecret.name });
     row = await read();
   }
   const parsed = schema.safeParse(row?.value);
@@ -63,11 +66,7 @@ export interface ClientCredentials {
  * otherwise the secret the provider generated and keeps in `idp_secret` (created here if
  * the provider has not started yet, so the call order does not matter).
  */
-export async function embeddedClientCredentials(
-  database: Pick<Database, 'db'>,
-  config: Pick<Config, 'oidcClientId' | 'oidcClientSecret'>,
-): Promise<ClientCredentials> {
-  const clientSecret =
-    config.oidcClientSecret ?? (await ensureSecret(database.db, 'client_secret', clientSecretSchema, async () => randomBytes(32).toString('base64url')));
+export async function embeddedClientCredentials(database: Pick<Database, 'db'>, config: Pick<Config, 'oidcClientId' | 'oidcClientSecret'>): Promise<ClientCredentials> {
+  const clientSecret = config.oidcClientSecret ?? (await ensureSecret(database.db, 'client_secret', clientSecretSchema, async () => randomBytes(32).toString('base64url')));
   return { clientId: config.oidcClientId, clientSecret };
 }

@@ -75,7 +75,10 @@ export function createSignups({ db, mailer, now, onSweepError }: SignupDeps) {
       const at = now();
       // The hash first, whether or not the address is taken: both answers take the same time.
       const passwordHash = await hashPassword(input.password);
-      const [recent] = await db.select({ n: count() }).from(idpSignup).where(and(eq(idpSignup.email, email), gt(idpSignup.createdAt, new Date(at.getTime() - 60 * MINUTE_MS))));
+      const [recent] = await db
+        .select({ n: count() })
+        .from(idpSignup)
+        .where(and(eq(idpSignup.email, email), gt(idpSignup.createdAt, new Date(at.getTime() - 60 * MINUTE_MS))));
       if ((recent?.n ?? 0) >= SIGNUPS_PER_ADDRESS_PER_HOUR) return { throttled: true };
       const existing = await findIdentityAccountByEmail(db, email);
       const id = randomUUID();

@@ -37,7 +37,18 @@ function demoVippsPersons(today: string, password: string): VippsPerson[] {
     sub,
     email,
     password,
-    claims: { name: `${given} ${family}`, given_name: given, family_name: family, email, email_verified: true, phone_number: phone, phone_number_verified: true, birthdate, address: home, other_addresses: [] },
+    claims: {
+      name: `${given} ${family}`,
+      given_name: given,
+      family_name: family,
+      email,
+      email_verified: true,
+      phone_number: phone,
+      phone_number_verified: true,
+      birthdate,
+      address: home,
+      other_addresses: [],
+    },
   });
   return [
     person('2c5b6a4e-1b1d-4a55-9a39-5f4f0b1c0001', 'papir@minside.test', 'Kari', 'Nordmann', '4791234567', bornYearsAgo(58), address('Kongens gate 12', '7011', 'Trondheim')),

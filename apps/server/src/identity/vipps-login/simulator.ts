@@ -231,11 +231,13 @@ export function createVippsLoginSimulator(options: VippsLoginSimulatorOptions): 
     // Vipps asks the user in the app at every login: an existing session never signs anyone in
     // silently, so each login sees the consent state (withheld scopes) of its time.
     const policy = interactionPolicy.base();
-    policy.get('login')?.checks.add(
-      new interactionPolicy.Check('every_login_confirmed', 'Vipps asks the user at every login', (ctx) =>
-        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-      ),
-    );
+    policy
+      .get('login')
+      ?.checks.add(
+        new interactionPolicy.Check('every_login_confirmed', 'Vipps asks the user at every login', (ctx) =>
+          ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+        ),
+      );
     const signingKey = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
     const origins = [...new Set(options.redirectUris.map((uri) => new URL(uri).origin))];
     const configuration: Configuration = {
@@ -351,7 +353,9 @@ export function createVippsLoginSimulator(options: VippsLoginSimulatorOptions): 
       delete interaction.session;
       await interaction.save(ttl.Interaction);
     }
-    const requested = String(interaction.params.scope ?? '').split(' ').filter((scope) => knownScopes.has(scope));
+    const requested = String(interaction.params.scope ?? '')
+      .split(' ')
+      .filter((scope) => knownScopes.has(scope));
     const withheld = requested.filter((scope) => (person.withhold as string[]).includes(scope));
     const grant = new oidcProvider.Grant({ accountId: person.sub, clientId: String(interaction.params.client_id) });
     grant.addOIDCScope(requested.filter((scope) => !withheld.includes(scope)).join(' '));

@@ -21,7 +21,8 @@ const mailHtmlCsp = "default-src 'none'; style-src 'unsafe-inline'; img-src http
  * The list page's one style element, allowed by its hash: under the SPA's CSP (`style-src
  * 'self'`) the browser refused it and reported a violation (issue 20.10).
  */
-const listStyle = 'body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1c1f}article{border:1px solid #dcd9d1;border-radius:12px;padding:1rem 1.5rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}.meta{color:#4c5058}';
+const listStyle =
+  'body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1c1f}article{border:1px solid #dcd9d1;border-radius:12px;padding:1rem 1.5rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}.meta{color:#4c5058}';
 const listCsp = [
   "default-src 'none'",
   `style-src 'sha256-${createHash('sha256').update(listStyle).digest('base64')}'`,

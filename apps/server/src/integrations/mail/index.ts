@@ -152,7 +152,13 @@ export function createMailer(deps: MailerDeps): Mailer {
         }) as MailTransport,
     ));
   const optedOut = async (reader: Pick<Db, 'select'>, userId: string, titleCode: string, kind: string) =>
-    (await reader.select({ kind: mailOptOut.kind }).from(mailOptOut).where(and(eq(mailOptOut.userId, userId), eq(mailOptOut.titleCode, titleCode), eq(mailOptOut.kind, kind))).limit(1)).length > 0;
+    (
+      await reader
+        .select({ kind: mailOptOut.kind })
+        .from(mailOptOut)
+        .where(and(eq(mailOptOut.userId, userId), eq(mailOptOut.titleCode, titleCode), eq(mailOptOut.kind, kind)))
+        .limit(1)
+    ).length > 0;
   // Bodies carry one-time links, codes and pay-links that are stored only as hashes elsewhere:
   // they are kept while they can be useful (for a retry, for /_dev/mail) and then blanked. The
   // row itself stays (who was sent what, when) for support and the data export.
@@ -234,7 +240,10 @@ export function createMailer(deps: MailerDeps): Mailer {
         }
         try {
           await (await transportFor(smtpUrl)).sendMail(sendableMessage(mail, from));
-          await db.update(mailOutbox).set({ sentAt: now(), lastError: null, attempts: mail.attempts + 1, nextAttemptAt: null }).where(eq(mailOutbox.id, mail.id));
+          await db
+            .update(mailOutbox)
+            .set({ sentAt: now(), lastError: null, attempts: mail.attempts + 1, nextAttemptAt: null })
+            .where(eq(mailOutbox.id, mail.id));
           sent += 1;
         } catch (error) {
           const attempts = mail.attempts + 1;

@@ -61,8 +61,7 @@ export function titleMail(title: MailTitle, content: MailContent): RenderedMail 
     contact,
   ].join('\n');
 
-  const paragraph = (line: string, muted = false) =>
-    `<p style="margin:0 0 16px;font-size:16px;line-height:1.5;color:${muted ? '#4c5058' : '#1b1c1f'}">${escapeHtml(line)}</p>`;
+  const paragraph = (line: string, muted = false) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5;color:${muted ? '#4c5058' : '#1b1c1f'}">${escapeHtml(line)}</p>`;
   const action = content.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${brand};color:${onBrand};font-weight:600;text-decoration:none">${escapeHtml(content.action.label)}</a></p>
 <p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#4c5058">Virker ikke knappen? Kopier denne adressen inn i nettleseren:<br><a href="${escapeHtml(content.action.url)}" style="color:#1b1c1f;word-break:break-all">${escapeHtml(content.action.url)}</a></p>`

@@ -20,13 +20,7 @@ export interface UnsubscribeRouteOptions {
 
 const pageStyle =
   'body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1b1c1f;line-height:1.5}button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1b1c1f;color:#fff;cursor:pointer}a{color:#1b1c1f}';
-const pageCsp = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(pageStyle).digest('base64')}'`,
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const pageCsp = ["default-src 'none'", `style-src 'sha256-${createHash('sha256').update(pageStyle).digest('base64')}'`, "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
 
 /**
  * `/e-post/avmelding?token=…` (RFC 8058): outside `/api`, because a mail provider's one-click
@@ -46,13 +40,7 @@ export async function unsubscribeRoutes(fastify: FastifyInstance, options: Unsub
   const wantsPage = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
 
   const page = (reply: FastifyReply, status: number, heading: string, body: string) =>
-    reply
-      .status(status)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('content-security-policy', pageCsp)
-      .header('referrer-policy', 'no-referrer')
-      .send(`<!doctype html>
+    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', pageCsp).header('referrer-policy', 'no-referrer').send(`<!doctype html>
 <html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>${escapeHtml(heading)}</title><style>${pageStyle}</style></head>
 <body><main><h1>${escapeHtml(heading)}</h1>
@@ -62,43 +50,35 @@ ${body}
   const invalidPage = (reply: FastifyReply) => page(reply, 400, 'Lenken virker ikke', `<p>${escapeHtml(unsubscribeMessages.linkInvalid)}</p>`);
   const doneMessage = (target: UnsubscribeTarget) => `Du får ikke lenger ${optionalMailKindNames[target.kind]} fra ${titleName(target.titleCode)} på e-post.`;
 
-  app.get(
-    UNSUBSCRIBE_PATH,
-    { schema: { hide: true, querystring: unsubscribeQuerySchema } },
-    async (request, reply) => {
-      const target = readUnsubscribeToken(secret, request.query.token);
-      if (!target) return invalidPage(reply);
-      const [already] = await db
-        .select({ kind: mailOptOut.kind })
-        .from(mailOptOut)
-        .where(and(eq(mailOptOut.userId, target.userId), eq(mailOptOut.titleCode, target.titleCode), eq(mailOptOut.kind, target.kind)));
-      const name = titleName(target.titleCode);
-      if (already) return page(reply, 200, 'Du er meldt av', `<p>${escapeHtml(doneMessage(target))}</p>`);
-      return page(
-        reply,
-        200,
-        `Meld deg av e-post fra ${name}`,
-        `<p>Vil du slutte å få ${escapeHtml(optionalMailKindNames[target.kind])} fra ${escapeHtml(name)} på e-post? Kvitteringer, fakturaer og koder får du fortsatt.</p>
+  app.get(UNSUBSCRIBE_PATH, { schema: { hide: true, querystring: unsubscribeQuerySchema } }, async (request, reply) => {
+    const target = readUnsubscribeToken(secret, request.query.token);
+    if (!target) return invalidPage(reply);
+    const [already] = await db
+      .select({ kind: mailOptOut.kind })
+      .from(mailOptOut)
+      .where(and(eq(mailOptOut.userId, target.userId), eq(mailOptOut.titleCode, target.titleCode), eq(mailOptOut.kind, target.kind)));
+    const name = titleName(target.titleCode);
+    if (already) return page(reply, 200, 'Du er meldt av', `<p>${escapeHtml(doneMessage(target))}</p>`);
+    return page(
+      reply,
+      200,
+      `Meld deg av e-post fra ${name}`,
+      `<p>Vil du slutte å få ${escapeHtml(optionalMailKindNames[target.kind])} fra ${escapeHtml(name)} på e-post? Kvitteringer, fakturaer og koder får du fortsatt.</p>
 <form method="post" action="${escapeHtml(`${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(request.query.token)}`)}"><button type="submit">Meld meg av</button></form>`,
-      );
-    },
-  );
+    );
+  });
 
-  app.post(
-    UNSUBSCRIBE_PATH,
-    { schema: { querystring: unsubscribeQuerySchema, response: { 200: unsubscribeResponseSchema, 400: apiErrorSchema } } },
-    async (request, reply) => {
-      const target = readUnsubscribeToken(secret, request.query.token);
-      if (!target) {
-        if (wantsPage(request)) return invalidPage(reply);
-        throw new AppError(400, unsubscribeErrorCodes.linkInvalid, unsubscribeMessages.linkInvalid);
-      }
-      await turnOff(db, target, now());
-      request.log.info({ titleCode: target.titleCode, kind: target.kind }, 'e-mail kind turned off by its unsubscribe link');
-      const message = doneMessage(target);
-      if (wantsPage(request)) return page(reply, 200, 'Du er meldt av', `<p>${escapeHtml(message)}</p>`);
-      const body: UnsubscribeResponse = { result: 'unsubscribed', titleCode: target.titleCode, kind: target.kind, message };
-      return reply.header('cache-control', 'no-store').send(body);
-    },
-  );
+  app.post(UNSUBSCRIBE_PATH, { schema: { querystring: unsubscribeQuerySchema, response: { 200: unsubscribeResponseSchema, 400: apiErrorSchema } } }, async (request, reply) => {
+    const target = readUnsubscribeToken(secret, request.query.token);
+    if (!target) {
+      if (wantsPage(request)) return invalidPage(reply);
+      throw new AppError(400, unsubscribeErrorCodes.linkInvalid, unsubscribeMessages.linkInvalid);
+    }
+    await turnOff(db, target, now());
+    request.log.info({ titleCode: target.titleCode, kind: target.kind }, 'e-mail kind turned off by its unsubscribe link');
+    const message = doneMessage(target);
+    if (wantsPage(request)) return page(reply, 200, 'Du er meldt av', `<p>${escapeHtml(message)}</p>`);
+    const body: UnsubscribeResponse = { result: 'unsubscribed', titleCode: target.titleCode, kind: target.kind, message };
+    return reply.header('cache-control', 'no-store').send(body);
+  });
 }

@@ -64,7 +64,8 @@ export async function startEmbeddedVippsSimulator({ config, titleMerchants, db, 
     url = await simulator.listen(config.port ?? 0, '127.0.0.1');
   } catch (error) {
     await simulator.close();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new ConfigError(`Invalid configuration: VIPPS_SIMULATOR_PORT: port ${config.port} is in use; choose another, or unset it for a free one`);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new ConfigError(`Invalid configuration: VIPPS_SIMULATOR_PORT: port ${config.port} is in use; choose another, or unset it for a free one`);
     throw error;
   }
   const restored = await restoreAgreements(simulator, db, portalOrigin, log).catch(async (error: unknown) => {
@@ -115,7 +116,12 @@ async function restoreAgreements(simulator: VippsSimulator, db: Db, portalOrigin
   for (const row of rows) {
     if (row.agreementId === null || done.has(row.agreementId)) continue;
     const months = billingPeriodMonths[row.billingPeriod as BillingPeriod] ?? 1;
-    const { externalId: _draftOnly, ...terms } = agreementDraft({ productName: row.planName, priceOre: row.priceOre, intervalMonths: months, agreementPath: '/endre-betalingsmetode' }, portalOrigin, '/endre-betalingsmetode', row.agreementId);
+    const { externalId: _draftOnly, ...terms } = agreementDraft(
+      { productName: row.planName, priceOre: row.priceOre, intervalMonths: months, agreementPath: '/endre-betalingsmetode' },
+      portalOrigin,
+      '/endre-betalingsmetode',
+      row.agreementId,
+    );
     try {
       simulator.restoreAgreement({ agreementId: row.agreementId, merchantSerialNumber: row.merchantSerialNumber ?? EMBEDDED_MERCHANT_SERIAL_NUMBER, start: row.start, ...terms });
       done.add(row.agreementId);

@@ -57,7 +57,10 @@ export async function createPaymentProvider(
       let embedded: EmbeddedVippsSimulator | undefined;
       if ('embeddedSimulator' in config.vipps) {
         // As buildApp refuses the test provider: a configuration made in code cannot take the simulator to production either.
-        if (config.production || origin.startsWith('https://')) throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER: the embedded Vipps MobilePay simulator moves no money; production (NODE_ENV=production or an https PUBLIC_URL) pays through https://api.vipps.no');
+        if (config.production || origin.startsWith('https://'))
+          throw new ConfigError(
+            'Invalid configuration: PAYMENT_PROVIDER: the embedded Vipps MobilePay simulator moves no money; production (NODE_ENV=production or an https PUBLIC_URL) pays through https://api.vipps.no',
+          );
         embedded = await startEmbeddedVippsSimulator({ config: config.vipps, titleMerchants: titleMerchants.values(), db, now, portalOrigin: origin, log });
         vipps = embedded.account;
       } else {
@@ -67,7 +70,9 @@ export async function createPaymentProvider(
       const provider = createVippsProvider({ client, db, now, merchantSerialNumber: vipps.merchantSerialNumber, titleMerchants, callbackUrl: `${origin}${VIPPS_CALLBACK_PATH}`, log });
       // Vipps MobilePay away at start-up must not keep the portal down: callbacks wait for the
       // registration (refused unsigned, the provider retries) and reconciliation asks meanwhile.
-      await provider.registerWebhook().catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups, and the reconciliation job tries again'));
+      await provider
+        .registerWebhook()
+        .catch((error: unknown) => log.error({ err: error }, 'Vipps MobilePay webhook registration failed; payments are settled by look-ups, and the reconciliation job tries again'));
       return embedded ? { provider, connect: embedded.connect, close: embedded.close, simulator: embedded.simulator } : { provider };
     }
     case undefined:

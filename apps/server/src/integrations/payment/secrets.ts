@@ -14,7 +14,10 @@ export async function ensureBillingSecret(db: Db, name: string, configured?: str
   const read = async () => (await db.select({ value: billingSecret.value }).from(billingSecret).where(eq(billingSecret.name, name)).limit(1))[0]?.value;
   const stored = await read();
   if (stored) return stored;
-  await db.insert(billingSecret).values({ name, value: randomBytes(32).toString('base64url') }).onConflictDoNothing({ target: billingSecret.name });
+  await db
+    .insert(billingSecret)
+    .values({ name, value: randomBytes(32).toString('base64url') })
+    .onConflictDoNothing({ target: billingSecret.name });
   const value = await read();
   if (!value || value.length < 32) throw new Error(`billing_secret '${name}' is missing or malformed`);
   return value;

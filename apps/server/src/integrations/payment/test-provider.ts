@@ -7,14 +7,7 @@ import { formatKroner, paymentProviderLabels } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { testProviderTransaction } from '../../db/schema.ts';
 import { escapeHtml } from '../mail/templates.ts';
-import {
-  CallbackSignatureError,
-  type CallbackEvent,
-  type PaymentProvider,
-  type ProviderAgreement,
-  type ProviderStatus,
-  type ProviderTransaction,
-} from './provider.ts';
+import { CallbackSignatureError, type CallbackEvent, type PaymentProvider, type ProviderAgreement, type ProviderStatus, type ProviderTransaction } from './provider.ts';
 
 /**
  * The built-in test payment provider (the embedded default, PAYMENT_PROVIDER=test). It behaves
@@ -83,7 +76,11 @@ export function createTestProvider(options: TestProviderOptions): TestProvider {
   async function setStatus(id: string, from: ProviderStatus[], to: ProviderStatus, extra: Partial<Row> = {}): Promise<Row> {
     const row = await mustFind(id);
     if (!from.includes(row.status as ProviderStatus)) return row;
-    const [updated] = await db.update(testProviderTransaction).set({ ...extra, status: to, updatedAt: now() }).where(eq(testProviderTransaction.id, id)).returning();
+    const [updated] = await db
+      .update(testProviderTransaction)
+      .set({ ...extra, status: to, updatedAt: now() })
+      .where(eq(testProviderTransaction.id, id))
+      .returning();
     return updated ?? row;
   }
   async function insertOnce(values: typeof testProviderTransaction.$inferInsert): Promise<Row> {

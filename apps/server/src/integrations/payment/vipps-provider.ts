@@ -19,7 +19,16 @@ import {
 } from '@minside/vipps';
 import type { Db } from '../../db/client.ts';
 import { billingSecret, payment, paymentAgreement, vippsMerchantReference } from '../../db/schema.ts';
-import { CallbackSignatureError, ProviderNotFoundError, ProviderUnavailableError, type AgreementTerms, type CallbackEvent, type PaymentProvider, type ProviderStatus, type ProviderTransaction } from './provider.ts';
+import {
+  CallbackSignatureError,
+  ProviderNotFoundError,
+  ProviderUnavailableError,
+  type AgreementTerms,
+  type CallbackEvent,
+  type PaymentProvider,
+  type ProviderStatus,
+  type ProviderTransaction,
+} from './provider.ts';
 
 /**
  * Vipps MobilePay behind the PaymentProvider seam (issue 22, ADR 025): the ePayment API for "Betal
@@ -84,7 +93,10 @@ const nok = (ore: number): Amount => ({ currency: 'NOK', value: ore });
 function fitKey(key: string, api: 'epayment' | 'recurring' = 'epayment'): string {
   const max = api === 'recurring' ? 40 : 50;
   if (key.length <= max && !(api === 'recurring' && /[#?/\\]/.test(key))) return key;
-  return `h-${createHash('sha256').update(key).digest('base64url').slice(0, max - 2)}`;
+  return `h-${createHash('sha256')
+    .update(key)
+    .digest('base64url')
+    .slice(0, max - 2)}`;
 }
 
 /**
@@ -194,7 +206,10 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
   }
 
   async function storedRegistration(msn: string, executor: Db = db): Promise<Registration | undefined> {
-    const [row] = await executor.select({ value: billingSecret.value }).from(billingSecret).where(eq(billingSecret.name, registrationName(msn)));
+    const [row] = await executor
+      .select({ value: billingSecret.value })
+      .from(billingSecret)
+      .where(eq(billingSecret.name, registrationName(msn)));
     if (!row) return undefined;
     try {
       return JSON.parse(row.value) as Registration;
@@ -354,7 +369,16 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
       const check = (known: Registration) => {
         // Vipps MobilePay signs the URL we registered: its host and path, whatever a proxy made of them on the way in.
         const registered = new URL(known.url);
-        return verifyWebhookRequest({ secret: known.secret, method, pathAndQuery: `${registered.pathname}${registered.search}`, host: registered.host, headers, body: rawBody, now, maxAgeMs: CALLBACK_MAX_AGE_MS });
+        return verifyWebhookRequest({
+          secret: known.secret,
+          method,
+          pathAndQuery: `${registered.pathname}${registered.search}`,
+          host: registered.host,
+          headers,
+          body: rawBody,
+          now,
+          maxAgeMs: CALLBACK_MAX_AGE_MS,
+        });
       };
       // Each sales unit has its own registration and secret: the callback is ours if one of them signed it.
       const checkAll = () => {
@@ -449,9 +473,11 @@ export function createVippsProvider({ client, db, now, merchantSerialNumber, tit
           await stop(charge.agreementId, true);
           return chargeTransaction(charge.agreementId, charge.chargeId);
         }
-        await client.recurring.cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring'), msn }).catch((error: unknown) => {
-          if (!refused(error)) throw error;
-        });
+        await client.recurring
+          .cancelCharge(charge.agreementId, charge.chargeId, { idempotencyKey: fitKey(`cancel:${providerReference}:${randomUUID()}`, 'recurring'), msn })
+          .catch((error: unknown) => {
+            if (!refused(error)) throw error;
+          });
         return chargeTransaction(charge.agreementId, charge.chargeId);
       }
       if (isAgreementReference(providerReference)) {

@@ -124,10 +124,7 @@ export function redisIdempotencyStore(redis: Redis, call: RedisCall): Idempotenc
     const text = await call(() => redis.get(key));
     const entry = text === null ? null : parseEntry(text);
     if (!entry) return attempts > 1 ? claim(scope, fingerprint, attempts - 1) : { kind: 'inProgress' };
-    return answerOf(
-      { fingerprint: entry.fingerprint, status: entry.response?.status ?? null, contentType: entry.response?.contentType ?? null, body: entry.response?.body ?? null },
-      fingerprint,
-    );
+    return answerOf({ fingerprint: entry.fingerprint, status: entry.response?.status ?? null, contentType: entry.response?.contentType ?? null, body: entry.response?.body ?? null }, fingerprint);
   }
 
   return {

@@ -63,7 +63,13 @@ export function redisRateLimiter(redis: Redis, call: RedisCall, now: () => Date)
       const at = now();
       const { start, end } = windowOf(at, rule.windowMs);
       const counter = `rate:${key}:${start}`;
-      const replies = await call(() => redis.multi().incr(counter).pexpire(counter, Math.max(1, end - at.getTime())).exec());
+      const replies = await call(() =>
+        redis
+          .multi()
+          .incr(counter)
+          .pexpire(counter, Math.max(1, end - at.getTime()))
+          .exec(),
+      );
       const [error, value] = replies?.[0] ?? [new Error('MULTI was discarded'), null];
       if (error) throw error;
       const hits = Number(value);

@@ -72,7 +72,10 @@ export function databaseSessionRecords(db: Db): SessionRecords {
     .innerJoin(appUser, eq(appUser.id, userSession.userId))
     .where(eq(userSession.idHash, sql.placeholder('idHash')))
     .prepare('session_by_id');
-  const endSession = db.delete(userSession).where(eq(userSession.idHash, sql.placeholder('idHash'))).prepare('session_end');
+  const endSession = db
+    .delete(userSession)
+    .where(eq(userSession.idHash, sql.placeholder('idHash')))
+    .prepare('session_end');
   const seenAt = db
     .update(userSession)
     .set({ lastSeenAt: sql`${sql.placeholder('at')}` })
@@ -149,7 +152,11 @@ const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
  */
 export function redisSessionRecords(redis: Redis, db: Db, call: RedisCall): SessionRecords {
   // Read on every signed-in request: built once and named, as the database store's session read.
-  const userById = db.select().from(appUser).where(eq(appUser.id, sql.placeholder('userId'))).prepare('session_user');
+  const userById = db
+    .select()
+    .from(appUser)
+    .where(eq(appUser.id, sql.placeholder('userId')))
+    .prepare('session_user');
   const records: SessionRecords = {
     async touch(idHash, at) {
       const found = (await call(() => redis.eval(touchScript, 1, sessionKey(idHash), String(at.getTime()), String(SESSION_IDLE_MS)))) as [string, string, string] | null;
@@ -209,7 +216,13 @@ export function redisSessionRecords(redis: Redis, db: Db, call: RedisCall): Sess
       // The issuer and subject never change in a session, so what was read still holds when it is removed.
       const opened = ids.filter((_, index) => logins[index]?.[0] === issuer && logins[index][1] === subject);
       if (opened.length === 0) return;
-      await call(() => redis.multi().del(...opened.map(sessionKey)).srem(userSessionsKey(userId), ...opened).exec());
+      await call(() =>
+        redis
+          .multi()
+          .del(...opened.map(sessionKey))
+          .srem(userSessionsKey(userId), ...opened)
+          .exec(),
+      );
     },
   };
   return records;

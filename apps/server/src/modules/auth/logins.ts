@@ -52,7 +52,10 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
 
   /** Whether the user has a login with the main issuer: its name and e-mail address then count, not a second issuer's. */
   async function hasMainLogin(userId: string): Promise<boolean> {
-    const [row] = await db.select({ userId: userLogin.userId }).from(userLogin).where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, mainKey)));
+    const [row] = await db
+      .select({ userId: userLogin.userId })
+      .from(userLogin)
+      .where(and(eq(userLogin.userId, userId), eq(userLogin.issuer, mainKey)));
     return row !== undefined;
   }
 
@@ -66,7 +69,10 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
     const issuer = loginIssuer.key;
     const candidates = new Map<string, UserRow>();
     if (login.email && login.emailVerified) {
-      const rows = await db.select().from(appUser).where(and(eq(appUser.email, login.email), isNotNull(appUser.emailVerifiedAt)));
+      const rows = await db
+        .select()
+        .from(appUser)
+        .where(and(eq(appUser.email, login.email), isNotNull(appUser.emailVerifiedAt)));
       for (const row of rows) candidates.set(row.id, row);
     }
     if (login.phoneNumber && login.phoneVerified) {
@@ -85,7 +91,10 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
     if (candidates.size !== 1) return undefined;
     const [candidate] = candidates.values();
     if (!candidate) return undefined;
-    const [taken] = await db.select({ subject: userLogin.subject }).from(userLogin).where(and(eq(userLogin.userId, candidate.id), eq(userLogin.issuer, issuer)));
+    const [taken] = await db
+      .select({ subject: userLogin.subject })
+      .from(userLogin)
+      .where(and(eq(userLogin.userId, candidate.id), eq(userLogin.issuer, issuer)));
     return taken ? undefined : candidate;
   }
 
@@ -138,7 +147,11 @@ export function createUserLogins(db: Db, issuers: readonly LoginIssuer[], now: (
         // gets one that names it. Taken already (a user this login was unlinked from): a new one.
         const base = issuer.key === mainKey ? login.subject : `${issuer.key}:${login.subject}`;
         let [created] = await db.insert(appUser).values({ id: randomUUID(), identitySub: base, email: login.email }).onConflictDoNothing({ target: appUser.identitySub }).returning();
-        if (!created) [created] = await db.insert(appUser).values({ id: randomUUID(), identitySub: `${base}#${randomUUID()}`, email: login.email }).returning();
+        if (!created)
+          [created] = await db
+            .insert(appUser)
+            .values({ id: randomUUID(), identitySub: `${base}#${randomUUID()}`, email: login.email })
+            .returning();
         if (!created) throw new Error('user row missing right after insert');
         // Two first logins at once: the login row decides which of the two new users it reaches.
         user = (await tryLink(created.id, issuer.key, login.subject)) ?? created;

@@ -23,43 +23,36 @@ const errors = apiErrors(400, 401, 409, 503);
 
 /** SPEC §7 login-flow calls: loginToken, handlecode, handleLoginToken, logout; plus the session check. */
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
-  app.get(
-    '/api/loginToken',
-    { schema: { tags: ['auth'], querystring: loginTokenQuerySchema, response: { 200: loginTokenResponseSchema, ...errors } } },
-    async (request, reply) => auth.startLogin(request, reply, request.query),
+  app.get('/api/loginToken', { schema: { tags: ['auth'], querystring: loginTokenQuerySchema, response: { 200: loginTokenResponseSchema, ...errors } } }, async (request, reply) =>
+    auth.startLogin(request, reply, request.query),
   );
 
   // Both names of SPEC §7 do the same: the full-page redirect and the popup return the same way.
   for (const path of ['/api/handlecode', '/api/handleLoginToken']) {
-    app.post(
-      path,
-      { schema: { tags: ['auth'], body: handleCodeBodySchema, response: { 200: handleCodeResponseSchema, ...errors } } },
-      async (request, reply) => auth.completeLogin(request, reply, request.body, request.log),
+    app.post(path, { schema: { tags: ['auth'], body: handleCodeBodySchema, response: { 200: handleCodeResponseSchema, ...errors } } }, async (request, reply) =>
+      auth.completeLogin(request, reply, request.body, request.log),
     );
   }
 
   // Issue 24: the portal's login page lists the issuers; the person's pick sends them on.
   app.get('/api/login/issuers', { schema: { tags: ['auth'], response: { 200: loginIssuersResponseSchema } } }, async () => auth.loginIssuers());
-  app.post(
-    '/api/login/choose',
-    { schema: { tags: ['auth'], body: chooseLoginIssuerBodySchema, response: { 200: chooseLoginIssuerResponseSchema, ...errors } } },
-    async (request) => auth.chooseIssuer(request, request.body),
+  app.post('/api/login/choose', { schema: { tags: ['auth'], body: chooseLoginIssuerBodySchema, response: { 200: chooseLoginIssuerResponseSchema, ...errors } } }, async (request) =>
+    auth.chooseIssuer(request, request.body),
   );
-  app.get(
-    '/api/profile/logins',
-    { onRequest: app.authenticate, schema: { tags: ['auth'], response: { 200: profileLoginsResponseSchema, ...errors } } },
-    async (request) => auth.loginsOf(request.user),
+  app.get('/api/profile/logins', { onRequest: app.authenticate, schema: { tags: ['auth'], response: { 200: profileLoginsResponseSchema, ...errors } } }, async (request) =>
+    auth.loginsOf(request.user),
   );
   app.delete(
     '/api/profile/logins/:issuer',
-    { onRequest: app.authenticate, schema: { tags: ['auth'], params: z.object({ issuer: loginIssuerKeySchema }), body: emptyBodySchema, response: { 200: profileLoginsResponseSchema, 404: apiErrorSchema, ...errors } } },
+    {
+      onRequest: app.authenticate,
+      schema: { tags: ['auth'], params: z.object({ issuer: loginIssuerKeySchema }), body: emptyBodySchema, response: { 200: profileLoginsResponseSchema, 404: apiErrorSchema, ...errors } },
+    },
     async (request) => auth.unlink(request.session, request.params.issuer),
   );
 
-  app.get(
-    '/api/session',
-    { schema: { tags: ['auth'], querystring: sessionQuerySchema, response: { 200: sessionResponseSchema, ...errors } } },
-    async (request) => auth.session(request, request.query.titleCode),
+  app.get('/api/session', { schema: { tags: ['auth'], querystring: sessionQuerySchema, response: { 200: sessionResponseSchema, ...errors } } }, async (request) =>
+    auth.session(request, request.query.titleCode),
   );
 
   app.post(

@@ -1,14 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
-import {
-  authErrorCodes,
-  authErrorMessages,
-  type HandleCodeBody,
-  type HandleCodeResponse,
-  type LoginTokenResponse,
-  type ProfileLogins,
-  type SessionResponse,
-} from '@minside/domain';
+import { authErrorCodes, authErrorMessages, type HandleCodeBody, type HandleCodeResponse, type LoginTokenResponse, type ProfileLogins, type SessionResponse } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import type { appUser } from '../../db/schema.ts';
 import type { VerifiedLogin } from '../../identity/relying-party.ts';

@@ -43,7 +43,10 @@ export async function sha256OfFile(file: string): Promise<string> {
 
 /** A file name from outside reduced to what is safe in a path: no folders, no dots first. */
 function safeName(fileName: string | null): string {
-  const base = path.basename(fileName ?? 'file').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  const base = path
+    .basename(fileName ?? 'file')
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '');
   return base.slice(0, 80) || 'file';
 }
 

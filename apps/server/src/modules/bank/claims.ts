@@ -1,6 +1,14 @@
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
-import { AVTALEGIRO_CLAIM_TYPES, specificationFromText, writeAvtaleGiroClaims, type AvtaleGiroCancellationAssignmentInput, type AvtaleGiroClaimAssignmentInput, type AvtaleGiroClaimInput, type AvtaleGiroCancellationInput } from '@minside/bank-files';
-import {  formatKroner, formatShortDate } from '@minside/domain';
+import {
+  AVTALEGIRO_CLAIM_TYPES,
+  specificationFromText,
+  writeAvtaleGiroClaims,
+  type AvtaleGiroCancellationAssignmentInput,
+  type AvtaleGiroClaimAssignmentInput,
+  type AvtaleGiroClaimInput,
+  type AvtaleGiroCancellationInput,
+} from '@minside/bank-files';
+import { formatKroner, formatShortDate } from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { account, appUser, avtaleGiroClaim, bankFile, invoice, paymentAgreement, subscription } from '../../db/schema.ts';
@@ -62,7 +70,9 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
           description: invoice.description,
           familyName: appUser.familyName,
           // The newest mandate row with this KID says whether the payer wants the bank's notice.
-          bankNotice: sql<boolean | null>`(select pa.bank_notice from ${paymentAgreement} pa where pa.method = 'AVTALEGIRO' and pa.provider_agreement_id = ${avtaleGiroClaim.kid} order by pa.created_at desc limit 1)`,
+          bankNotice: sql<
+            boolean | null
+          >`(select pa.bank_notice from ${paymentAgreement} pa where pa.method = 'AVTALEGIRO' and pa.provider_agreement_id = ${avtaleGiroClaim.kid} order by pa.created_at desc limit 1)`,
         })
         .from(avtaleGiroClaim)
         .innerJoin(invoice, eq(invoice.ariaInvoiceNo, avtaleGiroClaim.ariaInvoiceNo))
@@ -70,7 +80,14 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
         .leftJoin(account, eq(account.ariaAccountNo, invoice.ariaAccountNo))
         .leftJoin(appUser, eq(appUser.id, account.userId))
         // The invoice's bound repeats the claim's (the join is on equality) so that a merge join starts at the page, not at the first invoice.
-        .where(and(cancelled ? eq(avtaleGiroClaim.cancelledIn, fileId) : eq(avtaleGiroClaim.bankFileId, fileId), eq(subscription.titleCode, titleCode), gt(avtaleGiroClaim.ariaInvoiceNo, after), gt(invoice.ariaInvoiceNo, after)))
+        .where(
+          and(
+            cancelled ? eq(avtaleGiroClaim.cancelledIn, fileId) : eq(avtaleGiroClaim.bankFileId, fileId),
+            eq(subscription.titleCode, titleCode),
+            gt(avtaleGiroClaim.ariaInvoiceNo, after),
+            gt(invoice.ariaInvoiceNo, after),
+          ),
+        )
         .orderBy(asc(avtaleGiroClaim.ariaInvoiceNo))
         .limit(PAGE);
       yield* page;
@@ -81,11 +98,7 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
 
   /** The payer's notice: what the claim is for, in the title's words (at most 42 lines of 80). */
   function noticeOf(row: ClaimRow, titleName: string): string {
-    return [
-      `${titleName}`,
-      `Faktura ${row.no}: ${row.description}`,
-      `Beløp ${formatKroner(row.amountOre, { withOre: true })} trekkes med AvtaleGiro ${formatShortDate(row.dueOn)}.`,
-    ]
+    return [`${titleName}`, `Faktura ${row.no}: ${row.description}`, `Beløp ${formatKroner(row.amountOre, { withOre: true })} trekkes med AvtaleGiro ${formatShortDate(row.dueOn)}.`]
       .map((line) => latin1(line).slice(0, 80))
       .join('\n');
   }
@@ -146,7 +159,10 @@ export function createClaimRun({ db, catalogue, archive, customerUnitId, now }: 
     const fileName = fileNameOf(file);
     const lines = writeAvtaleGiroClaims({ dataTransmitter: file.dataTransmitter, transmissionNumber: file.transmissionNumber, assignments: assignmentsOf(file) });
     const written = await archive.writeOutgoingLines(fileName, lines);
-    await db.update(bankFile).set({ status: 'WRITTEN', sha256: written.sha256, fileName, completedAt: now() }).where(and(eq(bankFile.id, file.id), eq(bankFile.status, 'WRITING')));
+    await db
+      .update(bankFile)
+      .set({ status: 'WRITTEN', sha256: written.sha256, fileName, completedAt: now() })
+      .where(and(eq(bankFile.id, file.id), eq(bankFile.status, 'WRITING')));
     return written.path;
   }
 

@@ -92,7 +92,21 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
       const at = now();
       await db
         .insert(bankFile)
-        .values({ id: fileId, direction: 'IN', kind: header.kind, dataTransmitter: header.dataTransmitter, transmissionNumber: header.transmissionNumber, dataRecipient: header.dataRecipient, sha256: file.sha256, fileName: file.fileName, status: 'IMPORTING', transactions: header.transactions, amountOre: header.amountOre, netsDate: header.netsDate, createdAt: at })
+        .values({
+          id: fileId,
+          direction: 'IN',
+          kind: header.kind,
+          dataTransmitter: header.dataTransmitter,
+          transmissionNumber: header.transmissionNumber,
+          dataRecipient: header.dataRecipient,
+          sha256: file.sha256,
+          fileName: file.fileName,
+          status: 'IMPORTING',
+          transactions: header.transactions,
+          amountOre: header.amountOre,
+          netsDate: header.netsDate,
+          createdAt: at,
+        })
         .onConflictDoNothing();
       const [stored] = await db
         .select()
@@ -110,12 +124,26 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
           // One importer at a time per file: a second run waits here and then skips what the first did.
           await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${stored.id}))`);
           const done = new Set(
-            (await tx.select({ seq: bankTransaction.seq }).from(bankTransaction).where(and(eq(bankTransaction.bankFileId, stored.id), inArray(bankTransaction.seq, batch.map((item) => item.seq))))).map((row) => row.seq),
+            (
+              await tx
+                .select({ seq: bankTransaction.seq })
+                .from(bankTransaction)
+                .where(
+                  and(
+                    eq(bankTransaction.bankFileId, stored.id),
+                    inArray(
+                      bankTransaction.seq,
+                      batch.map((item) => item.seq),
+                    ),
+                  ),
+                )
+            ).map((row) => row.seq),
           );
           for (const item of batch) {
             if (done.has(item.seq)) continue;
             const t = item.transaction;
-            const result = t.type === 'ocr-transaction' ? await applyOcr(tx, stored.id, { ...item, transaction: t }) : await applyMandate(tx, { ...item, transaction: t }, { mailer, portalOrigin, now, titleOf });
+            const result =
+              t.type === 'ocr-transaction' ? await applyOcr(tx, stored.id, { ...item, transaction: t }) : await applyMandate(tx, { ...item, transaction: t }, { mailer, portalOrigin, now, titleOf });
             await tx.insert(bankTransaction).values({
               bankFileId: stored.id,
               seq: item.seq,
@@ -137,7 +165,10 @@ export function createBankImport({ db, catalogue, mailer, now, portalOrigin }: B
           }
         });
       }
-      await db.update(bankFile).set({ status: 'IMPORTED', completedAt: now() }).where(and(eq(bankFile.id, stored.id), eq(bankFile.status, 'IMPORTING')));
+      await db
+        .update(bankFile)
+        .set({ status: 'IMPORTED', completedAt: now() })
+        .where(and(eq(bankFile.id, stored.id), eq(bankFile.status, 'IMPORTING')));
       return summaryOf(stored.id, header, false);
     },
   };

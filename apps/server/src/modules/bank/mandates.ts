@@ -19,14 +19,23 @@ import type { Assignment, Outcome, Positioned, UnmatchedReason } from './import-
  * The bank deleted a mandate (the payer stopped it in their netbank, or closed the account): the
  * subscription goes back to giro, and its owner is told, in the importing transaction.
  */
-async function mandateDeleted(tx: Tx, deps: { mailer: Mailer; portalOrigin: (titleCode: string) => string }, agreement: { id: string; subscriptionId: string }, title: PublicationConfig): Promise<void> {
+async function mandateDeleted(
+  tx: Tx,
+  deps: { mailer: Mailer; portalOrigin: (titleCode: string) => string },
+  agreement: { id: string; subscriptionId: string },
+  title: PublicationConfig,
+): Promise<void> {
   const [moved] = await tx
     .update(subscription)
     .set({ paymentMethod: 'INVOICE' })
     .where(and(eq(subscription.id, agreement.subscriptionId), eq(subscription.paymentMethod, 'AVTALEGIRO')))
     .returning({ ariaAccountNo: subscription.ariaAccountNo, planName: subscription.planName });
   if (!moved) return;
-  const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, moved.ariaAccountNo));
+  const [owner] = await tx
+    .select({ email: appUser.email, givenName: appUser.givenName })
+    .from(account)
+    .innerJoin(appUser, eq(appUser.id, account.userId))
+    .where(eq(account.ariaAccountNo, moved.ariaAccountNo));
   if (!owner) return;
   await deps.mailer.enqueue(tx, {
     to: owner.email,
@@ -73,7 +82,10 @@ export async function applyMandate(
   const done: Outcome = { outcome: 'MANDATE', reason: null, openAmountOre: 0, ariaInvoiceNo: null, paymentId: null, settled: false, titleCode: title.titleCode };
   if (m.registrationType === 2) {
     // Deleted at the bank: on every row, so choosing AvtaleGiro again waits for a new confirmation.
-    await tx.update(paymentAgreement).set({ status: 'DELETED', bankNotice: null, updatedAt: at }).where(and(eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.providerAgreementId, m.kid), ne(paymentAgreement.status, 'DELETED')));
+    await tx
+      .update(paymentAgreement)
+      .set({ status: 'DELETED', bankNotice: null, updatedAt: at })
+      .where(and(eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.providerAgreementId, m.kid), ne(paymentAgreement.status, 'DELETED')));
     if (current) await mandateDeleted(tx, deps, current, title);
     return done;
   }

@@ -28,7 +28,11 @@ export function createOcrPayments({ catalogue, mailer, now, portalOrigin, titleO
     const named = readKid(kid, title.bank);
     let row: typeof invoice.$inferSelect | undefined;
     if (named?.kind === 'invoice') {
-      [row] = await tx.select().from(invoice).where(and(eq(invoice.ariaInvoiceNo, named.serial), eq(invoice.kid, kid))).for('update');
+      [row] = await tx
+        .select()
+        .from(invoice)
+        .where(and(eq(invoice.ariaInvoiceNo, named.serial), eq(invoice.kid, kid)))
+        .for('update');
     } else if (named?.kind === 'mandate') {
       // An AvtaleGiro draw on a mandate's customer KID is for the claim of that due date and amount —
       // paid or not, withdrawn or not: a draw for an invoice already paid another way (or whose
@@ -54,7 +58,10 @@ export function createOcrPayments({ catalogue, mailer, now, portalOrigin, titleO
       if (found.length === 1) row = found[0];
     }
     if (!row) return { reason: 'UNKNOWN_KID' };
-    const [owner] = await tx.select({ titleCode: subscription.titleCode }).from(subscription).where(eq(subscription.id, row.subscriptionId ?? ''));
+    const [owner] = await tx
+      .select({ titleCode: subscription.titleCode })
+      .from(subscription)
+      .where(eq(subscription.id, row.subscriptionId ?? ''));
     if (owner && owner.titleCode !== title.titleCode) return { reason: 'WRONG_ACCOUNT' };
     return { row };
   }
@@ -64,7 +71,15 @@ export function createOcrPayments({ catalogue, mailer, now, portalOrigin, titleO
     const title = titleOf(assignment);
     const signed = signedAmountOf(t);
     const reversal = signed < 0;
-    const open = (reason: UnmatchedReason, ariaInvoiceNo: number | null = null): Outcome => ({ outcome: 'UNMATCHED', reason, openAmountOre: signed, ariaInvoiceNo, paymentId: null, settled: false, titleCode: title?.titleCode ?? null });
+    const open = (reason: UnmatchedReason, ariaInvoiceNo: number | null = null): Outcome => ({
+      outcome: 'UNMATCHED',
+      reason,
+      openAmountOre: signed,
+      ariaInvoiceNo,
+      paymentId: null,
+      settled: false,
+      titleCode: title?.titleCode ?? null,
+    });
     if (!title) return open('WRONG_ACCOUNT');
     if (!t.kid) return open('UNKNOWN_KID');
     // No invoice is that large; the payment table holds øre up to 2^31 − 1 (21.4 million kroner).
@@ -120,7 +135,10 @@ export function createOcrPayments({ catalogue, mailer, now, portalOrigin, titleO
     await enqueuePaymentReceipt(tx, { mailer, catalogue, portalOrigin }, paymentId);
     const paid = await paidSoFar(tx, target.ariaInvoiceNo);
     if (paid < target.amountOre) return { outcome: 'PARTIAL', reason: null, openAmountOre: 0, ariaInvoiceNo: target.ariaInvoiceNo, paymentId, settled: false, titleCode: title.titleCode };
-    await tx.update(invoice).set({ paidAt: osloNoonOf(paidOn), settledBy: method }).where(eq(invoice.ariaInvoiceNo, target.ariaInvoiceNo));
+    await tx
+      .update(invoice)
+      .set({ paidAt: osloNoonOf(paidOn), settledBy: method })
+      .where(eq(invoice.ariaInvoiceNo, target.ariaInvoiceNo));
     const excess = paid - target.amountOre;
     return excess > 0
       ? { outcome: 'OVERPAID', reason: 'OVERPAYMENT', openAmountOre: excess, ariaInvoiceNo: target.ariaInvoiceNo, paymentId, settled: true, titleCode: title.titleCode }

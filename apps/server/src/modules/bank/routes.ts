@@ -49,7 +49,12 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
       bodyLimit: BANK_FILE_BODY_LIMIT,
       schema: {
         tags: ['operator'],
-        querystring: z.object({ fileName: z.string().regex(/^[A-Za-z0-9._-]{1,120}$/, 'a file name: letters, digits, . _ -').optional() }),
+        querystring: z.object({
+          fileName: z
+            .string()
+            .regex(/^[A-Za-z0-9._-]{1,120}$/, 'a file name: letters, digits, . _ -')
+            .optional(),
+        }),
         // The file as the bank wrote it; the handler refuses anything that is not these bytes (415).
         consumes: ['text/plain', 'application/octet-stream'],
         body: fileSchema,
@@ -59,9 +64,14 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
     async (request) => {
       const body = request.body;
       if (!Buffer.isBuffer(body)) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send filen som text/plain.');
-      const charset = /charset=([^;]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.trim().toLowerCase();
+      const charset = /charset=([^;]+)/i
+        .exec(request.headers['content-type'] ?? '')?.[1]
+        ?.trim()
+        .toLowerCase();
       // A UTF-8 body is read as text (æøå arrive as two bytes each otherwise); anything else is the bank's ISO-8859-1.
-      return charset === 'utf-8' || charset === 'utf8' ? bank.importText(body.toString('utf8'), request.query.fileName ?? null) : bank.importBytes(new Uint8Array(body), request.query.fileName ?? null);
+      return charset === 'utf-8' || charset === 'utf8'
+        ? bank.importText(body.toString('utf8'), request.query.fileName ?? null)
+        : bank.importBytes(new Uint8Array(body), request.query.fileName ?? null);
     },
   );
 
@@ -72,14 +82,20 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
     async (request, reply) => {
       const file = await bank.claimFile(request.query.date);
       if (!file) {
-        throw new AppError(404, 'BANK_CLAIMS_NOT_WRITTEN', `Ingen AvtaleGiro-trekkfil er laget for ${request.query.date}. Dagens fil lages av jobben avtalegiro-claims (05:30), eller med npm run admin -- bank claims.`);
+        throw new AppError(
+          404,
+          'BANK_CLAIMS_NOT_WRITTEN',
+          `Ingen AvtaleGiro-trekkfil er laget for ${request.query.date}. Dagens fil lages av jobben avtalegiro-claims (05:30), eller med npm run admin -- bank claims.`,
+        );
       }
-      return reply
-        // The text as JSON-era clients read it (UTF-8); the bank's ISO-8859-1 bytes are the archived file (BANK_FILES_DIR/archive/out).
-        .type('text/plain; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
-        .header('x-transactions', String(file.transactions))
-        .send(file.text);
+      return (
+        reply
+          // The text as JSON-era clients read it (UTF-8); the bank's ISO-8859-1 bytes are the archived file (BANK_FILES_DIR/archive/out).
+          .type('text/plain; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${file.fileName}"`)
+          .header('x-transactions', String(file.transactions))
+          .send(file.text)
+      );
     },
   );
 
@@ -93,5 +109,7 @@ export const bankRoutes: FastifyPluginAsyncZod<{ bank: BankService; operatorToke
         .send(settlementCsv(await bank.settlement(request.query.date))),
   );
 
-  app.get('/bank-files/reconciliation', { schema: { tags: ['operator'], response: { 200: z.object({ items: z.array(reconciliationItemSchema) }), ...errors } } }, async () => ({ items: await bank.reconciliation() }));
+  app.get('/bank-files/reconciliation', { schema: { tags: ['operator'], response: { 200: z.object({ items: z.array(reconciliationItemSchema) }), ...errors } } }, async () => ({
+    items: await bank.reconciliation(),
+  }));
 };

@@ -69,7 +69,10 @@ export function createBankService(deps: BankServiceDeps) {
       if (!refusal) throw error;
       const at = await archive.quarantine(content, sha256, fileName, refusal.message);
       const where = error instanceof BankFileError ? { line: error.line, field: error.field } : {};
-      log.warn({ fileName, sha256, quarantined: at, code: error instanceof BankFileError ? error.code : refusal.code, ...where, reason: refusal.message }, 'bank file refused and quarantined: the operator must look at it');
+      log.warn(
+        { fileName, sha256, quarantined: at, code: error instanceof BankFileError ? error.code : refusal.code, ...where, reason: refusal.message },
+        'bank file refused and quarantined: the operator must look at it',
+      );
       throw refusal;
     }
   }
@@ -117,7 +120,11 @@ export function createBankService(deps: BankServiceDeps) {
       }
       const today = osloToday(now());
       if (date !== today) {
-        throw new AppError(409, 'BANK_CLAIMS_NOT_TODAY', `Trekkfilen lages bare for i dag (${today}): den sendes til banken nå, og fristene regnes fra i dag. En fil fra en tidligere dag kan leses med GET /api/operator/bank-files/avtalegiro-claims?date=${date}.`);
+        throw new AppError(
+          409,
+          'BANK_CLAIMS_NOT_TODAY',
+          `Trekkfilen lages bare for i dag (${today}): den sendes til banken nå, og fristene regnes fra i dag. En fil fra en tidligere dag kan leses med GET /api/operator/bank-files/avtalegiro-claims?date=${date}.`,
+        );
       }
       return createClaimRun({ db, catalogue, archive, customerUnitId: deps.customerUnitId ?? DEMO_CUSTOMER_UNIT_ID, now }).run(date);
     },
@@ -130,7 +137,15 @@ export function createBankService(deps: BankServiceDeps) {
       const [file] = await db
         .select()
         .from(bankFile)
-        .where(and(eq(bankFile.direction, 'OUT'), eq(bankFile.kind, 'avtalegiro-claims'), eq(bankFile.dataTransmitter, deps.customerUnitId ?? DEMO_CUSTOMER_UNIT_ID), eq(bankFile.netsDate, date), eq(bankFile.status, 'WRITTEN')));
+        .where(
+          and(
+            eq(bankFile.direction, 'OUT'),
+            eq(bankFile.kind, 'avtalegiro-claims'),
+            eq(bankFile.dataTransmitter, deps.customerUnitId ?? DEMO_CUSTOMER_UNIT_ID),
+            eq(bankFile.netsDate, date),
+            eq(bankFile.status, 'WRITTEN'),
+          ),
+        );
       if (!file?.fileName) return null;
       const bytes = await readFile(archive.archivedOutgoing(file.sha256, file.fileName));
       return { fileName: file.fileName, text: bytes.toString('latin1'), transactions: file.transactions };

@@ -69,16 +69,14 @@ export async function settlementReport(db: Db, date: string): Promise<Settlement
         group by 1, 2`,
   );
   const lines = [...bank, ...providers, ...credits]
-    .map(
-      (row): SettlementLine => ({
-        date,
-        titleCode: (row['title_code'] as string | null) ?? null,
-        channel: row['channel'] as SettlementLine['channel'],
-        transactions: Number(row['transactions']),
-        amountOre: Number(row['amount']),
-        unplacedOre: Number(row['unplaced']),
-      }),
-    )
+    .map((row): SettlementLine => ({
+      date,
+      titleCode: (row['title_code'] as string | null) ?? null,
+      channel: row['channel'] as SettlementLine['channel'],
+      transactions: Number(row['transactions']),
+      amountOre: Number(row['amount']),
+      unplacedOre: Number(row['unplaced']),
+    }))
     .sort((a, b) => (a.titleCode ?? '~').localeCompare(b.titleCode ?? '~') || a.channel.localeCompare(b.channel));
   const files = await rowsOf(
     db,
@@ -120,8 +118,24 @@ export function settlementCsv(report: SettlementReport): string {
   const unplaced = money.reduce((sum, line) => sum + line.unplacedOre, 0);
   return csvText([
     ['dato', 'avis', 'kanal', 'antall', 'beløp_øre', 'beløp_kr', 'uplassert_øre'],
-    ...report.lines.map((line) => [line.date, line.titleCode ?? 'UKJENT', channelNames[line.channel], String(line.transactions), String(line.amountOre), kroner(line.amountOre), String(line.unplacedOre)]),
+    ...report.lines.map((line) => [
+      line.date,
+      line.titleCode ?? 'UKJENT',
+      channelNames[line.channel],
+      String(line.transactions),
+      String(line.amountOre),
+      kroner(line.amountOre),
+      String(line.unplacedOre),
+    ]),
     [report.date, 'ALLE', 'Sum inn (uten kreditering)', String(money.reduce((sum, line) => sum + line.transactions, 0)), String(total), kroner(total), String(unplaced)],
-    ...report.bankFiles.map((file) => [report.date, 'KONTROLL', `Bankfil ${file.transmissionNumber}: sluttpost ${file.endRecordOre} øre, innlest ${file.importedOre} øre${file.endRecordOre === file.importedOre ? ' (stemmer)' : ' (STEMMER IKKE)'}`, String(file.transactions), String(file.endRecordOre), kroner(file.endRecordOre), '0']),
+    ...report.bankFiles.map((file) => [
+      report.date,
+      'KONTROLL',
+      `Bankfil ${file.transmissionNumber}: sluttpost ${file.endRecordOre} øre, innlest ${file.importedOre} øre${file.endRecordOre === file.importedOre ? ' (stemmer)' : ' (STEMMER IKKE)'}`,
+      String(file.transactions),
+      String(file.endRecordOre),
+      kroner(file.endRecordOre),
+      '0',
+    ]),
   ]);
 }

@@ -36,7 +36,10 @@ export async function chooseAvtaleGiro(tx: Tx, subscriptionId: string, title: Pu
   }
   // Confirmed by the bank once (it told us the payer's notice choice) and not deleted by it since.
   const stillAtBank = newest?.status === 'REPLACED' && newest.bankNotice !== null;
-  await tx.update(paymentAgreement).set({ status: 'REPLACED', updatedAt: now }).where(and(eq(paymentAgreement.subscriptionId, subscriptionId), ne(paymentAgreement.status, 'REPLACED'), ne(paymentAgreement.status, 'DELETED')));
+  await tx
+    .update(paymentAgreement)
+    .set({ status: 'REPLACED', updatedAt: now })
+    .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), ne(paymentAgreement.status, 'REPLACED'), ne(paymentAgreement.status, 'DELETED')));
   const [created] = await tx
     .insert(paymentAgreement)
     .values({

@@ -33,7 +33,12 @@ const reasonFor = (statusCode: number) =>
  * Refusals of the crediting function that a person has to finish (money back from the bank, a
  * part-payment, a claim the bank no longer lets go of): not asked again by the job.
  */
-const needsAPerson: ReadonlySet<string> = new Set([billingErrorCodes.refundNeedsBank, billingErrorCodes.invoicePartlyPaid, billingErrorCodes.invoicePartlyCredited, billingErrorCodes.invoiceDrawnByAvtaleGiro]);
+const needsAPerson: ReadonlySet<string> = new Set([
+  billingErrorCodes.refundNeedsBank,
+  billingErrorCodes.invoicePartlyPaid,
+  billingErrorCodes.invoicePartlyCredited,
+  billingErrorCodes.invoiceDrawnByAvtaleGiro,
+]);
 
 /**
  * The invoice `i` (of subscription `i.subscription_id`) can be credited in full by the crediting
@@ -113,7 +118,10 @@ export function createCancelledPeriodCrediting(deps: { db: Db; crediting: Invoic
           const code = error instanceof AppError ? error.code : null;
           if (code !== null && needsAPerson.has(code)) {
             // Money the bank has or will have (an AvtaleGiro draw too late to withdraw, a netbank payment): the customer centre pays it back.
-            log.error({ subscriptionId, ariaInvoiceNo: found.ariaInvoiceNo, code, today: osloToday(now()) }, 'an invoice for a period after a cancellation needs a person: refund it from the bank and credit it');
+            log.error(
+              { subscriptionId, ariaInvoiceNo: found.ariaInvoiceNo, code, today: osloToday(now()) },
+              'an invoice for a period after a cancellation needs a person: refund it from the bank and credit it',
+            );
             continue;
           }
           // The provider did not answer REFUNDED, a charge is still on its way: the renewal job asks again.
@@ -134,10 +142,13 @@ export function createCancelledPeriodCrediting(deps: { db: Db; crediting: Invoic
       let credited = 0;
       // The ending subscriptions (a status read of the subscription table, once a day), each with an index probe of its
       // invoices; in key order a page at a time, so what is held does not grow with the subscriptions.
-      for (let after = ''; ; ) {
+      for (let after = ''; ;) {
         const { rows } = (await db.execute(sql`
           select s.id from ${subscription} s
-          where s.inst_status_code in (${sql.join(endingStatusCodes.map((code) => sql`${code}`), sql`, `)}) and s.shared_from_subscription_id is null and s.id > ${after}
+          where s.inst_status_code in (${sql.join(
+            endingStatusCodes.map((code) => sql`${code}`),
+            sql`, `,
+          )}) and s.shared_from_subscription_id is null and s.id > ${after}
             and exists (select 1 from ${invoice} i where i.aria_account_no = s.aria_account_no and i.subscription_id = s.id and i.period_from >= s.current_period_end and ${creditableInvoice})
           order by s.id limit ${SWEEP_PAGE_SIZE}`)) as unknown as { rows: { id: string }[] };
         if (rows.length === 0) break;

@@ -47,7 +47,10 @@ function inPlay(today: string): SQL {
 
 /** The invoice's claim at the bank while it is in play, as a column for invoice queries: its due date and the amount the bank draws, in one look-up. */
 export function liveClaimColumn(today: string) {
-  return sql<{ dueOn: string; ore: number } | null>`(select json_build_object('dueOn', to_char(c.due_on, 'YYYY-MM-DD'), 'ore', c.amount_ore) from ${avtaleGiroClaim} c where c.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and ${inPlay(today)})`;
+  return sql<{
+    dueOn: string;
+    ore: number;
+  } | null>`(select json_build_object('dueOn', to_char(c.due_on, 'YYYY-MM-DD'), 'ore', c.amount_ore) from ${avtaleGiroClaim} c where c.aria_invoice_no = ${qualified(invoice.ariaInvoiceNo)} and ${inPlay(today)})`;
 }
 
 /**
@@ -76,7 +79,9 @@ export function claimStillInTime(dueOn: string, today: string): boolean {
 
 /** The due date the bank will draw the invoice on, when that can no longer be stopped; null otherwise. */
 export async function fixedAvtaleGiroDraw(db: Db, ariaInvoiceNo: number, today: string): Promise<string | null> {
-  const result = (await db.execute(sql`select to_char(c.due_on, 'YYYY-MM-DD') as due_on from ${avtaleGiroClaim} c where c.aria_invoice_no = ${ariaInvoiceNo} and ${inPlay(today)}`)) as unknown as { rows: { due_on: string }[] };
+  const result = (await db.execute(sql`select to_char(c.due_on, 'YYYY-MM-DD') as due_on from ${avtaleGiroClaim} c where c.aria_invoice_no = ${ariaInvoiceNo} and ${inPlay(today)}`)) as unknown as {
+    rows: { due_on: string }[];
+  };
   const dueOn = result.rows[0]?.due_on;
   return dueOn && drawIsFixed(dueOn, today) ? dueOn : null;
 }

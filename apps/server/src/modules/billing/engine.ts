@@ -81,12 +81,18 @@ export function createPaymentEngine(deps: EngineDeps) {
 
     /** Every PENDING payment of an invoice, whatever its purpose (the renewal job leaves such an invoice alone). */
     async openForInvoice(tx: Tx, ariaInvoiceNo: number): Promise<PaymentRow[]> {
-      return tx.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING')));
+      return tx
+        .select()
+        .from(payment)
+        .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING')));
     },
 
     /** PENDING payments for one invoice (INVOICE purpose), locked with the invoice by the caller. */
     async pendingForInvoice(tx: Tx, ariaInvoiceNo: number): Promise<PaymentRow[]> {
-      return tx.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), inArray(payment.purpose, ['INVOICE'])));
+      return tx
+        .select()
+        .from(payment)
+        .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), inArray(payment.purpose, ['INVOICE'])));
     },
   };
 }

@@ -76,7 +76,16 @@ export async function registerBilling(app: FastifyInstance, setup: BillingSetup)
   const configured = await createPaymentProvider(config, db, now, app.log, titleMerchants);
   const { provider } = configured;
   const engine = createPaymentEngine({ db, provider, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue), mails: changeMails });
-  const billing = createBillingService({ db, engine, accounts, catalogue, now, paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret), providerStoresCards: provider.storesCards, mails: changeMails });
+  const billing = createBillingService({
+    db,
+    engine,
+    accounts,
+    catalogue,
+    now,
+    paylinkSecret: await ensureBillingSecret(db, 'paylink_hmac', config.paylinkSecret),
+    providerStoresCards: provider.storesCards,
+    mails: changeMails,
+  });
   const invoiceCrediting = createInvoiceCrediting({ db, engine, catalogue, mailer, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue) });
   const cancelledPeriods = createCancelledPeriodCrediting({ db, crediting: invoiceCrediting, now, log: app.log });
   const jobs = createBillingJobs({ db, engine, billing, provider, mailer, catalogue, now, log: app.log, portalOrigin: portalOriginFor(config, catalogue), cancelledPeriods });

@@ -18,14 +18,7 @@ import type { Invoices } from './invoices.ts';
 // charged, the amount still the one asked for); the pay-links themselves; and a payment's status for
 // its return page. Apart from the service because it is the one part of it that starts money moving.
 
-export function createInvoicePayment(deps: {
-  db: Db;
-  engine: PaymentEngine;
-  catalogue: Catalogue;
-  now: () => Date;
-  paylinkSecret: string;
-  invoices: Pick<Invoices, 'ownInvoice' | 'anyInvoice'>;
-}) {
+export function createInvoicePayment(deps: { db: Db; engine: PaymentEngine; catalogue: Catalogue; now: () => Date; paylinkSecret: string; invoices: Pick<Invoices, 'ownInvoice' | 'anyInvoice'> }) {
   const { db, engine, catalogue, now, paylinkSecret } = deps;
   const { ownInvoice, anyInvoice } = deps.invoices;
   const today = () => osloToday(now());
@@ -42,7 +35,8 @@ export function createInvoicePayment(deps: {
       if (locked.amountOre <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
       if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, today())) throw new AppError(409, billingErrorCodes.invoiceDrawnByAvtaleGiro, billingErrorMessages.invoiceDrawnByAvtaleGiro);
       // A renewal charge on the stored card or Vipps agreement is under way (a Vipps charge waits days for its due date): paying now would pay twice.
-      if ((await engine.openForInvoice(tx, ariaInvoiceNo)).some((open) => open.purpose === 'RENEWAL')) throw new AppError(409, billingErrorCodes.invoiceBeingCharged, billingErrorMessages.invoiceBeingCharged);
+      if ((await engine.openForInvoice(tx, ariaInvoiceNo)).some((open) => open.purpose === 'RENEWAL'))
+        throw new AppError(409, billingErrorCodes.invoiceBeingCharged, billingErrorMessages.invoiceBeingCharged);
       // What is open, under the invoice's lock: a part-payment imported since this request read it changes the amount to ask for.
       const open = locked.amountOre - (await paidSoFar(tx, ariaInvoiceNo));
       if (open <= 0) throw new AppError(409, billingErrorCodes.invoiceNotPayable, billingErrorMessages.invoiceNotPayable);
@@ -69,9 +63,7 @@ export function createInvoicePayment(deps: {
         subscriptionId: row.subscriptionId,
         ariaInvoiceNo: row.ariaInvoiceNo,
         description: `Faktura ${row.ariaInvoiceNo}${title ? ` – ${title.name}` : ''}`,
-        returnPath: byLink
-          ? `/betaling?token=${encodeURIComponent(scope.paylinkToken)}&paymentId={paymentId}`
-          : `/betal-faktura/${row.ariaInvoiceNo}?paymentId={paymentId}`,
+        returnPath: byLink ? `/betaling?token=${encodeURIComponent(scope.paylinkToken)}&paymentId={paymentId}` : `/betal-faktura/${row.ariaInvoiceNo}?paymentId={paymentId}`,
         titleCode,
       },
       invoiceGuard(row.ariaInvoiceNo, openOre),
@@ -100,7 +92,10 @@ export function createInvoicePayment(deps: {
     if (viewer.userId) {
       if (row.userId === viewer.userId) allowed = true;
       else if (row.ariaAccountNo !== null) {
-        const [owned] = await db.select({ no: account.ariaAccountNo }).from(account).where(and(eq(account.ariaAccountNo, row.ariaAccountNo), eq(account.userId, viewer.userId)));
+        const [owned] = await db
+          .select({ no: account.ariaAccountNo })
+          .from(account)
+          .where(and(eq(account.ariaAccountNo, row.ariaAccountNo), eq(account.userId, viewer.userId)));
         allowed = Boolean(owned);
       }
     }

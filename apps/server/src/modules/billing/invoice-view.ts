@@ -40,7 +40,12 @@ export function invoiceMoney(today: string) {
  * to draw (waiting for its answer once the day has passed); a failed draw gives it back to the
  * payer; an unclaimed invoice on a confirmed mandate is the bank's while a claim still reaches it in time.
  */
-function collectionOf(row: Pick<InvoiceRow, 'dueOn'>, status: Invoice['status'], money: Pick<InvoiceMoney, 'claim' | 'drawFailed' | 'onActiveMandate'>, today: string): { collection: Invoice['collection']; scheduledDrawOn: string | null } {
+function collectionOf(
+  row: Pick<InvoiceRow, 'dueOn'>,
+  status: Invoice['status'],
+  money: Pick<InvoiceMoney, 'claim' | 'drawFailed' | 'onActiveMandate'>,
+  today: string,
+): { collection: Invoice['collection']; scheduledDrawOn: string | null } {
   if (status === 'PAID') return { collection: 'PAID', scheduledDrawOn: null };
   if (money.claim) return { collection: money.claim.dueOn < today ? 'AVTALEGIRO_AWAITING_BANK' : 'AVTALEGIRO_SCHEDULED', scheduledDrawOn: money.claim.dueOn };
   if (money.drawFailed) return { collection: 'AVTALEGIRO_FAILED', scheduledDrawOn: null };

@@ -63,9 +63,7 @@ export function createInvoices(deps: { db: Db; accounts: AccountService; catalog
       .where(
         and(
           eq(invoice.ariaAccountNo, ariaAccountNo),
-          cursor
-            ? or(lt(invoice.periodFrom, cursor.periodFrom), and(eq(invoice.periodFrom, cursor.periodFrom), lt(invoice.ariaInvoiceNo, cursor.ariaInvoiceNo)))
-            : undefined,
+          cursor ? or(lt(invoice.periodFrom, cursor.periodFrom), and(eq(invoice.periodFrom, cursor.periodFrom), lt(invoice.ariaInvoiceNo, cursor.ariaInvoiceNo))) : undefined,
         ),
       )
       .orderBy(desc(invoice.periodFrom), desc(invoice.ariaInvoiceNo))
@@ -128,7 +126,12 @@ export function createInvoices(deps: { db: Db; accounts: AccountService; catalog
     const latest = await db
       .selectDistinctOn([payment.ariaInvoiceNo], { ariaInvoiceNo: payment.ariaInvoiceNo, status: payment.status })
       .from(payment)
-      .where(inArray(payment.ariaInvoiceNo, openInvoices.map((dto) => dto.ariaInvoiceNo)))
+      .where(
+        inArray(
+          payment.ariaInvoiceNo,
+          openInvoices.map((dto) => dto.ariaInvoiceNo),
+        ),
+      )
       .orderBy(payment.ariaInvoiceNo, desc(payment.createdAt));
     const failedChargeInvoiceNos = latest.flatMap((row) => (row.status === 'FAILED' && row.ariaInvoiceNo !== null ? [row.ariaInvoiceNo] : []));
     return { openInvoices, failedChargeInvoiceNos };

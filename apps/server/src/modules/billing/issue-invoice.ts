@@ -26,7 +26,10 @@ export async function insertInvoice(
 ): Promise<{ ariaInvoiceNo: number; kid: string; bankAccountNumber: string; setOffOre: number }> {
   const { bank } = catalogue.byTitleCode(titleCode);
   const bankAccountNumber = formatNorwegianAccountNumber(bank.creditorAccount);
-  const [created] = await tx.insert(invoice).values({ ...values, kid: '0', bankAccountNumber, createdAt: issuedAt }).returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
+  const [created] = await tx
+    .insert(invoice)
+    .values({ ...values, kid: '0', bankAccountNumber, createdAt: issuedAt })
+    .returning({ ariaInvoiceNo: invoice.ariaInvoiceNo });
   if (!created) throw new Error('invoice insert returned nothing');
   const kid = kidFor('invoice', created.ariaInvoiceNo, bank);
   await tx.update(invoice).set({ kid }).where(eq(invoice.ariaInvoiceNo, created.ariaInvoiceNo));

@@ -100,16 +100,18 @@ export function createBillingJobs(deps: BillingJobDeps) {
       const onBatch = options.onBatch ?? (() => {});
       const report: RenewalReport = { invoicesCredited: 0, invoicesIssued: 0, periodsRolled: 0, charged: 0 };
       // First what cancellations left open (a provider that did not answer, a crash after the commit): before anything is charged.
-      report.invoicesCredited = (await cancelledPeriods.sweep({ onPage: () => onBatch('credit') }).catch((error: unknown) => {
-        log.error({ err: error }, 'crediting the invoices of cancelled periods failed; tried again on the next run');
-        return { credited: 0 };
-      })).credited;
+      report.invoicesCredited = (
+        await cancelledPeriods.sweep({ onPage: () => onBatch('credit') }).catch((error: unknown) => {
+          log.error({ err: error }, 'crediting the invoices of cancelled periods failed; tried again on the next run');
+          return { credited: 0 };
+        })
+      ).credited;
       // The plans, once a run: a page's prices are decided from them (the plan table is a catalogue of a few dozen rows).
       const plans = new Map((await db.select().from(plan)).map((row) => [row.ariaPlanId, row]));
       const horizon = addDays(today, RENEWAL_LEAD_DAYS);
       // The candidates a page at a time, in key order: memory holds one page however many subscriptions there are,
       // and a run stopped halfway (a crash, a deploy) is simply run again: every write below is once per period.
-      for (let after = ''; ; ) {
+      for (let after = ''; ;) {
         const page = await db
           .select()
           .from(subscription)
@@ -123,7 +125,10 @@ export function createBillingJobs(deps: BillingJobDeps) {
               gt(subscription.id, after),
               // With work left: a period begun (rolled over today), or one not billed yet. The periods billed on
               // earlier nights (most of those ending inside the lead) are passed over by one index probe each.
-              or(lte(subscription.currentPeriodEnd, today), sql`not exists (select 1 from ${subscriptionPeriod} p where p.subscription_id = ${qualified(subscription.id)} and p.period_from = ${qualified(subscription.currentPeriodEnd)})`),
+              or(
+                lte(subscription.currentPeriodEnd, today),
+                sql`not exists (select 1 from ${subscriptionPeriod} p where p.subscription_id = ${qualified(subscription.id)} and p.period_from = ${qualified(subscription.currentPeriodEnd)})`,
+              ),
             ),
           )
           .orderBy(asc(subscription.id))
@@ -150,7 +155,11 @@ export function createBillingJobs(deps: BillingJobDeps) {
         }
         // The current period's invoice (RENEWAL_LEAD_DAYS ahead), then the periods that have begun rolled over,
         // then the next period's invoice of those whose new period ends inside the lead as well.
-        const first = await issuePage(current.map((row) => ({ row, periodFrom: row.currentPeriodEnd })), today, plans);
+        const first = await issuePage(
+          current.map((row) => ({ row, periodFrom: row.currentPeriodEnd })),
+          today,
+          plans,
+        );
         report.invoicesIssued += first.issued;
         await onBatch('issue');
         const begun = current.filter((row) => row.currentPeriodEnd <= today && !first.failed.has(row.id));

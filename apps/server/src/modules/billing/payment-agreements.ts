@@ -28,12 +28,22 @@ export function createPaymentAgreements(deps: Pick<EngineDeps, 'db' | 'provider'
     const rows = await db
       .select()
       .from(paymentAgreement)
-      .where(and(eq(paymentAgreement.provider, provider.name), eq(paymentAgreement.method, 'VIPPS'), eq(paymentAgreement.status, 'REPLACED'), subscriptionId ? eq(paymentAgreement.subscriptionId, subscriptionId) : undefined));
+      .where(
+        and(
+          eq(paymentAgreement.provider, provider.name),
+          eq(paymentAgreement.method, 'VIPPS'),
+          eq(paymentAgreement.status, 'REPLACED'),
+          subscriptionId ? eq(paymentAgreement.subscriptionId, subscriptionId) : undefined,
+        ),
+      );
     for (const row of rows) {
       if (!row.providerAgreementId) continue;
       try {
         await provider.stopAgreement(row.providerAgreementId);
-        await db.update(paymentAgreement).set({ status: 'STOPPED', updatedAt: now() }).where(and(eq(paymentAgreement.id, row.id), eq(paymentAgreement.status, 'REPLACED')));
+        await db
+          .update(paymentAgreement)
+          .set({ status: 'STOPPED', updatedAt: now() })
+          .where(and(eq(paymentAgreement.id, row.id), eq(paymentAgreement.status, 'REPLACED')));
       } catch (error) {
         log.warn({ err: error, agreementId: row.providerAgreementId }, 'could not stop a replaced agreement at the provider; reconciliation tries again');
       }
@@ -89,7 +99,14 @@ export function createPaymentAgreements(deps: Pick<EngineDeps, 'db' | 'provider'
       .select()
       .from(paymentAgreement)
       // The method first: payment_agreement_reference_idx is (method, provider_agreement_id).
-      .where(and(inArray(paymentAgreement.method, ['VIPPS', 'SWEDBANK-PPG']), eq(paymentAgreement.providerAgreementId, agreementId), eq(paymentAgreement.provider, provider.name), eq(paymentAgreement.status, 'ACTIVE')));
+      .where(
+        and(
+          inArray(paymentAgreement.method, ['VIPPS', 'SWEDBANK-PPG']),
+          eq(paymentAgreement.providerAgreementId, agreementId),
+          eq(paymentAgreement.provider, provider.name),
+          eq(paymentAgreement.status, 'ACTIVE'),
+        ),
+      );
     for (const row of rows) {
       await db.transaction(async (tx) => {
         const [ended] = await tx
@@ -104,7 +121,9 @@ export function createPaymentAgreements(deps: Pick<EngineDeps, 'db' | 'provider'
       const waiting = await db
         .select()
         .from(payment)
-        .where(and(eq(payment.subscriptionId, row.subscriptionId), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL'), eq(payment.provider, provider.name), isNotNull(payment.providerReference)));
+        .where(
+          and(eq(payment.subscriptionId, row.subscriptionId), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL'), eq(payment.provider, provider.name), isNotNull(payment.providerReference)),
+        );
       for (const charge of waiting) {
         try {
           await apply(charge.id, await provider.lookup(charge.providerReference as string));

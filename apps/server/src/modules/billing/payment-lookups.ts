@@ -36,7 +36,10 @@ export function createPaymentLookups(
     if (event.agreementId && !event.merchantReference) {
       try {
         // A flow waiting for this agreement (the payer approved it and closed the tab): settled now, not at the next reconciliation.
-        const waiting = await db.select().from(payment).where(and(eq(payment.status, 'PENDING'), eq(payment.provider, provider.name), eq(payment.providerReference, event.agreementId)));
+        const waiting = await db
+          .select()
+          .from(payment)
+          .where(and(eq(payment.status, 'PENDING'), eq(payment.provider, provider.name), eq(payment.providerReference, event.agreementId)));
         for (const row of waiting) await apply(row.id, await provider.lookup(event.agreementId));
         await stopAbandonedFlows(event.agreementId);
         await agreementChanged(event.agreementId);
@@ -134,7 +137,11 @@ export function createPaymentLookups(
           after = await apply(row.id, cancelled.status === 'CANCELLED' ? { ...cancelled, status: 'TIMEOUT' } : cancelled);
         }
         if (after && after.status !== 'PENDING') settled += 1;
-        else if (row.purpose === 'RENEWAL') await db.update(payment).set({ updatedAt: now() }).where(and(eq(payment.id, row.id), eq(payment.status, 'PENDING')));
+        else if (row.purpose === 'RENEWAL')
+          await db
+            .update(payment)
+            .set({ updatedAt: now() })
+            .where(and(eq(payment.id, row.id), eq(payment.status, 'PENDING')));
       } catch (error) {
         log.error({ err: error, paymentId: row.id }, 'reconciliation of a payment failed');
       }

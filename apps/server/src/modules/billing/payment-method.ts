@@ -57,15 +57,7 @@ function maskedCardNumber(last4: string): string {
   return `**** **** **** ${last4}`;
 }
 
-export function createPaymentMethods(deps: {
-  db: Db;
-  engine: PaymentEngine;
-  accounts: AccountService;
-  catalogue: Catalogue;
-  now: () => Date;
-  providerStoresCards: boolean;
-  mails: ChangeMails;
-}) {
+export function createPaymentMethods(deps: { db: Db; engine: PaymentEngine; accounts: AccountService; catalogue: Catalogue; now: () => Date; providerStoresCards: boolean; mails: ChangeMails }) {
   const { db, engine, accounts, catalogue, now, providerStoresCards, mails } = deps;
   const today = () => osloToday(now());
 
@@ -178,7 +170,10 @@ export function createPaymentMethods(deps: {
       superseded = await engine.supersedeAgreementFlows(tx, sub.id);
       await lockSubscription(tx, sub.id);
       const at = now();
-      await tx.update(paymentAgreement).set({ status: 'REPLACED', updatedAt: at }).where(and(eq(paymentAgreement.subscriptionId, sub.id), ne(paymentAgreement.status, 'REPLACED')));
+      await tx
+        .update(paymentAgreement)
+        .set({ status: 'REPLACED', updatedAt: at })
+        .where(and(eq(paymentAgreement.subscriptionId, sub.id), ne(paymentAgreement.status, 'REPLACED')));
       const [current] = await tx.select({ paymentMethod: subscription.paymentMethod }).from(subscription).where(eq(subscription.id, sub.id));
       if (current?.paymentMethod !== 'INVOICE') {
         await tx.update(subscription).set({ paymentMethod: 'INVOICE' }).where(eq(subscription.id, sub.id));

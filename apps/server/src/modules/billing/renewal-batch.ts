@@ -120,7 +120,13 @@ export interface BatchInvoiceDeps {
  * numbers from the invoice sequence (so the KID is written with the row), one insert for the
  * invoices, one read of the buyers, one insert for the documents, one read of the agreements.
  */
-export async function insertRenewalInvoices(tx: Tx, deps: BatchInvoiceDeps, periods: PlannedPeriod[], today: string, at: Date): Promise<{ subscriptionId: string; periodFrom: string; ariaInvoiceNo: number }[]> {
+export async function insertRenewalInvoices(
+  tx: Tx,
+  deps: BatchInvoiceDeps,
+  periods: PlannedPeriod[],
+  today: string,
+  at: Date,
+): Promise<{ subscriptionId: string; periodFrom: string; ariaInvoiceNo: number }[]> {
   if (periods.length === 0) return [];
   const { rows: numbered } = (await tx.execute(sql`select nextval(pg_get_serial_sequence('invoice', 'aria_invoice_no'))::bigint as no from generate_series(1, ${periods.length})`)) as unknown as {
     rows: { no: string | number }[];

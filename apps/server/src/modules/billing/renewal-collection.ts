@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, not, type SQL } from 'drizzle-orm';
 import { addDays, osloToday } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import {  invoice, payment, subscription } from '../../db/schema.ts';
+import { invoice, payment, subscription } from '../../db/schema.ts';
 import { fixedAvtaleGiroDraw } from './claim-window.ts';
 import { paidSoFar } from './paid-so-far.ts';
 import { endingStatusCodes } from './cancelled-periods.ts';
@@ -109,9 +109,9 @@ export function createRenewalCollection(
     // AvtaleGiro is not collected here: the bank draws on the claim file's due date and its OCR file is the only proof (modules/bank).
     // A provider that draws on a date of its own (Vipps MobilePay) is given the charge its lead time before the due date.
     // The due invoices' numbers in one read, their rows a page at a time: what is held is a number per due invoice.
-    const numbers = (await db.select({ no: invoice.ariaInvoiceNo }).from(invoice).innerJoin(subscription, eq(subscription.id, invoice.subscriptionId)).where(chargeableDue(today)).orderBy(asc(invoice.ariaInvoiceNo))).map(
-      (row) => row.no,
-    );
+    const numbers = (
+      await db.select({ no: invoice.ariaInvoiceNo }).from(invoice).innerJoin(subscription, eq(subscription.id, invoice.subscriptionId)).where(chargeableDue(today)).orderBy(asc(invoice.ariaInvoiceNo))
+    ).map((row) => row.no);
     let charged = 0;
     for (let start = 0; start < numbers.length; start += COLLECT_PAGE_SIZE) {
       // Read again: paid, credited or cancelled since the numbers were read, it is no longer due.
@@ -156,7 +156,10 @@ export function createRenewalCollection(
     const agreement = await chargeableAgreement(db, subscriptionId, method);
     if (!agreement?.providerAgreementId) {
       // Nothing this provider can charge (a card from an earlier provider): the invoice waits like a giro, with its e-mail (once).
-      if (row.dueOn <= today) await db.transaction((tx) => mailInvoiceToPay(tx, owner, row.ariaInvoiceNo)).catch((error: unknown) => log.error({ err: error, ariaInvoiceNo: row.ariaInvoiceNo }, 'could not mail an invoice nothing can charge'));
+      if (row.dueOn <= today)
+        await db
+          .transaction((tx) => mailInvoiceToPay(tx, owner, row.ariaInvoiceNo))
+          .catch((error: unknown) => log.error({ err: error, ariaInvoiceNo: row.ariaInvoiceNo }, 'could not mail an invoice nothing can charge'));
       return false;
     }
     try {

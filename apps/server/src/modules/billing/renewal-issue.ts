@@ -36,11 +36,16 @@ export interface IssuedPeriod {
   dueOn: string;
 }
 
-export function createRenewalIssue(deps: Pick<BillingJobDeps, 'catalogue' | 'now' | 'log'> & { mailInvoiceToPay: (tx: Tx, row: typeof subscription.$inferSelect, invoiceNo: number) => Promise<void> }) {
+export function createRenewalIssue(
+  deps: Pick<BillingJobDeps, 'catalogue' | 'now' | 'log'> & { mailInvoiceToPay: (tx: Tx, row: typeof subscription.$inferSelect, invoiceNo: number) => Promise<void> },
+) {
   const { catalogue, now, log, mailInvoiceToPay } = deps;
 
   async function priceFor(executor: Db | Tx, row: typeof subscription.$inferSelect, periodFrom: string): Promise<PeriodPrice> {
-    const [found] = await executor.select().from(plan).where(eq(plan.ariaPlanId, planIdFor(row, periodFrom)));
+    const [found] = await executor
+      .select()
+      .from(plan)
+      .where(eq(plan.ariaPlanId, planIdFor(row, periodFrom)));
     return priceFrom(found, row, periodFrom);
   }
 
@@ -62,11 +67,7 @@ export function createRenewalIssue(deps: Pick<BillingJobDeps, 'catalogue' | 'now
     }
     const price = await priceFor(tx, row, periodFrom);
     const periodTo = addDays(addMonths(periodFrom, price.months), -1);
-    const [claimed] = await tx
-      .insert(subscriptionPeriod)
-      .values({ subscriptionId, periodFrom, ariaInvoiceNo: null, createdAt: now() })
-      .onConflictDoNothing()
-      .returning();
+    const [claimed] = await tx.insert(subscriptionPeriod).values({ subscriptionId, periodFrom, ariaInvoiceNo: null, createdAt: now() }).onConflictDoNothing().returning();
     if (!claimed) return null;
     // An invoice for this period made elsewhere (seed, an order) counts as the renewal — unless a
     // credit note took all of it back (a cancellation since undone): the period is billed again.
@@ -83,7 +84,10 @@ export function createRenewalIssue(deps: Pick<BillingJobDeps, 'catalogue' | 'now
         ),
       );
     if (existing) {
-      await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: existing.no }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
+      await tx
+        .update(subscriptionPeriod)
+        .set({ ariaInvoiceNo: existing.no })
+        .where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
       return null;
     }
     let amountOre = price.amountOre;
@@ -104,22 +108,32 @@ export function createRenewalIssue(deps: Pick<BillingJobDeps, 'catalogue' | 'now
         .where(and(eq(subscriptionDiscount.subscriptionId, subscriptionId), eq(subscriptionDiscount.code, discount.applied.code)));
     }
     const dueOn = invoiceDueOn(row.paymentMethod, periodFrom, today);
-    const { ariaInvoiceNo: invoiceNo, setOffOre } = await insertInvoice(tx, catalogue, title.titleCode, {
-      ariaAccountNo: row.ariaAccountNo,
-      subscriptionId,
-      amountOre,
-      description: invoiceLineDescription({ planName: price.planName, periodFrom, periodTo, note: discountNote }),
-      periodFrom,
-      periodTo,
-      dueOn,
-      // Nothing to pay (a 100 % discount) is settled at once.
-      ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
-    }, now(), { setOffWaitingCredit: amountOre > 0 });
+    const { ariaInvoiceNo: invoiceNo, setOffOre } = await insertInvoice(
+      tx,
+      catalogue,
+      title.titleCode,
+      {
+        ariaAccountNo: row.ariaAccountNo,
+        subscriptionId,
+        amountOre,
+        description: invoiceLineDescription({ planName: price.planName, periodFrom, periodTo, note: discountNote }),
+        periodFrom,
+        periodTo,
+        dueOn,
+        // Nothing to pay (a 100 % discount) is settled at once.
+        ...(amountOre === 0 ? { paidAt: now(), settledBy: 'CREDIT' } : {}),
+      },
+      now(),
+      { setOffWaitingCredit: amountOre > 0 },
+    );
     if (discount && amountOre < price.amountOre) {
       // The discount as a credit line on the invoice: what the list price was and why less is due.
       await tx.insert(invoiceCredit).values({ id: randomUUID(), ariaInvoiceNo: invoiceNo, amountOre: price.amountOre - amountOre, reason: `Rabatt ${discount.code.code}`, createdAt: now() });
     }
-    await tx.update(subscriptionPeriod).set({ ariaInvoiceNo: invoiceNo }).where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
+    await tx
+      .update(subscriptionPeriod)
+      .set({ ariaInvoiceNo: invoiceNo })
+      .where(and(eq(subscriptionPeriod.subscriptionId, subscriptionId), eq(subscriptionPeriod.periodFrom, periodFrom)));
 
     if (amountOre > 0) await mailInvoiceToPay(tx, row, invoiceNo);
     return { row, ariaInvoiceNo: invoiceNo, openOre: amountOre - setOffOre, periodTo, dueOn };

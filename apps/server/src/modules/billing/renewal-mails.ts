@@ -56,7 +56,9 @@ export function invoiceIssuedMail(
       paragraphs: [
         `Hei ${owner.givenName}!`,
         `Her er fakturaen for ${issued.description}.`,
-        ...(setOffOre > 0 ? [`Fakturaen er på ${formatKroner(issued.amountOre, { withOre: true })}. Vi har trukket fra ${formatKroner(setOffOre, { withOre: true })} som du har til gode fra en kreditnota.`] : []),
+        ...(setOffOre > 0
+          ? [`Fakturaen er på ${formatKroner(issued.amountOre, { withOre: true })}. Vi har trukket fra ${formatKroner(setOffOre, { withOre: true })} som du har til gode fra en kreditnota.`]
+          : []),
         `${setOffOre > 0 ? 'Å betale' : 'Beløp'}: ${formatKroner(issued.amountOre - setOffOre, { withOre: true })}. Forfallsdato: ${formatShortDate(issued.dueOn)}. KID: ${issued.kid}. Kontonummer: ${issued.bankAccountNumber}.`,
         howToPay,
       ],
@@ -86,10 +88,17 @@ export function registerRenewalMails(deps: BillingJobDeps & { mailInvoiceToPay: 
     await engine.logMethodChange(tx, ended.subscriptionId, null, paymentProviderLabels.BANKGIRO);
     // Its open invoices are the owner's to pay now: each gets its e-mail with KID and pay-link (once).
     const [onGiro] = await tx.select().from(subscription).where(eq(subscription.id, ended.subscriptionId));
-    const open = await tx.select({ no: invoice.ariaInvoiceNo }).from(invoice).where(and(eq(invoice.subscriptionId, ended.subscriptionId), isNull(invoice.paidAt), gt(invoice.amountOre, 0)));
+    const open = await tx
+      .select({ no: invoice.ariaInvoiceNo })
+      .from(invoice)
+      .where(and(eq(invoice.subscriptionId, ended.subscriptionId), isNull(invoice.paidAt), gt(invoice.amountOre, 0)));
     if (onGiro) for (const { no } of open) await mailInvoiceToPay(tx, onGiro, no);
     const title = catalogue.findByTitleCode(moved.titleCode);
-    const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, moved.ariaAccountNo));
+    const [owner] = await tx
+      .select({ email: appUser.email, givenName: appUser.givenName })
+      .from(account)
+      .innerJoin(appUser, eq(appUser.id, account.userId))
+      .where(eq(account.ariaAccountNo, moved.ariaAccountNo));
     if (!title || !owner) return;
     await mailer.enqueue(tx, {
       to: owner.email,

@@ -12,7 +12,10 @@ import { renewable, type RenewalIssue } from './renewal-issue.ts';
 // other. Apart from jobs.ts, which walks the pages and reports.
 
 export function createRenewalPages(
-  deps: Pick<BillingJobDeps, 'db' | 'provider' | 'mailer' | 'catalogue' | 'now' | 'log'> & { issueIn: RenewalIssue['issueIn']; payUrl: (row: typeof subscription.$inferSelect, invoiceNo: number) => string },
+  deps: Pick<BillingJobDeps, 'db' | 'provider' | 'mailer' | 'catalogue' | 'now' | 'log'> & {
+    issueIn: RenewalIssue['issueIn'];
+    payUrl: (row: typeof subscription.$inferSelect, invoiceNo: number) => string;
+  },
 ) {
   const { db, provider, mailer, catalogue, now, log, issueIn, payUrl } = deps;
 
@@ -53,7 +56,10 @@ export function createRenewalPages(
     // Read again under the row lock a cancellation takes, as issueIn does; in key order, so two runs at once lock alike.
     const locked = new Map((await tx.select().from(subscription).where(inArray(subscription.id, ids)).orderBy(asc(subscription.id)).for('share')).map((row) => [row.id, row]));
     // A discount or a credit waiting for "neste faktura" changes what is due: those few go through issueIn.
-    const listed = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+    const listed = sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    );
     const { rows: special } = (await tx.execute(sql`
       select subscription_id as id from ${subscriptionDiscount} where subscription_id in (${listed}) and remaining_periods > 0
       union select subscription_id from ${creditSetOff} where subscription_id in (${listed}) and aria_invoice_no is null`)) as unknown as { rows: { id: string }[] };

@@ -20,7 +20,14 @@ export function createRenewalPayment(deps: Pick<BillingJobDeps, 'billing' | 'pro
       .select()
       .from(paymentAgreement)
       // Only an agreement this provider made: another provider's card or agreement id means nothing to it.
-      .where(and(eq(paymentAgreement.subscriptionId, subscriptionId), eq(paymentAgreement.status, 'ACTIVE'), eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method), eq(paymentAgreement.provider, provider.name)));
+      .where(
+        and(
+          eq(paymentAgreement.subscriptionId, subscriptionId),
+          eq(paymentAgreement.status, 'ACTIVE'),
+          eq(paymentAgreement.method, method === 'CARD' ? 'SWEDBANK-PPG' : method),
+          eq(paymentAgreement.provider, provider.name),
+        ),
+      );
     return agreement;
   }
 
@@ -39,11 +46,20 @@ export function createRenewalPayment(deps: Pick<BillingJobDeps, 'billing' | 'pro
       // AvtaleGiro draws only on a mandate the bank has confirmed; until then the invoice is the payer's to pay.
       mandate:
         row.paymentMethod === 'AVTALEGIRO' &&
-        (await tx.select({ id: paymentAgreement.id }).from(paymentAgreement).where(and(eq(paymentAgreement.subscriptionId, row.id), eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.status, 'ACTIVE')))).length > 0,
+        (
+          await tx
+            .select({ id: paymentAgreement.id })
+            .from(paymentAgreement)
+            .where(and(eq(paymentAgreement.subscriptionId, row.id), eq(paymentAgreement.method, 'AVTALEGIRO'), eq(paymentAgreement.status, 'ACTIVE')))
+        ).length > 0,
       chargeable: (row.paymentMethod === 'CARD' || row.paymentMethod === 'VIPPS') && Boolean(await chargeableAgreement(tx, row.id, row.paymentMethod)),
     });
     if (howToPay === null) return;
-    const [owner] = await tx.select({ email: appUser.email, givenName: appUser.givenName }).from(account).innerJoin(appUser, eq(appUser.id, account.userId)).where(eq(account.ariaAccountNo, row.ariaAccountNo));
+    const [owner] = await tx
+      .select({ email: appUser.email, givenName: appUser.givenName })
+      .from(account)
+      .innerJoin(appUser, eq(appUser.id, account.userId))
+      .where(eq(account.ariaAccountNo, row.ariaAccountNo));
     if (!owner) return;
     await mailer.enqueue(tx, invoiceIssuedMail(title, issued, Number(found.setOffOre), howToPay, owner, payUrl(row, invoiceNo)));
   }

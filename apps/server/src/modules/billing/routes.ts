@@ -71,11 +71,7 @@ declare module 'fastify' {
  */
 /** A document download: shown in the browser, never cached by anything between. */
 function sendPdf(reply: FastifyReply, document: { filename: string; pdf: Buffer }) {
-  return reply
-    .type('application/pdf')
-    .header('content-disposition', `inline; filename="${document.filename}"`)
-    .header('cache-control', 'private, no-store')
-    .send(document.pdf);
+  return reply.type('application/pdf').header('content-disposition', `inline; filename="${document.filename}"`).header('cache-control', 'private, no-store').send(document.pdf);
 }
 
 export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (app, { billing, engine, invoiceCrediting, ehfOutbox, accounts, sessions, providerName, operatorToken }) => {
@@ -168,40 +164,28 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
       async (request) => billing.changePaymentMethod(request.user.id, request.body),
     );
 
-    typed.put(
-      '/api/subscription/card',
-      { schema: { tags: ['billing'], body: changeCardBodySchema, response: { 200: paymentRedirectSchema, ...errors } } },
-      async (request) => billing.changeCard(request.user.id, request.body),
+    typed.put('/api/subscription/card', { schema: { tags: ['billing'], body: changeCardBodySchema, response: { 200: paymentRedirectSchema, ...errors } } }, async (request) =>
+      billing.changeCard(request.user.id, request.body),
     );
 
-    typed.post(
-      '/api/addDiscount',
-      { schema: { tags: ['billing'], body: addDiscountBodySchema, response: { 200: discountResponseSchema, ...errors } } },
-      async (request) => ({ discount: await billing.addDiscount(request.user.id, request.body) }),
-    );
+    typed.post('/api/addDiscount', { schema: { tags: ['billing'], body: addDiscountBodySchema, response: { 200: discountResponseSchema, ...errors } } }, async (request) => ({
+      discount: await billing.addDiscount(request.user.id, request.body),
+    }));
 
-    typed.post(
-      '/api/getDiscountDetails',
-      { schema: { tags: ['billing'], body: getDiscountDetailsBodySchema, response: { 200: discountResponseSchema, ...errors } } },
-      async (request) => ({ discount: await billing.discountDetails(request.user.id, request.body.ariaAccountNo, request.body.titleCode) }),
-    );
+    typed.post('/api/getDiscountDetails', { schema: { tags: ['billing'], body: getDiscountDetailsBodySchema, response: { 200: discountResponseSchema, ...errors } } }, async (request) => ({
+      discount: await billing.discountDetails(request.user.id, request.body.ariaAccountNo, request.body.titleCode),
+    }));
   });
 
   // Public: the payer of a pay-link has no session; the token, or the session's own payment, is the credential.
-  app.get(
-    '/api/payment/:paymentId',
-    { schema: { tags: ['billing'], params: paymentParamsSchema, querystring: paymentQuerySchema, response: { 200: paymentSchema, ...errors } } },
-    async (request) => {
-      const session = await sessions.find(request);
-      return billing.getPayment(request.params.paymentId, { userId: session?.user.id ?? null, token: request.query.token });
-    },
-  );
+  app.get('/api/payment/:paymentId', { schema: { tags: ['billing'], params: paymentParamsSchema, querystring: paymentQuerySchema, response: { 200: paymentSchema, ...errors } } }, async (request) => {
+    const session = await sessions.find(request);
+    return billing.getPayment(request.params.paymentId, { userId: session?.user.id ?? null, token: request.query.token });
+  });
 
   // Pay-links: public, the token is the credential.
-  app.get(
-    '/api/paylink/:token',
-    { schema: { tags: ['billing'], params: paylinkParamsSchema, response: { 200: paylinkDetailsSchema, ...errors } } },
-    async (request) => billing.paylinkDetails(request.params.token),
+  app.get('/api/paylink/:token', { schema: { tags: ['billing'], params: paylinkParamsSchema, response: { 200: paylinkDetailsSchema, ...errors } } }, async (request) =>
+    billing.paylinkDetails(request.params.token),
   );
 
   app.post(
@@ -217,30 +201,38 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
       request.rawBody = body as string;
       done(null, {});
     });
-    webhook.withTypeProvider<ZodTypeProvider>().post(
-      `/api/payment/callback/${providerName}`,
-      { schema: { tags: ['billing'], description: 'Payment provider callback (signed).', body: paymentCallbackBodySchema, response: { 200: paymentCallbackResponseSchema, ...errors } } },
-      async (request) => {
-        const result = await engine.handleCallback({ method: request.method, pathAndQuery: request.url, headers: request.headers, rawBody: request.rawBody ?? '' });
-        return { received: true, duplicate: result.duplicate };
-      },
-    );
+    webhook
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        `/api/payment/callback/${providerName}`,
+        { schema: { tags: ['billing'], description: 'Payment provider callback (signed).', body: paymentCallbackBodySchema, response: { 200: paymentCallbackResponseSchema, ...errors } } },
+        async (request) => {
+          const result = await engine.handleCallback({ method: request.method, pathAndQuery: request.url, headers: request.headers, rawBody: request.rawBody ?? '' });
+          return { received: true, duplicate: result.duplicate };
+        },
+      );
   });
 
   // Operators (customer centre): a pay-link for an invoice, e.g. to send by SMS.
   await app.register(async (operator) => {
     operator.addHook('onRequest', operatorAuth(operatorToken));
-    operator.withTypeProvider<ZodTypeProvider>().post(
-      '/api/operator/paylink',
-      { schema: { tags: ['operator'], body: createPaylinkBodySchema, response: { 200: createPaylinkResponseSchema, ...errors } } },
-      async (request) => {
+    operator
+      .withTypeProvider<ZodTypeProvider>()
+      .post('/api/operator/paylink', { schema: { tags: ['operator'], body: createPaylinkBodySchema, response: { 200: createPaylinkResponseSchema, ...errors } } }, async (request) => {
         const link = await billing.createPaylink(request.body.ariaInvoiceNo, request.body.validDays);
         return { token: link.token, path: link.path, expiresAt: link.expiresAt };
-      },
-    );
+      });
     operator.withTypeProvider<ZodTypeProvider>().post(
       '/api/operator/invoice/:ariaInvoiceNo/credit',
-      { schema: { tags: ['operator'], description: 'Credit a whole invoice with a credit note: cancels it when unpaid, refunds a Vipps or card payment.', params: invoicePaymentParamsSchema, body: creditInvoiceBodySchema, response: { 200: creditInvoiceResponseSchema, ...errors } } },
+      {
+        schema: {
+          tags: ['operator'],
+          description: 'Credit a whole invoice with a credit note: cancels it when unpaid, refunds a Vipps or card payment.',
+          params: invoicePaymentParamsSchema,
+          body: creditInvoiceBodySchema,
+          response: { 200: creditInvoiceResponseSchema, ...errors },
+        },
+      },
       async (request) => invoiceCrediting.creditInvoice(request.params.ariaInvoiceNo, request.body.reason),
     );
   });

@@ -19,7 +19,10 @@ const DUPLICATE_REFUND_FAILED = 'DUPLICATE_PAYMENT_REFUND_FAILED';
 
 export function createSettlement(
   deps: Pick<EngineDeps, 'db' | 'provider' | 'now' | 'log' | 'mails'> &
-    Pick<PaymentRecord, 'load' | 'finish'> & { listeners: Pick<EngineListeners, 'settled' | 'refunded'>; agreements: Pick<PaymentAgreements, 'storeAgreement' | 'stopReplacedAgreements' | 'agreementChanged'> },
+    Pick<PaymentRecord, 'load' | 'finish'> & {
+      listeners: Pick<EngineListeners, 'settled' | 'refunded'>;
+      agreements: Pick<PaymentAgreements, 'storeAgreement' | 'stopReplacedAgreements' | 'agreementChanged'>;
+    },
 ) {
   const { db, provider, now, log, mails, load, finish } = deps;
   const { storeAgreement, stopReplacedAgreements, agreementChanged } = deps.agreements;
@@ -105,7 +108,10 @@ export function createSettlement(
     if (!outcome) {
       if (claimed) await release(paymentId);
       if (!row.providerReference) {
-        await db.update(payment).set({ providerReference: reference, updatedAt: now() }).where(and(eq(payment.id, paymentId), isNull(payment.providerReference)));
+        await db
+          .update(payment)
+          .set({ providerReference: reference, updatedAt: now() })
+          .where(and(eq(payment.id, paymentId), isNull(payment.providerReference)));
       }
       return load(paymentId);
     }
@@ -123,7 +129,8 @@ export function createSettlement(
         .update(payment)
         .set({ status: settled.status, errorCode: settled.errorCode, settledAt: at, updatedAt: at, claimedUntil: null, providerReference: locked.providerReference ?? reference })
         .where(eq(payment.id, paymentId));
-      for (const listener of listeners.get(purpose) ?? []) await listener(tx, { ...locked, providerReference: locked.providerReference ?? reference, status: settled.status, errorCode: settled.errorCode, settledAt: at });
+      for (const listener of listeners.get(purpose) ?? [])
+        await listener(tx, { ...locked, providerReference: locked.providerReference ?? reference, status: settled.status, errorCode: settled.errorCode, settledAt: at });
       if (settled.status !== 'CAPTURED') return;
       if (locked.ariaInvoiceNo !== null && capturePurposes.includes(purpose)) {
         const [target] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, locked.ariaInvoiceNo)).for('update');
@@ -134,7 +141,8 @@ export function createSettlement(
         const stored = await storeAgreement(tx, locked, agreement);
         // The subscriber chose this way to pay on Min Side: told in the same transaction. (An order's agreement is told by its receipt.)
         if (stored && locked.subscriptionId) {
-          const change = agreement.method === 'VIPPS' ? { method: 'VIPPS' as const } : { method: 'CARD' as const, card: agreement.card ? { brand: agreement.card.brand, last4: agreement.card.last4 } : null };
+          const change =
+            agreement.method === 'VIPPS' ? { method: 'VIPPS' as const } : { method: 'CARD' as const, card: agreement.card ? { brand: agreement.card.brand, last4: agreement.card.last4 } : null };
           await mails.paymentMethodChanged(tx, { subscriptionId: locked.subscriptionId, ...stored, change });
         }
       }
@@ -153,12 +161,16 @@ export function createSettlement(
     if (purpose === 'RENEWAL' && row.method === 'VIPPS' && (settled.status === 'FAILED' || settled.status === 'CANCELLED') && state.agreementId) {
       // A refused Vipps charge may mean the agreement was stopped in the app and its webhook lost: asked now, not at the next invoice.
       // (A card's failed charge says nothing of the card: it may work again at the next attempt.)
-      await agreementChanged(state.agreementId).catch((error: unknown) => log.warn({ err: error, agreementId: state.agreementId }, 'could not ask the provider about an agreement after a refused charge'));
+      await agreementChanged(state.agreementId).catch((error: unknown) =>
+        log.warn({ err: error, agreementId: state.agreementId }, 'could not ask the provider about an agreement after a refused charge'),
+      );
     }
     // Only the settler that made the decision: another (webhook and return page at once) found the row settled and must leave the agreement be.
     if (orderAgreement && settledHere && !storedFor && provider.stopAgreement) {
       // Paid, but no subscription came of it (the order is refunded by its repair job): no agreement may go on charging.
-      await provider.stopAgreement(orderAgreement.agreementId).catch((error: unknown) => log.error({ err: error, paymentId }, 'could not stop the agreement of an order that was not fulfilled; stop it in the Vipps MobilePay portal'));
+      await provider
+        .stopAgreement(orderAgreement.agreementId)
+        .catch((error: unknown) => log.error({ err: error, paymentId }, 'could not stop the agreement of an order that was not fulfilled; stop it in the Vipps MobilePay portal'));
     }
     if (duplicate) {
       // Paid twice (two tabs, two methods): the invoice keeps the first; this money goes back.
@@ -169,7 +181,11 @@ export function createSettlement(
         log.error({ err: error, paymentId }, 'refund of a duplicate payment failed; an operator must refund it');
       }
       if (refunded) await markRefunded(paymentId, 'DUPLICATE_PAYMENT');
-      else await db.update(payment).set({ errorCode: DUPLICATE_REFUND_FAILED, updatedAt: now() }).where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED')));
+      else
+        await db
+          .update(payment)
+          .set({ errorCode: DUPLICATE_REFUND_FAILED, updatedAt: now() })
+          .where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED')));
     }
     return load(paymentId);
   }
@@ -180,14 +196,21 @@ export function createSettlement(
    */
   async function markRefunded(paymentId: string, errorCode: string): Promise<void> {
     await db.transaction(async (tx) => {
-      const [updated] = await tx.update(payment).set({ status: 'REFUNDED', errorCode, updatedAt: now() }).where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED'))).returning();
+      const [updated] = await tx
+        .update(payment)
+        .set({ status: 'REFUNDED', errorCode, updatedAt: now() })
+        .where(and(eq(payment.id, paymentId), eq(payment.status, 'CAPTURED')))
+        .returning();
       if (updated) for (const listener of refundedListeners) await listener(tx, updated);
     });
   }
 
   /** Lets go of a capture lease (the provider call failed or did not settle): the next look-up may try again. */
   async function release(paymentId: string): Promise<void> {
-    await db.update(payment).set({ claimedUntil: null }).where(and(eq(payment.id, paymentId), eq(payment.status, 'PENDING')));
+    await db
+      .update(payment)
+      .set({ claimedUntil: null })
+      .where(and(eq(payment.id, paymentId), eq(payment.status, 'PENDING')));
   }
 
   return { apply, markRefunded };

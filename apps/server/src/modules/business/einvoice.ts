@@ -23,7 +23,10 @@ export function createBusinessEinvoice({ db, now }: { db: Db; now: () => Date })
      */
     async setEinvoice(ctx: AdminContext, body: z.output<typeof einvoiceRecipientBodySchema>): Promise<EinvoiceRecipient> {
       const values = { ...body, reference: body.reference ?? null, updatedAt: now() };
-      await db.insert(einvoiceRecipient).values({ subscriptionId: ctx.subscriptionId, ...values }).onConflictDoUpdate({ target: einvoiceRecipient.subscriptionId, set: values });
+      await db
+        .insert(einvoiceRecipient)
+        .values({ subscriptionId: ctx.subscriptionId, ...values })
+        .onConflictDoUpdate({ target: einvoiceRecipient.subscriptionId, set: values });
       return { organizationNumber: values.organizationNumber, companyName: values.companyName, street: values.street, postalCode: values.postalCode, town: values.town, reference: values.reference };
     },
 

@@ -118,7 +118,12 @@ export function createBusinessMembers({ db, mailer, now, log }: { db: Db; mailer
       const results = await db.transaction(async (tx) => {
         const owner = await lockOwner(tx, ctx.subscriptionId);
         const known = new Map(
-          (await tx.select().from(subscriptionMember).where(and(inArray(subscriptionMember.id, unique), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, 'business'), ne(subscriptionMember.status, WITHDRAWN)))).map((row) => [row.id, row]),
+          (
+            await tx
+              .select()
+              .from(subscriptionMember)
+              .where(and(inArray(subscriptionMember.id, unique), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, 'business'), ne(subscriptionMember.status, WITHDRAWN)))
+          ).map((row) => [row.id, row]),
         );
         const out: BusinessRemoveItem[] = [];
         for (const id of unique) {

@@ -25,7 +25,6 @@ import { apiErrors } from '../../lib/api-errors.ts';
 
 const errors = apiErrors(400, 401, 403, 404, 409, 429);
 
-
 /**
  * The business area under /api/business (SPEC §7 names no calls for it). Every call needs a
  * session (one hook for the whole prefix); the admin calls also need the admin's company
@@ -38,10 +37,8 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService }
       typed.addHook('onRequest', app.authenticate);
       const admin = async (request: Pick<FastifyRequest, 'subscriber'>) => business.adminContext(await request.subscriber());
 
-      typed.get(
-        '/members',
-        { schema: { tags: ['business'], querystring: sessionQuerySchema, response: { 200: businessOverviewSchema, ...errors } } },
-        async (request) => business.overview(await admin(request)),
+      typed.get('/members', { schema: { tags: ['business'], querystring: sessionQuerySchema, response: { 200: businessOverviewSchema, ...errors } } }, async (request) =>
+        business.overview(await admin(request)),
       );
 
       typed.get(
@@ -50,29 +47,48 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService }
         async (request, reply) => {
           const ctx = await admin(request);
           const csv = businessMembersCsv(await business.exportCsvRows(ctx, request.query.q));
-          return reply
-            .type('text/csv; charset=utf-8')
-            .header('content-disposition', `attachment; filename="ansatte-${ctx.companyDomain}.csv"`)
-            .header('cache-control', 'no-store')
-            .send(csv);
+          return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="ansatte-${ctx.companyDomain}.csv"`).header('cache-control', 'no-store').send(csv);
         },
       );
 
       typed.get(
         '/einvoice',
-        { schema: { tags: ['business'], description: "Where the company's EHF invoices go (issue 23), or null.", querystring: sessionQuerySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
+        {
+          schema: {
+            tags: ['business'],
+            description: "Where the company's EHF invoices go (issue 23), or null.",
+            querystring: sessionQuerySchema,
+            response: { 200: einvoiceRecipientResponseSchema, ...errors },
+          },
+        },
         async (request) => ({ einvoice: await business.einvoice(await admin(request)) }),
       );
 
       typed.put(
         '/einvoice',
-        { schema: { tags: ['business'], description: 'Receive invoices as EHF (PEPPOL BIS Billing 3.0), addressed to the company by organisation number.', querystring: sessionQuerySchema, body: einvoiceRecipientBodySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
+        {
+          schema: {
+            tags: ['business'],
+            description: 'Receive invoices as EHF (PEPPOL BIS Billing 3.0), addressed to the company by organisation number.',
+            querystring: sessionQuerySchema,
+            body: einvoiceRecipientBodySchema,
+            response: { 200: einvoiceRecipientResponseSchema, ...errors },
+          },
+        },
         async (request) => ({ einvoice: await business.setEinvoice(await admin(request), request.body) }),
       );
 
       typed.delete(
         '/einvoice',
-        { schema: { tags: ['business'], description: 'Stop EHF: invoices by e-mail again.', querystring: sessionQuerySchema, body: emptyBodySchema, response: { 200: einvoiceRecipientResponseSchema, ...errors } } },
+        {
+          schema: {
+            tags: ['business'],
+            description: 'Stop EHF: invoices by e-mail again.',
+            querystring: sessionQuerySchema,
+            body: emptyBodySchema,
+            response: { 200: einvoiceRecipientResponseSchema, ...errors },
+          },
+        },
         async (request) => {
           await business.clearEinvoice(await admin(request));
           return { einvoice: null };
@@ -87,13 +103,31 @@ export const businessRoutes: FastifyPluginAsyncZod<{ business: BusinessService }
 
       typed.post(
         '/invitations/:id/resend',
-        { schema: { tags: ['business'], description: 'Send a pending invitation again (at most once in a few minutes).', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, body: emptyBodySchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
+        {
+          schema: {
+            tags: ['business'],
+            description: 'Send a pending invitation again (at most once in a few minutes).',
+            querystring: sessionQuerySchema,
+            params: businessInvitationParamsSchema,
+            body: emptyBodySchema,
+            response: { 200: businessInvitationActionResponseSchema, ...errors },
+          },
+        },
         async (request) => business.resendInvitation(await admin(request), request.params.id, request.portalOrigin()),
       );
 
       typed.delete(
         '/invitations/:id',
-        { schema: { tags: ['business'], description: 'Withdraw a pending invitation: its link and codes stop working.', querystring: sessionQuerySchema, params: businessInvitationParamsSchema, body: emptyBodySchema, response: { 200: businessInvitationActionResponseSchema, ...errors } } },
+        {
+          schema: {
+            tags: ['business'],
+            description: 'Withdraw a pending invitation: its link and codes stop working.',
+            querystring: sessionQuerySchema,
+            params: businessInvitationParamsSchema,
+            body: emptyBodySchema,
+            response: { 200: businessInvitationActionResponseSchema, ...errors },
+          },
+        },
         async (request) => business.withdrawInvitation(await admin(request), request.params.id),
       );
 

@@ -53,7 +53,16 @@ export function createBusinessVerification({ db, mailer, accounts, now, identity
     const invitations = await tx
       .select()
       .from(subscriptionMember)
-      .where(and(inArray(subscriptionMember.subscriptionId, owners.map((row) => row.id)), eq(subscriptionMember.kind, 'business'), eq(subscriptionMember.email, email)));
+      .where(
+        and(
+          inArray(
+            subscriptionMember.subscriptionId,
+            owners.map((row) => row.id),
+          ),
+          eq(subscriptionMember.kind, 'business'),
+          eq(subscriptionMember.email, email),
+        ),
+      );
     const invited = owners.find((row) => invitations.some((invitation) => invitation.subscriptionId === row.id));
     const owner = invited ?? owners[0];
     if (!owner) return undefined;
@@ -107,11 +116,7 @@ export function createBusinessVerification({ db, mailer, accounts, now, identity
           ...titleMail(title, {
             subject: `Koden din for bedriftsabonnement på ${title.name}`,
             heading: 'Koden din',
-            paragraphs: [
-              `Hei ${user.givenName}!`,
-              `Bruk denne koden for å bekrefte jobb-e-postadressen din og få tilgang til ${title.name} gjennom bedriftsabonnementet:`,
-              issued.code,
-            ],
+            paragraphs: [`Hei ${user.givenName}!`, `Bruk denne koden for å bekrefte jobb-e-postadressen din og få tilgang til ${title.name} gjennom bedriftsabonnementet:`, issued.code],
             footnotes: [`Koden virker i ${VERIFICATION_CODE_TTL_MINUTES} minutter. Har du ikke bedt om den, kan du se bort fra e-posten.`],
           }),
         });

@@ -12,7 +12,10 @@ export { thirdPartySources } from './settings.ts';
 export type { ClientSettings } from '../../config/client-settings.ts';
 
 /** Consent and permissions (SPEC §8) under /api/consent, signed in; the browser's client set-up, public. */
-export async function registerConsent(app: FastifyInstance, deps: { db: Db; now: () => Date; catalogue: Catalogue; settings: ClientSettings; isOfferedTitle: (code: string) => boolean }): Promise<void> {
+export async function registerConsent(
+  app: FastifyInstance,
+  deps: { db: Db; now: () => Date; catalogue: Catalogue; settings: ClientSettings; isOfferedTitle: (code: string) => boolean },
+): Promise<void> {
   const { db, now, catalogue, settings, isOfferedTitle } = deps;
   await app.register(consentRoutes, {
     consent: createConsentService({ db, now, isOfferedTitle }),

@@ -76,9 +76,7 @@ const errors = apiErrors(400, 401, 403);
 export const consentPermissionRoutes: FastifyPluginAsyncZod<{ permissions: ConsentPermissionService }> = async (app, { permissions }) => {
   app.get('/permissions', { schema: { tags: ['consent'], response: { 200: consentPermissionsStateSchema, ...errors } } }, async (request) => permissions.getPermissions(request.user.id));
 
-  app.put(
-    '/permissions',
-    { schema: { tags: ['consent'], body: consentPermissionsUpdateSchema, response: { 200: consentPermissionsStateSchema, ...errors } } },
-    async (request) => permissions.updatePermissions(request.user.id, request.body),
+  app.put('/permissions', { schema: { tags: ['consent'], body: consentPermissionsUpdateSchema, response: { 200: consentPermissionsStateSchema, ...errors } } }, async (request) =>
+    permissions.updatePermissions(request.user.id, request.body),
   );
 };

@@ -44,8 +44,7 @@ export function createConsentService({ db, now, isOfferedTitle }: ConsentDeps) {
       const { choices } = body;
       await db.transaction(async (tx) => {
         const [latest] = await tx.select().from(consentChoice).where(eq(consentChoice.userId, userId)).orderBy(desc(consentChoice.id)).limit(1);
-        const unchanged =
-          latest && latest.analytics === choices.analytics && latest.marketing === choices.marketing && latest.personalisation === choices.personalisation;
+        const unchanged = latest && latest.analytics === choices.analytics && latest.marketing === choices.marketing && latest.personalisation === choices.personalisation;
         if (unchanged) return;
         await tx.insert(consentChoice).values({ userId, ...choices, source: body.source, titleCode, givenAt: now() });
       });

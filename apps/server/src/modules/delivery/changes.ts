@@ -81,7 +81,10 @@ export function createDeliveryChanges({ db, now, cutoffTime, mails }: { db: Db; 
   }
 
   async function refuseOverlap(tx: Tx, ctx: DeliveryContext, candidate: { id?: string; type: DeliveryChangeType; fromDate: string; toDate: string | null }) {
-    const clashes = overlappingChanges(candidate, (await activeChanges(tx, ctx.subscription.id)).map((row) => ({ ...row, type: row.type as DeliveryChangeType })));
+    const clashes = overlappingChanges(
+      candidate,
+      (await activeChanges(tx, ctx.subscription.id)).map((row) => ({ ...row, type: row.type as DeliveryChangeType })),
+    );
     if (clashes.length > 0) throw ruleError({ code: deliveryErrorCodes.overlap, message: deliveryMessages.overlap });
   }
 
@@ -157,7 +160,11 @@ export function createDeliveryChanges({ db, now, cutoffTime, mails }: { db: Db; 
         } else {
           throw ruleError({ code: deliveryErrorCodes.started, message: type === 'PERMANENT' ? deliveryMessages.permanentStarted : deliveryMessages.started });
         }
-        const [updated] = await tx.update(deliveryChange).set({ ...values, updatedAt: at }).where(eq(deliveryChange.id, id)).returning();
+        const [updated] = await tx
+          .update(deliveryChange)
+          .set({ ...values, updatedAt: at })
+          .where(eq(deliveryChange.id, id))
+          .returning();
         if (updated) await confirm(tx, ctx, updated, state === 'upcoming' ? 'updated' : 'shortened', at);
         return updated;
       });

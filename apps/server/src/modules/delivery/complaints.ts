@@ -58,10 +58,13 @@ export function createDeliveryComplaints({ db, now, noticesFor, complaintCrediti
     async complaintOptions(ctx: DeliveryContext): Promise<ComplaintOptions> {
       const today = osloToday(now());
       const days = complaintDays(ctx.calendar, today);
-      const reported = days.length === 0 ? [] : await db
-        .select({ day: deliveryComplaintDay.issueDate, code: deliveryComplaintDay.code })
-        .from(deliveryComplaintDay)
-        .where(and(eq(deliveryComplaintDay.subscriptionId, ctx.subscription.id), inArray(deliveryComplaintDay.issueDate, days)));
+      const reported =
+        days.length === 0
+          ? []
+          : await db
+              .select({ day: deliveryComplaintDay.issueDate, code: deliveryComplaintDay.code })
+              .from(deliveryComplaintDay)
+              .where(and(eq(deliveryComplaintDay.subscriptionId, ctx.subscription.id), inArray(deliveryComplaintDay.issueDate, days)));
       const notices = await noticesFor(ctx.subscription.id, days);
       const creditable = await creditOffered(ctx, days);
       return {
@@ -103,7 +106,16 @@ export function createDeliveryComplaints({ db, now, noticesFor, complaintCrediti
             .limit(1);
           const [complaint] = await tx
             .insert(deliveryComplaint)
-            .values({ subscriptionId: ctx.subscription.id, code: body.code, text: body.text, remedy: body.remedy, addressKey: key, postalCode: address.postalCode, flagged: earlier !== undefined, createdAt: at })
+            .values({
+              subscriptionId: ctx.subscription.id,
+              code: body.code,
+              text: body.text,
+              remedy: body.remedy,
+              addressKey: key,
+              postalCode: address.postalCode,
+              flagged: earlier !== undefined,
+              createdAt: at,
+            })
             .returning();
           if (!complaint) throw new Error('complaint missing after insert');
           await tx.insert(deliveryComplaintDay).values(days.map((day) => ({ caseNo: complaint.caseNo, subscriptionId: ctx.subscription.id, issueDate: day, code: body.code })));

@@ -32,14 +32,7 @@ export async function carrierFeed(deps: { db: Db; catalogue: Catalogue; cutoffTi
     .leftJoin(deliveryAddress, eq(deliveryAddress.subscriptionId, deliveryChange.subscriptionId))
     .leftJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
     .leftJoin(appUser, eq(appUser.id, account.userId))
-    .where(
-      and(
-        eq(subscription.titleCode, code),
-        eq(deliveryChange.status, 'active'),
-        lte(deliveryChange.fromDate, date),
-        or(isNull(deliveryChange.toDate), gte(deliveryChange.toDate, date)),
-      ),
-    )
+    .where(and(eq(subscription.titleCode, code), eq(deliveryChange.status, 'active'), lte(deliveryChange.fromDate, date), or(isNull(deliveryChange.toDate), gte(deliveryChange.toDate, date))))
     .orderBy(asc(deliveryChange.fromDate));
 
   // The home address on the day: the subscription's own, or the newest move that has begun (the last in from-date order).
@@ -120,5 +113,8 @@ export async function carrierFeed(deps: { db: Db; catalogue: Catalogue; cutoffTi
     );
   }
 
-  return rows.sort((a, b) => a.postal_code.localeCompare(b.postal_code) || a.street.localeCompare(b.street, 'nb') || a.street_number.localeCompare(b.street_number, 'nb', { numeric: true }) || a.kind.localeCompare(b.kind));
+  return rows.sort(
+    (a, b) =>
+      a.postal_code.localeCompare(b.postal_code) || a.street.localeCompare(b.street, 'nb') || a.street_number.localeCompare(b.street_number, 'nb', { numeric: true }) || a.kind.localeCompare(b.kind),
+  );
 }

@@ -104,7 +104,14 @@ export function createDeliveryNotices(deps: DeliveryNoticeDeps) {
     if (candidateIds.length === 0) return [];
 
     const subscribers = await tx
-      .select({ subscriptionId: subscription.id, instStatusCode: subscription.instStatusCode, userId: appUser.id, email: appUser.email, givenName: appUser.givenName, homePostalCode: deliveryAddress.postalCode })
+      .select({
+        subscriptionId: subscription.id,
+        instStatusCode: subscription.instStatusCode,
+        userId: appUser.id,
+        email: appUser.email,
+        givenName: appUser.givenName,
+        homePostalCode: deliveryAddress.postalCode,
+      })
       .from(subscription)
       .innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
       .innerJoin(appUser, eq(appUser.id, account.userId))
@@ -116,7 +123,16 @@ export function createDeliveryNotices(deps: DeliveryNoticeDeps) {
     const changes = await tx
       .select({ subscriptionId: deliveryChange.subscriptionId, type: deliveryChange.type, fromDate: deliveryChange.fromDate, toDate: deliveryChange.toDate, address: deliveryChange.address })
       .from(deliveryChange)
-      .where(and(inArray(deliveryChange.subscriptionId, paying.map((row) => row.subscriptionId)), eq(deliveryChange.status, 'active'), lte(deliveryChange.fromDate, date)))
+      .where(
+        and(
+          inArray(
+            deliveryChange.subscriptionId,
+            paying.map((row) => row.subscriptionId),
+          ),
+          eq(deliveryChange.status, 'active'),
+          lte(deliveryChange.fromDate, date),
+        ),
+      )
       .orderBy(asc(deliveryChange.placedAt));
     const inSegment = new Set(postalCodes);
     return paying.flatMap((row) => {
@@ -147,11 +163,14 @@ export function createDeliveryNotices(deps: DeliveryNoticeDeps) {
           if (!existing || !sameContent(existing, body, postalCodes)) throw new AppError(409, deliveryNoticeErrorCodes.segmentIdInUse, deliveryNoticeMessages.segmentIdInUse);
         }
         const recipients = await recipientsOf(tx, title.titleCode, body.issueDate, postalCodes);
-        const fresh = recipients.length === 0 ? [] : await tx
-          .insert(deliveryNoticeRecipient)
-          .values(recipients.map((recipient) => ({ segmentId, subscriptionId: recipient.subscriptionId, postalCode: recipient.postalCode })))
-          .onConflictDoNothing()
-          .returning({ subscriptionId: deliveryNoticeRecipient.subscriptionId });
+        const fresh =
+          recipients.length === 0
+            ? []
+            : await tx
+                .insert(deliveryNoticeRecipient)
+                .values(recipients.map((recipient) => ({ segmentId, subscriptionId: recipient.subscriptionId, postalCode: recipient.postalCode })))
+                .onConflictDoNothing()
+                .returning({ subscriptionId: deliveryNoticeRecipient.subscriptionId });
         const freshIds = new Set(fresh.map((row) => row.subscriptionId));
         for (const recipient of recipients.filter((candidate) => freshIds.has(candidate.subscriptionId))) {
           await mailer.enqueue(tx, noticeMail(title, portalOrigin(title.titleCode), recipient, { segmentId, ...body }));

@@ -35,7 +35,6 @@ import { apiErrors } from '../../lib/api-errors.ts';
 
 const errors = apiErrors(400, 401, 403, 404, 409, 422);
 
-
 /**
  * Paper delivery (issue 5): SPEC §7 `complaintcodes`, and under /api/delivery the calendar,
  * vacation and delivery changes, the delivery address and complaints. Every call needs a
@@ -101,11 +100,7 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
     { prefix: '/api/operator' },
   );
 
-  app.get(
-    '/api/complaintcodes',
-    { onRequest: app.authenticate, schema: { tags: ['delivery'], response: { 200: complaintCodesResponseSchema, 401: apiErrorSchema } } },
-    async () => complaintCodeList,
-  );
+  app.get('/api/complaintcodes', { onRequest: app.authenticate, schema: { tags: ['delivery'], response: { 200: complaintCodesResponseSchema, 401: apiErrorSchema } } }, async () => complaintCodeList);
 
   await app.register(
     async (area) => {
@@ -114,23 +109,17 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
       typed.addHook('onRequest', app.authenticate);
       const context = async (request: Pick<FastifyRequest, 'subscriber'>) => delivery.contextFor(await request.subscriber());
 
-      typed.get(
-        '/postal-codes/:postalCode',
-        { schema: { tags: ['delivery'], params: postalCodeParamsSchema, response: { 200: postalCodeLookupSchema, ...errors } } },
-        async (request) => delivery.lookupPostalCode(request.params.postalCode),
+      typed.get('/postal-codes/:postalCode', { schema: { tags: ['delivery'], params: postalCodeParamsSchema, response: { 200: postalCodeLookupSchema, ...errors } } }, async (request) =>
+        delivery.lookupPostalCode(request.params.postalCode),
       );
 
-      typed.get(
-        '/calendar',
-        { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryCalendarSchema, ...errors } } },
-        async (request) => delivery.calendar(await context(request)),
+      typed.get('/calendar', { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryCalendarSchema, ...errors } } }, async (request) =>
+        delivery.calendar(await context(request)),
       );
 
-      typed.get(
-        '/changes',
-        { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryChangeListSchema, ...errors } } },
-        async (request) => ({ changes: await delivery.listChanges(await context(request)) }),
-      );
+      typed.get('/changes', { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryChangeListSchema, ...errors } } }, async (request) => ({
+        changes: await delivery.listChanges(await context(request)),
+      }));
 
       typed.post(
         '/changes',
@@ -166,10 +155,8 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
         async (request) => ({ change: await delivery.cancelChange(await context(request), request.params.id) }),
       );
 
-      typed.get(
-        '/address',
-        { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryAddressOverviewSchema, ...errors } } },
-        async (request) => delivery.addressOverview(await context(request)),
+      typed.get('/address', { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryAddressOverviewSchema, ...errors } } }, async (request) =>
+        delivery.addressOverview(await context(request)),
       );
 
       typed.post(
@@ -182,19 +169,13 @@ export const deliveryRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = async
         },
       );
 
-      typed.get(
-        '/notices',
-        { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryNoticeListSchema, ...errors } } },
-        async (request) => {
-          const ctx = await context(request);
-          return { notices: await notices.noticesFor(ctx.subscription.id, [delivery.today()]) };
-        },
-      );
+      typed.get('/notices', { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: deliveryNoticeListSchema, ...errors } } }, async (request) => {
+        const ctx = await context(request);
+        return { notices: await notices.noticesFor(ctx.subscription.id, [delivery.today()]) };
+      });
 
-      typed.get(
-        '/complaints/options',
-        { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: complaintOptionsSchema, ...errors } } },
-        async (request) => delivery.complaintOptions(await context(request)),
+      typed.get('/complaints/options', { schema: { tags: ['delivery'], querystring: sessionQuerySchema, response: { 200: complaintOptionsSchema, ...errors } } }, async (request) =>
+        delivery.complaintOptions(await context(request)),
       );
 
       typed.post(

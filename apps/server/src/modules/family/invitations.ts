@@ -125,16 +125,16 @@ export function createFamilyInvitations(deps: FamilyInvitationDeps) {
             return 'resent' as const;
           }
           // Someone who already reads this title (own subscription or another share) cannot join.
-          const holders = await tx.select({ id: appUser.id }).from(appUser).where(sql`lower(${appUser.email}) = ${email}`);
+          const holders = await tx
+            .select({ id: appUser.id })
+            .from(appUser)
+            .where(sql`lower(${appUser.email}) = ${email}`);
           for (const holder of holders) {
             if (await liveSubscriptionOf(holder.id, owner.titleCode, tx)) throw new AppError(409, 'userExist', familyMessages.userExist);
           }
           const max = maxOf(owner);
           if (invitations.length >= max) throw new AppError(409, 'maxUsersReached', familyMessages.maxUsersReached(max));
-          const [member] = await tx
-            .insert(subscriptionMember)
-            .values({ id: randomUUID(), subscriptionId: owner.id, kind: FAMILY, email, status: 'emailSent', invitedAt: now() })
-            .returning();
+          const [member] = await tx.insert(subscriptionMember).values({ id: randomUUID(), subscriptionId: owner.id, kind: FAMILY, email, status: 'emailSent', invitedAt: now() }).returning();
           if (!member) throw new Error('invitation not stored');
           await sendLink(tx, { member, owner, inviter: ctx.user, title: ctx.title, origin });
           return 'emailSent' as const;
@@ -151,7 +151,10 @@ export function createFamilyInvitations(deps: FamilyInvitationDeps) {
       const member = await saving('errorSaved', familyMessages.errorSaved, () =>
         db.transaction(async (tx) => {
           const owner = await lockOwner(tx, own.id);
-          const [row] = await tx.select().from(subscriptionMember).where(and(eq(subscriptionMember.id, id), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, FAMILY)));
+          const [row] = await tx
+            .select()
+            .from(subscriptionMember)
+            .where(and(eq(subscriptionMember.id, id), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, FAMILY)));
           if (!row) throw new AppError(404, 'notExist', familyMessages.notExist);
           if (row.status === 'active') throw new AppError(409, 'userExist', familyMessages.userExist);
           await sendLink(tx, { member: row, owner, inviter: ctx.user, title: ctx.title, origin });

@@ -62,11 +62,17 @@ export function createFamilyJoining(deps: FamilyJoiningDeps) {
 
   /** SPEC §4 family outcomes: why this link cannot be accepted by this user, or what it offers. */
   async function openLink(tx: Db | Tx, user: SessionUser, token: string, lock: boolean): Promise<OpenLink> {
-    const query = tx.select().from(familyInvitationLink).where(eq(familyInvitationLink.tokenHash, hashToken(token)));
+    const query = tx
+      .select()
+      .from(familyInvitationLink)
+      .where(eq(familyInvitationLink.tokenHash, hashToken(token)));
     const [link] = lock ? await query.for('update') : await query;
     if (!link) throw outcome('failed');
     if (link.usedAt) throw outcome('alreadyUsed');
-    const [member] = await tx.select().from(subscriptionMember).where(and(eq(subscriptionMember.id, link.memberId), eq(subscriptionMember.kind, FAMILY)));
+    const [member] = await tx
+      .select()
+      .from(subscriptionMember)
+      .where(and(eq(subscriptionMember.id, link.memberId), eq(subscriptionMember.kind, FAMILY)));
     if (!member) throw outcome('withdrawn');
     if (member.status === 'active') throw outcome('alreadyUsed');
     if (link.replacedAt || link.expiresAt.getTime() <= now().getTime()) throw outcome('expired');
@@ -147,7 +153,10 @@ export function createFamilyJoining(deps: FamilyJoiningDeps) {
           toStatusCode: instStatusCodes.ACTIVE_NON_BILLABLE,
           details: { planName: shared.planName, ...(previous ? { previous: ownFieldsOf(previous, osloToday(at)) } : {}) },
         });
-        await tx.update(subscriptionMember).set({ status: 'active', userId: user.id, acceptedAt: at }).where(and(eq(subscriptionMember.id, member.id), ne(subscriptionMember.status, 'active')));
+        await tx
+          .update(subscriptionMember)
+          .set({ status: 'active', userId: user.id, acceptedAt: at })
+          .where(and(eq(subscriptionMember.id, member.id), ne(subscriptionMember.status, 'active')));
         await tx.update(familyInvitationLink).set({ usedAt: at }).where(eq(familyInvitationLink.tokenHash, opened.link.tokenHash));
         return ownerRow;
       }),

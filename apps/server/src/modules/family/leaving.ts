@@ -47,7 +47,10 @@ export function createShareEnding(deps: ShareEndingDeps) {
       const removed = await saving('failed', familyMessages.failed, () =>
         db.transaction(async (tx) => {
           const owner = await lockOwner(tx, own.id);
-          const [row] = await tx.select().from(subscriptionMember).where(and(eq(subscriptionMember.id, id), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, FAMILY)));
+          const [row] = await tx
+            .select()
+            .from(subscriptionMember)
+            .where(and(eq(subscriptionMember.id, id), eq(subscriptionMember.subscriptionId, owner.id), eq(subscriptionMember.kind, FAMILY)));
           if (!row) throw new AppError(404, 'notExist', familyMessages.notExist);
           await endShare(tx, row);
           return row;

@@ -18,7 +18,6 @@ import { apiErrors } from '../../lib/api-errors.ts';
 
 const errors = apiErrors(400, 401, 403, 404, 409, 410, 429);
 
-
 /**
  * Family sharing under /api/family (SPEC §2): the owner's overview, invitations, resend,
  * withdraw/remove; a member leaving; and the invitee's link (preview and accept). Every
@@ -64,10 +63,8 @@ export const familyRoutes: FastifyPluginAsyncZod<{ family: FamilyService }> = as
         family.preview(request.user, request.query.token),
       );
 
-      typed.post(
-        '/invitation/accept',
-        { schema: { tags: ['family'], body: familyAcceptBodySchema, response: { 200: familyAcceptResponseSchema, ...errors } } },
-        async (request) => family.accept(request.user, request.body.token),
+      typed.post('/invitation/accept', { schema: { tags: ['family'], body: familyAcceptBodySchema, response: { 200: familyAcceptResponseSchema, ...errors } } }, async (request) =>
+        family.accept(request.user, request.body.token),
       );
     },
     { prefix: '/api/family' },

@@ -31,7 +31,6 @@ export interface FamilyDeps {
   rateLimiter: RateLimiter;
 }
 
-
 /**
  * Family sharing (SPEC §2 /familiedeling, /verifiser-familiemedlem, /deling-akseptert): the
  * owner invites household members by e-mail up to a maximum; each invitation is a

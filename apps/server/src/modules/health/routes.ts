@@ -9,25 +9,21 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database; redis?: {
     status: 'ok' as const,
   }));
 
-  app.get(
-    '/readyz',
-    { schema: { hide: true, response: { 200: z.object({ status: z.literal('ready') }), 503: apiErrorSchema } } },
-    async (request, reply) => {
-      try {
-        await withTimeout(database.ping(), 2_000);
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed: database does not answer');
-        return reply.status(503).send({ code: errorCodes.unavailable, message: errorMessages.unavailable });
-      }
-      try {
-        if (redis) await withTimeout(redis.ping(), 2_000);
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed: redis does not answer');
-        return reply.status(503).send({ code: errorCodes.unavailable, message: errorMessages.unavailable });
-      }
-      return { status: 'ready' as const };
-    },
-  );
+  app.get('/readyz', { schema: { hide: true, response: { 200: z.object({ status: z.literal('ready') }), 503: apiErrorSchema } } }, async (request, reply) => {
+    try {
+      await withTimeout(database.ping(), 2_000);
+    } catch (error) {
+      request.log.warn({ err: error }, 'readiness check failed: database does not answer');
+      return reply.status(503).send({ code: errorCodes.unavailable, message: errorMessages.unavailable });
+    }
+    try {
+      if (redis) await withTimeout(redis.ping(), 2_000);
+    } catch (error) {
+      request.log.warn({ err: error }, 'readiness check failed: redis does not answer');
+      return reply.status(503).send({ code: errorCodes.unavailable, message: errorMessages.unavailable });
+    }
+    return { status: 'ready' as const };
+  });
 };
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -68,7 +68,10 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
 
   /** The user's own search (someone else's id is 404), whether or not it found an account. */
   async function ownRequest(reader: Db | Tx, userId: string, requestId: string) {
-    const [row] = await reader.select().from(connectRequest).where(and(eq(connectRequest.id, requestId), eq(connectRequest.userId, userId)));
+    const [row] = await reader
+      .select()
+      .from(connectRequest)
+      .where(and(eq(connectRequest.id, requestId), eq(connectRequest.userId, userId)));
     if (!row) throw error(404, connectErrorCodes.notFound, connectMessages.notFound);
     return row;
   }
@@ -89,7 +92,10 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
       const found = await db.transaction(async (tx) => {
         // Counted under a lock on the user's row, so parallel searches cannot pass the limit together.
         await tx.select({ id: appUser.id }).from(appUser).where(eq(appUser.id, user.id)).for('update');
-        const [searches] = await tx.select({ n: count() }).from(connectRequest).where(and(eq(connectRequest.userId, user.id), gt(connectRequest.createdAt, windowStart())));
+        const [searches] = await tx
+          .select({ n: count() })
+          .from(connectRequest)
+          .where(and(eq(connectRequest.userId, user.id), gt(connectRequest.createdAt, windowStart())));
         if ((searches?.n ?? 0) >= CONNECT_SEARCH_LIMIT) return { throttled: true as const };
         await tx.insert(connectRequest).values({ id: requestId, userId: user.id, ariaAccountNo: null, createdAt: now() });
 
@@ -104,7 +110,11 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
             .leftJoin(connectableAccount, eq(connectableAccount.ariaAccountNo, account.ariaAccountNo))
             .where(eq(account.ariaAccountNo, body.ariaAccountNo));
           const addresses = byNumber
-            ? await tx.select({ postalCode: deliveryAddress.postalCode }).from(deliveryAddress).innerJoin(subscription, eq(subscription.id, deliveryAddress.subscriptionId)).where(eq(subscription.ariaAccountNo, body.ariaAccountNo))
+            ? await tx
+                .select({ postalCode: deliveryAddress.postalCode })
+                .from(deliveryAddress)
+                .innerJoin(subscription, eq(subscription.id, deliveryAddress.subscriptionId))
+                .where(eq(subscription.ariaAccountNo, body.ariaAccountNo))
             : [];
           if (byNumber && addresses.some((address) => address.postalCode === body.postalCode)) {
             // The owner asking about their own account learns nothing new.
@@ -113,7 +123,10 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
             else connectedElsewhere = byNumber.connectable?.contactEmail ?? byNumber.ownerEmail;
           }
         } else if (body.phoneNumber !== undefined) {
-          const [byPhone] = await tx.select().from(connectableAccount).where(and(eq(connectableAccount.contactPhoneKey, phoneKey(body.phoneNumber)), isNull(connectableAccount.claimedAt)));
+          const [byPhone] = await tx
+            .select()
+            .from(connectableAccount)
+            .where(and(eq(connectableAccount.contactPhoneKey, phoneKey(body.phoneNumber)), isNull(connectableAccount.claimedAt)));
           if (byPhone) match = { ariaAccountNo: byPhone.ariaAccountNo, contactEmail: byPhone.contactEmail };
         }
         // A code for every search, so the answer and the work are the same whatever matched; with no
@@ -209,7 +222,10 @@ export function createConnectService({ db, mailer, accounts, titles, now, identi
         } else {
           const titleCodes = theirs.map((row) => row.titleCode);
           if (titleCodes.length > 0) {
-            const [clash] = await tx.select().from(subscription).where(and(eq(subscription.ariaAccountNo, own.ariaAccountNo), inArray(subscription.titleCode, titleCodes)));
+            const [clash] = await tx
+              .select()
+              .from(subscription)
+              .where(and(eq(subscription.ariaAccountNo, own.ariaAccountNo), inArray(subscription.titleCode, titleCodes)));
             if (clash) throw error(409, connectErrorCodes.titleConflict, connectMessages.titleConflict(titles.getTitle(clash.titleCode).name));
             const ids = theirs.map((row) => row.id);
             await tx.update(subscription).set({ ariaAccountNo: own.ariaAccountNo }).where(inArray(subscription.id, ids));

@@ -57,7 +57,6 @@ export function createOrderFulfilment(deps: OrderFulfilmentDeps) {
     return nextPossibleDeliveryDay(calendarOf(entry), now(), cutoffTime);
   }
 
-
   async function fulfil(tx: Tx, order: OrderRow, paid: PaymentRow): Promise<void> {
     const day = today();
     const plan = await findPlan(tx, order.ariaPlanId);
@@ -71,7 +70,7 @@ export function createOrderFulfilment(deps: OrderFulfilmentDeps) {
       return;
     }
     const { periodEnd, lastDay } = firstPeriodOf(day, order);
-    const paperStartsOn = order.planProductType === 'COMBO' ? [order.paperStartsOn ?? day, paperStartOf(order.titleCode)].sort()[1] ?? null : null;
+    const paperStartsOn = order.planProductType === 'COMBO' ? ([order.paperStartsOn ?? day, paperStartOf(order.titleCode)].sort()[1] ?? null) : null;
     const method = (order.paymentMethod ?? paid.method) as InvoicePaymentMethod;
     // A card the provider does not keep pays this once; the next periods come as giro invoices.
     const subscriptionMethod = method === 'SWEDBANK-PPG' && !providerStoresCards ? 'INVOICE' : subscriptionMethodOfProvider[method];
@@ -104,17 +103,23 @@ export function createOrderFulfilment(deps: OrderFulfilmentDeps) {
         .values({ subscriptionId: row.id, ...address, updatedAt: now() })
         .onConflictDoUpdate({ target: deliveryAddress.subscriptionId, set: { ...address, updatedAt: now() } });
     }
-    const created = await insertInvoice(tx, catalogue, order.titleCode, {
-      ariaAccountNo: row.ariaAccountNo,
-      subscriptionId: row.id,
-      amountOre: order.amountNowOre,
-      description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: lastDay, note: order.offerCode ? offerLabels[order.offerCode as OfferCode] : null }),
-      periodFrom: day,
-      periodTo: lastDay,
-      dueOn: day,
-      paidAt: now(),
-      settledBy: method,
-    }, now());
+    const created = await insertInvoice(
+      tx,
+      catalogue,
+      order.titleCode,
+      {
+        ariaAccountNo: row.ariaAccountNo,
+        subscriptionId: row.id,
+        amountOre: order.amountNowOre,
+        description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: lastDay, note: order.offerCode ? offerLabels[order.offerCode as OfferCode] : null }),
+        periodFrom: day,
+        periodTo: lastDay,
+        dueOn: day,
+        paidAt: now(),
+        settledBy: method,
+      },
+      now(),
+    );
     await tx.update(payment).set({ subscriptionId: row.id, ariaAccountNo: row.ariaAccountNo, ariaInvoiceNo: created.ariaInvoiceNo }).where(eq(payment.id, paid.id));
     await tx.insert(subscriptionChange).values({
       id: randomUUID(),
@@ -129,7 +134,17 @@ export function createOrderFulfilment(deps: OrderFulfilmentDeps) {
     });
     await tx
       .update(subscriptionOrder)
-      .set({ state: 'fulfilled', subscriptionId: row.id, paymentId: paid.id, lastPaymentStatus: 'CAPTURED', startedOn: day, firstPeriodEnd: lastDay, paperStartsOn, failureCode: null, updatedAt: now() })
+      .set({
+        state: 'fulfilled',
+        subscriptionId: row.id,
+        paymentId: paid.id,
+        lastPaymentStatus: 'CAPTURED',
+        startedOn: day,
+        firstPeriodEnd: lastDay,
+        paperStartsOn,
+        failureCode: null,
+        updatedAt: now(),
+      })
       .where(eq(subscriptionOrder.id, order.id));
 
     const [buyer] = await tx.select().from(appUser).where(eq(appUser.id, order.userId));
@@ -141,7 +156,13 @@ export function createOrderFulfilment(deps: OrderFulfilmentDeps) {
         `Deretter: ${regularPriceText(order.priceLaterOre, plan.billingPeriod)} fra ${formatLongDate(periodEnd)}, ${subscriptionMethod === 'VIPPS' ? 'trukket med Vipps-avtalen du godkjente' : subscriptionMethod === 'INVOICE' ? 'på faktura med KID som du får på e-post før hver periode' : 'trukket fra betalingskortet'}.`,
         ...(paperStartsOn ? [`Papiravisen kommer fra ${formatLongDate(paperStartsOn)}.`] : []),
       ];
-      await mailer.enqueue(tx, { to: buyer.email, title, kind: 'orderReceipt', ...titleMail(title, { heading: `Kvittering for ${plan.name}`, paragraphs: lines }), idempotencyKey: `order:${order.id}:receipt` });
+      await mailer.enqueue(tx, {
+        to: buyer.email,
+        title,
+        kind: 'orderReceipt',
+        ...titleMail(title, { heading: `Kvittering for ${plan.name}`, paragraphs: lines }),
+        idempotencyKey: `order:${order.id}:receipt`,
+      });
     }
   }
 
@@ -156,7 +177,10 @@ export function createOrderFulfilment(deps: OrderFulfilmentDeps) {
       if (order.state === 'fulfilled' || order.state === 'paid') return; // a second capture: repair() refunds it
       if (closedStates.includes(order.state as OrderState)) {
         // Money arrived for an order the buyer cancelled or that timed out: nothing is given, repair() refunds.
-        await tx.update(subscriptionOrder).set({ state: 'paid', failureCode: orderErrorCodes.orderClosed, paymentId: paid.id, lastPaymentStatus: 'CAPTURED', updatedAt: now() }).where(eq(subscriptionOrder.id, order.id));
+        await tx
+          .update(subscriptionOrder)
+          .set({ state: 'paid', failureCode: orderErrorCodes.orderClosed, paymentId: paid.id, lastPaymentStatus: 'CAPTURED', updatedAt: now() })
+          .where(eq(subscriptionOrder.id, order.id));
         return;
       }
       await fulfil(tx, order, paid);

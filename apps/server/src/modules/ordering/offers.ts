@@ -1,4 +1,18 @@
-import { orderEligibility, orderErrorCodes, orderMessages, offerLabels, osloToday, priceOn, quoteOrder, CAMPAIGN_CODE, type OrderOffer, type OrderOffersResponse, type Plan, type Title, type WinbackResponse } from '@minside/domain';
+import {
+  orderEligibility,
+  orderErrorCodes,
+  orderMessages,
+  offerLabels,
+  osloToday,
+  priceOn,
+  quoteOrder,
+  CAMPAIGN_CODE,
+  type OrderOffer,
+  type OrderOffersResponse,
+  type Plan,
+  type Title,
+  type WinbackResponse,
+} from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { SessionUser } from '../../plugins/session.ts';
@@ -9,7 +23,12 @@ import type { Winback } from './winback.ts';
  * What a title sells (issue 7), priced by `quoteOrder` for this buyer: the order page's offers, with
  * the campaign and the winback, and the public winback page of a signed link.
  */
-export function createOffers(deps: { db: Db; now: () => Date; paperStartOf: (titleCode: string) => string; winback: Pick<Winback, 'readWinbackToken' | 'formerSubscriberOf' | 'hasAccessAt' | 'winbackFor'> }) {
+export function createOffers(deps: {
+  db: Db;
+  now: () => Date;
+  paperStartOf: (titleCode: string) => string;
+  winback: Pick<Winback, 'readWinbackToken' | 'formerSubscriberOf' | 'hasAccessAt' | 'winbackFor'>;
+}) {
   const { db, now, paperStartOf } = deps;
   const { readWinbackToken, formerSubscriberOf, hasAccessAt, winbackFor } = deps.winback;
   const today = () => osloToday(now());

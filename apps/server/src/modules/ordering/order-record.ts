@@ -9,7 +9,6 @@ export const ORDER_PAYMENT_MAX_MS = 60 * 60 * 1000;
 
 export type OrderRow = typeof subscriptionOrder.$inferSelect;
 
-
 export function orderError(status: number, code: string, message: string): AppError {
   return new AppError(status, code, message);
 }

@@ -70,7 +70,10 @@ export function createOrderRepair(deps: { db: Db; engine: PaymentEngine; now: ()
         }
         const refunded = await engine.refund(paid, `ORDER_NOT_FULFILLED:${order.failureCode ?? 'UNKNOWN'}`);
         if (refunded?.status === 'REFUNDED') {
-          await db.update(subscriptionOrder).set({ state: 'failed', lastPaymentStatus: 'REFUNDED', updatedAt: now() }).where(and(eq(subscriptionOrder.id, order.id), eq(subscriptionOrder.state, 'paid')));
+          await db
+            .update(subscriptionOrder)
+            .set({ state: 'failed', lastPaymentStatus: 'REFUNDED', updatedAt: now() })
+            .where(and(eq(subscriptionOrder.id, order.id), eq(subscriptionOrder.state, 'paid')));
           result.refunded += 1;
         }
       } catch (error) {
@@ -83,7 +86,15 @@ export function createOrderRepair(deps: { db: Db; engine: PaymentEngine; now: ()
       .select({ payment })
       .from(payment)
       .innerJoin(subscriptionOrder, eq(subscriptionOrder.id, sql`${payment.details}->>'orderId'`))
-      .where(and(eq(payment.purpose, 'ORDER'), eq(payment.status, 'CAPTURED'), inArray(subscriptionOrder.state, ['fulfilled', 'failed', 'paid']), sql`${subscriptionOrder.paymentId} is distinct from ${payment.id}`, lt(payment.createdAt, now())));
+      .where(
+        and(
+          eq(payment.purpose, 'ORDER'),
+          eq(payment.status, 'CAPTURED'),
+          inArray(subscriptionOrder.state, ['fulfilled', 'failed', 'paid']),
+          sql`${subscriptionOrder.paymentId} is distinct from ${payment.id}`,
+          lt(payment.createdAt, now()),
+        ),
+      );
     for (const { payment: stray } of strays) {
       try {
         const refunded = await engine.refund(stray, 'DUPLICATE_ORDER_PAYMENT');

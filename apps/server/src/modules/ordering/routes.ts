@@ -78,7 +78,9 @@ export const orderingRoutes: FastifyPluginAsyncZod<OrderingRouteOptions> = async
       },
     );
 
-    typed.get('/api/order/:orderId', { schema: { tags: ['ordering'], params: orderParamsSchema, response: { 200: orderResponseSchema, ...errors } } }, async (request) => ordering.getOrder(request.user, request.params.orderId));
+    typed.get('/api/order/:orderId', { schema: { tags: ['ordering'], params: orderParamsSchema, response: { 200: orderResponseSchema, ...errors } } }, async (request) =>
+      ordering.getOrder(request.user, request.params.orderId),
+    );
 
     typed.post(
       '/api/order/:orderId/payment',
@@ -86,10 +88,8 @@ export const orderingRoutes: FastifyPluginAsyncZod<OrderingRouteOptions> = async
       async (request) => ordering.startPayment(request.user, request.params.orderId, request.body.method),
     );
 
-    typed.post(
-      '/api/order/:orderId/cancel',
-      { schema: { tags: ['ordering'], params: orderParamsSchema, body: z.object({}).optional(), response: { 200: orderSchema, ...errors } } },
-      async (request) => ordering.cancelOrder(request.user, request.params.orderId),
+    typed.post('/api/order/:orderId/cancel', { schema: { tags: ['ordering'], params: orderParamsSchema, body: z.object({}).optional(), response: { 200: orderSchema, ...errors } } }, async (request) =>
+      ordering.cancelOrder(request.user, request.params.orderId),
     );
 
     typed.post(
@@ -99,7 +99,9 @@ export const orderingRoutes: FastifyPluginAsyncZod<OrderingRouteOptions> = async
     );
 
     for (const path of ['/api/verify/', '/api/verify']) {
-      typed.post(path, { schema: { tags: ['account'], body: verifyConnectBodySchema, response: { 200: verifyConnectResponseSchema, ...errors } } }, async (request) => connect.verify(request.user, request.body.requestId, request.body.code));
+      typed.post(path, { schema: { tags: ['account'], body: verifyConnectBodySchema, response: { 200: verifyConnectResponseSchema, ...errors } } }, async (request) =>
+        connect.verify(request.user, request.body.requestId, request.body.code),
+      );
     }
 
     typed.put(

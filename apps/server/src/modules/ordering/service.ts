@@ -136,43 +136,45 @@ export function createOrderingService(deps: OrderingDeps) {
       if (open) throw orderAlreadyOpen();
       const at = now();
       const id = randomUUID();
-      const row = await db.transaction(async (tx) => {
-        // The birthdate the order was judged by (SPEC §5) is the buyer's declaration, locked from now
-        // on: an edit later can neither reopen an offer nor close one (issue 24). An issuer's verified
-        // birthdate stays the issuer's.
-        if (birthdate) await declareBirthdate(tx, user.id, birthdate, at);
-        const [inserted] = await tx
-          .insert(subscriptionOrder)
-          .values({
-            id,
-            idempotencyKey: key,
-            userId: user.id,
-            titleCode,
-            ariaPlanId: plan.ariaPlanID,
-            planName: plan.name,
-            planProductType: plan.planProductType,
-            billingPeriod: plan.billingPeriod,
-            offerCode: quote.offerCode,
-            amountNowOre: quote.amountNowOre,
-            firstPeriodMonths: quote.firstPeriodMonths,
-            priceLaterOre: quote.priceLaterOre,
-            laterPeriodMonths: quote.laterPeriodMonths,
-            deliveryAddress: address,
-            paperStartsOn: address ? paperStartOf(titleCode) : null,
-            state: 'created',
-            createdAt: at,
-            updatedAt: at,
-          })
-          .onConflictDoNothing({ target: subscriptionOrder.idempotencyKey })
-          .returning();
-        return inserted;
-      }).catch(async (error: unknown) => {
-        if (uniqueViolationOf(error) !== ONE_OPEN_ORDER_INDEX) throw error;
-        // Another order of this offer got in first. Its own key wins over the refusal (a retry of that very order).
-        const [same] = await db.select().from(subscriptionOrder).where(eq(subscriptionOrder.idempotencyKey, key));
-        if (same) return undefined;
-        throw orderAlreadyOpen();
-      });
+      const row = await db
+        .transaction(async (tx) => {
+          // The birthdate the order was judged by (SPEC §5) is the buyer's declaration, locked from now
+          // on: an edit later can neither reopen an offer nor close one (issue 24). An issuer's verified
+          // birthdate stays the issuer's.
+          if (birthdate) await declareBirthdate(tx, user.id, birthdate, at);
+          const [inserted] = await tx
+            .insert(subscriptionOrder)
+            .values({
+              id,
+              idempotencyKey: key,
+              userId: user.id,
+              titleCode,
+              ariaPlanId: plan.ariaPlanID,
+              planName: plan.name,
+              planProductType: plan.planProductType,
+              billingPeriod: plan.billingPeriod,
+              offerCode: quote.offerCode,
+              amountNowOre: quote.amountNowOre,
+              firstPeriodMonths: quote.firstPeriodMonths,
+              priceLaterOre: quote.priceLaterOre,
+              laterPeriodMonths: quote.laterPeriodMonths,
+              deliveryAddress: address,
+              paperStartsOn: address ? paperStartOf(titleCode) : null,
+              state: 'created',
+              createdAt: at,
+              updatedAt: at,
+            })
+            .onConflictDoNothing({ target: subscriptionOrder.idempotencyKey })
+            .returning();
+          return inserted;
+        })
+        .catch(async (error: unknown) => {
+          if (uniqueViolationOf(error) !== ONE_OPEN_ORDER_INDEX) throw error;
+          // Another order of this offer got in first. Its own key wins over the refusal (a retry of that very order).
+          const [same] = await db.select().from(subscriptionOrder).where(eq(subscriptionOrder.idempotencyKey, key));
+          if (same) return undefined;
+          throw orderAlreadyOpen();
+        });
       if (row) return { order: toOrderDto(row), created: true };
       // The same key won a race with us a moment ago.
       const [winner] = await db.select().from(subscriptionOrder).where(eq(subscriptionOrder.idempotencyKey, key));

@@ -101,7 +101,12 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
   const paidOf = (rows: { amountOre: number; paidAt: Date | null; settledBy: string | null }[]) =>
     rows.filter((row) => row.paidAt !== null && row.settledBy !== 'CREDIT').reduce((sum, row) => sum + row.amountOre, 0);
 
-  const toRefund = (stored: StoredRefund): WithdrawalRefund => ({ ariaInvoiceNo: stored.ariaInvoiceNo, amountOre: stored.amountOre, outcome: stored.outcome, creditNoteNumber: stored.creditNoteNumber });
+  const toRefund = (stored: StoredRefund): WithdrawalRefund => ({
+    ariaInvoiceNo: stored.ariaInvoiceNo,
+    amountOre: stored.amountOre,
+    outcome: stored.outcome,
+    creditNoteNumber: stored.creditNoteNumber,
+  });
 
   async function view(reader: Db | Tx, row: SubscriptionRow): Promise<WithdrawalResponse> {
     const order = row.sharedFromSubscriptionId === null ? await agreementOf(reader, row.id) : undefined;
@@ -155,7 +160,8 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         else if (needsAPerson.has(error.code)) refunds.push({ ...refund, outcome: 'manual', code: error.code });
         // The provider did not answer REFUNDED (yet): asked again by the job. Nothing is recorded as refunded.
         else refunds.push({ ...refund, code: error.code });
-        if (error.code !== billingErrorCodes.invoiceAlreadyCredited && !needsAPerson.has(error.code)) log.warn({ orderId, ariaInvoiceNo: refund.ariaInvoiceNo, code: error.code }, 'withdrawal refund not settled yet');
+        if (error.code !== billingErrorCodes.invoiceAlreadyCredited && !needsAPerson.has(error.code))
+          log.warn({ orderId, ariaInvoiceNo: refund.ariaInvoiceNo, code: error.code }, 'withdrawal refund not settled yet');
       }
     }
     await db
@@ -235,7 +241,13 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
               ? `Vi betaler tilbake ${formatKroner(current.paidOre)} med samme betalingsmiddel som du brukte, senest ${formatLongDate(addDays(day, WITHDRAWAL_DAYS))}. Du får en kreditnota på e-post når pengene er sendt.`
               : 'Du har ikke betalt noe for abonnementet, så det er ingenting å betale tilbake.',
           ];
-          await mailer.enqueue(tx, { to: buyer.email, title, kind: 'withdrawalConfirmation', ...titleMail(title, { heading: 'Du har angret kjøpet', paragraphs }), idempotencyKey: `withdrawal:${current.orderId}` });
+          await mailer.enqueue(tx, {
+            to: buyer.email,
+            title,
+            kind: 'withdrawalConfirmation',
+            ...titleMail(title, { heading: 'Du har angret kjøpet', paragraphs }),
+            idempotencyKey: `withdrawal:${current.orderId}`,
+          });
         }
         return current.orderId;
       });

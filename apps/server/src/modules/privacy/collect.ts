@@ -64,7 +64,10 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   const [identity] =
     identityId === null
       ? []
-      : await db.select({ email: idpAccount.email, givenName: idpAccount.givenName, familyName: idpAccount.familyName, phoneNumber: idpAccount.phoneNumber, createdAt: idpAccount.createdAt }).from(idpAccount).where(eq(idpAccount.id, identityId));
+      : await db
+          .select({ email: idpAccount.email, givenName: idpAccount.givenName, familyName: idpAccount.familyName, phoneNumber: idpAccount.phoneNumber, createdAt: idpAccount.createdAt })
+          .from(idpAccount)
+          .where(eq(idpAccount.id, identityId));
   const addresses = await bySubscription((ids) => db.select().from(deliveryAddress).where(inArray(deliveryAddress.subscriptionId, ids)));
   const changes = await bySubscription((ids) => db.select().from(deliveryChange).where(inArray(deliveryChange.subscriptionId, ids)).orderBy(desc(deliveryChange.placedAt)));
   const complaints = await bySubscription((ids) => db.select().from(deliveryComplaint).where(inArray(deliveryComplaint.subscriptionId, ids)));
@@ -97,7 +100,11 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   // Mail to the address only since this user proved it (issue 20): mail to the same string before
   // that (a sign-up with someone else's address, an old owner of the address) is not theirs.
   const mail = user.emailVerifiedAt
-    ? await db.select().from(mailOutbox).where(and(eq(mailOutbox.to, user.email), gte(mailOutbox.createdAt, user.emailVerifiedAt))).orderBy(desc(mailOutbox.createdAt))
+    ? await db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, user.email), gte(mailOutbox.createdAt, user.emailVerifiedAt)))
+        .orderBy(desc(mailOutbox.createdAt))
     : [];
   const mailOptOuts = await db.select().from(mailOptOut).where(eq(mailOptOut.userId, userId));
   const changeLog = await bySubscription((ids) => db.select().from(subscriptionChange).where(inArray(subscriptionChange.subscriptionId, ids)).orderBy(desc(subscriptionChange.at)));
@@ -107,7 +114,10 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
   const orders = await db.select().from(subscriptionOrder).where(eq(subscriptionOrder.userId, userId)).orderBy(desc(subscriptionOrder.createdAt));
   const connectRequests = await db.select().from(connectRequest).where(eq(connectRequest.userId, userId));
   const sessions = await db.select({ createdAt: userSession.createdAt, lastSeenAt: userSession.lastSeenAt, expiresAt: userSession.expiresAt }).from(userSession).where(eq(userSession.userId, userId));
-  const requests = await db.select({ kind: dataRequest.kind, status: dataRequest.status, requestedAt: dataRequest.requestedAt, completedAt: dataRequest.completedAt }).from(dataRequest).where(eq(dataRequest.userId, userId));
+  const requests = await db
+    .select({ kind: dataRequest.kind, status: dataRequest.status, requestedAt: dataRequest.requestedAt, completedAt: dataRequest.completedAt })
+    .from(dataRequest)
+    .where(eq(dataRequest.userId, userId));
 
   return {
     profile: {
@@ -143,7 +153,11 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     })),
     deliveryAddresses: addresses.map((row) => ({ ...row, updatedAt: iso(row.updatedAt) })),
     deliveryChanges: changes.map((row) => ({ ...row, placedAt: iso(row.placedAt), updatedAt: iso(row.updatedAt), cancelledAt: iso(row.cancelledAt) })),
-    complaints: complaints.map((row) => ({ ...row, createdAt: iso(row.createdAt), days: complaintDays.filter((day) => day.caseNo === row.caseNo).map((day) => ({ issueDate: day.issueDate, code: day.code })) })),
+    complaints: complaints.map((row) => ({
+      ...row,
+      createdAt: iso(row.createdAt),
+      days: complaintDays.filter((day) => day.caseNo === row.caseNo).map((day) => ({ issueDate: day.issueDate, code: day.code })),
+    })),
     invoices: invoices.map((row) => ({ ...row, paidAt: iso(row.paidAt), createdAt: iso(row.createdAt) })),
     invoiceCredits: credits.map((row) => ({ ariaInvoiceNo: row.ariaInvoiceNo, amountOre: row.amountOre, reason: row.reason, createdAt: iso(row.createdAt) })),
     // Where each profile field came from (issue 24).
@@ -151,7 +165,13 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     // The logins that reach this user (issue 24): which issuer, its id for the person, since when.
     logins: logins.map((row) => ({ issuer: row.issuer, subject: row.subject, linkedAt: iso(row.linkedAt) })),
     // Credit notes to be set off against the next invoice, and those set off already (issue 23).
-    creditSetOffs: setOffs.map((row) => ({ creditNoteNumber: row.creditNoteNumber, amountOre: row.amountOre, ariaInvoiceNo: row.ariaInvoiceNo, createdAt: iso(row.createdAt), setOffAt: iso(row.setOffAt) })),
+    creditSetOffs: setOffs.map((row) => ({
+      creditNoteNumber: row.creditNoteNumber,
+      amountOre: row.amountOre,
+      ariaInvoiceNo: row.ariaInvoiceNo,
+      createdAt: iso(row.createdAt),
+      setOffAt: iso(row.setOffAt),
+    })),
     // The issued invoices and credit notes (issue 23); each one's PDF is on /fakturaoversikt.
     billingDocuments: documents,
     payments: payments.map((row) => ({
@@ -178,19 +198,67 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
       createdAt: iso(row.createdAt),
     })),
     consents: {
-      cookiesAndTracking: consents.map((row) => ({ analytics: row.analytics, marketing: row.marketing, personalisation: row.personalisation, source: row.source, titleCode: row.titleCode, givenAt: iso(row.givenAt) })),
+      cookiesAndTracking: consents.map((row) => ({
+        analytics: row.analytics,
+        marketing: row.marketing,
+        personalisation: row.personalisation,
+        source: row.source,
+        titleCode: row.titleCode,
+        givenAt: iso(row.givenAt),
+      })),
       permissions: permissions.map((row) => ({ permission: row.permission, granted: row.granted, titleCode: row.titleCode, givenAt: iso(row.givenAt) })),
     },
-    memberships: memberships.map((row) => ({ kind: row.kind, status: row.status, subscriptionId: row.subscriptionId, email: row.email, invitedAt: iso(row.invitedAt), acceptedAt: iso(row.acceptedAt) })),
-    invitationsSent: invited.map((row) => ({ kind: row.kind, status: row.status, subscriptionId: row.subscriptionId, email: row.email, invitedAt: iso(row.invitedAt), acceptedAt: iso(row.acceptedAt) })),
+    memberships: memberships.map((row) => ({
+      kind: row.kind,
+      status: row.status,
+      subscriptionId: row.subscriptionId,
+      email: row.email,
+      invitedAt: iso(row.invitedAt),
+      acceptedAt: iso(row.acceptedAt),
+    })),
+    invitationsSent: invited.map((row) => ({
+      kind: row.kind,
+      status: row.status,
+      subscriptionId: row.subscriptionId,
+      email: row.email,
+      invitedAt: iso(row.invitedAt),
+      acceptedAt: iso(row.acceptedAt),
+    })),
     // Which mail was sent, not its bodies: they carry one-time links, codes and pay-links (review finding 3).
     mail: mail.map((row) => ({ to: row.to, subject: row.subject, createdAt: iso(row.createdAt), sentAt: iso(row.sentAt) })),
     // Kinds of optional e-mail turned off by their unsubscribe link (ADR 010).
     mailOptOuts: mailOptOuts.map((row) => ({ titleCode: row.titleCode, kind: row.kind, createdAt: iso(row.createdAt) })),
-    changeLog: changeLog.map((row) => ({ subscriptionId: row.subscriptionId, at: iso(row.at), actor: row.actor, kind: row.kind, fromStatusCode: row.fromStatusCode, toStatusCode: row.toStatusCode, details: row.details })),
-    cancellationSurveys: surveys.map((row) => ({ subscriptionId: row.subscriptionId, reasonCode: row.reasonCode, reasonText: row.reasonText, actionType: row.actionType, createdAt: iso(row.createdAt) })),
+    changeLog: changeLog.map((row) => ({
+      subscriptionId: row.subscriptionId,
+      at: iso(row.at),
+      actor: row.actor,
+      kind: row.kind,
+      fromStatusCode: row.fromStatusCode,
+      toStatusCode: row.toStatusCode,
+      details: row.details,
+    })),
+    cancellationSurveys: surveys.map((row) => ({
+      subscriptionId: row.subscriptionId,
+      reasonCode: row.reasonCode,
+      reasonText: row.reasonText,
+      actionType: row.actionType,
+      createdAt: iso(row.createdAt),
+    })),
     studentVerification: student ? { studentEmail: student.studentEmail, verifiedAt: iso(student.verifiedAt) } : null,
-    orders: orders.map((row) => ({ id: row.id, titleCode: row.titleCode, planName: row.planName, billingPeriod: row.billingPeriod, offerCode: row.offerCode, amountNowOre: row.amountNowOre, priceLaterOre: row.priceLaterOre, deliveryAddress: row.deliveryAddress, paperStartsOn: row.paperStartsOn, state: row.state, paymentMethod: row.paymentMethod, createdAt: iso(row.createdAt) })),
+    orders: orders.map((row) => ({
+      id: row.id,
+      titleCode: row.titleCode,
+      planName: row.planName,
+      billingPeriod: row.billingPeriod,
+      offerCode: row.offerCode,
+      amountNowOre: row.amountNowOre,
+      priceLaterOre: row.priceLaterOre,
+      deliveryAddress: row.deliveryAddress,
+      paperStartsOn: row.paperStartsOn,
+      state: row.state,
+      paymentMethod: row.paymentMethod,
+      createdAt: iso(row.createdAt),
+    })),
     connectRequests: connectRequests.map((row) => ({ ariaAccountNo: row.ariaAccountNo, createdAt: iso(row.createdAt), verifiedAt: iso(row.verifiedAt), assignedAt: iso(row.assignedAt) })),
     emailChanges: emailChanges.map((row) => ({ newEmail: row.newEmail, createdAt: iso(row.createdAt), confirmedAt: iso(row.confirmedAt) })),
     sessions: sessions.map((row) => ({ createdAt: iso(row.createdAt), lastSeenAt: iso(row.lastSeenAt), expiresAt: iso(row.expiresAt) })),

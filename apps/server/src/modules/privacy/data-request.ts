@@ -26,7 +26,12 @@ export async function claimDue(db: Db, at: Date, kind: 'export' | 'erasure', lim
     return tx
       .update(dataRequest)
       .set({ lockedUntil: new Date(at.getTime() + CLAIM_MS) })
-      .where(inArray(dataRequest.id, due.map((row) => row.id)))
+      .where(
+        inArray(
+          dataRequest.id,
+          due.map((row) => row.id),
+        ),
+      )
       .returning();
   });
 }

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { decideTransition, osloToday, PAYMENT_HISTORY_RETENTION_YEARS, privacyErrorCodes, privacyMessages, type ChangeActor, type DeletionRequestBody, type DeletionState, type Title } from '@minside/domain';
+import {
+  decideTransition,
+  osloToday,
+  PAYMENT_HISTORY_RETENTION_YEARS,
+  privacyErrorCodes,
+  privacyMessages,
+  type ChangeActor,
+  type DeletionRequestBody,
+  type DeletionState,
+  type Title,
+} from '@minside/domain';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
 import { account, dataRequest, subscription } from '../../db/schema.ts';
@@ -28,7 +38,10 @@ export interface DeletionDeps {
  */
 export function createDeletion({ db, mailer, lifecycle, now, mainIssuerKey, titleOf, endSessionsOf, catalogue }: DeletionDeps) {
   async function deletionState(userId: string): Promise<DeletionState> {
-    const [row] = await db.select().from(dataRequest).where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'erasure')));
+    const [row] = await db
+      .select()
+      .from(dataRequest)
+      .where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'erasure')));
     if (!row) return { request: null };
     const cancelled = row.details['cancelledSubscriptions'];
     return {
@@ -57,16 +70,23 @@ export function createDeletion({ db, mailer, lifecycle, now, mainIssuerKey, titl
       if (existing.request) return existing;
 
       const today = osloToday(now());
-      const owned = await db
-        .select({ sub: subscription })
-        .from(subscription)
-        .innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo))
-        .where(eq(account.userId, user.id));
+      const owned = await db.select({ sub: subscription }).from(subscription).innerJoin(account, eq(account.ariaAccountNo, subscription.ariaAccountNo)).where(eq(account.userId, user.id));
       const cancelled: string[] = [];
       for (const { sub } of owned) {
-        const view = { instStatusCode: sub.instStatusCode, currentPeriodEnd: sub.currentPeriodEnd, resumeStatusCode: sub.resumeStatusCode, sharedFrom: sub.sharedFromSubscriptionId, subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: sub.subscriptionInfo1 } };
+        const view = {
+          instStatusCode: sub.instStatusCode,
+          currentPeriodEnd: sub.currentPeriodEnd,
+          resumeStatusCode: sub.resumeStatusCode,
+          sharedFrom: sub.sharedFromSubscriptionId,
+          subsRetrieveSubscriptionAddInfo: { subscriptionInfo1: sub.subscriptionInfo1 },
+        };
         if (!decideTransition(view, 'cancel', today).allowed) continue;
-        await lifecycle.deleteSubscription(user, { ariaAccountNo: sub.ariaAccountNo, titleCode: sub.titleCode, actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText: 'Kontoen slettes' }, requestedBy, { confirm: false });
+        await lifecycle.deleteSubscription(
+          user,
+          { ariaAccountNo: sub.ariaAccountNo, titleCode: sub.titleCode, actionType: 'CANCELLATION', reasonCode: 'OTHER', reasonText: 'Kontoen slettes' },
+          requestedBy,
+          { confirm: false },
+        );
         cancelled.push(sub.planName);
       }
 

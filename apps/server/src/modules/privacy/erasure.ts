@@ -58,18 +58,52 @@ export async function erase(tx: Tx, request: RequestRow, deps: { now: () => Date
   const email = user.email;
   const accounts = await tx.select({ no: account.ariaAccountNo }).from(account).where(eq(account.userId, user.id));
   const subscriptions = accounts.length
-    ? await tx.select().from(subscription).where(inArray(subscription.ariaAccountNo, accounts.map((row) => row.no)))
+    ? await tx
+        .select()
+        .from(subscription)
+        .where(
+          inArray(
+            subscription.ariaAccountNo,
+            accounts.map((row) => row.no),
+          ),
+        )
     : [];
   const subscriptionIds = subscriptions.map((row) => row.id);
   // The sales documents name the buyer as invoiced and are kept as issued (bokføringsloven § 13, ADR 026):
   // an invoice from before documents gets its document now, before the name and address go.
-  await issueMissingInvoiceDocuments(tx, catalogue, accounts.map((row) => row.no), at);
+  await issueMissingInvoiceDocuments(
+    tx,
+    catalogue,
+    accounts.map((row) => row.no),
+    at,
+  );
 
   // Access ends now: a cancelled subscription would otherwise run to its period end for nobody.
   for (const row of subscriptions) {
     if (row.instStatusCode === instStatusCodes.TERMINATED || row.instStatusCode === instStatusCodes.CANCELLED) continue;
-    await tx.update(subscription).set({ instStatusCode: instStatusCodes.TERMINATED, cancelledAt: row.cancelledAt ?? at, currentPeriodEnd: osloToday(at), pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null, resumeStatusCode: null }).where(eq(subscription.id, row.id));
-    await tx.insert(subscriptionChange).values({ id: randomUUID(), subscriptionId: row.id, at, actor: 'system', actorUserId: null, kind: 'expired', fromStatusCode: row.instStatusCode, toStatusCode: instStatusCodes.TERMINATED, details: { on: osloToday(at) } });
+    await tx
+      .update(subscription)
+      .set({
+        instStatusCode: instStatusCodes.TERMINATED,
+        cancelledAt: row.cancelledAt ?? at,
+        currentPeriodEnd: osloToday(at),
+        pendingPlanId: null,
+        pendingPlanName: null,
+        pendingChangeOn: null,
+        resumeStatusCode: null,
+      })
+      .where(eq(subscription.id, row.id));
+    await tx.insert(subscriptionChange).values({
+      id: randomUUID(),
+      subscriptionId: row.id,
+      at,
+      actor: 'system',
+      actorUserId: null,
+      kind: 'expired',
+      fromStatusCode: row.instStatusCode,
+      toStatusCode: instStatusCodes.TERMINATED,
+      details: { on: osloToday(at) },
+    });
   }
 
   if (subscriptionIds.length) {
@@ -124,6 +158,11 @@ export async function erase(tx: Tx, request: RequestRow, deps: { now: () => Date
     .where(eq(appUser.id, user.id));
   await tx
     .update(dataRequest)
-    .set({ status: 'completed', completedAt: at, lockedUntil: null, details: { cancelledSubscriptions: request.details['cancelledSubscriptions'] ?? [], requestedBy: request.details['requestedBy'] ?? 'self' } })
+    .set({
+      status: 'completed',
+      completedAt: at,
+      lockedUntil: null,
+      details: { cancelledSubscriptions: request.details['cancelledSubscriptions'] ?? [], requestedBy: request.details['requestedBy'] ?? 'self' },
+    })
     .where(eq(dataRequest.id, request.id));
 }

@@ -71,7 +71,10 @@ export function createDataExports({ db, mailer, now, identityProviderName, mainI
   }
 
   async function pendingExportOf(reader: Pick<Db, 'select'>, userId: string): Promise<RequestRow | undefined> {
-    const [pending] = await reader.select().from(dataRequest).where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export'), eq(dataRequest.status, 'pending')));
+    const [pending] = await reader
+      .select()
+      .from(dataRequest)
+      .where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export'), eq(dataRequest.status, 'pending')));
     return pending;
   }
 
@@ -112,7 +115,12 @@ export function createDataExports({ db, mailer, now, identityProviderName, mainI
 
   return {
     async listExports(userId: string): Promise<ExportList> {
-      const rows = await db.select().from(dataRequest).where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export'))).orderBy(desc(dataRequest.requestedAt)).limit(10);
+      const rows = await db
+        .select()
+        .from(dataRequest)
+        .where(and(eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export')))
+        .orderBy(desc(dataRequest.requestedAt))
+        .limit(10);
       return { exports: rows.map(toExport), remainingToday: Math.max(0, EXPORT_DAILY_LIMIT - (await exportsOnDayOf(db, userId, now()))) };
     },
 
@@ -133,10 +141,7 @@ export function createDataExports({ db, mailer, now, identityProviderName, mainI
           if ((await exportsOnDayOf(tx, user.id, at)) >= EXPORT_DAILY_LIMIT) {
             throw new AppError(429, privacyErrorCodes.exportDailyLimit, privacyMessages.exportDailyLimit);
           }
-          const [created] = await tx
-            .insert(dataRequest)
-            .values({ id: randomUUID(), userId: user.id, kind: 'export', status: 'pending', requestedAt: at, dueAt: at, details: { origin } })
-            .returning();
+          const [created] = await tx.insert(dataRequest).values({ id: randomUUID(), userId: user.id, kind: 'export', status: 'pending', requestedAt: at, dueAt: at, details: { origin } }).returning();
           if (!created) throw new Error('export request not stored');
           return { fresh: true, row: created };
         })
@@ -156,7 +161,10 @@ export function createDataExports({ db, mailer, now, identityProviderName, mainI
 
     /** GET …/download: only the owner's own ready file; someone else's id is a plain 404. */
     async exportArchive(userId: string, id: string): Promise<{ archive: Uint8Array; requestedAt: Date }> {
-      const [row] = await db.select().from(dataRequest).where(and(eq(dataRequest.id, id), eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export')));
+      const [row] = await db
+        .select()
+        .from(dataRequest)
+        .where(and(eq(dataRequest.id, id), eq(dataRequest.userId, userId), eq(dataRequest.kind, 'export')));
       if (!row) throw notFound();
       if (row.status === 'expired' || (row.expiresAt && row.expiresAt <= now())) throw new AppError(410, privacyErrorCodes.exportExpired, privacyMessages.exportExpired);
       if (row.status !== 'ready' || !row.archive) throw new AppError(409, privacyErrorCodes.exportNotReady, privacyMessages.exportNotReady);

@@ -62,10 +62,18 @@ export const privacyRoutes: FastifyPluginAsyncZod<PrivacyRouteDeps> = async (app
 
   // Operator: run the jobs now (issue 11's scheduler calls the same functions; e2e calls these).
   const operator = operatorAuth(operatorToken);
-  app.post('/api/operator/jobs/data-export', { schema: { tags: ['operator'], body: emptyBodySchema, response: { 200: privacyJobResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
-    processed: await privacy.runExports(),
-  }));
-  app.post('/api/operator/jobs/data-erasure', { schema: { tags: ['operator'], body: emptyBodySchema, response: { 200: privacyJobResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator }, async () => ({
-    processed: await privacy.runErasures(),
-  }));
+  app.post(
+    '/api/operator/jobs/data-export',
+    { schema: { tags: ['operator'], body: emptyBodySchema, response: { 200: privacyJobResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator },
+    async () => ({
+      processed: await privacy.runExports(),
+    }),
+  );
+  app.post(
+    '/api/operator/jobs/data-erasure',
+    { schema: { tags: ['operator'], body: emptyBodySchema, response: { 200: privacyJobResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema } }, onRequest: operator },
+    async () => ({
+      processed: await privacy.runErasures(),
+    }),
+  );
 };

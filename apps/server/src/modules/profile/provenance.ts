@@ -33,7 +33,10 @@ export async function sourcesOf(reader: Reader, userId: string): Promise<Profile
 
 export async function recordSource(tx: Tx | Db, userId: string, field: ProfileField, source: Omit<ProfileFieldSource, 'recordedAt'>, at: Date): Promise<void> {
   const values = { userId, field, source: source.source, issuerLabel: source.issuerLabel, verified: source.verified, recordedAt: at };
-  await tx.insert(profileFieldSource).values(values).onConflictDoUpdate({ target: [profileFieldSource.userId, profileFieldSource.field], set: values });
+  await tx
+    .insert(profileFieldSource)
+    .values(values)
+    .onConflictDoUpdate({ target: [profileFieldSource.userId, profileFieldSource.field], set: values });
 }
 
 /**
@@ -104,7 +107,10 @@ export async function recordUserEdits(tx: Tx | Db, user: UserRow, requested: Par
 
 /** Locks the birthdate the buyer gave for a purchase with an age limit (SPEC §5): later edits cannot reopen or close an offer. */
 export async function declareBirthdate(tx: Tx, userId: string, birthdate: string, at: Date): Promise<void> {
-  const [current] = await tx.select().from(profileFieldSource).where(and(eq(profileFieldSource.userId, userId), eq(profileFieldSource.field, 'birthdate')));
+  const [current] = await tx
+    .select()
+    .from(profileFieldSource)
+    .where(and(eq(profileFieldSource.userId, userId), eq(profileFieldSource.field, 'birthdate')));
   // Locked already: the issuer's verified word, an earlier declaration, or the customer centre's correction stands.
   if (current && ((current.source === 'ISSUER' && current.verified) || current.source === 'DECLARED' || current.source === 'CUSTOMER_SERVICE')) return;
   await tx.update(appUser).set({ birthdate }).where(eq(appUser.id, userId));

@@ -1,12 +1,5 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  confirmEmailBodySchema,
-  emailChangeBodySchema,
-  emailChangeResponseSchema,
-  profileResponseSchema,
-  profileUpdateResponseSchema,
-  updateProfileBodySchema,
-} from '@minside/domain';
+import { confirmEmailBodySchema, emailChangeBodySchema, emailChangeResponseSchema, profileResponseSchema, profileUpdateResponseSchema, updateProfileBodySchema } from '@minside/domain';
 import type { ProfileService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
 
@@ -24,16 +17,12 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService }> =
         profile.updateProfile(request.user, request.body),
       );
 
-      typed.post(
-        '/email-change',
-        { schema: { tags: ['profile'], body: emailChangeBodySchema, response: { 202: emailChangeResponseSchema, ...errors } } },
-        async (request, reply) => reply.status(202).send(await profile.requestEmailChange(request.user, request.body, request.portalOrigin())),
+      typed.post('/email-change', { schema: { tags: ['profile'], body: emailChangeBodySchema, response: { 202: emailChangeResponseSchema, ...errors } } }, async (request, reply) =>
+        reply.status(202).send(await profile.requestEmailChange(request.user, request.body, request.portalOrigin())),
       );
 
-      typed.post(
-        '/email-change/confirm',
-        { schema: { tags: ['profile'], body: confirmEmailBodySchema, response: { 200: profileUpdateResponseSchema, ...errors } } },
-        async (request) => profile.confirmEmailChange(request.user, request.body.token),
+      typed.post('/email-change/confirm', { schema: { tags: ['profile'], body: confirmEmailBodySchema, response: { 200: profileUpdateResponseSchema, ...errors } } }, async (request) =>
+        profile.confirmEmailChange(request.user, request.body.token),
       );
     },
     { prefix: '/api/profile' },

@@ -157,7 +157,10 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
       if (!(await verifyPassword(parsed.data.password, identity?.passwordHash))) {
         throw new AppError(403, profileErrorCodes.wrongPassword, profileErrorMessages.wrongPassword);
       }
-      const [taken] = await db.select({ id: idpAccount.id }).from(idpAccount).where(and(eq(idpAccount.email, newEmail), ne(idpAccount.id, identityId)));
+      const [taken] = await db
+        .select({ id: idpAccount.id })
+        .from(idpAccount)
+        .where(and(eq(idpAccount.email, newEmail), ne(idpAccount.id, identityId)));
       if (taken) throw new AppError(409, profileErrorCodes.emailTaken, profileErrorMessages.emailTaken);
 
       const token = randomToken();
@@ -192,7 +195,10 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
           .where(and(eq(emailChange.tokenHash, hashToken(token)), eq(emailChange.userId, user.id), isNull(emailChange.confirmedAt), gt(emailChange.expiresAt, now())))
           .returning();
         if (!claimed) throw new AppError(400, profileErrorCodes.emailTokenInvalid, profileErrorMessages.emailTokenInvalid);
-        const [taken] = await tx.select({ id: idpAccount.id }).from(idpAccount).where(and(eq(idpAccount.email, claimed.newEmail), ne(idpAccount.id, identityId)));
+        const [taken] = await tx
+          .select({ id: idpAccount.id })
+          .from(idpAccount)
+          .where(and(eq(idpAccount.email, claimed.newEmail), ne(idpAccount.id, identityId)));
         if (taken) throw new AppError(409, profileErrorCodes.emailTaken, profileErrorMessages.emailTaken);
         // The link proved the new mailbox: mail to the address counts as the user's from now on (issue 20).
         await tx.update(appUser).set({ email: claimed.newEmail, emailVerifiedAt: now() }).where(eq(appUser.id, user.id));
@@ -204,7 +210,6 @@ export function createProfileService({ db, mailer, now, identityProviderName, em
       const updated = await reload(user.id);
       return { profile: await profileOf(updated), user: toUserDto(updated, identityProviderName) };
     },
-
   };
 }
 

@@ -74,9 +74,7 @@ export function createStudentActivation({ db, mailer, accounts, catalogue, now, 
       .innerJoin(account, eq(account.userId, studentVerification.userId))
       .innerJoin(subscription, eq(subscription.ariaAccountNo, account.ariaAccountNo))
       .where(and(eq(studentVerification.studentEmail, email), isNotNull(studentVerification.verifiedAt)));
-    const taken = others.some(
-      (other) => other.userId !== userId && isStudentSubscription({ ariaPlanID: other.subscription.ariaPlanId }) && accessOn(other.subscription, today()),
-    );
+    const taken = others.some((other) => other.userId !== userId && isStudentSubscription({ ariaPlanID: other.subscription.ariaPlanId }) && accessOn(other.subscription, today()));
     if (taken) throw studentError('USER_EXIST_ACTIVE');
   }
 
@@ -172,16 +170,30 @@ export function createStudentActivation({ db, mailer, accounts, catalogue, now, 
             currentPeriodEnd: periodEnd,
           },
         });
-        await insertInvoice(tx, catalogue, row.titleCode, {
-          ariaAccountNo: row.ariaAccountNo,
+        await insertInvoice(
+          tx,
+          catalogue,
+          row.titleCode,
+          {
+            ariaAccountNo: row.ariaAccountNo,
+            subscriptionId: row.id,
+            amountOre: priceOre,
+            description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: addDays(periodEnd, -1) }),
+            periodFrom: day,
+            periodTo: addDays(periodEnd, -1),
+            dueOn: addDays(day, 14),
+          },
+          now(),
+        );
+        await log(tx, {
           subscriptionId: row.id,
-          amountOre: priceOre,
-          description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: addDays(periodEnd, -1) }),
-          periodFrom: day,
-          periodTo: addDays(periodEnd, -1),
-          dueOn: addDays(day, 14),
-        }, now());
-        await log(tx, { subscriptionId: row.id, userId: user.id, kind: previous ? 'reactivated' : 'started', from: previous?.instStatusCode ?? null, to: instStatusCodes.ACTIVE, planName: plan.name, on: periodEnd });
+          userId: user.id,
+          kind: previous ? 'reactivated' : 'started',
+          from: previous?.instStatusCode ?? null,
+          to: instStatusCodes.ACTIVE,
+          planName: plan.name,
+          on: periodEnd,
+        });
         return { status: 'ok' as const, continued: false };
       });
 

@@ -13,7 +13,6 @@ import { apiErrors } from '../../lib/api-errors.ts';
 
 const errors = apiErrors(400, 401, 403, 404, 409, 429);
 
-
 /**
  * SPEC §7 `POST student-email/` and `POST activate-student-subscription/` (both spellings,
  * with and without the trailing slash), the signed-in student's status for the home page,
@@ -25,10 +24,8 @@ export const studentRoutes: FastifyPluginAsyncZod<{ student: StudentService }> =
     signedIn.addHook('onRequest', app.authenticate);
     const typed = signedIn.withTypeProvider<ZodTypeProvider>();
     for (const path of ['/api/student-email/', '/api/student-email']) {
-      typed.post(
-        path,
-        { schema: { tags: ['student'], querystring: sessionQuerySchema, body: studentEmailBodySchema, response: { 200: studentEmailResponseSchema, ...errors } } },
-        async (request) => student.sendCode(request.user, request.title, request.body),
+      typed.post(path, { schema: { tags: ['student'], querystring: sessionQuerySchema, body: studentEmailBodySchema, response: { 200: studentEmailResponseSchema, ...errors } } }, async (request) =>
+        student.sendCode(request.user, request.title, request.body),
       );
     }
     for (const path of ['/api/activate-student-subscription/', '/api/activate-student-subscription']) {
@@ -43,9 +40,7 @@ export const studentRoutes: FastifyPluginAsyncZod<{ student: StudentService }> =
     }));
   });
 
-  app.get(
-    '/api/student/info',
-    { schema: { tags: ['student'], querystring: sessionQuerySchema, response: { 200: studentInfoResponseSchema, ...errors } } },
-    async (request) => student.info(request.title.titleCode),
+  app.get('/api/student/info', { schema: { tags: ['student'], querystring: sessionQuerySchema, response: { 200: studentInfoResponseSchema, ...errors } } }, async (request) =>
+    student.info(request.title.titleCode),
   );
 };

@@ -50,10 +50,7 @@ export function createConfirmationSender({ mailer, catalogue, portalOrigin }: { 
       ...subscriberMail(title, to, {
         ...content,
         ...(action ? { action: { label: action.label, url: `${portalOrigin(title.titleCode)}${action.url}` } } : {}),
-        footnotes: [
-          ...(footnotes ?? []),
-          `Registrert ${formatLongInstant(at)}. Har du spørsmål, kan du svare på denne e-posten. Oppgi ${reference ?? `kundenummer ${to.row.ariaAccountNo}`}.`,
-        ],
+        footnotes: [...(footnotes ?? []), `Registrert ${formatLongInstant(at)}. Har du spørsmål, kan du svare på denne e-posten. Oppgi ${reference ?? `kundenummer ${to.row.ariaAccountNo}`}.`],
       }),
     });
   }

@@ -106,7 +106,11 @@ export function deliveryChangeMails(send: SendConfirmation) {
         } else if (change.type === 'TRANSFER') {
           paragraphs = [`Papiravisen sendes ${period} til ${address}.`, ...resumes, changeable];
         } else {
-          paragraphs = [`Fra og med ${from} kommer papiravisen til ${address}.`, ...(firstIssue !== change.fromDate ? [`Første avis på den nye adressen kommer ${formatWeekdayDate(firstIssue)}.`] : []), changeable];
+          paragraphs = [
+            `Fra og med ${from} kommer papiravisen til ${address}.`,
+            ...(firstIssue !== change.fromDate ? [`Første avis på den nye adressen kommer ${formatWeekdayDate(firstIssue)}.`] : []),
+            changeable,
+          ];
         }
         return { subject: lowerFirst(`${noun} ${deliveryVerbs[change.event]}`), heading: `${noun} ${deliveryVerbs[change.event]}`, paragraphs, action: { label: action.label, url: action.path } };
       });

@@ -1,6 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, lte, or } from 'drizzle-orm';
-import { addMonths, billingPeriodMonths, chooseRetentionOffer, decideTransition, hasAccess, instStatusCodes, osloToday, priceOn, type ChangeActor, type ChangeDetails, type ChangeKind, type LifecycleEvent, type Plan, type RetentionOffer } from '@minside/domain';
+import {
+  addMonths,
+  billingPeriodMonths,
+  chooseRetentionOffer,
+  decideTransition,
+  hasAccess,
+  instStatusCodes,
+  osloToday,
+  priceOn,
+  type ChangeActor,
+  type ChangeDetails,
+  type ChangeKind,
+  type LifecycleEvent,
+  type Plan,
+  type RetentionOffer,
+} from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, retentionOfferAcceptance, subscription, subscriptionChange } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';

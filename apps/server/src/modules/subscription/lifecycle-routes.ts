@@ -26,18 +26,14 @@ const errors = apiErrors(400, 401, 403, 404, 409);
  * ownership: another user's subscription is 404.
  */
 export const lifecycleRoutes: FastifyPluginAsyncZod<{ lifecycle: LifecycleService; identityProviderName: string }> = async (app, { lifecycle, identityProviderName }) => {
-  app.delete(
-    '/api/deleteSubscription',
-    { schema: { tags: ['subscription'], body: deleteSubscriptionBodySchema, response: { 200: deleteSubscriptionResponseSchema, ...errors } } },
-    async (request) => lifecycle.deleteSubscription(request.user, request.body),
+  app.delete('/api/deleteSubscription', { schema: { tags: ['subscription'], body: deleteSubscriptionBodySchema, response: { 200: deleteSubscriptionResponseSchema, ...errors } } }, async (request) =>
+    lifecycle.deleteSubscription(request.user, request.body),
   );
 
   // SPEC §7 writes the path with a trailing slash; both spellings answer.
   for (const path of ['/api/reactivateSubscription/', '/api/reactivateSubscription']) {
-    app.post(
-      path,
-      { schema: { tags: ['subscription'], body: reactivateSubscriptionBodySchema, response: { 200: reactivateSubscriptionResponseSchema, ...errors } } },
-      async (request) => lifecycle.reactivate(request.user, request.body, identityIdOf(request.body, identityProviderName)),
+    app.post(path, { schema: { tags: ['subscription'], body: reactivateSubscriptionBodySchema, response: { 200: reactivateSubscriptionResponseSchema, ...errors } } }, async (request) =>
+      lifecycle.reactivate(request.user, request.body, identityIdOf(request.body, identityProviderName)),
     );
   }
 

@@ -113,7 +113,15 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
             .update(subscription)
             .set({ instStatusCode: to, cancelledAt: now(), resumeStatusCode: row.instStatusCode, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
             .where(eq(subscription.id, row.id));
-          const logged = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'cancelled', from: row.instStatusCode, to, details: { on: row.currentPeriodEnd, reason: reasonLabel(body) } });
+          const logged = await log(tx, {
+            subscriptionId: row.id,
+            actor,
+            userId: user.id,
+            kind: 'cancelled',
+            from: row.instStatusCode,
+            to,
+            details: { on: row.currentPeriodEnd, reason: reasonLabel(body) },
+          });
           // An invoice already issued for the period after the access ends is credited once this commits; the confirmation says so.
           if (confirm) await mails.cancelled(tx, { subscriptionId: row.id, ...logged, nextInvoices: await invoices.toCreditOnCancel(tx, row, row.currentPeriodEnd, today()) });
           cancelled = row.id;
@@ -123,11 +131,7 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
           if (await offerUsed(tx, row.id)) throw new AppError(409, cancellationErrorCodes.offerUsed, retentionMessages.offerUsed);
           const offer = await offerFor(tx, row);
           if (!offer || offer.code !== body.offerCode) throw new AppError(409, cancellationErrorCodes.offerUnavailable, retentionMessages.offerUnavailable);
-          const [accepted] = await tx
-            .insert(retentionOfferAcceptance)
-            .values({ subscriptionId: row.id, offerCode: offer.code, acceptedAt: now() })
-            .onConflictDoNothing()
-            .returning();
+          const [accepted] = await tx.insert(retentionOfferAcceptance).values({ subscriptionId: row.id, offerCode: offer.code, acceptedAt: now() }).onConflictDoNothing().returning();
           if (!accepted) throw new AppError(409, cancellationErrorCodes.offerUsed, retentionMessages.offerUsed);
           if (offer.code === 'WINBACK_3_FOR_1') {
             const periodEnd = addMonths(row.currentPeriodEnd, WINBACK_FREE_MONTHS);
@@ -135,12 +139,15 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
             const accepted = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline, on: periodEnd } });
             await mails.retentionOfferAccepted(tx, { subscriptionId: row.id, ...accepted, headline: offer.headline, plan: null, from: periodEnd });
           } else if (offer.plan) {
-            await tx
-              .update(subscription)
-              .set({ pendingPlanId: offer.plan.ariaPlanID, pendingPlanName: offer.plan.name, pendingChangeOn: row.currentPeriodEnd })
-              .where(eq(subscription.id, row.id));
+            await tx.update(subscription).set({ pendingPlanId: offer.plan.ariaPlanID, pendingPlanName: offer.plan.name, pendingChangeOn: row.currentPeriodEnd }).where(eq(subscription.id, row.id));
             const accepted = await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'retentionOfferAccepted', details: { offer: offer.headline } });
-            await log(tx, { subscriptionId: row.id, actor, userId: user.id, kind: 'planChangeScheduled', details: { planName: offer.plan.name, billingPeriod: offer.plan.billingPeriod, on: row.currentPeriodEnd } });
+            await log(tx, {
+              subscriptionId: row.id,
+              actor,
+              userId: user.id,
+              kind: 'planChangeScheduled',
+              details: { planName: offer.plan.name, billingPeriod: offer.plan.billingPeriod, on: row.currentPeriodEnd },
+            });
             await mails.retentionOfferAccepted(tx, { subscriptionId: row.id, ...accepted, headline: offer.headline, plan: offer.plan, from: row.currentPeriodEnd });
           }
         }
@@ -201,9 +208,26 @@ export function createLifecycleService({ db, accounts, catalogue, mails, cancell
         const periodEnd = addMonths(day, billingPeriodMonths[plan.billingPeriod]);
         await tx
           .update(subscription)
-          .set({ ...planColumns(plan, day), instStatusCode: decision.to, currentPeriodEnd: periodEnd, cancelledAt: null, resumeStatusCode: null, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
+          .set({
+            ...planColumns(plan, day),
+            instStatusCode: decision.to,
+            currentPeriodEnd: periodEnd,
+            cancelledAt: null,
+            resumeStatusCode: null,
+            pendingPlanId: null,
+            pendingPlanName: null,
+            pendingChangeOn: null,
+          })
           .where(eq(subscription.id, row.id));
-        const reactivated = await log(tx, { subscriptionId: row.id, actor: 'self', userId: user.id, kind: 'reactivated', from: row.instStatusCode, to: decision.to, details: { planName: plan.name, on: periodEnd } });
+        const reactivated = await log(tx, {
+          subscriptionId: row.id,
+          actor: 'self',
+          userId: user.id,
+          kind: 'reactivated',
+          from: row.instStatusCode,
+          to: decision.to,
+          details: { planName: plan.name, on: periodEnd },
+        });
         await mails.reactivated(tx, { subscriptionId: row.id, ...reactivated });
         // The access given today is billed today, in this transaction: the renewal run bills only the
         // periods after this one, so without it the first period would never be billed.

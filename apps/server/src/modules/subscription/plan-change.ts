@@ -1,4 +1,17 @@
-import { addDays, decideTransition, instStatusCodes, invoiceLineDescription, osloToday, planEligibility, planErrorCodes, planMessages, priceOn, quotePlanChange, type ChangePlanResponse, type PlanOption } from '@minside/domain';
+import {
+  addDays,
+  decideTransition,
+  instStatusCodes,
+  invoiceLineDescription,
+  osloToday,
+  planEligibility,
+  planErrorCodes,
+  planMessages,
+  priceOn,
+  quotePlanChange,
+  type ChangePlanResponse,
+  type PlanOption,
+} from '@minside/domain';
 import { eq } from 'drizzle-orm';
 import type { Catalogue } from '@minside/titles';
 import type { Db } from '../../db/client.ts';
@@ -38,11 +51,7 @@ export function createPlanChange(deps: PlanChangeDeps) {
       const priced = { ...plan, priceOre: priceOn(plan, day) };
       const quote = quotePlanChange({ ...row, ariaPlanID: row.ariaPlanId }, priced, day);
       const eligibility = planEligibility(plan, user.birthdate, day);
-      const unavailable = !transition.allowed
-        ? { code: transition.code, message: transition.message }
-        : !eligibility.eligible
-          ? { code: eligibility.code, message: eligibility.message }
-          : null;
+      const unavailable = !transition.allowed ? { code: transition.code, message: transition.message } : !eligibility.eligible ? { code: eligibility.code, message: eligibility.message } : null;
       return { plan: priced, quote, unavailable };
     });
   }
@@ -66,7 +75,10 @@ export function createPlanChange(deps: PlanChangeDeps) {
 
       if (quote.kind === 'current') {
         if (!row.pendingPlanId && !wasCancelled) throw new AppError(409, planErrorCodes.samePlan, planMessages.samePlan);
-        await tx.update(subscription).set({ ...restart, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null }).where(eq(subscription.id, row.id));
+        await tx
+          .update(subscription)
+          .set({ ...restart, pendingPlanId: null, pendingPlanName: null, pendingChangeOn: null })
+          .where(eq(subscription.id, row.id));
         if (row.pendingPlanName) {
           const withdrawn = await log(tx, { ...self, kind: 'planChangeWithdrawn', details: { planName: row.pendingPlanName } });
           await mails.planChanged(tx, { subscriptionId: row.id, ...withdrawn, change: { kind: 'withdrawn', withdrawnPlanName: row.pendingPlanName, undidCancellation: wasCancelled } });
@@ -89,26 +101,46 @@ export function createPlanChange(deps: PlanChangeDeps) {
         let topUp: { ariaInvoiceNo: number; dueOn: string } | null = null;
         if (quote.amountOre > 0) {
           const dueOn = addDays(day, 14);
-          const issued = await insertInvoice(tx, catalogue, row.titleCode, {
-            ariaAccountNo: row.ariaAccountNo,
-            subscriptionId: row.id,
-            amountOre: quote.amountOre,
-            description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: row.currentPeriodEnd, note: `mellomlegg ved bytte fra ${row.planName}` }),
-            periodFrom: day,
-            periodTo: row.currentPeriodEnd,
-            dueOn,
-          }, now());
+          const issued = await insertInvoice(
+            tx,
+            catalogue,
+            row.titleCode,
+            {
+              ariaAccountNo: row.ariaAccountNo,
+              subscriptionId: row.id,
+              amountOre: quote.amountOre,
+              description: invoiceLineDescription({ planName: plan.name, periodFrom: day, periodTo: row.currentPeriodEnd, note: `mellomlegg ved bytte fra ${row.planName}` }),
+              periodFrom: day,
+              periodTo: row.currentPeriodEnd,
+              dueOn,
+            },
+            now(),
+          );
           topUp = { ariaInvoiceNo: issued.ariaInvoiceNo, dueOn };
         }
-        const changed = await log(tx, { ...self, kind: 'planChanged', from: row.instStatusCode, to, details: { fromPlanName: row.planName, planName: plan.name, billingPeriod: plan.billingPeriod, amountOre: quote.amountOre } });
-        await mails.planChanged(tx, { subscriptionId: row.id, ...changed, change: { kind: 'upgrade', fromPlanName: row.planName, plan, amountOre: quote.amountOre, invoice: topUp, undidCancellation: wasCancelled } });
+        const changed = await log(tx, {
+          ...self,
+          kind: 'planChanged',
+          from: row.instStatusCode,
+          to,
+          details: { fromPlanName: row.planName, planName: plan.name, billingPeriod: plan.billingPeriod, amountOre: quote.amountOre },
+        });
+        await mails.planChanged(tx, {
+          subscriptionId: row.id,
+          ...changed,
+          change: { kind: 'upgrade', fromPlanName: row.planName, plan, amountOre: quote.amountOre, invoice: topUp, undidCancellation: wasCancelled },
+        });
       } else {
         await tx
           .update(subscription)
           .set({ ...restart, pendingPlanId: plan.ariaPlanID, pendingPlanName: plan.name, pendingChangeOn: quote.effectiveOn })
           .where(eq(subscription.id, row.id));
         const scheduled = await log(tx, { ...self, kind: 'planChangeScheduled', details: { planName: plan.name, billingPeriod: plan.billingPeriod, on: quote.effectiveOn } });
-        await mails.planChanged(tx, { subscriptionId: row.id, ...scheduled, change: { kind: quote.kind, fromPlanName: row.planName, plan, effectiveOn: quote.effectiveOn, undidCancellation: wasCancelled } });
+        await mails.planChanged(tx, {
+          subscriptionId: row.id,
+          ...scheduled,
+          change: { kind: quote.kind, fromPlanName: row.planName, plan, effectiveOn: quote.effectiveOn, undidCancellation: wasCancelled },
+        });
       }
       return { quote, plan: priced, fromPlanName: row.planName };
     });

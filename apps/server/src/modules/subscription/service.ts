@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { accountErrorCodes,
+import {
+  accountErrorCodes,
   accountErrorMessages,
   FALLBACK_TITLE_CODE,
   identityIdKey,
@@ -9,7 +10,9 @@ import { accountErrorCodes,
   type Account,
   type PaymentMethod,
   type Subscription,
-  type User, systemClock } from '@minside/domain';
+  type User,
+  systemClock,
+} from '@minside/domain';
 import type { Db } from '../../db/client.ts';
 import { account, appUser, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -61,10 +64,7 @@ export function toSubscriptionDto(row: SubscriptionRow, ownerName: string | null
     startedOn: row.startedOn,
     currentPeriodEnd: row.currentPeriodEnd,
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
-    pendingChange:
-      row.pendingPlanId && row.pendingPlanName && row.pendingChangeOn
-        ? { ariaPlanID: row.pendingPlanId, planName: row.pendingPlanName, on: row.pendingChangeOn }
-        : null,
+    pendingChange: row.pendingPlanId && row.pendingPlanName && row.pendingChangeOn ? { ariaPlanID: row.pendingPlanId, planName: row.pendingPlanName, on: row.pendingChangeOn } : null,
     sharedFrom: ownerName === null ? null : { ownerName },
     companyDomain: row.companyDomain,
     maxMembers: row.maxMembers,

@@ -83,7 +83,10 @@ export async function endShareRow(tx: Tx, row: SubscriptionRow, at: Date): Promi
   const previous = await takenOverFrom(tx, row.id);
   if (previous) {
     const restored = restoredFields(previous);
-    await tx.update(subscription).set({ ...restored, sharedFromSubscriptionId: null }).where(eq(subscription.id, row.id));
+    await tx
+      .update(subscription)
+      .set({ ...restored, sharedFromSubscriptionId: null })
+      .where(eq(subscription.id, row.id));
     await tx.insert(subscriptionChange).values({
       id: randomUUID(),
       subscriptionId: row.id,
@@ -99,8 +102,21 @@ export async function endShareRow(tx: Tx, row: SubscriptionRow, at: Date): Promi
   }
   const ended = { instStatusCode: instStatusCodes.TERMINATED, cancelledAt: row.cancelledAt ?? at, currentPeriodEnd: row.currentPeriodEnd < day ? row.currentPeriodEnd : day, resumeStatusCode: null };
   if ((row.subscriptionInfo1 ?? '').toLowerCase().includes('employee')) {
-    await tx.update(subscription).set({ ...ended, instStatusCode: instStatusCodes.CANCELLED, sharedFromSubscriptionId: null }).where(eq(subscription.id, row.id));
-    await tx.insert(subscriptionChange).values({ id: randomUUID(), subscriptionId: row.id, at, actor: 'system', actorUserId: null, kind: 'shareEnded', fromStatusCode: row.instStatusCode, toStatusCode: instStatusCodes.CANCELLED, details: { planName: row.planName, on: day } });
+    await tx
+      .update(subscription)
+      .set({ ...ended, instStatusCode: instStatusCodes.CANCELLED, sharedFromSubscriptionId: null })
+      .where(eq(subscription.id, row.id));
+    await tx.insert(subscriptionChange).values({
+      id: randomUUID(),
+      subscriptionId: row.id,
+      at,
+      actor: 'system',
+      actorUserId: null,
+      kind: 'shareEnded',
+      fromStatusCode: row.instStatusCode,
+      toStatusCode: instStatusCodes.CANCELLED,
+      details: { planName: row.planName, on: day },
+    });
     return;
   }
   try {
@@ -109,7 +125,10 @@ export async function endShareRow(tx: Tx, row: SubscriptionRow, at: Date): Promi
       await savepoint.delete(subscription).where(eq(subscription.id, row.id));
     });
   } catch {
-    await tx.update(subscription).set({ ...ended, sharedFromSubscriptionId: null }).where(eq(subscription.id, row.id));
+    await tx
+      .update(subscription)
+      .set({ ...ended, sharedFromSubscriptionId: null })
+      .where(eq(subscription.id, row.id));
   }
 }
 

@@ -1,15 +1,4 @@
-import {
-  formatKroner,
-  formatLongDate,
-  formatLongInstant,
-  lastDayWithAccess,
-  paymentProviderLabels,
-  perBillingPeriod,
-  priceOn,
-  renewalDay,
-  type BillingPeriod,
-  type Plan,
-} from '@minside/domain';
+import { formatKroner, formatLongDate, formatLongInstant, lastDayWithAccess, paymentProviderLabels, perBillingPeriod, priceOn, renewalDay, type BillingPeriod, type Plan } from '@minside/domain';
 import type { Tx } from '../../db/client.ts';
 import type { SendConfirmation, SubscriptionRow } from './change-mail-send.ts';
 
@@ -20,10 +9,7 @@ export type PlanChangeConfirmation =
   | { kind: 'withdrawn'; withdrawnPlanName: string; undidCancellation: boolean };
 
 export type PaymentMethodConfirmation =
-  | { method: 'CARD'; card: { brand: string | null; last4: string | null } | null }
-  | { method: 'VIPPS' }
-  | { method: 'AVTALEGIRO'; kid: string | null; confirmed: boolean }
-  | { method: 'INVOICE' };
+  { method: 'CARD'; card: { brand: string | null; last4: string | null } | null } | { method: 'VIPPS' } | { method: 'AVTALEGIRO'; kid: string | null; confirmed: boolean } | { method: 'INVOICE' };
 
 /**
  * The confirmations of changes to the subscription itself (issue 25.7): a cancellation and its
@@ -150,7 +136,9 @@ export function subscriptionChangeMails(send: SendConfirmation) {
       return send(tx, input.subscriptionId, 'paymentMethodChanged', `change:${input.changeId}`, input.at, ({ row }) => {
         const how =
           change.method === 'CARD'
-            ? [`Fra nå av betaler du ${row.planName} med kort${change.card?.last4 ? ` (${change.card.brand ?? 'kort'} som slutter på ${change.card.last4})` : ''}. Beløpet trekkes fra kortet når abonnementet fornyes.`]
+            ? [
+                `Fra nå av betaler du ${row.planName} med kort${change.card?.last4 ? ` (${change.card.brand ?? 'kort'} som slutter på ${change.card.last4})` : ''}. Beløpet trekkes fra kortet når abonnementet fornyes.`,
+              ]
             : change.method === 'VIPPS'
               ? [`Fra nå av betaler du ${row.planName} med Vipps. Beløpet trekkes med Vipps-avtalen din når abonnementet fornyes.`]
               : change.method === 'INVOICE'

@@ -49,8 +49,6 @@ export async function loadActiveCatalogue(db: Pick<Db, 'select'>, titlesFile: st
     return { catalogue: createCatalogue(row.document), document: row.document, version: row.version, origin: `database version ${row.version}` };
   } catch (error) {
     // Only reachable when a release tightened the validation after the version was stored.
-    throw new ConfigError(
-      `Title catalogue version ${row.version} in the database is no longer valid: ${(error as Error).message}\nFix it with: npm run admin -- catalogue import <fixed file>`,
-    );
+    throw new ConfigError(`Title catalogue version ${row.version} in the database is no longer valid: ${(error as Error).message}\nFix it with: npm run admin -- catalogue import <fixed file>`);
   }
 }

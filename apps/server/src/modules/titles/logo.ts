@@ -31,7 +31,11 @@ export function renderWordmark(entry: Pick<PublicationConfig, 'name' | 'brandCol
  * The wordmark at a `/logos/{domain}.svg` path, as a page inlines it: what the server render puts
  * into the header of a page (docs/decisions/032). Undefined for any other path.
  */
-export function wordmarkAt(findByTitleDomain: (titleDomain: string) => Pick<PublicationConfig, 'name' | 'brandColor'> | undefined, url: string, options: { decorative?: boolean } = {}): string | undefined {
+export function wordmarkAt(
+  findByTitleDomain: (titleDomain: string) => Pick<PublicationConfig, 'name' | 'brandColor'> | undefined,
+  url: string,
+  options: { decorative?: boolean } = {},
+): string | undefined {
   const match = /^\/logos\/([^/?#]+)\.svg$/.exec(url);
   const entry = match?.[1] ? findByTitleDomain(match[1]) : undefined;
   return entry && renderWordmark(entry, options);

@@ -39,7 +39,13 @@ function setUp(overrides: Partial<IdentityApi> = {}) {
 
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   const marker = Symbol('pending');
-  const result = await Promise.race([promise.then(() => 'done', () => 'done'), new Promise((resolve) => setTimeout(() => resolve(marker), 20))]);
+  const result = await Promise.race([
+    promise.then(
+      () => 'done',
+      () => 'done',
+    ),
+    new Promise((resolve) => setTimeout(() => resolve(marker), 20)),
+  ]);
   return result !== marker;
 }
 

@@ -28,12 +28,7 @@ export interface SessionCacheTimes {
 const defaultTimes: SessionCacheTimes = { cacheMs: SESSION_CACHE_MS, blockMs: SESSION_CALL_BLOCK_MS };
 
 /** Whether the answer in `state` may be reused at `now` ('reuse') or the server must be asked ('ask'). */
-export function decideSessionCheck(
-  state: Pick<SessionState, 'status' | 'checkedAt'>,
-  now: number,
-  purpose: CheckPurpose,
-  times: SessionCacheTimes = defaultTimes,
-): 'reuse' | 'ask' {
+export function decideSessionCheck(state: Pick<SessionState, 'status' | 'checkedAt'>, now: number, purpose: CheckPurpose, times: SessionCacheTimes = defaultTimes): 'reuse' | 'ask' {
   if (state.checkedAt === null) return 'ask';
   const age = now - state.checkedAt;
   // A clock that went backwards makes every age meaningless: ask.

@@ -41,7 +41,12 @@ export function openText(invoice: { status: InvoiceStatus; paidOre: number; cred
   const credited = invoice.creditedOre ?? 0;
   if (credited > 0) parts.push(invoice.paidOre > 0 ? `Fratrukket kreditnota ${formatKroner(credited)}` : `Fratrukket kreditnota ${formatKroner(credited)} – ${formatKroner(invoice.openOre)} å betale`);
   // Past its due date the claim waits for the bank's answer (a draw on a holiday comes the next banking day).
-  if (invoice.avtaleGiroDrawOn) parts.push(invoice.status === 'OVERDUE' ? `Trekk med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)} – venter på svar fra banken` : `Trekkes med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)}`);
+  if (invoice.avtaleGiroDrawOn)
+    parts.push(
+      invoice.status === 'OVERDUE'
+        ? `Trekk med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)} – venter på svar fra banken`
+        : `Trekkes med AvtaleGiro ${formatLongDate(invoice.avtaleGiroDrawOn)}`,
+    );
   if (invoice.paidOre > 0) parts.push(`Delbetalt ${formatKroner(invoice.paidOre)} – ${formatKroner(invoice.openOre)} gjenstår`);
   return parts;
 }

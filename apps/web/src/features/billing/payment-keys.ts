@@ -20,7 +20,10 @@ const paymentKeysSchema = z
     /** Whole øre due on the invoice being paid; absent outside invoice payments. */
     invoiceDueAmount: z.number().int().nonnegative().optional(),
     /** The ariaInvoiceNo being paid. */
-    invoiceNo: z.string().regex(/^\d{1,18}$/).optional(),
+    invoiceNo: z
+      .string()
+      .regex(/^\d{1,18}$/)
+      .optional(),
     /** The provider's reference for this payment or agreement (our paymentId). */
     agreementId: z.string().min(1).max(200).optional(),
     /** Which flow started it, so a return lands where it belongs. */

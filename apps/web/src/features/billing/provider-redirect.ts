@@ -8,9 +8,13 @@ export function goToProvider(redirectUrl: string, location: Pick<Location, 'assi
   // Back from the provider with the browser's Back button, a page restored from the
   // back-forward cache would still show "Sender deg til …" with its buttons disabled: load it afresh.
   if (typeof window !== 'undefined') {
-    window.addEventListener('pageshow', (event) => {
-      if (event.persisted) window.location.reload();
-    }, { once: true });
+    window.addEventListener(
+      'pageshow',
+      (event) => {
+        if (event.persisted) window.location.reload();
+      },
+      { once: true },
+    );
   }
   location.assign(url.href);
 }

@@ -14,7 +14,9 @@ describe('where a profile field came from', () => {
 
   it('names the issuer and the day, in Oslo', () => {
     expect(sourceHint(withSource('givenName', { source: 'ISSUER', issuerLabel: 'Vipps', verified: false }), 'givenName')).toBe('Fra Vipps 26. november 2026.');
-    expect(sourceHint(withSource('phoneNumber', { source: 'USER', issuerLabel: null, verified: false }), 'phoneNumber', 'Norsk nummer med 8 siffer.')).toBe('Oppgitt av deg 26. november 2026. Norsk nummer med 8 siffer.');
+    expect(sourceHint(withSource('phoneNumber', { source: 'USER', issuerLabel: null, verified: false }), 'phoneNumber', 'Norsk nummer med 8 siffer.')).toBe(
+      'Oppgitt av deg 26. november 2026. Norsk nummer med 8 siffer.',
+    );
   });
 
   it('says why a verified or declared field is locked, and where to change it', () => {

@@ -32,8 +32,25 @@ export function contentLinks(features: FeatureSet, title: Pick<Title, 'name' | '
   if (features.plusContent && title.playBaseUrl) {
     links.push({ key: 'play', title: `${title.name} TV`, text: 'Direktesendinger, sport og video.', href: title.playBaseUrl, internal: false, action: 'Se video og TV' });
   }
-  if (features.paper) links.push({ key: 'paper', title: 'Papiravisen', text: 'Levert på døra. Skal du bort, kan du stoppe eller flytte leveringen.', href: pathTo('deliveryChange'), internal: true, action: 'Ferie og leveringsendring' });
-  if (features.familySharing && canShare) links.push({ key: 'family', title: 'Familiedeling', text: 'Del den digitale tilgangen gratis med dem du bor sammen med.', href: pathTo('familySharing'), internal: true, action: 'Del tilgangen' });
-  if (features.thirdPartyBundle) links.push({ key: 'bundle', title: 'Partnerfordel', text: 'En strømmetjeneste fra en av våre partnere er inkludert i abonnementet.', href: `${site}/fordeler/`, internal: false, action: 'Aktiver fordelen' });
+  if (features.paper)
+    links.push({
+      key: 'paper',
+      title: 'Papiravisen',
+      text: 'Levert på døra. Skal du bort, kan du stoppe eller flytte leveringen.',
+      href: pathTo('deliveryChange'),
+      internal: true,
+      action: 'Ferie og leveringsendring',
+    });
+  if (features.familySharing && canShare)
+    links.push({ key: 'family', title: 'Familiedeling', text: 'Del den digitale tilgangen gratis med dem du bor sammen med.', href: pathTo('familySharing'), internal: true, action: 'Del tilgangen' });
+  if (features.thirdPartyBundle)
+    links.push({
+      key: 'bundle',
+      title: 'Partnerfordel',
+      text: 'En strømmetjeneste fra en av våre partnere er inkludert i abonnementet.',
+      href: `${site}/fordeler/`,
+      internal: false,
+      action: 'Aktiver fordelen',
+    });
   return links;
 }

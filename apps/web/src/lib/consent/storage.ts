@@ -1,13 +1,4 @@
-import {
-  CONSENT_DENIED,
-  CONSENT_GRANTED,
-  consentCookieName,
-  consentStorageKey,
-  isConsentGranted,
-  optionalConsentPurposes,
-  type ConsentChoices,
-  type OptionalConsentPurpose,
-} from '@minside/domain';
+import { CONSENT_DENIED, CONSENT_GRANTED, consentCookieName, consentStorageKey, isConsentGranted, optionalConsentPurposes, type ConsentChoices, type OptionalConsentPurpose } from '@minside/domain';
 import { pageCookies } from '../page-scope.ts';
 import { readCookie, writeCookie } from './cookies.ts';
 
@@ -30,9 +21,7 @@ export function isPurposeGranted(purpose: OptionalConsentPurpose): boolean {
 
 /** The choice kept in this browser, or null when the visitor has not chosen yet. */
 export function readStoredChoices(): ConsentChoices | null {
-  const chosen = optionalConsentPurposes.some(
-    (purpose) => readStorage(consentStorageKey(purpose)) !== null || readCookie(consentCookieName(purpose)) !== null,
-  );
+  const chosen = optionalConsentPurposes.some((purpose) => readStorage(consentStorageKey(purpose)) !== null || readCookie(consentCookieName(purpose)) !== null);
   if (!chosen) return null;
   return {
     analytics: isPurposeGranted('analytics'),

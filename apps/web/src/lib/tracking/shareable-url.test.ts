@@ -6,7 +6,9 @@ describe('shareableUrl', () => {
     expect(shareableUrl('https://minside.adressa.no/betaling?token=eyJ.secret&utm_source=epost&exp=a:b')).toBe('https://minside.adressa.no/betaling?utm_source=epost&exp=a%3Ab');
     expect(shareableUrl('https://minside.adressa.no/verifiser-familiemedlem?token=abc')).toBe('https://minside.adressa.no/verifiser-familiemedlem');
     expect(shareableUrl('https://minside.adressa.no/callback?code=x&state=y#frag')).toBe('https://minside.adressa.no/callback');
-    expect(shareableUrl('https://minside.adressa.no/bestill-abonnement?campaignID=CAMP-2020-03-003&source=artikkel')).toBe('https://minside.adressa.no/bestill-abonnement?campaignID=CAMP-2020-03-003&source=artikkel');
+    expect(shareableUrl('https://minside.adressa.no/bestill-abonnement?campaignID=CAMP-2020-03-003&source=artikkel')).toBe(
+      'https://minside.adressa.no/bestill-abonnement?campaignID=CAMP-2020-03-003&source=artikkel',
+    );
   });
 
   it('replaces pay-link tokens in API paths, and gives up on what is not a URL', () => {

@@ -52,7 +52,10 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
    * own), `partly` when a complaint credited some of its papers (documents/set-off.ts).
    */
   async function creditedSoFar(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ whole: boolean; partly: boolean }> {
-    const notes = await reader.select({ source: billingDocument.source }).from(billingDocument).where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+    const notes = await reader
+      .select({ source: billingDocument.source })
+      .from(billingDocument)
+      .where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
     const whole = notes.some((note) => note.source.startsWith('cancel:') || note.source.startsWith('refund:'));
     return { whole, partly: !whole && notes.length > 0 };
   }
@@ -79,14 +82,28 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       // A renewal charge the provider holds for its due date (Vipps MobilePay takes it days later) is
       // cancelled there first: credited while it waits, it would be taken and then refunded, at a fee.
       // Cancelling may find it taken after all: then it is a payment, refunded below.
-      const waiting = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL')));
+      const waiting = await db
+        .select()
+        .from(payment)
+        .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL')));
       for (const charge of waiting) if (charge.providerReference) await engine.cancel(charge);
       // One whose answer is still unknown (no reference yet, or the cancel got no answer): asked again
       // later, once reconciliation knows whether the money moved.
-      if (waiting.length > 0 && (await db.select({ id: payment.id }).from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL')))).length > 0) {
+      if (
+        waiting.length > 0 &&
+        (
+          await db
+            .select({ id: payment.id })
+            .from(payment)
+            .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'PENDING'), eq(payment.purpose, 'RENEWAL')))
+        ).length > 0
+      ) {
         throw refusal('invoiceBeingCharged');
       }
-      const captured = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
+      const captured = await db
+        .select()
+        .from(payment)
+        .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
 
       if (captured.length === 0 && target.paidAt === null) {
         const creditNoteNumber = await db.transaction(async (tx) => {
@@ -111,7 +128,10 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       }
 
       // A refund made by an earlier try that stopped before its credit note: the note is issued now.
-      const [refundedBefore] = await db.select().from(payment).where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'REFUNDED'), eq(payment.errorCode, CREDITED)));
+      const [refundedBefore] = await db
+        .select()
+        .from(payment)
+        .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'REFUNDED'), eq(payment.errorCode, CREDITED)));
       const [paid, ...more] = refundedBefore ? [refundedBefore] : captured;
       // Paid, but not through us (an earlier system's record, or the seed's history): nothing here to refund from.
       if (!paid && target.paidAt) throw refusal('refundNeedsBank');
@@ -130,7 +150,8 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       }
       const paidBack = paid.method === 'VIPPS' ? 'til deg med Vipps' : 'til kortet du betalte med';
       const creditNoteNumber = await db.transaction(async (tx) => {
-        const released = setOffOre > 0 ? await tx.update(creditSetOff).set({ ariaInvoiceNo: null, setOffAt: null }).where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo)).returning({ id: creditSetOff.id }) : [];
+        const released =
+          setOffOre > 0 ? await tx.update(creditSetOff).set({ ariaInvoiceNo: null, setOffAt: null }).where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo)).returning({ id: creditSetOff.id }) : [];
         const settlement =
           released.length > 0
             ? `${formatKroner(paid.amountOre, { withOre: true })} er betalt tilbake ${paidBack}. ${formatKroner(setOffOre, { withOre: true })} som du har til gode fra en kreditnota, trekkes fra neste faktura.`

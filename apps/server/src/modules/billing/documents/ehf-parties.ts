@@ -31,18 +31,13 @@ export function sellerParty(content: BillingDocumentContent): XmlElement {
         group('cac:Country', [value('cbc:IdentificationCode', seller.countryCode)]),
       ]),
       // BT-31, NO-R-001: "NO" + organisation number + "MVA", only when in the VAT register (BR-O-02).
-      seller.vatRegistered
-        ? group('cac:PartyTaxScheme', [value('cbc:CompanyID', `NO${orgnr}MVA`), group('cac:TaxScheme', [value('cbc:ID', 'VAT')])])
-        : null,
+      seller.vatRegistered ? group('cac:PartyTaxScheme', [value('cbc:CompanyID', `NO${orgnr}MVA`), group('cac:TaxScheme', [value('cbc:ID', 'VAT')])]) : null,
       // NO-R-002 checks exactly this (PartyTaxScheme with TaxScheme "TAX", CompanyID "Foretaksregisteret"),
       // not CompanyLegalForm: foretaksregisterloven § 10-2 has an AS, ASA or NUF print the word. Every
       // seller here is a Norwegian company identified by its organisation number (scheme 0192).
       group('cac:PartyTaxScheme', [value('cbc:CompanyID', 'Foretaksregisteret'), group('cac:TaxScheme', [value('cbc:ID', 'TAX')])]),
       // BT-27 (BR-06) and BT-30.
-      group('cac:PartyLegalEntity', [
-        value('cbc:RegistrationName', seller.legalName),
-        value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
-      ]),
+      group('cac:PartyLegalEntity', [value('cbc:RegistrationName', seller.legalName), value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER })]),
       // BG-6: the customer centre.
       seller.customerCenterPhone.trim() || seller.customerCenterEmail.trim()
         ? group('cac:Contact', [optionalValue('cbc:Telephone', seller.customerCenterPhone), optionalValue('cbc:ElectronicMail', seller.customerCenterEmail)])
@@ -77,10 +72,7 @@ export function buyerParty(content: BillingDocumentContent): XmlElement {
         group('cac:Country', [value('cbc:IdentificationCode', address?.countryCode ?? 'NO')]),
       ]),
       // BT-44 (BR-07) and BT-47.
-      group('cac:PartyLegalEntity', [
-        value('cbc:RegistrationName', buyer.name),
-        value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER }),
-      ]),
+      group('cac:PartyLegalEntity', [value('cbc:RegistrationName', buyer.name), value('cbc:CompanyID', orgnr, { schemeID: NORWEGIAN_ORGANIZATION_NUMBER })]),
       buyer.email.trim() ? group('cac:Contact', [value('cbc:ElectronicMail', buyer.email)]) : null,
     ]),
   ]);

@@ -13,14 +13,7 @@ type Child = XmlElement | null;
 const notXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 function escapeXml(value: string): string {
-  return value
-    .replace(notXmlChar, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\r/g, '&#13;');
+  return value.replace(notXmlChar, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\r/g, '&#13;');
 }
 
 /** An aggregate (`cac:`, or the root): its children in the order the UBL schema's sequence gives. */

@@ -117,9 +117,7 @@ export function renderEhf(content: BillingDocumentContent): string {
   const lineTotalOre = content.lines.reduce((sum, line) => sum + line.amountOre, 0);
   const vatOre = 0;
   if (lineTotalOre !== content.totals.netOre || content.totals.netOre + vatOre !== content.totals.totalOre) {
-    throw new Error(
-      `EHF: document ${content.number}'s totals (net ${content.totals.netOre}, total ${content.totals.totalOre} øre) do not match its lines (${lineTotalOre} øre)`,
-    );
+    throw new Error(`EHF: document ${content.number}'s totals (net ${content.totals.netOre}, total ${content.totals.totalOre} øre) do not match its lines (${lineTotalOre} øre)`);
   }
   const prepaidOre = isInvoice ? content.totals.totalOre - amountDueOre(content) : 0;
   // BR-CO-25: an amount due needs a due date.
@@ -143,9 +141,7 @@ export function renderEhf(content: BillingDocumentContent): string {
       value('cbc:BuyerReference', content.buyer.reference?.trim() || String(content.buyer.customerNumber)),
       // BG-3: the invoice a credit note credits.
       !isInvoice && content.credits
-        ? group('cac:BillingReference', [
-            group('cac:InvoiceDocumentReference', [value('cbc:ID', String(content.credits.invoiceNumber)), date('cbc:IssueDate', content.credits.invoiceIssuedOn)]),
-          ])
+        ? group('cac:BillingReference', [group('cac:InvoiceDocumentReference', [value('cbc:ID', String(content.credits.invoiceNumber)), date('cbc:IssueDate', content.credits.invoiceIssuedOn)])])
         : null,
       sellerParty(content),
       buyerParty(content),
@@ -161,11 +157,7 @@ export function renderEhf(content: BillingDocumentContent): string {
       // PEPPOL-EN16931-R053: one TaxTotal with its breakdown; all our lines share one category (BR-Z-01, BR-O-01).
       group('cac:TaxTotal', [
         amount('cbc:TaxAmount', vatOre, currency),
-        group('cac:TaxSubtotal', [
-          amount('cbc:TaxableAmount', lineTotalOre, currency),
-          amount('cbc:TaxAmount', vatOre, currency),
-          taxCategory('cac:TaxCategory', category, true),
-        ]),
+        group('cac:TaxSubtotal', [amount('cbc:TaxableAmount', lineTotalOre, currency), amount('cbc:TaxAmount', vatOre, currency), taxCategory('cac:TaxCategory', category, true)]),
       ]),
       group('cac:LegalMonetaryTotal', [
         amount('cbc:LineExtensionAmount', lineTotalOre, currency),

@@ -69,7 +69,15 @@ export function buyerFrom(ariaAccountNo: number, { owner, company, address }: Bu
   const name = owner ? `${owner.givenName} ${owner.familyName}`.trim() : '';
   const postalAddress =
     address && address.street
-      ? { lines: [...(address.coName ? [`c/o ${address.coName}`] : []), [`${address.street} ${address.streetNumber}`.trim(), address.apartment, address.floor ? `${address.floor}. etasje` : null].filter(Boolean).join(' ')], postalCode: address.postalCode, town: address.town, countryCode: 'NO' }
+      ? {
+          lines: [
+            ...(address.coName ? [`c/o ${address.coName}`] : []),
+            [`${address.street} ${address.streetNumber}`.trim(), address.apartment, address.floor ? `${address.floor}. etasje` : null].filter(Boolean).join(' '),
+          ],
+          postalCode: address.postalCode,
+          town: address.town,
+          countryCode: 'NO',
+        }
       : null;
   return {
     name: name || (owner?.email ?? ''),
@@ -135,4 +143,3 @@ async function setOffsOf(reader: Reader, ariaInvoiceNo: number): Promise<{ credi
     .orderBy(creditSetOff.creditNoteNumber);
   return rows.map((row) => ({ creditNoteNumber: row.creditNoteNumber, amountOre: Number(row.amountOre) }));
 }
-

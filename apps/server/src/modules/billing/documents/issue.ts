@@ -4,7 +4,7 @@ import { osloToday } from '@minside/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
-import {  billingDocument, invoice } from '../../../db/schema.ts';
+import { billingDocument, invoice } from '../../../db/schema.ts';
 import type { BillingDocumentContent, BillingDocumentKind } from './content.ts';
 import { renderDocumentPdf } from './pdf.ts';
 import { invoiceContent } from './invoice-content.ts';
@@ -109,17 +109,17 @@ export async function issueCreditNote(tx: Tx, catalogue: Catalogue, input: Credi
   const [inserted] = await tx
     .insert(billingDocument)
     .values({
-    number,
-    kind: 'CREDIT_NOTE',
-    ariaInvoiceNo: input.ariaInvoiceNo,
-    ariaAccountNo: invoiceDocument.ariaAccountNo,
-    titleCode: invoiceDocument.titleCode,
-    issuedOn: content.issuedOn,
-    amountOre: input.amountOre,
-    source: input.source,
-    content,
-    createdAt: input.at,
-  })
+      number,
+      kind: 'CREDIT_NOTE',
+      ariaInvoiceNo: input.ariaInvoiceNo,
+      ariaAccountNo: invoiceDocument.ariaAccountNo,
+      titleCode: invoiceDocument.titleCode,
+      issuedOn: content.issuedOn,
+      amountOre: input.amountOre,
+      source: input.source,
+      content,
+      createdAt: input.at,
+    })
     // The same credit asked twice at once (two operators): the first one's note stands, the second gets its number.
     .onConflictDoNothing({ target: billingDocument.source })
     .returning({ number: billingDocument.number });
@@ -169,7 +169,10 @@ export async function documentPdf(db: Reader, number: number): Promise<Buffer> {
  * the job) the document it will get, rendered without storing.
  */
 export async function invoicePdf(db: Reader, catalogue: Catalogue, ariaInvoiceNo: number): Promise<Buffer> {
-  const [stored] = await db.select({ number: billingDocument.number }).from(billingDocument).where(eq(billingDocument.source, `invoice:${ariaInvoiceNo}`));
+  const [stored] = await db
+    .select({ number: billingDocument.number })
+    .from(billingDocument)
+    .where(eq(billingDocument.source, `invoice:${ariaInvoiceNo}`));
   if (stored) return documentPdf(db, stored.number);
   return renderDocumentPdf((await invoiceContent(db, catalogue, ariaInvoiceNo)).content);
 }
@@ -204,7 +207,12 @@ export function createDocumentCompletion({ db, catalogue, now, log, batch = 200 
       }
       backfilled = missing.length < batch && failed === 0;
     }
-    const unrendered = await db.select({ number: billingDocument.number, content: billingDocument.content }).from(billingDocument).where(isNull(billingDocument.pdf)).orderBy(billingDocument.number).limit(batch);
+    const unrendered = await db
+      .select({ number: billingDocument.number, content: billingDocument.content })
+      .from(billingDocument)
+      .where(isNull(billingDocument.pdf))
+      .orderBy(billingDocument.number)
+      .limit(batch);
     let stored = 0;
     for (const document of unrendered) {
       try {

@@ -77,7 +77,14 @@ async function creditedBefore(reader: Reader, subscriptionId: string, days: read
     .select({ day: deliveryComplaintDay.issueDate })
     .from(deliveryComplaintDay)
     .innerJoin(deliveryComplaint, eq(deliveryComplaint.caseNo, deliveryComplaintDay.caseNo))
-    .where(and(eq(deliveryComplaintDay.subscriptionId, subscriptionId), inArray(deliveryComplaintDay.issueDate, [...days]), eq(deliveryComplaint.remedy, 'CREDIT'), ne(deliveryComplaint.caseNo, exceptCaseNo)));
+    .where(
+      and(
+        eq(deliveryComplaintDay.subscriptionId, subscriptionId),
+        inArray(deliveryComplaintDay.issueDate, [...days]),
+        eq(deliveryComplaint.remedy, 'CREDIT'),
+        ne(deliveryComplaint.caseNo, exceptCaseNo),
+      ),
+    );
   return new Set(rows.map((row) => row.day));
 }
 
@@ -85,7 +92,15 @@ async function creditedBefore(reader: Reader, subscriptionId: string, days: read
 async function complaintCreditable(reader: Reader, subscriptionId: string, days: readonly string[], perIssueOre: number): Promise<boolean> {
   if (perIssueOre <= 0 || days.length === 0) return false;
   const credited = await creditedBefore(reader, subscriptionId, days, -1);
-  return (await invoicesCovering(reader, subscriptionId, days.filter((day) => !credited.has(day)))).length > 0;
+  return (
+    (
+      await invoicesCovering(
+        reader,
+        subscriptionId,
+        days.filter((day) => !credited.has(day)),
+      )
+    ).length > 0
+  );
 }
 
 /**
@@ -144,7 +159,9 @@ export async function setOffWaitingCredit(tx: Tx, subscriptionId: string, ariaIn
     const used = Math.min(room, credit.amountOre);
     await tx.update(creditSetOff).set({ amountOre: used, ariaInvoiceNo, setOffAt: at }).where(eq(creditSetOff.id, credit.id));
     if (used < credit.amountOre) {
-      await tx.insert(creditSetOff).values({ id: randomUUID(), creditNoteNumber: credit.creditNoteNumber, subscriptionId, amountOre: credit.amountOre - used, ariaInvoiceNo: null, createdAt: credit.createdAt });
+      await tx
+        .insert(creditSetOff)
+        .values({ id: randomUUID(), creditNoteNumber: credit.creditNoteNumber, subscriptionId, amountOre: credit.amountOre - used, ariaInvoiceNo: null, createdAt: credit.createdAt });
     }
     setOff += used;
   }

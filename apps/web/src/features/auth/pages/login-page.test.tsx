@@ -41,7 +41,9 @@ afterEach(() => {
 
 describe('/logg-inn', () => {
   it('sends the browser to the issuer picked, with the same login token', async () => {
-    const { calls, assign } = renderChooser((call) => (call.path === 'login/issuers' ? json(200, issuers) : call.path === 'login/choose' ? json(200, { authorizationUrl: 'https://vipps.example/auth?state=token-1' }) : undefined));
+    const { calls, assign } = renderChooser((call) =>
+      call.path === 'login/issuers' ? json(200, issuers) : call.path === 'login/choose' ? json(200, { authorizationUrl: 'https://vipps.example/auth?state=token-1' }) : undefined,
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Logg inn med Vipps' }));
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('https://vipps.example/auth?state=token-1'));
     expect(calls.find((call) => call.path === 'login/choose')?.body).toEqual({ loginToken: 'token-1', issuer: 'vipps' });
@@ -62,7 +64,9 @@ describe('/logg-inn', () => {
   });
 
   it('back from the issuer (the page restored from the back-forward cache), starts a new login instead of showing a spent one', async () => {
-    const { assign } = renderChooser((call) => (call.path === 'login/issuers' ? json(200, issuers) : call.path === 'login/choose' ? json(200, { authorizationUrl: 'https://vipps.example/auth' }) : undefined));
+    const { assign } = renderChooser((call) =>
+      call.path === 'login/issuers' ? json(200, issuers) : call.path === 'login/choose' ? json(200, { authorizationUrl: 'https://vipps.example/auth' }) : undefined,
+    );
     // Restored before any pick (a reload of a fresh page): nothing happens.
     act(() => void window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true })));
     expect(identity?.logins).toEqual([]);

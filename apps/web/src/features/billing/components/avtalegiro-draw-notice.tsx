@@ -12,7 +12,8 @@ export function AvtaleGiroDrawNotice({ drawOn, drawOre }: { drawOn: string; draw
         Trekkes med AvtaleGiro {formatLongDate(drawOn)}
       </h2>
       <p className={ui.text}>
-        Banken trekker {formatKroner(drawOre)} fra kontoen din på forfallsdatoen. Du trenger ikke gjøre noe, bare sørg for at det er dekning på kontoen. Betal ikke på annen måte, da blir fakturaen betalt to ganger.
+        Banken trekker {formatKroner(drawOre)} fra kontoen din på forfallsdatoen. Du trenger ikke gjøre noe, bare sørg for at det er dekning på kontoen. Betal ikke på annen måte, da blir fakturaen
+        betalt to ganger.
       </p>
     </section>
   );

@@ -33,9 +33,7 @@ function AvtaleGiroStatus({ agreement }: { agreement: NonNullable<PaymentMethodD
       <p className={ui.muted}>
         KID for avtalen: <span className={styles.kid}>{agreement.kid}</span>
       </p>
-      <p className={ui.muted}>
-        {pending ? 'Til banken har bekreftet avtalen, får du fakturaene som vanlig giro.' : 'Fakturaene trekkes automatisk fra kontoen din på forfallsdatoen.'}
-      </p>
+      <p className={ui.muted}>{pending ? 'Til banken har bekreftet avtalen, får du fakturaene som vanlig giro.' : 'Fakturaene trekkes automatisk fra kontoen din på forfallsdatoen.'}</p>
     </>
   );
 }

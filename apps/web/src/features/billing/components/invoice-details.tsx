@@ -29,7 +29,13 @@ export interface InvoiceDetailsProps {
 /** One invoice at a glance: what it is for, the amount, KID and due date, and whether it is paid. */
 export function InvoiceDetails({ invoice }: InvoiceDetailsProps) {
   const paid = paidText(invoice);
-  const underWay = openText({ status: invoice.status, paidOre: invoice.paidOre ?? 0, creditedOre: invoice.creditedOre ?? 0, openOre: invoice.openOre ?? invoice.amountOre, avtaleGiroDrawOn: invoice.avtaleGiroDrawOn ?? null });
+  const underWay = openText({
+    status: invoice.status,
+    paidOre: invoice.paidOre ?? 0,
+    creditedOre: invoice.creditedOre ?? 0,
+    openOre: invoice.openOre ?? invoice.amountOre,
+    avtaleGiroDrawOn: invoice.avtaleGiroDrawOn ?? null,
+  });
   return (
     <section className={styles.details} aria-labelledby="fakturaen">
       <div className={styles.top}>

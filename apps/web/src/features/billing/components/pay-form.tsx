@@ -70,7 +70,9 @@ export function PayForm({ ariaInvoiceNo, amountOre, source, start }: PayFormProp
       <ErrorAlert error={mutation.error} />
       <div className={ui.actions}>
         <button type="submit" className={`${button.button} ${button.primary}`} aria-disabled={busy} disabled={busy}>
-          {busy ? `Sender deg til ${paymentProviderLabels[method] === 'Vipps' ? 'Vipps' : 'betalingstjenesten'} …` : `Betal ${formatKroner(amountOre)} med ${paymentProviderLabels[method] === 'Vipps' ? 'Vipps' : 'kort'}`}
+          {busy
+            ? `Sender deg til ${paymentProviderLabels[method] === 'Vipps' ? 'Vipps' : 'betalingstjenesten'} …`
+            : `Betal ${formatKroner(amountOre)} med ${paymentProviderLabels[method] === 'Vipps' ? 'Vipps' : 'kort'}`}
         </button>
       </div>
     </Form>

@@ -48,9 +48,7 @@ export function ProviderReturn({ source, headingFor, onSucceeded, retryTo, retry
       {retryLabel}
     </Link>
   );
-  const home = (
-    <HomeLink variant="secondary" />
-  );
+  const home = <HomeLink variant="secondary" />;
 
   if (paymentId === null || error) {
     const notFound = paymentId === null || (isApiError(error) && error.status === 404);

@@ -36,7 +36,10 @@ export function AddPaymentCardPage() {
   const cardsOffered = details?.choices.includes('SWEDBANK-PPG') ?? true;
 
   return (
-    <Page title={page.title} lead={cardsOffered ? 'Kortet brukes til å fornye abonnementet automatisk. Du skriver inn kortnummeret hos betalingstjenesten; vi lagrer aldri kortnummeret.' : page.purpose}>
+    <Page
+      title={page.title}
+      lead={cardsOffered ? 'Kortet brukes til å fornye abonnementet automatisk. Du skriver inn kortnummeret hos betalingstjenesten; vi lagrer aldri kortnummeret.' : page.purpose}
+    >
       <div className={ui.stack}>
         {current.error ? (
           <p className={ui.alert} role="alert">
@@ -64,10 +67,8 @@ export function AddPaymentCardPage() {
               {details.card ? 'Bytt til et nytt kort' : 'Legg til et kort'}
             </h2>
             <p className={ui.text}>
-              {details.method === 'CARD'
-                ? 'Det nye kortet erstatter det gamle fra neste fornyelse.'
-                : `Når kortet er lagt til, betaler du med kort i stedet for ${details.label}.`}{' '}
-              Vi trekker ingenting nå.
+              {details.method === 'CARD' ? 'Det nye kortet erstatter det gamle fra neste fornyelse.' : `Når kortet er lagt til, betaler du med kort i stedet for ${details.label}.`} Vi trekker
+              ingenting nå.
             </p>
             <ErrorAlert error={mutation.error} />
             <div className={ui.actions}>

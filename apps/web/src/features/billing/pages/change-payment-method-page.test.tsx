@@ -164,7 +164,9 @@ describe('an AvtaleGiro the bank has not confirmed', () => {
   it('shows the four steps: the netbank, the payee, the KID and the account with a maximum amount', async () => {
     renderPage(avtaleGiro('PENDING'));
     const steps = await screen.findByRole('region', { name: 'Slik bekrefter du AvtaleGiro i nettbanken' });
-    const items = within(steps).getAllByRole('listitem').map((item) => item.textContent);
+    const items = within(steps)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
     expect(items).toHaveLength(4);
     expect(items[0]).toBe('Logg inn i nettbanken og åpne AvtaleGiro. I noen banker heter det eFaktura og AvtaleGiro.');
     expect(items[1]).toContain('Søk etter Adresseavisen og velg den.');
@@ -212,7 +214,15 @@ describe('an AvtaleGiro the bank has confirmed', () => {
 });
 
 describe('a Vipps agreement', () => {
-  const vipps: PaymentMethodDetails = { ...card, method: 'VIPPS', providerCode: 'VIPPS', label: 'Vipps', card: null, vippsAgreement: { agreementId: 'agr_1', phoneNumber: null }, choices: ['VIPPS', 'AVTALEGIRO', 'BANKGIRO'] };
+  const vipps: PaymentMethodDetails = {
+    ...card,
+    method: 'VIPPS',
+    providerCode: 'VIPPS',
+    label: 'Vipps',
+    card: null,
+    vippsAgreement: { agreementId: 'agr_1', phoneNumber: null },
+    choices: ['VIPPS', 'AVTALEGIRO', 'BANKGIRO'],
+  };
   const giro: PaymentMethodDetails = { ...card, method: 'INVOICE', providerCode: 'BANKGIRO', label: 'Giro / eFaktura', card: null, choices: ['VIPPS', 'AVTALEGIRO', 'BANKGIRO'] };
 
   it('is stopped from the page after one more question, which moves the subscription to giro', async () => {

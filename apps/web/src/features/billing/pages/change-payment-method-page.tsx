@@ -163,7 +163,9 @@ export function ChangePaymentMethodPage() {
             <h2 id="stopp-vipps" className={styles.noteHeading}>
               Stoppe Vipps-avtalen?
             </h2>
-            <p className={ui.text}>Vi trekker ikke mer med Vipps, og avtalen stoppes i Vipps-appen. Fakturaene kommer som giro med KID på e-post, og du kan betale dem i nettbanken eller med Vipps eller kort.</p>
+            <p className={ui.text}>
+              Vi trekker ikke mer med Vipps, og avtalen stoppes i Vipps-appen. Fakturaene kommer som giro med KID på e-post, og du kan betale dem i nettbanken eller med Vipps eller kort.
+            </p>
             <ErrorAlert error={stoppingVipps.current ? mutation.error : null} />
             <div className={ui.actions}>
               <button type="button" className={`${button.button} ${button.primary}`} onClick={stopVippsAgreement} disabled={busy}>
@@ -176,9 +178,7 @@ export function ChangePaymentMethodPage() {
           </section>
         ) : null}
         {pendingAvtaleGiro ? <AvtaleGiroInstructions agreement={pendingAvtaleGiro} headingRef={stepsHeading} /> : null}
-        {details && !details.changeable ? (
-          <p className={ui.panelAccent}>{billingErrorMessages.paymentMethodNotChangeable}</p>
-        ) : null}
+        {details && !details.changeable ? <p className={ui.panelAccent}>{billingErrorMessages.paymentMethodNotChangeable}</p> : null}
         {details?.changeable ? (
           <Form className={`${ui.panel} ${form.form}`} onSubmit={submit} errors={methodForm.summary} aria-labelledby="ny-metode">
             <fieldset id="ny-metode-valg" className={form.fieldset} aria-describedby={choiceError ? 'ny-metode-feil' : undefined}>
@@ -218,7 +218,8 @@ export function ChangePaymentMethodPage() {
                       <div id="avtalegiro-forklaring" className={styles.nested}>
                         <p className={styles.noteHeading}>Du gjør ferdig avtalen i din egen nettbank</p>
                         <p className={ui.text}>
-                          Du trenger ikke oppgi kontonummer her. Når du har valgt AvtaleGiro, får du et KID-nummer og en kort oppskrift. I nettbanken velger du selv hvilken konto det skal trekkes fra, og et maksbeløp per trekk.
+                          Du trenger ikke oppgi kontonummer her. Når du har valgt AvtaleGiro, får du et KID-nummer og en kort oppskrift. I nettbanken velger du selv hvilken konto det skal trekkes fra,
+                          og et maksbeløp per trekk.
                         </p>
                         <p className={ui.muted}>Til banken har bekreftet avtalen, får du fakturaene som vanlig giro.</p>
                       </div>
@@ -235,7 +236,15 @@ export function ChangePaymentMethodPage() {
             <ErrorAlert error={stoppingVipps.current ? null : mutation.error} />
             <div className={ui.actions}>
               <button type="submit" className={`${button.button} ${button.primary}`} disabled={busy}>
-                {busy ? (choice === 'VIPPS' ? 'Sender deg til Vipps …' : choice === 'SWEDBANK-PPG' ? 'Sender deg til betalingstjenesten …' : 'Lagrer …') : choice ? submitLabels[choice] : 'Lagre betalingsmetode'}
+                {busy
+                  ? choice === 'VIPPS'
+                    ? 'Sender deg til Vipps …'
+                    : choice === 'SWEDBANK-PPG'
+                      ? 'Sender deg til betalingstjenesten …'
+                      : 'Lagrer …'
+                  : choice
+                    ? submitLabels[choice]
+                    : 'Lagre betalingsmetode'}
               </button>
               <ButtonLink to={pathTo('home')}>Avbryt</ButtonLink>
             </div>

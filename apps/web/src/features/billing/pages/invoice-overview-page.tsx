@@ -35,8 +35,7 @@ function InvoiceSummary({ invoices }: { invoices: Invoice[] }) {
           {overdue.length === 1 ? 'Du har 1 faktura som har forfalt' : `Du har ${overdue.length} fakturaer som har forfalt`}
         </h2>
         <p className={ui.text}>
-          Til sammen <strong>{formatKroner(total)}</strong>.{' '}
-          {failedDraw ? 'Banken fikk ikke trukket beløpet med AvtaleGiro, så du må betale selv. ' : ''}
+          Til sammen <strong>{formatKroner(total)}</strong>. {failedDraw ? 'Banken fikk ikke trukket beløpet med AvtaleGiro, så du må betale selv. ' : ''}
           Du kan betale med Vipps eller kort her, eller i nettbanken med KID og kontonummer.
         </p>
         {payNow.length === 1 && payNow[0] ? (
@@ -82,9 +81,7 @@ export function InvoiceOverviewPage() {
   const ariaAccountNo = subscription?.ariaAccountNo ?? 0;
   const query = useInfiniteQuery({ ...invoicesQueryOptions(ariaAccountNo), enabled: subscription !== null });
   const invoices = query.data?.pages.flatMap((page) => page.invoices) ?? [];
-  const groups = invoiceGroups
-    .map((group) => ({ group, invoices: invoices.filter((invoice) => invoiceGroupOf[invoice.collection] === group) }))
-    .filter((entry) => entry.invoices.length > 0);
+  const groups = invoiceGroups.map((group) => ({ group, invoices: invoices.filter((invoice) => invoiceGroupOf[invoice.collection] === group) })).filter((entry) => entry.invoices.length > 0);
 
   return (
     <Page title={pages.invoiceOverview.title} lead={pages.invoiceOverview.purpose}>

@@ -55,7 +55,9 @@ function ReturnedPayment({ paymentId, invoice, onRetry }: { paymentId: string; i
   if (error) {
     return (
       <p className={ui.alert} role="alert">
-        {isApiError(error) && error.status === 404 ? 'Vi fant ikke betalingen. Sjekk fakturaoversikten om fakturaen er betalt.' : 'Vi fikk ikke sjekket betalingen akkurat nå. Last siden på nytt om litt.'}
+        {isApiError(error) && error.status === 404
+          ? 'Vi fant ikke betalingen. Sjekk fakturaoversikten om fakturaen er betalt.'
+          : 'Vi fikk ikke sjekket betalingen akkurat nå. Last siden på nytt om litt.'}
       </p>
     );
   }
@@ -144,7 +146,9 @@ function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             </div>
           </section>
         ) : null}
-        {invoice.status !== 'PAID' && invoice.avtaleGiroDrawOn && !invoice.payable ? <AvtaleGiroDrawNotice drawOn={invoice.avtaleGiroDrawOn} drawOre={invoice.avtaleGiroDrawOre ?? invoice.openOre} /> : null}
+        {invoice.status !== 'PAID' && invoice.avtaleGiroDrawOn && !invoice.payable ? (
+          <AvtaleGiroDrawNotice drawOn={invoice.avtaleGiroDrawOn} drawOre={invoice.avtaleGiroDrawOre ?? invoice.openOre} />
+        ) : null}
         {invoice.status !== 'PAID' && !invoice.avtaleGiroDrawOn && !invoice.payable ? (
           <section className={ui.panelAccent} aria-labelledby="kan-ikke-betales">
             <h2 id="kan-ikke-betales" className={ui.panelHeading}>
@@ -170,7 +174,8 @@ function PayInvoicePage({ ariaInvoiceNo }: PayInvoicePageProps) {
             ) : invoice.collection === 'AVTALEGIRO_SCHEDULED' && invoice.scheduledDrawOn ? (
               // Not at the bank yet, but it will be: the netbank is no way to pay it either (issue 25.6).
               <p className={ui.muted}>
-                Fakturaen trekkes automatisk med AvtaleGiro {formatLongDate(invoice.scheduledDrawOn)}, så du trenger ikke betale her. Betaler du likevel nå med Vipps eller kort, sender vi den ikke til banken.
+                Fakturaen trekkes automatisk med AvtaleGiro {formatLongDate(invoice.scheduledDrawOn)}, så du trenger ikke betale her. Betaler du likevel nå med Vipps eller kort, sender vi den ikke til
+                banken.
               </p>
             ) : (
               <p className={ui.muted}>

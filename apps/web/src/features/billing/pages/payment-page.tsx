@@ -112,9 +112,13 @@ export function PaymentPage() {
             {billingErrorMessages.invoiceAlreadyPaid} Du trenger ikke gjøre noe.
           </p>
         ) : null}
-        {details.status !== 'PAID' && details.avtaleGiroDrawOn && !details.payable ? <AvtaleGiroDrawNotice drawOn={details.avtaleGiroDrawOn} drawOre={details.avtaleGiroDrawOre ?? details.openOre} /> : null}
+        {details.status !== 'PAID' && details.avtaleGiroDrawOn && !details.payable ? (
+          <AvtaleGiroDrawNotice drawOn={details.avtaleGiroDrawOn} drawOre={details.avtaleGiroDrawOre ?? details.openOre} />
+        ) : null}
         {details.status !== 'PAID' && !details.avtaleGiroDrawOn && !details.payable ? (
-          <p className={ui.panelAccent}>{billingErrorMessages.invoiceNotPayable} Kontakt kundeservice på {title.customerCenterPhoneNumber}.</p>
+          <p className={ui.panelAccent}>
+            {billingErrorMessages.invoiceNotPayable} Kontakt kundeservice på {title.customerCenterPhoneNumber}.
+          </p>
         ) : null}
         {details.status !== 'PAID' && details.payable && !paymentId ? (
           <section className={ui.panel} aria-labelledby="betal-naa">

@@ -8,8 +8,7 @@ function getBusinessOverview(titleCode: string, signal?: AbortSignal): Promise<B
   return http.get<BusinessOverview>(`business/members${titleQuery(titleCode)}`, { signal });
 }
 
-const businessOverviewQueryOptions = (titleCode: string) =>
-  queryOptions({ queryKey: businessKeys.overview(titleCode), queryFn: ({ signal }) => getBusinessOverview(titleCode, signal), staleTime: 0 });
+const businessOverviewQueryOptions = (titleCode: string) => queryOptions({ queryKey: businessKeys.overview(titleCode), queryFn: ({ signal }) => getBusinessOverview(titleCode, signal), staleTime: 0 });
 
 export function useBusinessOverview(titleCode: string, enabled: boolean) {
   return useQuery({ ...businessOverviewQueryOptions(titleCode), enabled });

@@ -31,7 +31,13 @@ function EinvoiceFormFields({ current, onDone, titleCode }: { current: EinvoiceR
   return (
     <Form className={form.form} onSubmit={recipient.handleSubmit(submit)} errors={recipient.summary}>
       <div className={form.row}>
-        <TextField id="ehf-orgnr" label="Organisasjonsnummer" hint="9 sifre. Fakturaene sendes til bedriften i PEPPOL-nettverket." error={errors.organizationNumber} registration={recipient.register('organizationNumber')} />
+        <TextField
+          id="ehf-orgnr"
+          label="Organisasjonsnummer"
+          hint="9 sifre. Fakturaene sendes til bedriften i PEPPOL-nettverket."
+          error={errors.organizationNumber}
+          registration={recipient.register('organizationNumber')}
+        />
         <TextField id="ehf-name" label="Bedriftens navn" autoComplete="organization" error={errors.companyName} registration={recipient.register('companyName')} />
       </div>
       <TextField id="ehf-street" label="Fakturaadresse" autoComplete="street-address" error={errors.street} registration={recipient.register('street')} />
@@ -39,7 +45,13 @@ function EinvoiceFormFields({ current, onDone, titleCode }: { current: EinvoiceR
         <TextField id="ehf-postal" label="Postnummer" autoComplete="postal-code" error={errors.postalCode} registration={recipient.register('postalCode')} />
         <TextField id="ehf-town" label="Poststed" autoComplete="address-level2" error={errors.town} registration={recipient.register('town')} />
       </div>
-      <TextField id="ehf-reference" label="Deres referanse (valgfritt)" hint="For eksempel et kostnadssted eller navnet på den som skal godkjenne fakturaen." error={errors.reference} registration={recipient.register('reference')} />
+      <TextField
+        id="ehf-reference"
+        label="Deres referanse (valgfritt)"
+        hint="For eksempel et kostnadssted eller navnet på den som skal godkjenne fakturaen."
+        error={errors.reference}
+        registration={recipient.register('reference')}
+      />
       <ErrorAlert error={change.error} />
       <div className={ui.actions}>
         <button type="submit" className={`${button.button} ${button.primary} ${ui.button}`} disabled={change.isPending}>

@@ -58,7 +58,13 @@ function InviteSection({ titleCode, overview }: { titleCode: string; overview: B
   const submit = ({ emails }: { emails: string }) =>
     invite.mutate(emails, {
       // What was not sent stays in the field, to be put right and sent again.
-      onSuccess: (result) => list.reset({ emails: result.results.filter((item) => item.result !== 'emailSent').map((item) => item.input).join('\n') }),
+      onSuccess: (result) =>
+        list.reset({
+          emails: result.results
+            .filter((item) => item.result !== 'emailSent')
+            .map((item) => item.input)
+            .join('\n'),
+        }),
       onError: list.setApiError,
     });
   return (
@@ -224,13 +230,16 @@ function MemberSection({ titleCode, overview }: { titleCode: string; overview: B
       {shown.length > 0 ? (
         <div className={styles.tableWrap}>
           <table className={styles.table}>
-            <caption className={styles.caption}>
-              Sendt betyr at invitasjonen venter på at personen bekrefter jobb-e-posten sin.
-            </caption>
+            <caption className={styles.caption}>Sendt betyr at invitasjonen venter på at personen bekrefter jobb-e-posten sin.</caption>
             <thead>
               <tr>
                 <th scope="col" className={styles.check}>
-                  <input type="checkbox" aria-label="Velg alle som vises" checked={allChosen} onChange={(event) => setSelected(event.target.checked ? new Set(shown.map((member) => member.id)) : new Set())} />
+                  <input
+                    type="checkbox"
+                    aria-label="Velg alle som vises"
+                    checked={allChosen}
+                    onChange={(event) => setSelected(event.target.checked ? new Set(shown.map((member) => member.id)) : new Set())}
+                  />
                 </th>
                 <th scope="col">E-post</th>
                 <th scope="col">Lagt til</th>

@@ -8,8 +8,7 @@ function getDeliveryAddress(titleCode: string): Promise<DeliveryAddressOverview>
   return http.get<DeliveryAddressOverview>(`delivery/address${titleQuery(titleCode)}`);
 }
 
-const deliveryAddressQueryOptions = (titleCode: string) =>
-  queryOptions({ queryKey: deliveryKeys.address(titleCode), queryFn: () => getDeliveryAddress(titleCode) });
+const deliveryAddressQueryOptions = (titleCode: string) => queryOptions({ queryKey: deliveryKeys.address(titleCode), queryFn: () => getDeliveryAddress(titleCode) });
 
 export function useDeliveryAddress(titleCode: string) {
   return useQuery(deliveryAddressQueryOptions(titleCode));

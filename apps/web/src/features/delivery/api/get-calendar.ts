@@ -8,8 +8,7 @@ function getDeliveryCalendar(titleCode: string): Promise<DeliveryCalendar> {
   return http.get<DeliveryCalendar>(`delivery/calendar${titleQuery(titleCode)}`);
 }
 
-const deliveryCalendarQueryOptions = (titleCode: string) =>
-  queryOptions({ queryKey: deliveryKeys.calendar(titleCode), queryFn: () => getDeliveryCalendar(titleCode) });
+const deliveryCalendarQueryOptions = (titleCode: string) => queryOptions({ queryKey: deliveryKeys.calendar(titleCode), queryFn: () => getDeliveryCalendar(titleCode) });
 
 export function useDeliveryCalendar(titleCode: string) {
   return useQuery(deliveryCalendarQueryOptions(titleCode));

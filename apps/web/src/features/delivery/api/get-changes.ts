@@ -8,8 +8,7 @@ async function getDeliveryChanges(titleCode: string): Promise<DeliveryChange[]> 
   return (await http.get<ResponseOf<typeof deliveryChangeListSchema>>(`delivery/changes${titleQuery(titleCode)}`)).changes;
 }
 
-const deliveryChangesQueryOptions = (titleCode: string) =>
-  queryOptions({ queryKey: deliveryKeys.changes(titleCode), queryFn: () => getDeliveryChanges(titleCode) });
+const deliveryChangesQueryOptions = (titleCode: string) => queryOptions({ queryKey: deliveryKeys.changes(titleCode), queryFn: () => getDeliveryChanges(titleCode) });
 
 export function useDeliveryChanges(titleCode: string) {
   return useQuery(deliveryChangesQueryOptions(titleCode));

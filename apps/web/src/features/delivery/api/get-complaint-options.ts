@@ -8,8 +8,7 @@ function getComplaintOptions(titleCode: string): Promise<ComplaintOptions> {
   return http.get<ComplaintOptions>(`delivery/complaints/options${titleQuery(titleCode)}`);
 }
 
-const complaintOptionsQueryOptions = (titleCode: string) =>
-  queryOptions({ queryKey: deliveryKeys.complaintOptions(titleCode), queryFn: () => getComplaintOptions(titleCode), staleTime: 0 });
+const complaintOptionsQueryOptions = (titleCode: string) => queryOptions({ queryKey: deliveryKeys.complaintOptions(titleCode), queryFn: () => getComplaintOptions(titleCode), staleTime: 0 });
 
 export function useComplaintOptions(titleCode: string) {
   return useQuery(complaintOptionsQueryOptions(titleCode));

@@ -8,8 +8,7 @@ function lookupPostalCode(postalCode: string) {
   return http.get<ResponseOf<typeof postalCodeLookupSchema>>(`delivery/postal-codes/${encodeURIComponent(postalCode)}`);
 }
 
-const postalCodeQueryOptions = (postalCode: string) =>
-  queryOptions({ queryKey: deliveryKeys.postalCode(postalCode), queryFn: () => lookupPostalCode(postalCode), staleTime: Infinity });
+const postalCodeQueryOptions = (postalCode: string) => queryOptions({ queryKey: deliveryKeys.postalCode(postalCode), queryFn: () => lookupPostalCode(postalCode), staleTime: Infinity });
 
 /** Looks the town up once four digits are typed. */
 export function usePostalCodeTown(postalCode: string) {

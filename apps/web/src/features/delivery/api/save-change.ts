@@ -5,9 +5,7 @@ import { deliveryKeys, titleQuery } from './keys.ts';
 
 /** POST /api/delivery/changes (new) or PUT /api/delivery/changes/{id} (change). */
 function saveDeliveryChange(titleCode: string, body: DeliveryChangeBody, id?: string): Promise<DeliveryChange> {
-  return id
-    ? http.put<DeliveryChange>(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, body)
-    : http.post<DeliveryChange>(`delivery/changes${titleQuery(titleCode)}`, body);
+  return id ? http.put<DeliveryChange>(`delivery/changes/${encodeURIComponent(id)}${titleQuery(titleCode)}`, body) : http.post<DeliveryChange>(`delivery/changes${titleQuery(titleCode)}`, body);
 }
 
 export function useSaveDeliveryChange(titleCode: string) {

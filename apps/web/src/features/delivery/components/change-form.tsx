@@ -193,18 +193,17 @@ export function ChangeForm({ titleCode, calendar, editing, onDone, onCancel }: C
           <dt>Type</dt>
           <dd>{deliveryChangeTypeLabels[type]}</dd>
           <dt>Periode</dt>
-          <dd>
-            {type === 'PERMANENT'
-              ? `Fra og med ${longDate(fromDate)}`
-              : end
-                ? `${longDate(fromDate)} – ${longDate(end)}`
-                : `Fra og med ${longDate(fromDate)}, til du gir beskjed`}
-          </dd>
+          <dd>{type === 'PERMANENT' ? `Fra og med ${longDate(fromDate)}` : end ? `${longDate(fromDate)} – ${longDate(end)}` : `Fra og med ${longDate(fromDate)}, til du gir beskjed`}</dd>
           {needsAddress ? (
             <>
               <dt>{type === 'PERMANENT' ? 'Ny adresse' : 'Avisen sendes til'}</dt>
               <dd>
-                {(editing?.address && started ? addressLines(editing.address) : confirming.address ? [confirming.address.name, `${confirming.address.street} ${confirming.address.streetNumber}`, `${confirming.address.postalCode} ${town}`.trim()] : []).join(', ')}
+                {(editing?.address && started
+                  ? addressLines(editing.address)
+                  : confirming.address
+                    ? [confirming.address.name, `${confirming.address.street} ${confirming.address.streetNumber}`, `${confirming.address.postalCode} ${town}`.trim()]
+                    : []
+                ).join(', ')}
               </dd>
             </>
           ) : null}

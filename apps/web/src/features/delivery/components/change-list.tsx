@@ -68,9 +68,7 @@ export function ChangeList({ titleCode, changes, onEdit, onMessage }: ChangeList
                   <span className={`${styles.badge} ${styles[change.state]}`}>{stateLabels[change.state]}</span>
                 </div>
                 <p className={styles.period}>{period(change)}</p>
-                {change.issueCount !== null ? (
-                  <p className={styles.meta}>{change.issueCount === 1 ? '1 avis' : `${change.issueCount} aviser`}</p>
-                ) : null}
+                {change.issueCount !== null ? <p className={styles.meta}>{change.issueCount === 1 ? '1 avis' : `${change.issueCount} aviser`}</p> : null}
                 {resumes(change) ? <p className={styles.meta}>{resumes(change)}</p> : null}
                 {change.address ? <p className={styles.meta}>Til {addressLines(change.address).join(', ')}</p> : null}
                 {change.state === 'locked' ? null : confirmingId === change.id ? (

@@ -24,8 +24,7 @@ export function DeliveryNoticeBanner() {
         </p>
       ))}
       <p className={styles.message}>
-        Du trenger ikke melde fra om dette. Kommer ikke avisen i det hele tatt, kan du{' '}
-        <Link to={pathTo('deliveryComplaint')}>gi oss beskjed</Link>.
+        Du trenger ikke melde fra om dette. Kommer ikke avisen i det hele tatt, kan du <Link to={pathTo('deliveryComplaint')}>gi oss beskjed</Link>.
       </p>
     </section>
   );

@@ -158,8 +158,7 @@ export function DeliveryAddressPage() {
           Endre leveringsadresse
         </h2>
         <p className={styles.muted}>
-          Skal avisen bare til en annen adresse en periode, for eksempel i ferien? Bruk{' '}
-          <Link to={pathTo('deliveryChange')}>ferie og leveringsendring</Link> i stedet.
+          Skal avisen bare til en annen adresse en periode, for eksempel i ferien? Bruk <Link to={pathTo('deliveryChange')}>ferie og leveringsendring</Link> i stedet.
         </p>
         <Form className={form.form} onSubmit={submit} errors={move.summary}>
           {serverError ? (
@@ -183,11 +182,7 @@ export function DeliveryAddressPage() {
                 isRequired
               />
               {dateError && nextPossible && effectiveFrom && effectiveFrom < nextPossible ? (
-                <button
-                  type="button"
-                  className={`${button.button} ${button.secondary} ${button.small}`}
-                  onClick={() => fromDate.onChange(nextPossible)}
-                >
+                <button type="button" className={`${button.button} ${button.secondary} ${button.small}`} onClick={() => fromDate.onChange(nextPossible)}>
                   Bruk {dayAndMonth(nextPossible)}
                 </button>
               ) : null}

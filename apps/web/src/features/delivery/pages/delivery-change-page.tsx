@@ -43,8 +43,7 @@ export function DeliveryChangePage() {
       {calendar.data ? (
         <section className={styles.info} aria-label="Frist for endringer">
           <p className={styles.infoText}>
-            {cutoffSentence(calendar.data.cutoffTime)} Første dag du kan endre nå, er{' '}
-            <strong>{longDate(calendar.data.nextPossibleDeliveryDay)}</strong>.
+            {cutoffSentence(calendar.data.cutoffTime)} Første dag du kan endre nå, er <strong>{longDate(calendar.data.nextPossibleDeliveryDay)}</strong>.
           </p>
         </section>
       ) : null}
@@ -80,13 +79,7 @@ export function DeliveryChangePage() {
           {editing ? 'Endre' : 'Ny endring'}
         </h2>
         {calendar.data ? (
-          <ChangeForm
-            key={editing?.id ?? `new-${formKey}`}
-            titleCode={titleCode}
-            calendar={calendar.data}
-            onDone={done}
-            {...(editing ? { editing, onCancel: () => setEditing(null) } : {})}
-          />
+          <ChangeForm key={editing?.id ?? `new-${formKey}`} titleCode={titleCode} calendar={calendar.data} onDone={done} {...(editing ? { editing, onCancel: () => setEditing(null) } : {})} />
         ) : (
           <LoadState error={calendar.error} />
         )}

@@ -1,16 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import {
-  complaintRemedyLabels,
-  complaintRequiresText,
-  deliveryMessages,
-  formatKroner,
-  remediesFor,
-  type ComplaintCode,
-  type ComplaintReceipt,
-  type ComplaintRemedy,
-} from '@minside/domain';
+import { complaintRemedyLabels, complaintRequiresText, deliveryMessages, formatKroner, remediesFor, type ComplaintCode, type ComplaintReceipt, type ComplaintRemedy } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -75,9 +66,7 @@ function Receipt({ receipt, labelOf, onAnother }: { receipt: ComplaintReceipt; l
         <div>
           <dt className={form.label}>Det du får</dt>
           <dd className={styles.infoText}>
-            {receipt.credit
-              ? `${formatKroner(receipt.credit.amountOre)} trekkes fra neste faktura (kreditnota ${receipt.credit.creditNoteNumbers.join(', ')})`
-              : complaintRemedyLabels[receipt.remedy]}
+            {receipt.credit ? `${formatKroner(receipt.credit.amountOre)} trekkes fra neste faktura (kreditnota ${receipt.credit.creditNoteNumbers.join(', ')})` : complaintRemedyLabels[receipt.remedy]}
           </dd>
         </div>
       </dl>
@@ -203,13 +192,7 @@ export function DeliveryComplaintPage() {
             <div className={form.choices}>
               {codes.data.map((entry) => (
                 <label key={entry.code} className={form.choice}>
-                  <input
-                    type="radio"
-                    name={ids.code}
-                    value={entry.code}
-                    checked={code.value === entry.code}
-                    onChange={() => code.onChange(entry.code)}
-                  />
+                  <input type="radio" name={ids.code} value={entry.code} checked={code.value === entry.code} onChange={() => code.onChange(entry.code)} />
                   <span className={form.choiceText}>{entry.label}</span>
                 </label>
               ))}
@@ -276,13 +259,7 @@ export function DeliveryComplaintPage() {
             <div className={form.choices}>
               {offered.map((value) => (
                 <label key={value} className={form.choice}>
-                  <input
-                    type="radio"
-                    name={ids.remedy}
-                    value={value}
-                    checked={chosenRemedy === value}
-                    onChange={() => remedy.onChange(value)}
-                  />
+                  <input type="radio" name={ids.remedy} value={value} checked={chosenRemedy === value} onChange={() => remedy.onChange(value)} />
                   <span className={form.choiceText}>{complaintRemedyLabels[value]}</span>
                 </label>
               ))}

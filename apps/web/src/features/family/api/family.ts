@@ -48,9 +48,7 @@ export function useResend(titleCode: string) {
 
 /** DELETE /api/family/invitations/{id}: withdraw an invitation or remove a member (SPEC §4 removal results). */
 export function useRemove(titleCode: string) {
-  return useFamilyMutation(titleCode, (id: string): Promise<FamilyRemovalResponse> =>
-    http.delete<FamilyRemovalResponse>(`family/invitations/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {}),
-  );
+  return useFamilyMutation(titleCode, (id: string): Promise<FamilyRemovalResponse> => http.delete<FamilyRemovalResponse>(`family/invitations/${encodeURIComponent(id)}${titleQuery(titleCode)}`, {}));
 }
 
 /** POST /api/family/leave: a member stops sharing. */

@@ -101,7 +101,13 @@ function InvitationItem({ invitation, titleCode, onResult }: { invitation: Famil
             >
               Send på nytt
             </button>
-            <button type="button" className={`${button.button} ${button.small} ${button.secondary}`} disabled={busy} aria-label={`Trekk tilbake invitasjonen til ${invitation.email}`} onClick={removeNow}>
+            <button
+              type="button"
+              className={`${button.button} ${button.small} ${button.secondary}`}
+              disabled={busy}
+              aria-label={`Trekk tilbake invitasjonen til ${invitation.email}`}
+              onClick={removeNow}
+            >
               Trekk tilbake
             </button>
           </>
@@ -136,7 +142,13 @@ function OwnerView({ overview, titleCode }: { overview: Owner; titleCode: string
         <h2 id="invitasjoner" className={ui.panelHeading}>
           Invitasjoner og medlemmer
         </h2>
-        <div aria-live="polite">{result ? <p className={ui.text} role="status">{result}</p> : null}</div>
+        <div aria-live="polite">
+          {result ? (
+            <p className={ui.text} role="status">
+              {result}
+            </p>
+          ) : null}
+        </div>
         {overview.invitations.length === 0 ? (
           <p className={ui.muted}>Du deler ikke abonnementet med noen ennå.</p>
         ) : (

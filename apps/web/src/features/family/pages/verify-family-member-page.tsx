@@ -56,8 +56,7 @@ export function VerifyFamilyMemberPage() {
           Du får digital tilgang gjennom {invitation.planName}. Det koster deg ingenting, og {invitation.ownerName} kan når som helst avslutte delingen.
         </p>
         <p className={ui.muted}>
-          Invitasjonen ble sendt til {invitation.email} og virker til og med {formatLongDate(osloToday(new Date(invitation.expiresAt)))}.
-          {user ? ` Du er logget inn som ${user.email}.` : ''}
+          Invitasjonen ble sendt til {invitation.email} og virker til og med {formatLongDate(osloToday(new Date(invitation.expiresAt)))}.{user ? ` Du er logget inn som ${user.email}.` : ''}
         </p>
         <ErrorAlert error={accept.error} />
         <div className={ui.actions}>

@@ -1,14 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type {
-  createAccountResponseSchema,
-  CreateOrderBody,
-  InvoicePaymentMethod,
-  Order,
-  OrderOffersResponse,
-  OrderResponse,
-  PaymentRedirect,
-  WinbackResponse,
-} from '@minside/domain';
+import type { createAccountResponseSchema, CreateOrderBody, InvoicePaymentMethod, Order, OrderOffersResponse, OrderResponse, PaymentRedirect, WinbackResponse } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
 
 /** Query keys of the ordering area, in one place. */

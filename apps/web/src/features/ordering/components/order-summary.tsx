@@ -1,4 +1,17 @@
-import { billingPeriodLabels, formatKroner, firstPeriodOf, formatLongDate, orderPriceTerms, osloToday, regularPriceText, type BillingPeriod, type DeliveryAddress, type OrderQuote, type PriceOutlook, systemClock } from '@minside/domain';
+import {
+  billingPeriodLabels,
+  formatKroner,
+  firstPeriodOf,
+  formatLongDate,
+  orderPriceTerms,
+  osloToday,
+  regularPriceText,
+  type BillingPeriod,
+  type DeliveryAddress,
+  type OrderQuote,
+  type PriceOutlook,
+  systemClock,
+} from '@minside/domain';
 import styles from './ordering.module.css';
 
 export interface OrderSummaryProps {

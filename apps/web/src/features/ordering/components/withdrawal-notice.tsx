@@ -19,8 +19,7 @@ export function WithdrawalNotice({ subscription, today }: { subscription: Subscr
   if (!recent || data?.state !== 'open' || !data.deadline) return null;
   return (
     <p className={ui.text}>
-      Du kjøpte abonnementet {data.agreedOn ? formatLongDate(data.agreedOn) : ''} og har angrerett til og med {formatLongDate(data.deadline)}.{' '}
-      <Link to={pathTo('withdrawal')}>Angre kjøpet</Link>
+      Du kjøpte abonnementet {data.agreedOn ? formatLongDate(data.agreedOn) : ''} og har angrerett til og med {formatLongDate(data.deadline)}. <Link to={pathTo('withdrawal')}>Angre kjøpet</Link>
     </p>
   );
 }

@@ -18,8 +18,8 @@ export function AlreadySubscriberPage() {
           Du har allerede tilgang
         </h2>
         <p className={ui.text}>
-          {subscription ? `Du har ${subscription.planName} hos ${title.name}` : `Du har allerede et aktivt abonnement hos ${title.name}`}, så du trenger ikke kjøpe et nytt. Vil du bytte
-          abonnement eller betalingsperiode, gjør du det på Min Side.
+          {subscription ? `Du har ${subscription.planName} hos ${title.name}` : `Du har allerede et aktivt abonnement hos ${title.name}`}, så du trenger ikke kjøpe et nytt. Vil du bytte abonnement
+          eller betalingsperiode, gjør du det på Min Side.
         </p>
         <div className={ui.actions}>
           <HomeLink />

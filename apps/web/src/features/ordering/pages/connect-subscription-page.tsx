@@ -20,7 +20,9 @@ type SearchBy = 'number' | 'phone';
  */
 const searchFields = z.object({ ariaAccountNo: z.string(), postalCode: z.string(), phoneNumber: z.string() });
 const searchSchemas = {
-  number: searchFields.transform(({ ariaAccountNo, postalCode }): z.input<typeof searchAccountBodySchema> => ({ ariaAccountNo: ariaAccountNo.trim(), postalCode: postalCode.trim() })).pipe(searchAccountBodySchema),
+  number: searchFields
+    .transform(({ ariaAccountNo, postalCode }): z.input<typeof searchAccountBodySchema> => ({ ariaAccountNo: ariaAccountNo.trim(), postalCode: postalCode.trim() }))
+    .pipe(searchAccountBodySchema),
   phone: searchFields.transform(({ phoneNumber }): z.input<typeof searchAccountBodySchema> => ({ phoneNumber: phoneNumber.trim() })).pipe(searchAccountBodySchema),
 } satisfies Record<SearchBy, unknown>;
 
@@ -99,7 +101,15 @@ export function ConnectSubscriptionPage() {
                     label="Abonnementsnummer"
                     hint={accountHint}
                     error={errors.ariaAccountNo}
-                    input={<input id={ids.ariaAccountNo} className={form.input} inputMode="numeric" {...fieldAria(ids.ariaAccountNo, { hint: accountHint, error: errors.ariaAccountNo })} {...searchForm.register('ariaAccountNo')} />}
+                    input={
+                      <input
+                        id={ids.ariaAccountNo}
+                        className={form.input}
+                        inputMode="numeric"
+                        {...fieldAria(ids.ariaAccountNo, { hint: accountHint, error: errors.ariaAccountNo })}
+                        {...searchForm.register('ariaAccountNo')}
+                      />
+                    }
                   />
                   <Field
                     id={ids.postalCode}
@@ -124,7 +134,16 @@ export function ConnectSubscriptionPage() {
                   id={ids.phoneNumber}
                   label="Telefonnummer"
                   error={errors.phoneNumber}
-                  input={<input id={ids.phoneNumber} type="tel" className={form.input} autoComplete="tel" {...fieldAria(ids.phoneNumber, { error: errors.phoneNumber })} {...searchForm.register('phoneNumber')} />}
+                  input={
+                    <input
+                      id={ids.phoneNumber}
+                      type="tel"
+                      className={form.input}
+                      autoComplete="tel"
+                      {...fieldAria(ids.phoneNumber, { error: errors.phoneNumber })}
+                      {...searchForm.register('phoneNumber')}
+                    />
+                  }
                 />
               )}
             </>

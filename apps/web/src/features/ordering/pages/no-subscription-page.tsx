@@ -53,8 +53,7 @@ export function NoSubscriptionPage() {
             Har du allerede et abonnement?
           </h2>
           <p className={ui.text}>
-            Har du kjøpt abonnement hos kundesenteret, på papir eller med en annen e-postadresse, kan du koble det til brukeren din med abonnementsnummeret og postnummeret, eller
-            telefonnummeret.
+            Har du kjøpt abonnement hos kundesenteret, på papir eller med en annen e-postadresse, kan du koble det til brukeren din med abonnementsnummeret og postnummeret, eller telefonnummeret.
           </p>
           <div className={ui.actions}>
             <Link className={`${button.button} ${button.secondary}`} to={pathTo('connectSubscription')}>

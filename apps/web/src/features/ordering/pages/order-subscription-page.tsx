@@ -83,9 +83,7 @@ function OfferChoice({ offer, checked, onChoose }: { offer: OrderOffer; checked:
         </span>
         <span className={ui.text}>{plan.description}</span>
         {quote.offerLabel ? <span className={styles.badge}>{quote.offerLabel}</span> : null}
-        <span className={styles.price}>
-          {quote.offerCode ? `${formatKroner(quote.amountNowOre)} nå, deretter ${later}` : later}
-        </span>
+        <span className={styles.price}>{quote.offerCode ? `${formatKroner(quote.amountNowOre)} nå, deretter ${later}` : later}</span>
         {announced ? (
           <span className={styles.announced}>
             Ny pris fra {formatLongDate(announced.from)}: {formatKroner(announced.priceOre)} {perPeriod[plan.billingPeriod] ?? ''}
@@ -168,9 +166,10 @@ export function OrderSubscriptionPage() {
       if (!orderId) {
         if (!offer) return;
         const draft = draftFor(title.titleCode, offer.plan.ariaPlanID);
-        if (!account) await createAccount(title.titleCode).catch((error: unknown) => {
-          if (!(isApiError(error) && error.status === 409)) throw error;
-        });
+        if (!account)
+          await createAccount(title.titleCode).catch((error: unknown) => {
+            if (!(isApiError(error) && error.status === 409)) throw error;
+          });
         const validated = paper ? deliveryAddress : null;
         const place = (idempotencyKey: string) =>
           createOrder(
@@ -232,7 +231,13 @@ export function OrderSubscriptionPage() {
 
   const resumedOrder = resumed.data?.order ?? null;
   const summary = resumedOrder ? (
-    <OrderSummary planName={resumedOrder.plan.name} billingPeriod={resumedOrder.plan.billingPeriod} quote={resumedOrder.quote} deliveryAddress={resumedOrder.deliveryAddress} paperStartsOn={resumedOrder.paperStartsOn} />
+    <OrderSummary
+      planName={resumedOrder.plan.name}
+      billingPeriod={resumedOrder.plan.billingPeriod}
+      quote={resumedOrder.quote}
+      deliveryAddress={resumedOrder.deliveryAddress}
+      paperStartsOn={resumedOrder.paperStartsOn}
+    />
   ) : offer ? (
     <OrderSummary
       planName={offer.plan.name}
@@ -268,12 +273,7 @@ export function OrderSubscriptionPage() {
             <fieldset id={ids.offers} className={styles.offers} aria-describedby={chooseErrors.ariaPlanID ? `${ids.offers}-error` : undefined}>
               <legend className={form.legend}>Abonnement og betalingsperiode</legend>
               {offers.data.offers.map((candidate) => (
-                <OfferChoice
-                  key={candidate.plan.ariaPlanID}
-                  offer={candidate}
-                  checked={candidate.plan.ariaPlanID === chosen}
-                  onChoose={() => choose(candidate.plan.ariaPlanID)}
-                />
+                <OfferChoice key={candidate.plan.ariaPlanID} offer={candidate} checked={candidate.plan.ariaPlanID === chosen} onChoose={() => choose(candidate.plan.ariaPlanID)} />
               ))}
               {chooseErrors.ariaPlanID ? (
                 <p id={`${ids.offers}-error`} className={form.error}>
@@ -353,7 +353,8 @@ export function OrderSubscriptionPage() {
               <>
                 <div className={styles.terms}>
                   <p className={ui.text}>
-                    Ved å betale godtar du <Link to={termsPath(resumedOrder?.plan.ariaPlanID ?? offer?.plan.ariaPlanID ?? '')}>abonnementsvilkårene</Link>. Du kan si opp når du vil, med virkning fra slutten av perioden du har betalt for.
+                    Ved å betale godtar du <Link to={termsPath(resumedOrder?.plan.ariaPlanID ?? offer?.plan.ariaPlanID ?? '')}>abonnementsvilkårene</Link>. Du kan si opp når du vil, med virkning fra
+                    slutten av perioden du har betalt for.
                   </p>
                   <p className={ui.text}>
                     <strong>Angrerett:</strong> {withdrawalTexts.beforeBuying} Du angrer på Min Side under «Angre kjøpet».

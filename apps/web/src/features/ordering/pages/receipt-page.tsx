@@ -25,7 +25,14 @@ export function ReceiptPage() {
           Dette har du kjøpt
         </h2>
         {order ? (
-          <OrderSummary planName={order.plan.name} billingPeriod={order.plan.billingPeriod} quote={order.quote} deliveryAddress={order.deliveryAddress} paperStartsOn={order.paperStartsOn} startedOn={order.startedOn} />
+          <OrderSummary
+            planName={order.plan.name}
+            billingPeriod={order.plan.billingPeriod}
+            quote={order.quote}
+            deliveryAddress={order.deliveryAddress}
+            paperStartsOn={order.paperStartsOn}
+            startedOn={order.startedOn}
+          />
         ) : orderId && isPending ? (
           <p className={ui.muted} role="status">
             Henter kvitteringen …

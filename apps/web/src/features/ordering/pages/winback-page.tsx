@@ -30,7 +30,10 @@ export function WinbackPage() {
   const offer = data?.offer ?? null;
 
   return (
-    <Page title={pages.winback.title} lead={data?.givenName ? `Hei ${data.givenName}! Vi har savnet deg hos ${title.name}.` : `Har du vært abonnent hos ${title.name} før? Da har vi et tilbud til deg.`}>
+    <Page
+      title={pages.winback.title}
+      lead={data?.givenName ? `Hei ${data.givenName}! Vi har savnet deg hos ${title.name}.` : `Har du vært abonnent hos ${title.name} før? Da har vi et tilbud til deg.`}
+    >
       <section className={`${ui.panelAccent} ${ui.narrow}`} aria-labelledby="tilbud">
         <h2 id="tilbud" className={ui.panelHeading}>
           3 måneder for prisen av 1

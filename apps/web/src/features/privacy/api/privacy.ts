@@ -1,15 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type {
-  ConsentPermissionsState,
-  ConsentPermissionsUpdate,
-  ContentDocument,
-  DeletionRequestBody,
-  DeletionState,
-  ExportList,
-  ExportRequest,
-  LegalPage,
-  SupportPage,
-} from '@minside/domain';
+import type { ConsentPermissionsState, ConsentPermissionsUpdate, ContentDocument, DeletionRequestBody, DeletionState, ExportList, ExportRequest, LegalPage, SupportPage } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /** Every query key of the privacy pages (consent keys are in consent.ts). */

@@ -25,8 +25,7 @@ export function ConsentBanner({ onChoose, onCustomise }: ConsentBannerProps) {
             Vi bruker informasjonskapsler
           </h2>
           <p className={styles.body}>
-            Noen trengs for at Min Side skal virke. Med ditt samtykke bruker vi dem også til statistikk, markedsføring og personlig tilpasning. Valget kan du endre
-            nederst på siden.
+            Noen trengs for at Min Side skal virke. Med ditt samtykke bruker vi dem også til statistikk, markedsføring og personlig tilpasning. Valget kan du endre nederst på siden.
           </p>
         </div>
         <div className={styles.actions}>

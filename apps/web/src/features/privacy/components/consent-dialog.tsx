@@ -51,8 +51,8 @@ export function ConsentDialog({ open, current, onChoose, onDismiss }: ConsentDia
           Personverninnstillinger
         </h2>
         <p id={textId} className={styles.text}>
-          Vi bruker informasjonskapsler og lignende teknologi for at Min Side skal virke. Med ditt samtykke bruker vi dem også til statistikk, markedsføring og
-          personlig tilpasning. Du kan når som helst endre valget under «Personverninnstillinger» nederst på siden.
+          Vi bruker informasjonskapsler og lignende teknologi for at Min Side skal virke. Med ditt samtykke bruker vi dem også til statistikk, markedsføring og personlig tilpasning. Du kan når som
+          helst endre valget under «Personverninnstillinger» nederst på siden.
         </p>
 
         <fieldset className={styles.purposes}>

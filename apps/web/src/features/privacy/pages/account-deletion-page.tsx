@@ -16,7 +16,10 @@ import { formatDateTime } from '../format.ts';
 import styles from '../components/privacy.module.css';
 
 /** SPEC §5: both boxes ticked (the domain's body, which the server holds to the same). One message for the two, at their fieldset. */
-const deletionFormSchema = deletionRequestBodySchema.refine((body) => body.confirmConsequences && body.confirmPaymentHistory, { path: ['confirmConsequences'], message: privacyMessages.confirmationRequired });
+const deletionFormSchema = deletionRequestBodySchema.refine((body) => body.confirmConsequences && body.confirmPaymentHistory, {
+  path: ['confirmConsequences'],
+  message: privacyMessages.confirmationRequired,
+});
 
 /** SPEC §2 account deletion gateway (/{idp}DeleteGateway); §5: two ticked confirmations. */
 export function AccountDeletionPage() {
@@ -52,9 +55,7 @@ export function AccountDeletionPage() {
               <li>Aktive abonnementer sies opp, og tilgangen din avsluttes når kontoen slettes.</li>
               <li>Brukeren du logger inn med slettes. Du blir logget ut og kan ikke logge inn igjen med den.</li>
               <li>Navn, kontaktinformasjon, adresser, samtykker og e-post vi har sendt deg slettes.</li>
-              <li>
-                Fakturaer og betalinger må vi ta vare på i {PAYMENT_HISTORY_RETENTION_YEARS} år etter bokføringsloven. De beholdes uten navnet ditt.
-              </li>
+              <li>Fakturaer og betalinger må vi ta vare på i {PAYMENT_HISTORY_RETENTION_YEARS} år etter bokføringsloven. De beholdes uten navnet ditt.</li>
               <li>Slettingen skjer så snart som mulig, og senest innen {DATA_REQUEST_MAX_DAYS} dager.</li>
             </ul>
             <p className={ui.text}>Vil du ha en kopi av dataene først? Last dem ned før du sletter kontoen.</p>

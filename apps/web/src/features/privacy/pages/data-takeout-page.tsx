@@ -30,18 +30,24 @@ export function DataTakeoutPage() {
         heading="Be om en kopi"
         headingId="be-om-kopi"
         actions={
-          <button type="button" className={`${button.button} ${button.primary}`} onClick={() => request.mutate()} disabled={request.isPending || limitReached} aria-describedby={limitReached ? 'kopi-grense' : undefined}>
+          <button
+            type="button"
+            className={`${button.button} ${button.primary}`}
+            onClick={() => request.mutate()}
+            disabled={request.isPending || limitReached}
+            aria-describedby={limitReached ? 'kopi-grense' : undefined}
+          >
             {request.isPending ? 'Lager kopien …' : 'Be om kopi av dataene mine'}
           </button>
         }
       >
         <p className={ui.text}>
-          Kopien inneholder profilen din, abonnementer, leveringsadresser og endringer, reklamasjoner, fakturaer, betalinger, betalingsmåter (maskert), samtykker,
-          deling med familie eller bedrift, e-post vi har sendt deg og endringsloggen.
+          Kopien inneholder profilen din, abonnementer, leveringsadresser og endringer, reklamasjoner, fakturaer, betalinger, betalingsmåter (maskert), samtykker, deling med familie eller bedrift,
+          e-post vi har sendt deg og endringsloggen.
         </p>
         <p className={ui.text}>
-          Som regel er kopien klar med en gang, og vi sender deg en e-post. Det kan ta opptil {DATA_REQUEST_MAX_DAYS} dager. Kopien kan lastes ned i {EXPORT_RETENTION_DAYS} dager,
-          og bare når du er logget inn. Du kan be om en kopi høyst {EXPORT_DAILY_LIMIT} ganger per dag.
+          Som regel er kopien klar med en gang, og vi sender deg en e-post. Det kan ta opptil {DATA_REQUEST_MAX_DAYS} dager. Kopien kan lastes ned i {EXPORT_RETENTION_DAYS} dager, og bare når du er
+          logget inn. Du kan be om en kopi høyst {EXPORT_DAILY_LIMIT} ganger per dag.
         </p>
         {limitReached && !request.error ? (
           <p id="kopi-grense" className={ui.alert} role="status">

@@ -17,8 +17,7 @@ import { useConsent, useConsentHistory } from '../hooks/use-consent.ts';
 import styles from '../components/privacy.module.css';
 
 const stepKeys = { 1: 'consent1', 2: 'consent2', 3: 'consent3' } as const;
-const purposeSummary = (choices: ConsentChoices) =>
-  optionalConsentPurposes.map((purpose) => `${consentPurposeLabels[purpose].name}: ${choices[purpose] ? 'ja' : 'nei'}`).join(', ');
+const purposeSummary = (choices: ConsentChoices) => optionalConsentPurposes.map((purpose) => `${consentPurposeLabels[purpose].name}: ${choices[purpose] ? 'ja' : 'nei'}`).join(', ');
 
 /** SPEC §2 /personverninnstillinger (auth, no subscription needed): consents, history and data rights in one place. */
 export function PrivacySettingsPage() {
@@ -86,8 +85,7 @@ export function PrivacySettingsPage() {
               const given = asked.filter((permission) => permissions.data?.current[permission]?.granted).length;
               return (
                 <li key={step}>
-                  <Link to={pathTo(stepKeys[step])}>{consentPages[step].heading}</Link>{' '}
-                  <span className={ui.muted}>{permissions.data ? `(${given} av ${asked.length} gitt)` : ''}</span>
+                  <Link to={pathTo(stepKeys[step])}>{consentPages[step].heading}</Link> <span className={ui.muted}>{permissions.data ? `(${given} av ${asked.length} gitt)` : ''}</span>
                 </li>
               );
             })}

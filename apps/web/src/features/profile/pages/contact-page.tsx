@@ -53,10 +53,22 @@ export function ContactPage() {
         <ErrorAlert error={error} fallback="Vi fikk ikke hentet kontaktinformasjonen akkurat nå." />
         {profile ? (
           <>
-            <Panel heading="Kontaktinformasjon" headingId="kontaktinformasjon" actions={<ButtonLink to={pathTo('editProfile')} variant="primary">Endre profil</ButtonLink>}>
+            <Panel
+              heading="Kontaktinformasjon"
+              headingId="kontaktinformasjon"
+              actions={
+                <ButtonLink to={pathTo('editProfile')} variant="primary">
+                  Endre profil
+                </ButtonLink>
+              }
+            >
               <Facts>
-                <Fact label="Navn">{profile.givenName} {profile.familyName}</Fact>
-                <Fact label="E-post" valueClassName={styles.email}>{profile.email}</Fact>
+                <Fact label="Navn">
+                  {profile.givenName} {profile.familyName}
+                </Fact>
+                <Fact label="E-post" valueClassName={styles.email}>
+                  {profile.email}
+                </Fact>
                 <Fact label="Telefon">{formatPhoneNumber(profile.phoneNumber) || 'Ikke oppgitt'}</Fact>
                 <Fact label="Fødselsdato">{profile.birthdate ? formatLongDate(profile.birthdate) : 'Ikke oppgitt'}</Fact>
               </Facts>

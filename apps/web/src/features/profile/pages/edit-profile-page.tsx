@@ -1,15 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  emailChangeFormSchema,
-  formatPhoneNumber,
-  isLockedField,
-  profileFormSchema,
-  profileMessages,
-  type ProfileField,
-  type ProfileResponse,
-} from '@minside/domain';
+import { emailChangeFormSchema, formatPhoneNumber, isLockedField, profileFormSchema, profileMessages, type ProfileField, type ProfileResponse } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
@@ -62,8 +54,24 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
         Om deg
       </h2>
       <div className={form.row}>
-        <TextField id="given-name" label="Fornavn" autoComplete="given-name" hint={sourceHint(profile, 'givenName')} readOnly={locked('givenName')} error={errors.givenName} registration={details.register('givenName')} />
-        <TextField id="family-name" label="Etternavn" autoComplete="family-name" hint={sourceHint(profile, 'familyName')} readOnly={locked('familyName')} error={errors.familyName} registration={details.register('familyName')} />
+        <TextField
+          id="given-name"
+          label="Fornavn"
+          autoComplete="given-name"
+          hint={sourceHint(profile, 'givenName')}
+          readOnly={locked('givenName')}
+          error={errors.givenName}
+          registration={details.register('givenName')}
+        />
+        <TextField
+          id="family-name"
+          label="Etternavn"
+          autoComplete="family-name"
+          hint={sourceHint(profile, 'familyName')}
+          readOnly={locked('familyName')}
+          error={errors.familyName}
+          registration={details.register('familyName')}
+        />
       </div>
       <div className={form.row}>
         <TextField
@@ -76,7 +84,16 @@ function ProfileFormSection({ profile }: { profile: ProfileResponse }) {
           error={errors.phoneNumber}
           registration={details.register('phoneNumber')}
         />
-        <TextField id="birthdate" type="date" label="Fødselsdato" autoComplete="bday" hint={sourceHint(profile, 'birthdate')} readOnly={locked('birthdate')} error={errors.birthdate} registration={details.register('birthdate')} />
+        <TextField
+          id="birthdate"
+          type="date"
+          label="Fødselsdato"
+          autoComplete="bday"
+          hint={sourceHint(profile, 'birthdate')}
+          readOnly={locked('birthdate')}
+          error={errors.birthdate}
+          registration={details.register('birthdate')}
+        />
       </div>
       {mutation.isSuccess && !details.isDirty ? (
         <p className={ui.success} role="status">

@@ -8,8 +8,7 @@ function getStudentInfo(titleCode: string, signal?: AbortSignal): Promise<Studen
   return http.get<StudentInfoResponse>(`student/info${titleQuery(titleCode)}`, { signal });
 }
 
-const studentInfoQueryOptions = (titleCode: string) =>
-  queryOptions({ queryKey: studentKeys.info(titleCode), queryFn: ({ signal }) => getStudentInfo(titleCode, signal), staleTime: 5 * 60_000 });
+const studentInfoQueryOptions = (titleCode: string) => queryOptions({ queryKey: studentKeys.info(titleCode), queryFn: ({ signal }) => getStudentInfo(titleCode, signal), staleTime: 5 * 60_000 });
 
 export function useStudentInfo(titleCode: string) {
   return useQuery(studentInfoQueryOptions(titleCode));

@@ -61,7 +61,10 @@ export function StudentVerificationPage() {
             </>
           ),
           onSubmit: (code) =>
-            activate.mutateAsync({ email: sentTo ?? '', code }, { onSuccess: (result) => void navigate(pathTo('studentReceipt'), { state: { message: result.message } satisfies StudentReceiptState }) }),
+            activate.mutateAsync(
+              { email: sentTo ?? '', code },
+              { onSuccess: (result) => void navigate(pathTo('studentReceipt'), { state: { message: result.message } satisfies StudentReceiptState }) },
+            ),
           isPending: activate.isPending,
           error: activate.error,
           submitLabel: 'Bekreft og start abonnementet',

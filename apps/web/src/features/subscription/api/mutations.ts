@@ -1,11 +1,4 @@
-import type {
-  ChangePlanResponse,
-  DeleteSubscriptionBody,
-  DeleteSubscriptionResponse,
-  ReactivateSubscriptionResponse,
-  Subscription,
-  SubscriptionResponse,
-} from '@minside/domain';
+import type { ChangePlanResponse, DeleteSubscriptionBody, DeleteSubscriptionResponse, ReactivateSubscriptionResponse, Subscription, SubscriptionResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { subscriptionPath, type SubscriptionRef } from './keys.ts';
 
@@ -24,10 +17,7 @@ export async function undoCancellation(subscription: SubscriptionRef): Promise<S
 
 /** POST /api/reactivateSubscription/ (SPEC §7): an expired subscription starts again. */
 export function reactivateSubscription(subscription: SubscriptionRef, email: string): Promise<ReactivateSubscriptionResponse> {
-  return http.post<ReactivateSubscriptionResponse>(
-    'reactivateSubscription/',
-    { ariaAccountNo: subscription.ariaAccountNo, titleCode: subscription.titleCode, email },
-  );
+  return http.post<ReactivateSubscriptionResponse>('reactivateSubscription/', { ariaAccountNo: subscription.ariaAccountNo, titleCode: subscription.titleCode, email });
 }
 
 /** POST …/plan: switch plan (upgrade now, downgrade from the period end). */

@@ -25,9 +25,7 @@ function AttentionEntry({ item, invitationsPath }: { item: AgendaItem; invitatio
       return (
         <li className={styles.entry}>
           <p className={styles.entryTitle}>Betalingen av faktura {item.invoice.ariaInvoiceNo} gikk ikke gjennom</p>
-          <p className={ui.muted}>
-            Vi fikk ikke trukket {formatKroner(item.invoice.openOre)}. Betal fakturaen nå, eller bytt betalingsmåte så neste betaling går av seg selv.
-          </p>
+          <p className={ui.muted}>Vi fikk ikke trukket {formatKroner(item.invoice.openOre)}. Betal fakturaen nå, eller bytt betalingsmåte så neste betaling går av seg selv.</p>
           <div className={ui.actions}>
             {item.invoice.payable ? (
               <Action to={payPath(item.invoice.ariaInvoiceNo)} primary>
@@ -158,11 +156,15 @@ function NextPayment({ item, method }: { item: AgendaItem | null; method: Paymen
 
 function changeText(change: DeliveryChange): string {
   if (change.type === 'STOP') {
-    return change.resumesOn ? `Avisen stoppes fra ${dayAndMonth(change.firstIssue)} og kommer igjen ${dayAndMonth(change.resumesOn)}.` : `Avisen stoppes fra ${dayAndMonth(change.firstIssue)}, til du gir beskjed.`;
+    return change.resumesOn
+      ? `Avisen stoppes fra ${dayAndMonth(change.firstIssue)} og kommer igjen ${dayAndMonth(change.resumesOn)}.`
+      : `Avisen stoppes fra ${dayAndMonth(change.firstIssue)}, til du gir beskjed.`;
   }
   if (change.type === 'TRANSFER') {
     const where = change.address ? ` til ${change.address.street} ${change.address.streetNumber}, ${change.address.town}` : '';
-    return change.resumesOn ? `Avisen sendes${where} fra ${dayAndMonth(change.firstIssue)}, og hjem igjen ${dayAndMonth(change.resumesOn)}.` : `Avisen sendes${where} fra ${dayAndMonth(change.firstIssue)}.`;
+    return change.resumesOn
+      ? `Avisen sendes${where} fra ${dayAndMonth(change.firstIssue)}, og hjem igjen ${dayAndMonth(change.resumesOn)}.`
+      : `Avisen sendes${where} fra ${dayAndMonth(change.firstIssue)}.`;
   }
   const where = change.address ? `${change.address.street} ${change.address.streetNumber}, ${change.address.postalCode} ${change.address.town}` : 'ny adresse';
   return `Du flytter: avisen kommer til ${where} fra ${dayAndMonth(change.fromDate)}.`;

@@ -47,12 +47,12 @@ export function SubscriptionSummary({ subscription, today }: { subscription: Sub
         <Fact label="Betalingsperiode">{periodLabel(subscription.billingPeriod)}</Fact>
         <Fact label="Pris">{priceFact(subscription, today)}</Fact>
         <Fact label={date.label}>{date.value}</Fact>
-        {subscription.sharedFrom ? null : (
-          <Fact label="Betalingsmåte">{paymentMethodLabels[subscription.paymentMethod]}</Fact>
-        )}
+        {subscription.sharedFrom ? null : <Fact label="Betalingsmåte">{paymentMethodLabels[subscription.paymentMethod]}</Fact>}
       </Facts>
 
-      {state === 'expired' ? <HadFeatures subscription={subscription} /> : (
+      {state === 'expired' ? (
+        <HadFeatures subscription={subscription} />
+      ) : (
         <div className={styles.included}>
           <h3 className={styles.includedHeading}>Dette er inkludert</h3>
           <ul className={styles.features}>

@@ -21,9 +21,7 @@ export function TaskGroups({ tasks }: { tasks: SelfServiceTask[] }) {
         {groups.map((group) => (
           // A heading, not a landmark: five more regions would only crowd a screen reader's list of them.
           <div key={group.id} className={styles.group}>
-            <h3 className={styles.groupHeading}>
-              {group.heading}
-            </h3>
+            <h3 className={styles.groupHeading}>{group.heading}</h3>
             <ul className={styles.links}>
               {group.links.map((link) => (
                 <li key={link.task}>

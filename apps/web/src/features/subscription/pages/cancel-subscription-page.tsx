@@ -174,7 +174,11 @@ export function CancelSubscriptionPage() {
                 {offer.headline}
               </h3>
               <p className={ui.text}>{offer.description}</p>
-              {offer.plan ? <p className={ui.text}>Ny pris: {priceLabel(offer.plan.priceOre, offer.plan.billingPeriod)} fra {renews}.</p> : null}
+              {offer.plan ? (
+                <p className={ui.text}>
+                  Ny pris: {priceLabel(offer.plan.priceOre, offer.plan.billingPeriod)} fra {renews}.
+                </p>
+              ) : null}
             </div>
             {error}
             <div className={ui.actions}>
@@ -194,7 +198,9 @@ export function CancelSubscriptionPage() {
               Bekreft oppsigelsen
             </StepHeading>
             <ul className={ui.text}>
-              <li>{subscription.planName} sies opp, og du betaler ikke mer etter {end}.</li>
+              <li>
+                {subscription.planName} sies opp, og du betaler ikke mer etter {end}.
+              </li>
               <li>Du har tilgang som før til og med {end}.</li>
               <li>Ombestemmer du deg, kan du angre oppsigelsen her på Min Side fram til da.</li>
             </ul>

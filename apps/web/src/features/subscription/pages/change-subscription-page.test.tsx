@@ -23,7 +23,11 @@ const plan = (ariaPlanID: string, name: string, priceOre: number): Plan => ({
 });
 
 const options: PlanOption[] = [
-  { plan: plan('ADR-COMBO-M', 'Papir + digital', 59_900), quote: { kind: 'current', effectiveOn: '2026-11-26', amountOre: 0, daysLeft: 0 }, unavailable: { code: 'CURRENT', message: 'Dette har du nå.' } },
+  {
+    plan: plan('ADR-COMBO-M', 'Papir + digital', 59_900),
+    quote: { kind: 'current', effectiveOn: '2026-11-26', amountOre: 0, daysLeft: 0 },
+    unavailable: { code: 'CURRENT', message: 'Dette har du nå.' },
+  },
   { plan: plan('ADR-DIGITAL-M', 'Digital', 29_900), quote: { kind: 'downgrade', effectiveOn: '2027-01-01', amountOre: 0, daysLeft: 0 }, unavailable: null },
 ];
 

@@ -132,42 +132,49 @@ export function ChangeSubscriptionPage() {
           <Form className={form.form} onSubmit={choice.handleSubmit((values) => mutation.mutate(values))} errors={choice.summary}>
             {groupByProduct(options).map((group) => (
               <div key={group.name} className={ui.panel}>
-              <fieldset className={form.fieldset}>
-                <legend className={styles.productName}>{group.name}</legend>
-                <p className={ui.muted}>{group.description}</p>
-                <ul className={styles.features} aria-label={`Dette er inkludert i ${group.name}`}>
-                  {featureOrder
-                    .filter((feature) => group.options[0]?.plan.features[feature])
-                    .map((feature) => (
-                      <li key={feature}>{featureLabels[feature].label}</li>
-                    ))}
-                </ul>
-                {group.options.map((option) => {
-                  const id = `plan-${option.plan.ariaPlanID}`;
-                  return (
-                    <div key={option.plan.ariaPlanID} className={styles.option}>
-                      <label className={form.choice} htmlFor={id}>
-                        <input id={id} type="radio" value={option.plan.ariaPlanID} disabled={option.unavailable !== null} aria-describedby={choiceError ? `${id}-effect plan-choice-error` : `${id}-effect`} {...choice.register('ariaPlanID')} />
-                        <span className={styles.optionText}>
-                          <span className={styles.optionHead}>
-                            <strong>{periodLabel(option.plan.billingPeriod)}</strong>
-                            <span>{priceLabel(option.plan.priceOre, option.plan.billingPeriod)}</span>
+                <fieldset className={form.fieldset}>
+                  <legend className={styles.productName}>{group.name}</legend>
+                  <p className={ui.muted}>{group.description}</p>
+                  <ul className={styles.features} aria-label={`Dette er inkludert i ${group.name}`}>
+                    {featureOrder
+                      .filter((feature) => group.options[0]?.plan.features[feature])
+                      .map((feature) => (
+                        <li key={feature}>{featureLabels[feature].label}</li>
+                      ))}
+                  </ul>
+                  {group.options.map((option) => {
+                    const id = `plan-${option.plan.ariaPlanID}`;
+                    return (
+                      <div key={option.plan.ariaPlanID} className={styles.option}>
+                        <label className={form.choice} htmlFor={id}>
+                          <input
+                            id={id}
+                            type="radio"
+                            value={option.plan.ariaPlanID}
+                            disabled={option.unavailable !== null}
+                            aria-describedby={choiceError ? `${id}-effect plan-choice-error` : `${id}-effect`}
+                            {...choice.register('ariaPlanID')}
+                          />
+                          <span className={styles.optionText}>
+                            <span className={styles.optionHead}>
+                              <strong>{periodLabel(option.plan.billingPeriod)}</strong>
+                              <span>{priceLabel(option.plan.priceOre, option.plan.billingPeriod)}</span>
+                            </span>
+                            <span id={`${id}-effect`} className={form.hint}>
+                              {option.unavailable ? option.unavailable.message : effectText(option, subscription)}
+                              {nextPriceText(option)}
+                            </span>
                           </span>
-                          <span id={`${id}-effect`} className={form.hint}>
-                            {option.unavailable ? option.unavailable.message : effectText(option, subscription)}
-                            {nextPriceText(option)}
-                          </span>
-                        </span>
-                      </label>
-                      {option.unavailable?.code === planErrorCodes.ungAgeLimit && digitalInstead ? (
-                        <button type="button" className={`${button.link} ${styles.indent}`} onClick={() => choice.setValue('ariaPlanID', digitalInstead.plan.ariaPlanID)}>
-                          Velg {digitalInstead.plan.name} i stedet
-                        </button>
-                      ) : null}
-                    </div>
-                  );
-                })}
-              </fieldset>
+                        </label>
+                        {option.unavailable?.code === planErrorCodes.ungAgeLimit && digitalInstead ? (
+                          <button type="button" className={`${button.link} ${styles.indent}`} onClick={() => choice.setValue('ariaPlanID', digitalInstead.plan.ariaPlanID)}>
+                            Velg {digitalInstead.plan.name} i stedet
+                          </button>
+                        ) : null}
+                      </div>
+                    );
+                  })}
+                </fieldset>
               </div>
             ))}
             {choiceError ? (
@@ -179,11 +186,7 @@ export function ChangeSubscriptionPage() {
               <p className={ui.text} aria-live="polite">
                 {chosen ? `Du har valgt ${chosen.plan.name}, ${periodLabel(chosen.plan.billingPeriod).toLowerCase()}. ${effectText(chosen, subscription)}` : 'Velg et abonnement over.'}
               </p>
-              {chosen ? (
-                <p className={ui.text}>
-                  Pris: {priceOutlookLabel(priceOutlook(chosen.plan, chosen.quote.effectiveOn), chosen.plan.billingPeriod)}.
-                </p>
-              ) : null}
+              {chosen ? <p className={ui.text}>Pris: {priceOutlookLabel(priceOutlook(chosen.plan, chosen.quote.effectiveOn), chosen.plan.billingPeriod)}.</p> : null}
               {chosen ? <LossBox option={chosen} subscription={subscription} /> : null}
               <ErrorAlert error={mutation.error} />
               <div className={ui.actions}>

@@ -62,13 +62,13 @@ export function ChangeSubscriptionReceiptPage() {
         <Panel heading="Kvittering" headingId="kvittering" actions={<HomeLink />}>
           <Facts>
             <Fact label="Fra">{receipt.fromPlanName}</Fact>
-            <Fact label="Til">{plan.name}, {periodLabel(plan.billingPeriod).toLowerCase()}</Fact>
+            <Fact label="Til">
+              {plan.name}, {periodLabel(plan.billingPeriod).toLowerCase()}
+            </Fact>
             {/* The price from the day the change applies, with an announced change still to come. */}
             <Fact label="Pris">{priceOutlookLabel(priceOutlook(plan, quote.effectiveOn), plan.billingPeriod)}</Fact>
             <Fact label="Gjelder fra">{formatLongDate(quote.effectiveOn)}</Fact>
-            {quote.kind === 'upgrade' ? (
-              <Fact label="Mellomlegg (på neste faktura)">{formatKroner(quote.amountOre)}</Fact>
-            ) : null}
+            {quote.kind === 'upgrade' ? <Fact label="Mellomlegg (på neste faktura)">{formatKroner(quote.amountOre)}</Fact> : null}
           </Facts>
           <p className={ui.muted}>
             {quote.kind === 'upgrade'

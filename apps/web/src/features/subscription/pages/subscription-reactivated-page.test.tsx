@@ -52,7 +52,14 @@ async function reactivateWith(invoice: BilledPeriod | null) {
   expect((await screen.findByRole('status')).textContent).toBe('Papir + digital er i gang igjen. Du har tilgang til alt med en gang.');
 }
 
-const billed = (payment: BilledPeriod['payment'], amountOre = 59_900, dueOn = today): BilledPeriod => ({ ariaInvoiceNo: 90_000_021, amountOre, periodFrom: today, periodTo: addDays(periodEnd, -1), dueOn, payment });
+const billed = (payment: BilledPeriod['payment'], amountOre = 59_900, dueOn = today): BilledPeriod => ({
+  ariaInvoiceNo: 90_000_021,
+  amountOre,
+  periodFrom: today,
+  periodTo: addDays(periodEnd, -1),
+  dueOn,
+  payment,
+});
 
 beforeEach(() => {
   // Refetches after the change are not answered here; the pages log and carry on.

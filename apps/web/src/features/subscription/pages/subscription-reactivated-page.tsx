@@ -58,7 +58,9 @@ export function SubscriptionReactivatedPage() {
           {subscription.planName} er i gang igjen. Du har tilgang til alt med en gang.
         </p>
         {invoice && (
-          <p className={ui.text}>{billedText[invoice.payment](formatKroner(invoice.amountOre), `${formatLongDate(invoice.periodFrom)} – ${formatLongDate(invoice.periodTo)}`, formatLongDate(invoice.dueOn))}</p>
+          <p className={ui.text}>
+            {billedText[invoice.payment](formatKroner(invoice.amountOre), `${formatLongDate(invoice.periodFrom)} – ${formatLongDate(invoice.periodTo)}`, formatLongDate(invoice.dueOn))}
+          </p>
         )}
         <Panel
           heading="Dette gjelder nå"

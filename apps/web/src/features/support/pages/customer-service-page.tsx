@@ -30,10 +30,7 @@ export function CustomerServicePage() {
   const searchId = useId();
 
   return (
-    <Page
-      title={pages.customerService.title}
-      lead={`Her finner du svar på det de fleste lurer på om abonnementet på ${title.name}. Mye kan du ordne selv, og ellers hjelper vi deg gjerne.`}
-    >
+    <Page title={pages.customerService.title} lead={`Her finner du svar på det de fleste lurer på om abonnementet på ${title.name}. Mye kan du ordne selv, og ellers hjelper vi deg gjerne.`}>
       <div className={styles.layout}>
         <section className={styles.contact} aria-labelledby="kontakt-oss">
           <h2 id="kontakt-oss" className={styles.sectionHeading}>
