@@ -123,6 +123,19 @@ describe('server-rendered public pages (docs/decisions/032)', () => {
     expect(chosen).toContain('Kundeservice</h1>');
   });
 
+  it('renders a page only for a Host that is a name and a port, and keeps it only under the path it is for', async () => {
+    // The address is built from the Host: `…/vilkaar#` would make it /vilkaar while the path asks for
+    // /kundeservice, and the terms would be kept as /kundeservice for every visitor of the title.
+    const spoofed = await page('/kundeservice', {}, `${HOST}/vilkaar#`);
+    expect(rootOf(spoofed.body)).toBe('');
+    const kundeservice = rootOf((await rendered('/kundeservice')).body);
+    expect(kundeservice).toContain('Kundeservice</h1>');
+    expect(kundeservice).not.toMatch(/Angrerett/);
+    // Another spelling of the page is rendered (the router takes it) and never answers for the page's own path.
+    expect(rootOf((await rendered('/KundeService/')).body)).toContain('Kundeservice</h1>');
+    expect(rootOf((await page('/kundeservice')).body)).toBe(kundeservice);
+  });
+
   it('renders the other public pages with their text: terms, privacy, student, new prices, 404, maintenance', async () => {
     const cases: [string, RegExp][] = [
       ['/vilkaar', /Angrerett/],

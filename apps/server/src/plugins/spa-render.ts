@@ -78,6 +78,18 @@ export interface ServerRenderer {
 const KEEP_MS = 5 * 60_000;
 /** Rendered pages kept at most (a few dozen titles × a dozen pages × with and without the bar). */
 const MAX_KEPT = 2000;
+/**
+ * A Host a page is rendered for: a name or an address, and a port — nothing else. The header is
+ * the client's to write, and the page's address is built from it: `Host: a.no/vilkaar#` would
+ * otherwise render another page than the path asks for.
+ */
+const plainHost = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/**
+ * A path the markup is kept for: as the route table spells a public page (lower case, no trailing
+ * slash, nothing encoded). The router also matches `/KundeService/`; those are rendered but not
+ * kept, so nobody can fill the store with spellings of one page.
+ */
+const keptPath = (pathname: string) => pathname === pathname.toLowerCase() && !/%|\/\/|.\/$/.test(pathname);
 /** How long a page load waits for a render that is not kept yet; after it the page goes without markup and the render still finishes into the cache. */
 const RENDER_WAIT_MS = 1000;
 
@@ -209,8 +221,12 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       if (!rendered || 'redirect' in rendered) return rendered ?? undefined;
       request.log.debug({ page: rendered.page, renderMs: Math.round(rendered.renderMs) }, 'server-rendered a page');
       const document = documentOf(rendered);
-      if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
-      kept.set(key, { document, until: performance.now() + KEEP_MS });
+      // Kept only as the page the path names, spelt as the route table spells it.
+      const pathname = request.url.split('?')[0] ?? '/';
+      if (keptPath(pathname) && (rendered.data as { path?: unknown } | null)?.path === pathname) {
+        if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+        kept.set(key, { document, until: performance.now() + KEEP_MS });
+      }
       return document;
     } catch (error) {
       // The page still works without: the browser renders it, as before.
@@ -224,6 +240,7 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       // Signed in: the page is that person's (the header says "Logg ut", a page may show their
       // subscription). Not rendered on the server yet, and never kept for anyone else.
       if (bootstrap.session !== null) return undefined;
+      if (!plainHost.test(request.host)) return undefined;
       const pathname = request.url.split('?')[0] ?? '/';
       const cookie = consentCookiesOf(request);
       // Everything the markup is made of: the path, the title and what the server said about it,
