@@ -6,7 +6,7 @@ import preact from '@preact/preset-vite';
 
 /**
  * Writes a Brotli (.br) and a gzip (.gz) copy beside every text file of the build; the server
- * sends them to browsers that accept them (apps/server/src/plugins/spa.ts, `preCompressed`).
+ * sends them to browsers that accept them (apps/server/src/pages/spa.ts, `preCompressed`).
  * Compressed once here at the highest levels instead of on every request.
  */
 function precompress(): Plugin {

@@ -11,8 +11,8 @@ import { redactUrl } from './lib/log-redaction.ts';
 import { registerCsrfProtection } from './plugins/csrf.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders, securityHeaders, spaCsp } from './plugins/security-headers.ts';
-import { registerSpa } from './plugins/spa.ts';
-import { createPageBootstrap } from './plugins/spa-bootstrap.ts';
+import { registerSpa } from './pages/spa.ts';
+import { createPageBootstrap } from './pages/spa-bootstrap.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
 import { registerRouteScopes } from './plugins/route-scope.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
@@ -129,7 +129,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   // JSON answers over 1 KB go Brotli- or gzip-compressed to a browser that accepts it (an invoice
   // page of 120 rows is 43 KB of JSON, the FAQ 7 KB): Brotli at quality 4, cheap enough per
   // request. The built assets (precompressed copies) and index.html (compressed per request)
-  // are handled in plugins/spa.ts. Compressed request bodies are not accepted: they would slip
+  // are handled in pages/spa.ts. Compressed request bodies are not accepted: they would slip
   // past `bodyLimit`.
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
   await registerOpenApi(app);

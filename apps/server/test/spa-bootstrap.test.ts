@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { BOOTSTRAP_ELEMENT_ID, bootstrapDataSchema, type BootstrapData } from '@minside/domain';
 import { createCatalogue, defaultCatalogueDocument } from '@minside/titles';
 import { appUser } from '../src/db/schema.ts';
-import { registerSpa } from '../src/plugins/spa.ts';
+import { registerSpa } from '../src/pages/spa.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { signIn } from './support.ts';
 import type { TestBrowser } from './browser.ts';

@@ -17,7 +17,7 @@ const withSources = (base: string, extra: string[]) => [base, ...extra].join(' '
 
 /**
  * The SPA's policy. `styleHashes` allows those inline styles and no other: a server-rendered
- * page's brand colours (plugins/spa-render.ts, docs/decisions/032).
+ * page's brand colours (pages/spa-render.ts, docs/decisions/032).
  */
 export function spaCsp(sources: CspSources, styleHashes: string[] = []): string {
   return [

@@ -29,7 +29,7 @@ export function thirdPartySources(settings: ClientSettings): { script: string[];
 
 /**
  * GET /api/client-config's answer for a title's catalogue entry. One function, so the page's
- * bootstrap block (plugins/spa-bootstrap.ts) and the endpoint cannot disagree.
+ * bootstrap block (pages/spa-bootstrap.ts) and the endpoint cannot disagree.
  */
 export function clientConfigOf(settings: ClientSettings, entry: Pick<PublicationConfig, 'sourcepointPmId' | 'sourcepointId' | 'pulseProvider'>): ClientConfig {
   return {

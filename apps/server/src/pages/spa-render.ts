@@ -96,7 +96,7 @@ const RENDER_WAIT_MS = 1000;
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 const isColour = (value: string) => /^#[0-9a-f]{3,8}$/i.test(value);
 
-/** JSON for inside a `<script type="application/json">` (as plugins/spa-bootstrap.ts writes the bootstrap block). */
+/** JSON for inside a `<script type="application/json">` (as pages/spa-bootstrap.ts writes the bootstrap block). */
 function serializeForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -4,7 +4,7 @@ import type { Catalogue } from '@minside/titles';
 import type { AuthService } from '../modules/auth/index.ts';
 import { clientConfigOf, type ClientSettings } from '../modules/consent/index.ts';
 import type { TitleService } from '../modules/titles/index.ts';
-import type { SessionStore } from './session.ts';
+import type { SessionStore } from '../plugins/session.ts';
 
 /** What the server knows about a page load before the SPA asks (docs/decisions/022). */
 export type PageBootstrap = (request: FastifyRequest) => Promise<BootstrapData>;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendNoRoute } from './errors.ts';
+import { sendNoRoute } from '../plugins/errors.ts';
 import { bootstrapElement, type PageBootstrap } from './spa-bootstrap.ts';
 import { loadServerRenderer, type InlineSvg, type RenderedDocument, type RenderedRedirect } from './spa-render.ts';
 
