@@ -34,7 +34,9 @@ async function waitForReady(port: number, output: () => string = () => ''): Prom
 
 const randomPort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
-describe('the server process', () => {
+// Each test starts the real server: PGlite's creation and migrations alone take 10–15 s on a loaded
+// 2-core CI machine, so the default 30 s is too little for a start, a request and a shutdown.
+describe('the server process', { timeout: 90_000 }, () => {
   const cleanups: (() => void)[] = [];
   afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
