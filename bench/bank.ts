@@ -40,7 +40,7 @@ import { createClaimRun } from '../apps/server/src/modules/bank/claims.ts';
 import { CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS } from '../apps/server/src/modules/billing/claim-window.ts';
 import { createBankService } from '../apps/server/src/modules/bank/service.ts';
 import { createLocalTransport } from '../apps/server/src/modules/bank/transport.ts';
-import { admin, mb, measured, profileSummary as summarise, round, runChild as runScript, type ChildReport } from './measure.ts';
+import { admin, mb, measured, profileSummary as summarise, round, runChild as runScript, type ChildReport, createMeasurements } from './measure.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sizes = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map(Number) : fallback);
@@ -403,20 +403,8 @@ async function main(): Promise<void> {
   const loadBefore = machine().loadAverage;
   const report: Record<string, unknown> = { suite: 'bank files (issue 21 §7), PostgreSQL' };
   const server = await admin(SERVER_URL, async (client) => (await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version);
-  // A measurement that fails is reported as such and the others still run; the exit code says so.
-  let failed = 0;
-  const attempt = async (label: string, measure: () => Promise<Record<string, unknown>>) => {
-    console.error(`${label}…`);
-    try {
-      const result = await measure();
-      console.error(JSON.stringify(result));
-      return result;
-    } catch (error) {
-      failed += 1;
-      console.error(error);
-      return { failed: label, error: (error as Error).message };
-    }
-  };
+  const measurements = createMeasurements();
+  const { attempt } = measurements;
   if (ONLY !== 'claims') {
     const runs = [];
     for (const count of IMPORT_SIZES) runs.push(await attempt(`OCR import of ${count} payments`, () => importBench(count)));
@@ -429,7 +417,7 @@ async function main(): Promise<void> {
   }
   report['machine'] = { ...machine(), postgres: server, loadAverageBefore: loadBefore, childHeapMb: CHILD_HEAP_MB || 'default', queryTimeoutMs: QUERY_TIMEOUT_MS ?? 'default' };
   console.log(JSON.stringify(report, null, 2));
-  if (failed > 0) process.exitCode = 1;
+  if (measurements.failed > 0) process.exitCode = 1;
 }
 
 const [mode, kind, ...args] = process.argv.slice(2);

@@ -44,7 +44,7 @@ import { testConfig } from '../apps/server/src/config.ts';
 import { createDatabase, type Database } from '../apps/server/src/db/client.ts';
 import { SCALE_INVOICE_BASE } from '../apps/server/src/db/seed-large-model.ts';
 import { carrierFeed } from '../apps/server/src/modules/delivery/feed.ts';
-import { admin, databaseUrl, measured, profileSummary, round, runChild, type ChildReport } from './measure.ts';
+import { admin, databaseUrl, measured, profileSummary, round, runChild, type ChildReport, createMeasurements } from './measure.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 10_000);
@@ -335,19 +335,8 @@ async function main(): Promise<void> {
   const { machine } = await import('./support.ts');
   const loadBefore = machine().loadAverage;
   const report: Record<string, unknown> = { suite: 'nightly jobs at scale (issue 27 §4), PostgreSQL' };
-  let failed = 0;
-  const attempt = async (label: string, measure: () => Promise<unknown>) => {
-    console.error(`${label}…`);
-    try {
-      const result = await measure();
-      console.error(JSON.stringify(result));
-      return result;
-    } catch (error) {
-      failed += 1;
-      console.error(error);
-      return { failed: label, error: (error as Error).message };
-    }
-  };
+  const measurements = createMeasurements();
+  const { attempt } = measurements;
 
   const needsSeed = wanted('renewals') || wanted('feed') || wanted('restart');
   const seeded = TEMPLATE || !needsSeed ? null : `minside_bench_jobs_seed_${hex()}`;
@@ -375,7 +364,7 @@ async function main(): Promise<void> {
         const check = await doubleInvoices(copy.url, firstNo);
         report['renewalCheck'] = check;
         if (check.twice > 0 || check.besideEarlier > 0) {
-          failed += 1;
+          measurements.fail();
           console.error(`double invoices: ${JSON.stringify(check)}`);
         }
       }
@@ -426,7 +415,7 @@ async function main(): Promise<void> {
   }
   report['machine'] = { ...machine(), loadAverageBefore: loadBefore, childHeapMb: CHILD_HEAP_MB || 'default' };
   console.log(JSON.stringify(report, null, 2));
-  if (failed > 0) process.exitCode = 1;
+  if (measurements.failed > 0) process.exitCode = 1;
 }
 
 const [mode, kind, ...args] = process.argv.slice(2);

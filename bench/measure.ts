@@ -154,3 +154,31 @@ export function profileSummary(dir: string, areas: [string, string][] = []): Rec
     );
   return { seconds: round(total / 1e6), byArea: share(buckets, 14), topFunctions: share(functions, 12) };
 }
+
+/**
+ * The benchmark's measurements, each run by `attempt`: one that fails is reported as such and the
+ * others still run; `failed` counts them (with `fail()` for a check that fails), for the exit code.
+ */
+export function createMeasurements() {
+  let failed = 0;
+  return {
+    async attempt<T>(label: string, measure: () => Promise<T>): Promise<T | { failed: string; error: string }> {
+      console.error(`${label}…`);
+      try {
+        const result = await measure();
+        console.error(JSON.stringify(result));
+        return result;
+      } catch (error) {
+        failed += 1;
+        console.error(error);
+        return { failed: label, error: (error as Error).message };
+      }
+    },
+    fail(): void {
+      failed += 1;
+    },
+    get failed(): number {
+      return failed;
+    },
+  };
+}
