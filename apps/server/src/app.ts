@@ -295,7 +295,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   // The public pages come rendered (docs/decisions/032); their brand colours are an inline style the CSP names.
   const cspSources = thirdPartySources(config.clientSettings);
   await registerSpa(app, config.webDist, createPageBootstrap({ titles, auth, sessions, catalogue, settings: config.clientSettings }), {
-    csp: (styleHashes) => spaCsp(cspSources, styleHashes),
+    csp: (inline) => spaCsp(cspSources, inline),
     inlineSvg: (url, options) => wordmarkAt(titles.findByTitleDomain, url, options),
   });
 

@@ -51,8 +51,10 @@ interface ManifestChunk {
 export interface RenderedDocument {
   /** The markup inside #root. */
   root: string;
-  /** Tags for the end of `<head>`: the page's styles (inline), and its module preloads. */
+  /** Tags for the end of `<head>`: the page's styles (inline). */
   head: string;
+  /** The page's own module chunks (`/assets/…js`, its area's), for the script loader (pages/script-loader.ts). */
+  modules: string[];
   /** index.html's own stylesheets (`/assets/…css`), inlined in `head`: their `<link>`s go. */
   inlinedStylesheets: string[];
   /** The data block for the end of `<body>`, beside the bootstrap block. */
@@ -192,14 +194,11 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
     const style = [brand, ...[...documentCss, ...css].map(stylesheet)].join('\n');
     // A stylesheet cannot end the element (ours never would); if one did, it is linked instead.
     const inline = !/<\/style/i.test(style);
-    const head = [
-      ...(inline ? [`<style>${style}</style>`] : []),
-      ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}"${inline ? ' disabled' : ''}>`),
-      ...js.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`),
-    ].join('');
+    const head = [...(inline ? [`<style>${style}</style>`] : []), ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}"${inline ? ' disabled' : ''}>`)].join('');
     return {
       root: rendered.html,
       head,
+      modules: js.map((file) => `/${file}`),
       inlinedStylesheets: inline ? documentCss.map((file) => `/${file}`) : [],
       data: `<script type="application/json" id="${bundle.SERVER_RENDER_ELEMENT_ID}">${serializeForScript(rendered.data)}</script>`,
       title: rendered.document.title,

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendNoRoute } from '../plugins/errors.ts';
 import { bootstrapElement, type PageBootstrap } from './spa-bootstrap.ts';
+import { SCRIPT_LOADER_HASH, scriptLoader, takeModuleScripts } from './script-loader.ts';
 import { loadServerRenderer, type InlineSvg, type RenderedDocument, type RenderedRedirect } from './spa-render.ts';
 
 /**
@@ -41,15 +42,18 @@ function withoutStylesheet(html: string, href: string): string {
  * not have the shape Vite builds (the page is then sent without markup).
  */
 function renderedTemplate(html: string, rendered: RenderedDocument): string | undefined {
+  // Its scripts start after its first paint (pages/script-loader.ts): the page shows without them.
+  const scripts = takeModuleScripts(html);
+  if (!scripts) return undefined;
   const steps: [RegExp, (match: string) => string][] = [
     [/<html\b[^>]*>/, (tag) => tag.replace(/>$/, ` class="${escapeHtml(rendered.rootClass)}">`)],
     [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(rendered.title)}</title>`],
     [/<link rel="icon"[^>]*>/, () => `<link rel="icon" type="image/png" href="${escapeHtml(rendered.favicon)}">`],
-    [/<\/head>/, (tag) => `${rendered.head}${tag}`],
+    [/<\/head>/, (tag) => `${rendered.head}${scriptLoader([...new Set([...scripts.modules, ...rendered.modules])])}${tag}`],
     // Marked until the browser takes it over (apps/web/src/app/server-render.ts, SERVER_RENDERED_ATTRIBUTE).
     [/<div id="root"><\/div>/, () => `<div id="root" data-server-rendered>${rendered.root}</div>`],
   ];
-  let page = html;
+  let page = scripts.html;
   // The stylesheets the rendered page has inline.
   for (const href of rendered.inlinedStylesheets) page = withoutStylesheet(page, href);
   for (const [pattern, replace] of steps) {
@@ -57,8 +61,7 @@ function renderedTemplate(html: string, rendered: RenderedDocument): string | un
     // A function, so that no `$` in the markup is read as a replacement pattern.
     page = page.replace(pattern, (match) => replace(match));
   }
-  // The page shows without its scripts: they make it interactive, and need not go before what it shows (the logo, the favicon).
-  return page.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
+  return page;
 }
 
 /** The encoding to send the page in: Brotli, else gzip, when the browser accepts it (q > 0). */
@@ -91,9 +94,15 @@ function pageEncoding(request: FastifyRequest): 'br' | 'gzip' | null {
  * (docs/decisions/022). The page then holds the session of whoever asked for it: it is never
  * stored (`no-store`) and is built, and compressed, per request.
  */
+/** CSP sources of a page's inline styles and scripts. */
+export interface InlineHashes {
+  styleHashes: string[];
+  scriptHashes: string[];
+}
+
 export interface SpaOptions {
-  /** The page's Content-Security-Policy with these inline styles allowed (a server-rendered page's styles). */
-  csp?: (styleHashes: string[]) => string;
+  /** The page's Content-Security-Policy with these inline styles and scripts allowed (a server-rendered page's styles and script loader). */
+  csp?: (inline: InlineHashes) => string;
   /** The SVGs the server serves itself (the titles' wordmarks), for a server-rendered page's header. */
   inlineSvg?: InlineSvg;
 }
@@ -123,8 +132,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
   if (webDist && indexHtml && !renderer) app.log.info('The web build has no server bundle (dist/ssr): pages are rendered in the browser only');
 
   /** The page, and the inline styles its CSP must allow; or where the page load goes instead. */
-  async function pageFor(request: FastifyRequest): Promise<{ html: string; styleHashes: string[] } | RenderedRedirect> {
-    const plain = { html: indexHtml ?? '', styleHashes: [] };
+  async function pageFor(request: FastifyRequest): Promise<({ html: string } & InlineHashes) | RenderedRedirect> {
+    const plain = { html: indexHtml ?? '', styleHashes: [], scriptHashes: [] };
     // Only a browser loading the page gets the block: HEAD, and a request for something else
     // that fell through to the page (an <img>, a bot after /robots.txt), need no database
     // reads and must not slide the session's idle time.
@@ -143,8 +152,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
       const rendered = await renderer?.render(request, data);
       if (rendered && 'redirect' in rendered) return rendered;
       const page = rendered && renderedTemplate(template.before, rendered);
-      if (rendered && page) return { html: `${page}${bootstrapElement(data)}${rendered.data}${template.after}`, styleHashes: rendered.styleHashes };
-      return { html: `${template.before}${bootstrapElement(data)}${template.after}`, styleHashes: [] };
+      if (rendered && page) return { html: `${page}${bootstrapElement(data)}${rendered.data}${template.after}`, styleHashes: rendered.styleHashes, scriptHashes: [SCRIPT_LOADER_HASH] };
+      return { ...plain, html: `${template.before}${bootstrapElement(data)}${template.after}` };
     } catch (error) {
       // The page still works without the block: the SPA then makes the calls itself.
       request.log.error({ err: error }, 'Could not build the bootstrap data for index.html');
@@ -165,8 +174,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string | undefi
     const answer = await pageFor(request);
     // Where the browser's router would go at once (an unknown address goes to /404, SPEC §2): said by the server, it works without JavaScript too.
     if ('redirect' in answer) return reply.redirect(answer.redirect, 302);
-    const { html, styleHashes } = answer;
-    if (styleHashes.length > 0 && options.csp) reply.header('content-security-policy', options.csp(styleHashes));
+    const { html, ...inline } = answer;
+    if ((inline.styleHashes.length > 0 || inline.scriptHashes.length > 0) && options.csp) reply.header('content-security-policy', options.csp(inline));
     const page = Buffer.from(html);
     reply.header('vary', 'accept-encoding');
     const encoding = pageEncoding(request);

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { routeScope } from './route-scope.ts';
 
 /**
- * Security headers on every response. The SPA ships no inline script, so the CSP can
- * forbid it; images may come from the titles' own sites (favicons) over https.
+ * Security headers on every response. The SPA ships no inline script but a server-rendered
+ * page's loader, allowed by its hash, so the CSP can forbid any other; images may come from the titles' own sites (favicons) over https.
  */
 /** Third-party origins configured for consent, analytics and monitoring (config/client-settings.ts, modules/consent/settings.ts); none by default. */
 export interface CspSources {
@@ -16,13 +16,14 @@ const noSources: CspSources = { script: [], connect: [], frame: [] };
 const withSources = (base: string, extra: string[]) => [base, ...extra].join(' ');
 
 /**
- * The SPA's policy. `styleHashes` allows those inline styles and no other: a server-rendered
- * page's brand colours (pages/spa-render.ts, docs/decisions/032).
+ * The SPA's policy. `styleHashes` and `scriptHashes` allow those inline styles and scripts and no
+ * other: a server-rendered page's styles and its script loader (pages/spa-render.ts,
+ * pages/script-loader.ts, docs/decisions/032).
  */
-export function spaCsp(sources: CspSources, styleHashes: string[] = []): string {
+export function spaCsp(sources: CspSources, { styleHashes = [], scriptHashes = [] }: { styleHashes?: string[]; scriptHashes?: string[] } = {}): string {
   return [
     "default-src 'self'",
-    withSources("script-src 'self'", sources.script),
+    withSources("script-src 'self'", [...scriptHashes, ...sources.script]),
     withSources("style-src 'self'", styleHashes),
     "img-src 'self' data: https:",
     withSources("connect-src 'self'", sources.connect),

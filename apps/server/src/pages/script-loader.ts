@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * How a server-rendered page starts its scripts (docs/decisions/032): after its first paint, not
+ * while it is parsed. The page reads in full without them; they only make it interactive. Left to
+ * the preload scanner, the entry, its imports and the area's chunk start downloading as soon as the
+ * `<head>` is read and share the connection with the document itself, and Lighthouse's simulation
+ * counts every request started before the largest paint as holding that paint up (on slow 4G,
+ * 47 KB of scripts is over half a second). Started from here, the paint cannot wait on them.
+ *
+ * The files come in the element's `data-modules` (the entry first), so the script's text is one
+ * constant, allowed by its hash in the page's CSP. A hidden page (a tab opened in the background)
+ * gets no animation frames: it starts at once, as it would paint nothing anyway.
+ */
+const LOADER = [
+  '(function(){',
+  "var files=document.currentScript.getAttribute('data-modules').split(' ');",
+  'function start(){',
+  "for(var i=1;i<files.length;i++){var link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.href=files[i];document.head.appendChild(link);}",
+  'import(files[0]);',
+  '}',
+  "if(document.visibilityState==='hidden')start();else requestAnimationFrame(function(){setTimeout(start,0);});",
+  '})();',
+].join('');
+
+/** The CSP source that allows the loader, and only it. */
+export const SCRIPT_LOADER_HASH = `'sha256-${createHash('sha256').update(LOADER).digest('base64')}'`;
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The loader element for these module files (absolute paths, the entry first). */
+export function scriptLoader(modules: readonly string[]): string {
+  return `<script data-modules="${escapeAttribute(modules.join(' '))}">${LOADER}</script>`;
+}
+
+/**
+ * index.html's entry script and module preloads, taken out: what the loader is to start instead.
+ * Undefined when the page has no entry script (a template of another shape).
+ */
+export function takeModuleScripts(html: string): { html: string; modules: string[] } | undefined {
+  let entry: string | undefined;
+  const preloads: string[] = [];
+  const rest = html
+    .replace(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g, (_tag, src: string) => {
+      entry = src;
+      return '';
+    })
+    .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g, (_tag, href: string) => {
+      preloads.push(href);
+      return '';
+    });
+  return entry === undefined ? undefined : { html: rest, modules: [entry, ...preloads] };
+}
