@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { createBrowserRouter, Link, Outlet, RouterProvider, ScrollRestoration, type Router } from './index.ts';
 
 function Layout() {
@@ -16,7 +16,7 @@ function Layout() {
 const scrollIntoView = vi.fn();
 window.HTMLElement.prototype.scrollIntoView = scrollIntoView;
 let scrollY = 0;
-let scrollTo: ReturnType<typeof vi.spyOn<Window, 'scrollTo'>>;
+let scrollTo: MockInstance<typeof window.scrollTo>;
 // Each test: the config restores mocks before each.
 beforeEach(() => {
   scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});

@@ -2,9 +2,8 @@
 // uses, with its names, in a few KB.
 export { createBrowserRouter } from './browser.ts';
 export { Link, NavLink, Outlet, RouterProvider, ScrollRestoration, useLocation, useMatches, useNavigate, useNavigation, useParams, useRouteError, useSearchParams } from './components.tsx';
-export type { LinkProps, NavLinkProps } from './components.tsx';
-export { generatePath, matchPath, type Params, type RouteMatch } from './match.ts';
+export { generatePath, matchPath } from './match.ts';
 export { createMemoryRouter, MemoryRouter, Route, Routes } from './memory.tsx';
 export { isRouteErrorResponse, redirect } from './router.ts';
-export { createStaticHandler, createStaticRouter, StaticRouterProvider, type StaticHandlerContext } from './static.tsx';
-export type { LoaderFunction, LoaderFunctionArgs, Location, NavigateOptions, RouteObject, Router, RouterState } from './types.ts';
+export { createStaticHandler, createStaticRouter, StaticRouterProvider } from './static.tsx';
+export type { LoaderFunction, RouteObject, Router } from './types.ts';

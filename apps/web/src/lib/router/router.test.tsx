@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createMemoryRouter,
@@ -137,7 +138,7 @@ describe('loaders', () => {
 
 describe('lazy routes', () => {
   it('loads the route module with the loader, before the page renders', async () => {
-    const module = deferred<{ Component: () => JSX.Element }>();
+    const module = deferred<{ Component: () => ReactElement }>();
     const lazy = vi.fn(() => module.promise);
     const router = show(
       createMemoryRouter(
@@ -159,7 +160,7 @@ describe('lazy routes', () => {
 
   it('shows a failed module load in the error boundary, and tries again on the next visit', async () => {
     const lazy = vi
-      .fn<() => Promise<{ Component: () => JSX.Element }>>()
+      .fn<() => Promise<{ Component: () => ReactElement }>>()
       .mockRejectedValueOnce(new Error('chunk'))
       .mockResolvedValue({ Component: () => <h1>Lat</h1> });
     const router = show(
@@ -179,7 +180,7 @@ describe('lazy routes', () => {
 });
 
 describe('errors', () => {
-  function Broken(): JSX.Element {
+  function Broken(): ReactElement {
     throw new Error('render');
   }
 

@@ -1,7 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Params, RouteMatch } from './match.ts';
 
-export interface LoaderFunctionArgs {
+interface LoaderFunctionArgs {
   /** The URL being loaded, without its hash (as React Router's); aborted when the navigation is superseded. */
   request: Request;
   params: Params;
@@ -11,7 +11,7 @@ export interface LoaderFunctionArgs {
 export type LoaderFunction = (args: LoaderFunctionArgs) => unknown;
 
 /** What a route's `lazy` adds to it once loaded. */
-export type LazyRouteProps = Pick<RouteObject, 'Component' | 'element' | 'ErrorBoundary'>;
+type LazyRouteProps = Pick<RouteObject, 'Component' | 'element' | 'ErrorBoundary'>;
 
 export interface RouteObject {
   id?: string;
