@@ -1,4 +1,4 @@
-import { createPath, createRouter, type RouterHistory } from './router.ts';
+import { createKey, createPath, createRouter, type RouterHistory } from './router.ts';
 import type { Location, RouteObject, Router, ScrollMemory } from './types.ts';
 
 const SCROLL_STORAGE_KEY = 'minside-scroll-positions';
@@ -44,6 +44,13 @@ interface HistoryEntry {
 }
 
 function browserHistory(): RouterHistory {
+  // An entry the browser made itself (the first page load, a plain `#fragment` link) gets a key of
+  // its own, so its scroll position is never another entry's.
+  const keyEntry = () => {
+    const entry = window.history.state as HistoryEntry | null;
+    if (!entry?.key) window.history.replaceState({ ...entry, key: createKey() }, '');
+  };
+  keyEntry();
   const read = (): Location => {
     const { pathname, search, hash } = window.location;
     const entry = window.history.state as HistoryEntry | null;
@@ -64,7 +71,11 @@ function browserHistory(): RouterHistory {
       }
     },
     replace: (location) => window.history.replaceState(entryOf(location), '', createPath(location)),
-    listen: (onPop) => window.addEventListener('popstate', () => onPop(read())),
+    listen: (onPop) =>
+      window.addEventListener('popstate', () => {
+        keyEntry();
+        onPop(read());
+      }),
     createHref: createPath,
   };
 }

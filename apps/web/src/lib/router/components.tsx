@@ -119,10 +119,12 @@ export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>,
 /** An `<a>` the router follows itself on a plain click; a click with a modifier key, or another target, stays the browser's. */
 export function Link({ to, replace, state, onClick, target, ...rest }: LinkProps) {
   const { router, state: routerState } = useRouterContext();
-  const href = router.createHref(to);
+  // Another site's address (a scheme, or `//`): the browser's to follow.
+  const external = /^(?:[a-z][\w+.-]*:|\/\/)/i.test(to);
+  const href = external ? to : router.createHref(to);
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey || (target && target !== '_self')) return;
+    if (external || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey || (target && target !== '_self')) return;
     event.preventDefault();
     void router.navigate(to, { replace: replace ?? createPath(routerState.location) === href, state });
   };

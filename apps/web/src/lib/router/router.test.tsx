@@ -255,6 +255,16 @@ describe('Link and NavLink', () => {
     expect(router.state.historyAction).toBe('PUSH');
   });
 
+  it('leaves a link to another site to the browser', async () => {
+    const router = show(createMemoryRouter(app([{ path: '/', element: <Link to="https://www.adressa.no/eavis/">eAvisen</Link> }])));
+    const link = await screen.findByRole('link', { name: 'eAvisen' });
+    expect(link.getAttribute('href')).toBe('https://www.adressa.no/eavis/');
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    link.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(false);
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it('replaces rather than pushes a link to where the browser already is, and marks the current NavLink', async () => {
     const classOf = ({ isActive }: { isActive: boolean }) => (isActive ? 'aktiv' : undefined);
     const router = show(

@@ -22,7 +22,7 @@ const redirectTarget = (value: unknown): string | null => (value instanceof Resp
 
 export const createPath = ({ pathname, search, hash }: Pick<Location, 'pathname' | 'search' | 'hash'>): string => pathname + search + hash;
 
-const createKey = (): string => Math.random().toString(36).slice(2, 10);
+export const createKey = (): string => Math.random().toString(36).slice(2, 10);
 
 /** `to` (absolute, or relative to `from`) as a new location. */
 export function createLocation(to: string, from: Pick<Location, 'pathname' | 'search' | 'hash'>, state: unknown = null, key = createKey()): Location {
