@@ -29,7 +29,8 @@ export function AfterEachRoute() {
     if (focusedPath.current === location.pathname) return;
     focusedPath.current = location.pathname;
     const heading = document.querySelector<HTMLElement>('main h1');
-    (heading ?? document.getElementById('main'))?.focus();
+    // Without scrolling: <ScrollRestoration> has put the page where it belongs (back to where it was, on Back).
+    (heading ?? document.getElementById('main'))?.focus({ preventScroll: true });
   }, [location.pathname]);
 
   return null;
