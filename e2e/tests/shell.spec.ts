@@ -67,6 +67,22 @@ test.describe('routes', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Bestillingen feilet' })).toBeVisible();
   });
 
+  test('a followed link starts the new page at the top; Back returns to the page where it was scrolled', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 600 });
+    await page.goto(adresseavisen('/kundeservice'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    const footerLink = page.getByRole('contentinfo').getByRole('link', { name: 'Personvernerklæring' });
+    await footerLink.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(0);
+    await footerLink.click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Personvern' })).toBeVisible();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(scrolled);
+  });
+
   test('navigating moves focus to the new page heading', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(adresseavisen('/404'));

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation, useMatches } from 'react-router';
+import { useLocation, useMatches } from '../lib/router/index.ts';
 import { spinner } from '../lib/spinner.ts';
 import { pageTypeOf, shouldTrackPageView, trackPageView } from '../lib/tracking/index.ts';
 
@@ -29,7 +29,8 @@ export function AfterEachRoute() {
     if (focusedPath.current === location.pathname) return;
     focusedPath.current = location.pathname;
     const heading = document.querySelector<HTMLElement>('main h1');
-    (heading ?? document.getElementById('main'))?.focus();
+    // Without scrolling: <ScrollRestoration> has put the page where it belongs (back to where it was, on Back).
+    (heading ?? document.getElementById('main'))?.focus({ preventScroll: true });
   }, [location.pathname]);
 
   return null;

@@ -1,5 +1,4 @@
 import { QueryClient } from '@tanstack/react-query';
-import { RouterContextProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialSessionState, sessionStore, type SignedInSession } from '../features/auth/session.ts';
 import { createFakeIdentity, subscriber, withoutSubscription, type FakeIdentity } from '../features/auth/testing/fake-identity.ts';
@@ -140,7 +139,7 @@ describe('guardLoader', () => {
     const identity = createFakeIdentity({ session: null });
     const loader = guardLoader({ ...context(identity), pendingHash: () => '#faktura-7' }, 'invoiceOverview');
     const url = new URL('https://minside.adressa.no/fakturaoversikt?a=1');
-    void loader({ request: new Request(url), url, pattern: '/fakturaoversikt', params: {}, context: new RouterContextProvider() });
+    void loader({ request: new Request(url), params: {} });
     await vi.waitFor(() => expect(identity.logins).toEqual(['/fakturaoversikt?a=1#faktura-7']));
   });
 });

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { generatePath, matchPath } from 'react-router';
+import { generatePath, matchPath } from '../lib/router/index.ts';
 
 /**
  * The route table of SPEC §2: every path of the product, once, with its meta, its Norwegian
@@ -21,7 +21,7 @@ export interface RouteMeta {
 export interface PageRoute {
   kind: 'page';
   /**
-   * A react-router path pattern. `{identityProvider}` stands for the identity provider's
+   * A path pattern (lib/router: static segments, `:param`, `:param?`, `*`). `{identityProvider}` stands for the identity provider's
    * name (SPEC §2 gateway routes); see `resolvePattern`.
    */
   pattern: string;
