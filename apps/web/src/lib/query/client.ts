@@ -47,16 +47,16 @@ export class QueryClient {
   }
 
   /** Puts an answer into the cache as if fetched (at `updatedAt`, default now); an updater gets the answer there is. Undefined leaves it as it is. */
-  setQueryData<T = unknown, K extends QueryKey = QueryKey>(queryKey: K, updater: Updater<DataOf<T, K>>, options: { updatedAt?: number } = {}): DataOf<T, K> | undefined {
+  setQueryData<T = unknown, K extends QueryKey = QueryKey>(queryKey: K, updater: Updater<NoInfer<DataOf<T, K>>>, options: { updatedAt?: number } = {}): DataOf<T, K> | undefined {
     type D = DataOf<T, K>;
-    const query = this.cache.get<D>(queryKey) ?? this.cache.build<D>(this.defaultQueryOptions({ queryKey }));
+    const query = this.cache.get<D>(queryKey) ?? this.cache.build<D>({ ...this.defaults.queries, queryKey });
     const data = typeof updater === 'function' ? (updater as (previous: D | undefined) => D | undefined)(query.state.data) : updater;
     return data === undefined ? undefined : query.setData(data, options.updatedAt);
   }
 
   /** The answer, from the cache when it is fresh enough for `staleTime`, else fetched (no retry unless the options or defaults say so). Rejects on failure. */
   fetchQuery<T, K extends QueryKey>(options: QueryOptions<T, K>): Promise<T> {
-    const defaulted = this.defaultQueryOptions(options) as QueryOptions<T>;
+    const defaulted = this.defaultQueryOptions(options) as unknown as QueryOptions<T>;
     defaulted.retry ??= false;
     const query = this.cache.build(defaulted);
     return query.isStale(defaulted.staleTime) ? query.fetch(defaulted) : Promise.resolve(query.state.data as T);

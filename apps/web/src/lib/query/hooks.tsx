@@ -65,7 +65,8 @@ export function resultOf<T>(query: Query<T>, state: QueryState<T>): QueryResult<
  */
 export function useQueryState<T, K extends QueryKey>(options: QueryOptions<T, K>): [Query<T>, QueryState<T>] {
   const client = useQueryClient();
-  const defaulted = client.defaultQueryOptions(options) as QueryOptions<T>;
+  // The key's type is of no use inside the cache.
+  const defaulted = client.defaultQueryOptions(options) as unknown as QueryOptions<T>;
   const query = client.getQueryCache().build(defaulted);
   query.setOptions(defaulted);
   const enabled = defaulted.enabled !== false;

@@ -12,13 +12,15 @@ export interface InfiniteQueryOptions<T, K extends QueryKey, P> extends Omit<Que
   queryFn: (context: QueryFunctionContext<K> & { pageParam: P }) => Promise<T>;
   initialPageParam: P;
   /** The next page's parameter, or undefined/null when the last page is the last. */
-  getNextPageParam: (lastPage: T, allPages: T[]) => P | undefined | null;
+  getNextPageParam: (lastPage: T, allPages: T[], lastPageParam: P, allPageParams: P[]) => P | undefined | null;
 }
 
 export type InfiniteQueryResult<T, P> = QueryResult<InfiniteData<T, P>> & {
   fetchNextPage: () => Promise<void>;
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
+  /** The last fetch was of the next page, and it failed (the pages shown are still there). */
+  isFetchNextPageError: boolean;
 };
 
 export function infiniteQueryOptions<T, K extends QueryKey, P>(options: InfiniteQueryOptions<T, K, P>): InfiniteQueryOptions<T, K, P> & { queryKey: DataTag<K, InfiniteData<T, P>> } {
@@ -26,8 +28,8 @@ export function infiniteQueryOptions<T, K extends QueryKey, P>(options: Infinite
 }
 
 function nextParam<T, P>(options: Pick<InfiniteQueryOptions<T, QueryKey, P>, 'getNextPageParam'>, data: InfiniteData<T, P>): P | undefined | null {
-  const last = data.pages.at(-1);
-  return last === undefined ? undefined : options.getNextPageParam(last, data.pages);
+  const last = data.pages.length - 1;
+  return last < 0 ? undefined : options.getNextPageParam(data.pages[last]!, data.pages, data.pageParams[last]!, data.pageParams);
 }
 
 /**
@@ -61,7 +63,8 @@ export function useInfiniteQuery<T, K extends QueryKey, P>(options: InfiniteQuer
   return {
     ...resultOf(query, state),
     hasNextPage: state.data !== undefined && nextParam(options, state.data) != null,
-    isFetchingNextPage: state.fetchingNextPage,
+    isFetchingNextPage: state.fetchStatus === 'fetching' && state.direction === 'next',
+    isFetchNextPageError: state.status === 'error' && state.direction === 'next',
     fetchNextPage: () =>
       query.fetch(undefined, { queryFn: pages(true), nextPage: true }).then(
         () => undefined,

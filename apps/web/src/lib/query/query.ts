@@ -42,8 +42,8 @@ export interface QueryState<T = unknown> {
   fetchStatus: 'idle' | 'fetching';
   /** invalidateQueries marked it: stale whatever its staleTime. */
   isInvalidated: boolean;
-  /** The fetch running is an infinite query's next page (lib/query/infinite.ts). */
-  fetchingNextPage: boolean;
+  /** 'next': the last fetch (running or done) was an infinite query's next page (lib/query/infinite.ts). */
+  direction: 'next' | undefined;
 }
 
 export interface FetchRun<T> {
@@ -55,6 +55,8 @@ export interface FetchRun<T> {
 }
 
 const isServer = typeof window === 'undefined';
+/** How long an answer nobody shows is kept, unless the options say otherwise: TanStack's 5 minutes. */
+const DEFAULT_GC_TIME = 5 * 60_000;
 const now = () => systemClock().getTime();
 export const noop = () => {};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -105,14 +107,14 @@ export class Query<T = unknown> {
       status: seeded ? 'success' : 'pending',
       fetchStatus: 'idle',
       isInvalidated: false,
-      fetchingNextPage: false,
+      direction: undefined,
     };
     this.scheduleGc();
   }
 
   setOptions(options: QueryOptions<T>): void {
     // The longest time any user asked for wins, as an answer kept for one is kept for all.
-    const gcTime = Math.max(this.options.gcTime ?? 0, options.gcTime ?? 0);
+    const gcTime = Math.max(this.options.gcTime ?? DEFAULT_GC_TIME, options.gcTime ?? DEFAULT_GC_TIME);
     this.options = { ...options, gcTime };
   }
 
@@ -162,7 +164,7 @@ export class Query<T = unknown> {
     this.controller = controller;
     const replaced = () => this.controller !== controller;
     const context: QueryFunctionContext = { queryKey: this.queryKey, signal: controller.signal };
-    this.setState({ fetchStatus: 'fetching', fetchingNextPage: run.nextPage === true, ...(this.state.data === undefined && { status: 'pending', error: null }) });
+    this.setState({ fetchStatus: 'fetching', direction: run.nextPage ? 'next' : undefined, ...(this.state.data === undefined && { status: 'pending', error: null }) });
     const promise = withRetry(async () => queryFn(context), this.options.retry ?? (isServer ? 0 : 3), this.options.retryDelay, replaced).then(
       (data) => {
         // A newer fetch replaced this one: its answer is the one that counts.
@@ -183,7 +185,7 @@ export class Query<T = unknown> {
   private finish(patch: Partial<QueryState<T>> = {}): void {
     this.promise = undefined;
     this.controller = undefined;
-    this.setState({ fetchStatus: 'idle', fetchingNextPage: false, ...patch });
+    this.setState({ fetchStatus: 'idle', ...patch });
     this.scheduleGc();
   }
 
@@ -197,11 +199,11 @@ export class Query<T = unknown> {
 
   private scheduleGc(): void {
     clearTimeout(this.gcTimer);
-    const gcTime = this.options.gcTime ?? 5 * 60_000;
+    const gcTime = this.options.gcTime ?? DEFAULT_GC_TIME;
     // A server render's cache lives as long as its request; no timer should keep the process busy.
     if (isServer || this.observers.size > 0 || !Number.isFinite(gcTime)) return;
     this.gcTimer = setTimeout(() => {
-      if (this.observers.size === 0 && this.state.fetchStatus === 'idle') this.cache.remove(this);
+      if (this.observers.size === 0 && this.state.fetchStatus === 'idle') this.cache.remove(this as Query<unknown>);
     }, gcTime);
   }
 }
