@@ -73,13 +73,7 @@ describe('the query cache', () => {
 
   it('invalidateQueries marks every query under a key prefix stale, and not others; `exact` only the one', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-    for (const key of [
-      ['delivery', 'ADR', 'calendar'],
-      ['delivery', 'ADR', 'changes'],
-      ['delivery', 'POL', 'calendar'],
-      ['delivery'],
-    ])
-      client.setQueryData(key, 'cached');
+    for (const key of [['delivery', 'ADR', 'calendar'], ['delivery', 'ADR', 'changes'], ['delivery', 'POL', 'calendar'], ['delivery']]) client.setQueryData(key, 'cached');
     const stale = () =>
       client
         .getQueryCache()

@@ -26,7 +26,12 @@ type MutationState<TData, TVariables> =
   | { status: 'error'; data: undefined; error: Error; variables: TVariables }
   | { status: 'success'; data: TData; error: null; variables: TVariables };
 
-type Flags<S extends string> = { isIdle: S extends 'idle' ? true : false; isPending: S extends 'pending' ? true : false; isError: S extends 'error' ? true : false; isSuccess: S extends 'success' ? true : false };
+type Flags<S extends string> = {
+  isIdle: S extends 'idle' ? true : false;
+  isPending: S extends 'pending' ? true : false;
+  isError: S extends 'error' ? true : false;
+  isSuccess: S extends 'success' ? true : false;
+};
 
 type WithFlags<M> = M extends { status: infer S extends string } ? M & Flags<S> : never;
 
