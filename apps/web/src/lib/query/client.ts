@@ -83,6 +83,11 @@ export class QueryClient {
     await Promise.all(queries.filter((query) => query.isActive()).map((query) => query.fetch(undefined, { cancelRefetch: true }).catch(noop)));
   }
 
+  /** Back online: what the mounted hooks show and is stale is fetched again (TanStack's refetchOnReconnect). */
+  refetchStale(): void {
+    for (const query of this.cache.getAll()) if (query.isStaleForObservers()) query.fetch().catch(noop);
+  }
+
   removeQueries(filters: QueryFilters = {}): void {
     for (const query of this.cache.findAll(filters)) this.cache.remove(query);
   }

@@ -112,6 +112,25 @@ describe('useQuery', () => {
     expect(queryFn).toHaveBeenCalledTimes(3);
   });
 
+  it('back online, fetches again what is shown and stale (an error with no answer is), not what is fresh', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    client.setQueryData(['fresh'], 'fersk');
+    const failing = vi.fn<() => Promise<string>>().mockRejectedValueOnce(new Error('Ingen nettforbindelse')).mockResolvedValue('svar');
+    const fresh = vi.fn(async () => 'ny');
+    render(
+      withClient(client, [
+        <Shows key="e" label="e" options={{ queryKey: ['e'], queryFn: failing }} />,
+        <Shows key="f" label="f" options={{ queryKey: ['fresh'], queryFn: fresh, staleTime: 60_000 }} />,
+      ]),
+    );
+    await vi.waitFor(() => expect(text('e')).toBe('error/idle///Ingen nettforbindelse'));
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await vi.waitFor(() => expect(text('e')).toBe('success/idle//svar/'));
+    expect(fresh).not.toHaveBeenCalled();
+  });
+
   it('useIsFetching counts the queries being fetched', async () => {
     const client = new QueryClient();
     const call = deferred<string>();

@@ -7,6 +7,11 @@ import { noop, type Query, type QueryOptions, type QueryState } from './query.ts
 const ClientContext = createContext<QueryClient | null>(null);
 
 export function QueryClientProvider({ client, children }: { client: QueryClient; children?: ReactNode }) {
+  useEffect(() => {
+    const online = () => client.refetchStale();
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, [client]);
   return <ClientContext.Provider value={client}>{children}</ClientContext.Provider>;
 }
 
@@ -70,9 +75,9 @@ export function useQueryState<T, K extends QueryKey>(options: QueryOptions<T, K>
   const query = client.getQueryCache().build(defaulted);
   query.setOptions(defaulted);
   const enabled = defaulted.enabled !== false;
-  const latest = useRef(enabled);
-  latest.current = enabled;
-  const subscribe = useCallback((notify: () => void) => query.subscribe({ notify, enabled: () => latest.current }), [query]);
+  const latest = useRef(defaulted);
+  latest.current = defaulted;
+  const subscribe = useCallback((notify: () => void) => query.subscribe({ notify, enabled: () => latest.current.enabled !== false, staleTime: () => latest.current.staleTime }), [query]);
   const getState = () => query.state;
   const state = useSyncExternalStore(subscribe, getState, getState);
   const { staleTime, refetchInterval } = defaulted;

@@ -79,6 +79,7 @@ interface Observer {
   notify: () => void;
   /** Whether its hook fetches the query (enabled): only those are refetched on invalidation. */
   enabled: () => boolean;
+  staleTime: () => number | undefined;
 }
 
 export class Query<T = unknown> {
@@ -137,6 +138,11 @@ export class Query<T = unknown> {
 
   isActive(): boolean {
     return [...this.observers].some((observer) => observer.enabled());
+  }
+
+  /** Whether a mounted hook would fetch it now: one that fetches it finds it stale. */
+  isStaleForObservers(): boolean {
+    return [...this.observers].some((observer) => observer.enabled() && this.isStale(observer.staleTime()));
   }
 
   subscribe(observer: Observer): () => void {
