@@ -5,7 +5,6 @@ import { noop, QueryCache, type Query, type QueryFilters, type QueryOptions, typ
 export interface MutationDefaults {
   retry?: Retry;
   retryDelay?: RetryDelay;
-  networkMode?: 'always';
 }
 
 export interface DefaultOptions {

@@ -79,9 +79,13 @@ describe('useQuery', () => {
     const queryFn = vi.fn<() => Promise<string>>().mockRejectedValueOnce(new Error('nede')).mockResolvedValueOnce('oppe').mockRejectedValueOnce(new Error('nede igjen'));
     render(withClient(client, <Shows options={{ queryKey: ['f'], queryFn }} />));
     await vi.waitFor(() => expect(text()).toBe('error/idle///nede'));
-    await act(() => refetch());
+    await act(async () => {
+      await refetch();
+    });
     expect(text()).toBe('success/idle//oppe/');
-    await act(() => refetch());
+    await act(async () => {
+      await refetch();
+    });
     expect(text()).toBe('error/idle//oppe/nede igjen');
   });
 

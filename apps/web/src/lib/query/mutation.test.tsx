@@ -72,7 +72,9 @@ describe('useMutation', () => {
   it('is not retried unless the options say so', async () => {
     const mutationFn = vi.fn<(value: string) => Promise<string>>().mockRejectedValueOnce(new Error('nede')).mockResolvedValue('ok');
     renderForm({ mutationFn });
-    await act(() => mutation!.mutateAsync('a').catch(() => undefined));
+    await act(async () => {
+      await mutation!.mutateAsync('a').catch(() => undefined);
+    });
     expect(mutationFn).toHaveBeenCalledTimes(1);
     renderForm({ mutationFn: vi.fn<(value: string) => Promise<string>>().mockRejectedValueOnce(new Error('nede')).mockResolvedValue('ok'), retry: 1, retryDelay: 0 });
     await act(async () => {
@@ -107,7 +109,9 @@ describe('useMutation', () => {
         <Form options={{ mutationFn: async (address) => address, onSuccess: (address) => client.setQueryData(['address'], address) }} />
       </QueryClientProvider>,
     );
-    await act(() => mutation!.mutateAsync('ny'));
+    await act(async () => {
+      await mutation!.mutateAsync('ny');
+    });
     expect(screen.getByTestId('a').textContent).toBe('ny');
   });
 });

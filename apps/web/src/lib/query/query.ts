@@ -28,9 +28,6 @@ export interface QueryOptions<T = unknown, K extends QueryKey = QueryKey> {
   /** The answer to show before the first fetch; it counts as fetched at initialDataUpdatedAt (default now). */
   initialData?: T | (() => T | undefined);
   initialDataUpdatedAt?: number;
-  /** Accepted for TanStack's API; this cache never refetches on focus and never waits for the network (the http client fails offline calls at once). */
-  refetchOnWindowFocus?: false;
-  networkMode?: 'always';
 }
 
 export interface QueryState<T = unknown> {
