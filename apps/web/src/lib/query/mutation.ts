@@ -14,7 +14,7 @@ export interface MutationOptions<TData, TVariables> {
 }
 
 /** Per call of `mutate`: run after the hook's own callbacks, and only for the latest call while the hook is mounted. */
-export interface MutateOptions<TData, TVariables> {
+interface MutateOptions<TData, TVariables> {
   onSuccess?: (data: TData, variables: TVariables) => void;
   onError?: (error: Error, variables: TVariables) => void;
   onSettled?: (data: TData | undefined, error: Error | null, variables: TVariables) => void;
