@@ -60,6 +60,8 @@ export function resultOf<T>(query: Query<T>, state: QueryState<T>): QueryResult<
   } as QueryResult<T>;
 }
 
+const intervalOf = <T,>(rule: QueryOptions<T>['refetchInterval'], query: Query<T>) => (typeof rule === 'function' ? rule(query) : rule);
+
 /**
  * The query of `options`, subscribed while mounted, its state, and the fetches a mounted hook
  * makes: on mount, and when the key or `enabled` changes, if the answer is missing or stale;
@@ -88,12 +90,13 @@ export function useQueryState<T, K extends QueryKey>(options: QueryOptions<T, K>
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [query, enabled]);
 
-  const interval = typeof refetchInterval === 'function' ? refetchInterval(query) : refetchInterval;
+  const interval = intervalOf(refetchInterval, query);
   useEffect(() => {
     if (!enabled || !interval) return;
     const timer = setInterval(() => {
+      // Asked again at each tick: an answer that ends the polling may have come since the last render.
       // Not in a hidden tab (TanStack's refetchIntervalInBackground: false).
-      if (document.visibilityState !== 'hidden') query.fetch().catch(noop);
+      if (intervalOf(latest.current.refetchInterval, query) && document.visibilityState !== 'hidden') query.fetch().catch(noop);
     }, interval);
     return () => clearInterval(timer);
   }, [query, enabled, interval]);
