@@ -90,6 +90,23 @@ describe('the query cache', () => {
     expect(await client.fetchQuery({ queryKey: ['delivery', 'ADR', 'calendar'], queryFn })).toBe('new');
   });
 
+  it('an invalidation while a fetch runs starts a new one, whose answer wins over the older call’s', async () => {
+    const client = new QueryClient();
+    client.setQueryData(['address'], 'før flyttingen');
+    const query = client.getQueryCache().get<string>(['address'])!;
+    query.subscribe({ notify: () => {}, enabled: () => true, staleTime: () => 0 });
+    const calls: Array<(value: string) => void> = [];
+    query.setOptions({ queryKey: ['address'], queryFn: () => new Promise<string>((resolve) => calls.push(resolve)) });
+    const before = query.fetch();
+    const invalidated = client.invalidateQueries({ queryKey: ['address'] });
+    expect(calls).toHaveLength(2);
+    calls[1]!('etter flyttingen');
+    await invalidated;
+    calls[0]!('før flyttingen, sent før endringen');
+    expect(await before).toBe('etter flyttingen');
+    expect(client.getQueryData(['address'])).toBe('etter flyttingen');
+  });
+
   it('retries as the retry rule says, waiting 1 s, then 2 s, and gives up with the last error', async () => {
     const retry = vi.fn((failureCount: number) => failureCount < 2);
     const client = new QueryClient({ defaultOptions: { queries: { retry } } });
