@@ -65,9 +65,10 @@ const clientBuild: UserConfig = {
       // An area's index.ts only re-exports (STYLE: other areas import through it). Declared free of
       // side effects so importing one thing through it does not make the bundler load all it
       // re-exports: the home page's delivery-notice banner would otherwise bring the delivery
-      // address form, its schema and zod along to `/`. Everything else keeps the default.
+      // address form, its schema and zod along to `/`. The query cache's index.ts likewise (ADR 035):
+      // the infinite list of the invoices stays with the billing pages. Everything else keeps the default.
       treeshake: {
-        moduleSideEffects: (id) => (/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id) ? false : undefined),
+        moduleSideEffects: (id) => (/[\\/]src[\\/](?:features[\\/][^\\/]+|lib[\\/]query)[\\/]index\.ts$/.test(id) ? false : undefined),
       },
       output: {
         // Third-party code in one long-cached chunk; our code splits per route area.

@@ -27,7 +27,7 @@ export default defineProject({
         // Libraries written against React run through Vite here, not Node, so the react → preact/compat
         // alias reaches their imports too; left to Node they would load React itself beside Preact and
         // fail ("Invalid hook call"). A new library that imports react belongs in this list.
-        inline: [/[\\/]node_modules[\\/](?:react-router|@tanstack[\\/]react-query|react-aria-components|react-aria|react-stately|@react-aria|@react-stately|react-hook-form|@hookform)[\\/]/],
+        inline: [/[\\/]node_modules[\\/](?:react-router|react-aria-components|react-aria|react-stately|@react-aria|@react-stately|react-hook-form|@hookform)[\\/]/],
       },
     },
   },

@@ -15,11 +15,11 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      // networkMode 'always': offline, TanStack Query would pause a call and leave the page on
-      // "Sender …" with no word; the http client fails it at once with OFFLINE instead, which the
-      // page shows with "Prøv igjen" (issue 25.11).
-      queries: { staleTime: 30_000, retry: shouldRetry, refetchOnWindowFocus: false, networkMode: 'always' },
-      mutations: { retry: false, networkMode: 'always' },
+      // The cache never holds a call back while offline (TanStack Query paused it, leaving the page on
+      // "Sender …" with no word, unless told networkMode 'always'): the http client fails it at once
+      // with OFFLINE, which the page shows with "Prøv igjen" (issue 25.11). Nor does it refetch on focus.
+      queries: { staleTime: 30_000, retry: shouldRetry },
+      mutations: { retry: false },
     },
   });
 }
