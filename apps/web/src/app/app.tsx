@@ -1,5 +1,5 @@
 import { StrictMode, Suspense, type ReactNode } from 'react';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '../lib/query/index.ts';
 import { RouterProvider } from '../lib/router/index.ts';
 import { IdentityProvider, type IdentityClient } from '../features/auth/index.ts';
 import type { createRouter } from './routes.tsx';
