@@ -76,10 +76,12 @@ const clientBuild: UserConfig = {
           groups: [
             // The accessible widgets (date pickers, with their clsx) load with the pages that use them, not on every page.
             // The form library (react-hook-form) likewise loads with the pages that have a form. `vendor`
-            // is matched first: a group takes its modules' dependencies along, and react belongs in it.
+            // is matched first: a group takes its modules' dependencies along, and react belongs in it —
+            // named here, as `react` is our src/lib/react-on-preact.ts: with no library in `vendor` that
+            // imports it, the `forms` group took it along, and every page loaded react-hook-form for it.
             {
               name: 'vendor',
-              test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|clsx|react-hook-form|@hookform|zod)[\\/])/,
+              test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|clsx|react-hook-form|@hookform|zod)[\\/])|[\\/]src[\\/]lib[\\/]react-on-preact\.ts$/,
               priority: 3,
             },
             // zod (with its browser setting, src/lib/zod.ts) in its own chunk: the browser checks only what
