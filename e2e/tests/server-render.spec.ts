@@ -28,6 +28,14 @@ const signedInPages: [path: string, heading: string, theirs: string | RegExp][] 
   ['/mitt-innhold', 'Mitt innhold', 'Dette får du med Komplett.'],
   ['/familiedeling', 'Familiedeling', 'Inviter en i husstanden'],
   ['/personverninnstillinger', 'Personverninnstillinger', 'Informasjonskapsler og sporing'],
+  ['/endre-abonnement', 'Endre abonnement', 'Velg hva du vil bytte til.'],
+  ['/avslutt-abonnement', 'Avslutt abonnement', 'Hvorfor vil du si opp?'],
+  ['/angre-oppsigelse', 'Angre oppsigelse', /ingenting å angre/],
+  ['/tilbakemelding', 'Meld fra om levering', 'Hva skjedde?'],
+  ['/endre-betalingsmetode', 'Endre betalingsmetode', 'Nåværende betalingsmetode'],
+  ['/samtykke1', 'Samtykke', 'Kontakt og tilbud'],
+  ['/samtykke2', 'Samtykke', 'Tilpasset innhold'],
+  ['/samtykke3', 'Samtykke', 'Undersøkelser'],
 ];
 
 /** A context signed in as papir@ through the real login (the embedded provider), on a page of its own. */

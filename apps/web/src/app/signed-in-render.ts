@@ -15,9 +15,25 @@ import { pages, type PageKey } from './paths.ts';
  * the login and its callback, the gateways that leave for the identity provider, the pages whose
  * first render depends on where the visitor came from (router state: the receipts, the confirmations),
  * and the pages with a date picker (React Aria's writes `style` attributes, which the page's CSP
- * refuses in markup: /leveringsadresse, /endre-avislevering). docs/decisions/032 has the list.
+ * refuses in markup: /leveringsadresse, /endre-avislevering). docs/decisions/032 has the list; each
+ * page here has a line in e2e/tests/server-render.spec.ts (`signedInPages`).
  */
-export const signedInServerPages = ['home', 'contact', 'editProfile', 'myContent', 'familySharing', 'privacySettings'] as const satisfies readonly PageKey[];
+export const signedInServerPages = [
+  'home',
+  'contact',
+  'editProfile',
+  'myContent',
+  'familySharing',
+  'privacySettings',
+  'changeSubscription',
+  'cancelSubscription',
+  'deliveryComplaint',
+  'changePaymentMethod',
+  'consent1',
+  'consent2',
+  'consent3',
+  'undoCancellation',
+] as const satisfies readonly PageKey[];
 
 /**
  * The page the server renders at this path for this visitor: a public one for anybody, a signed-in
