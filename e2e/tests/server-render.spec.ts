@@ -186,6 +186,7 @@ for (const viewport of [
 
 test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
   test('the signed-in pages come with their markup: without JavaScript each reads with the visitor’s own data', async ({ browser }) => {
+    test.slow();
     const signedIn = await signedInContext(browser);
     const withoutScripts = await browser.newContext({ javaScriptEnabled: false, storageState: await signedIn.storageState() });
     await signedIn.close();
@@ -201,6 +202,8 @@ test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
   });
 
   test('the signed-in pages hydrate with no console warning or error, every attribute the browser’s own, and then work', async ({ browser }) => {
+    // A login, fourteen page loads, a logout: more than a journey's 30 s on a loaded 2-core machine.
+    test.slow();
     const context = await signedInContext(browser);
     const page = await context.newPage();
     await offlineTitleSites(page);
