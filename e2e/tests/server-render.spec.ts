@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '../fixtures.ts';
-import { adresseavisen } from './support.ts';
+import { expect, test, type Browser, type BrowserContext, type Page } from '../fixtures.ts';
+import { adresseavisen, signInAtProvider } from './support.ts';
 
 // docs/decisions/032: the public pages come rendered from the server. Without JavaScript they read
 // completely and their links work; with it, the browser hydrates the server's markup: no console
@@ -16,6 +16,40 @@ const publicPages: [path: string, heading: string | RegExp][] = [
   ['/404', 'Fant ikke siden'],
   ['/maintenance', 'Min Side er oppe'],
 ];
+
+/**
+ * The signed-in pages the server renders (apps/web/src/app/signed-in-render.ts), read as papir@ (read
+ * only: nothing here changes the persona), with a text of theirs each page shows.
+ */
+const signedInPages: [path: string, heading: string, theirs: string | RegExp][] = [
+  ['/', 'Min Side', 'Hei, Kari! Her er abonnementet ditt på Adresseavisen.'],
+  ['/kontakt', 'Kontaktinformasjon', 'papir@minside.test'],
+  ['/endre-profil', 'Endre profil', 'papir@minside.test'],
+  ['/mitt-innhold', 'Mitt innhold', 'Dette får du med Komplett.'],
+  ['/familiedeling', 'Familiedeling', 'Inviter en i husstanden'],
+  ['/personverninnstillinger', 'Personverninnstillinger', 'Informasjonskapsler og sporing'],
+  ['/endre-abonnement', 'Endre abonnement', 'Velg hva du vil bytte til.'],
+  ['/avslutt-abonnement', 'Avslutt abonnement', 'Hvorfor vil du si opp?'],
+  ['/angre-oppsigelse', 'Angre oppsigelse', /ingenting å angre/],
+  ['/tilbakemelding', 'Meld fra om levering', 'Hva skjedde?'],
+  ['/endre-betalingsmetode', 'Endre betalingsmetode', 'Nåværende betalingsmetode'],
+  ['/samtykke1', 'Samtykke', 'Kontakt og tilbud'],
+  ['/samtykke2', 'Samtykke', 'Tilpasset innhold'],
+  ['/samtykke3', 'Samtykke', 'Undersøkelser'],
+];
+
+/** A context signed in as papir@ through the real login (the embedded provider), on a page of its own. */
+async function signedInContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await offlineTitleSites(page);
+  await page.goto(adresseavisen('/'));
+  await signInAtProvider(page, 'papir@minside.test');
+  await expect(page).toHaveURL(adresseavisen('/'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Min Side' })).toBeVisible();
+  await page.close();
+  return context;
+}
 
 /** The titles' own sites (the favicon) are not reachable from the test machine: answered empty, so they log no error. */
 async function offlineTitleSites(page: Page): Promise<void> {
@@ -149,3 +183,102 @@ for (const viewport of [
     await context.close();
   });
 }
+
+test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
+  test('the signed-in pages come with their markup: without JavaScript each reads with the visitor’s own data', async ({ browser }) => {
+    test.slow();
+    const signedIn = await signedInContext(browser);
+    const withoutScripts = await browser.newContext({ javaScriptEnabled: false, storageState: await signedIn.storageState() });
+    await signedIn.close();
+    const page = await withoutScripts.newPage();
+    for (const [path, heading, theirs] of signedInPages) {
+      await page.goto(adresseavisen(path));
+      await expect(page.getByRole('heading', { level: 1, name: heading }), path).toBeVisible();
+      await expect(page.getByRole('main').getByText(theirs).first(), path).toBeVisible();
+      // The signed-in header, as the server knows the visitor.
+      await expect(page.getByRole('banner').getByRole('button', { name: 'Logg ut' }), path).toBeAttached();
+    }
+    await withoutScripts.close();
+  });
+
+  test('the signed-in pages hydrate with no console warning or error, every attribute the browser’s own, and then work', async ({ browser }) => {
+    // A login, fourteen page loads, a logout: more than a journey's 30 s on a loaded 2-core machine.
+    test.slow();
+    const context = await signedInContext(browser);
+    const page = await context.newPage();
+    await offlineTitleSites(page);
+    const messages: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') messages.push(`${page.url()} ${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => messages.push(`${page.url()} pageerror: ${error.message}`));
+    for (const [path, heading] of signedInPages) {
+      // The fixture's goto returns once the page is hydrated (e2e/fixtures.ts); a mismatch fails the test there.
+      const response = await page.goto(adresseavisen(path));
+      expect(await response?.text(), `${path} is sent with its markup`).toContain('<div id="root" data-server-rendered>');
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      const attributes = await attributeMismatches(page);
+      expect(attributes.checked, path).toBeGreaterThan(20);
+      expect(attributes.mismatches, path).toEqual([]);
+    }
+    // Hydrated, the page works: a link navigates in the app, and logging out ends the session.
+    await page.goto(adresseavisen('/'));
+    await page.getByRole('link', { name: 'Vanlige spørsmål og svar' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(messages).toEqual([]);
+    await page.getByRole('banner').getByRole('button', { name: 'Logg ut' }).click();
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Logg inn' })).toBeVisible();
+    // Signed out, `/` comes without markup again (read without scripts, which would leave for the login at once).
+    const signedOut = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });
+    const withoutScripts = await signedOut.newPage();
+    await withoutScripts.goto(adresseavisen('/'));
+    await expect(withoutScripts.locator('#root')).toBeEmpty();
+    await expect(withoutScripts.locator('#root[data-server-rendered]')).toHaveCount(0);
+    await signedOut.close();
+    // And with scripts, the browser sends the visitor to the login, as before.
+    await page.goto(adresseavisen('/'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Logg inn' })).toBeVisible();
+    await context.close();
+  });
+
+  for (const viewport of [
+    { width: 375, height: 812 },
+    { width: 1280, height: 900 },
+  ]) {
+    test(`/ signed in at ${viewport.width} px: on screen before the scripts, no layout shift, and the hydrated page is the page the server sent`, async ({ browser }) => {
+      const context = await signedInContext(browser, { viewport });
+      const page = await context.newPage();
+      await offlineTitleSites(page);
+      await page.addInitScript(() => {
+        const shifts: number[] = [];
+        (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      // The page's scripts held back: what is on screen is the server's markup alone. (Navigated by the
+      // page itself: the fixture's goto would wait for the hydration this holds back.)
+      let releaseScripts: () => void = () => {};
+      const scriptsHeld = new Promise<void>((resolve) => {
+        releaseScripts = resolve;
+      });
+      await page.route(/\/assets\/.*\.js$/, async (route) => {
+        await scriptsHeld;
+        await route.continue();
+      });
+      await page.evaluate((url) => window.location.assign(url), adresseavisen('/'));
+      await page.waitForURL(adresseavisen('/'), { waitUntil: 'commit' });
+      await expect(page.getByRole('heading', { level: 1, name: 'Min Side' })).toBeVisible();
+      await expect(page.getByText('Hei, Kari! Her er abonnementet ditt på Adresseavisen.')).toBeVisible();
+      await expect(page.locator('#root[data-server-rendered]')).toBeAttached();
+      const sent = await page.locator('#root').innerHTML();
+      releaseScripts();
+      await expect(page.locator('#root[data-server-rendered]')).not.toBeAttached({ timeout: 15_000 });
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)).toEqual([]);
+      expect(await page.locator('#root').innerHTML()).toBe(sent);
+      await context.close();
+    });
+  }
+});

@@ -11,7 +11,7 @@ import type { TestBrowser } from './browser.ts';
 // docs/decisions/032: the public pages come rendered from the server, from the web build's server
 // bundle. Measured on the real build (`npm run build`; `npm test` builds before it tests), as the
 // browser gets it: the page reads without JavaScript, and a signed-in visitor's page is never
-// rendered, kept, or given to anyone else.
+// kept or given to anyone else (their pages: server-render-signed-in.test.ts).
 
 const webDist = path.resolve(import.meta.dirname, '../../web/dist');
 const PORTAL = 'http://adresseavisen.localhost:3000';
@@ -164,19 +164,28 @@ describe('server-rendered public pages (docs/decisions/032)', () => {
     expect((await page('/order-timeout?ordre=1')).headers['location']).toBe('/bestilling-feilet?ordre=1');
   });
 
-  it('renders nothing for a signed-in visitor, public page or their own, and nobody else’s page ever carries theirs', async () => {
+  it('renders a signed-in visitor’s pages for them alone (docs/decisions/032, "Signed-in pages"): a signed-out page load of the same path never carries them', async () => {
     const browser = await signIn(t, PORTAL, 'papir@minside.test');
     const cookie = cookieHeader(browser);
-    for (const url of ['/kundeservice', '/', '/endre-profil', '/fakturaoversikt']) {
-      const html = (await page(url, { cookie })).body;
-      expect(rootOf(html), url).toBe('');
-      expect(renderDataOf(html), url).toBeUndefined();
+    // Their own pages and a public page, with their header; a page not on the list (the invoice list's layout follows the viewport) goes without.
+    for (const [url, content] of [
+      ['/kundeservice', 'Kundeservice</h1>'],
+      ['/', 'Hei, Kari!'],
+      ['/endre-profil', 'papir@minside.test'],
+    ] as const) {
+      const html = (await rendered(url, { cookie })).body;
+      expect(rootOf(html), url).toContain(content);
+      expect(rootOf(html), url).toContain('Logg ut');
       expect(blockOf(html).session?.user.email, url).toBe('papir@minside.test');
     }
-    // A signed-in-only path is not rendered for a visitor without a session either: its guard sends them to the login.
+    const invoices = (await page('/fakturaoversikt', { cookie })).body;
+    expect(rootOf(invoices)).toBe('');
+    expect(renderDataOf(invoices)).toBeUndefined();
+    // Nothing of theirs is kept: the same paths without a session carry none of it, and a signed-in-only path is not rendered (its guard sends them to the login).
     for (const url of ['/kundeservice', '/', '/endre-profil', '/fakturaoversikt']) {
       const html = (await page(url)).body;
       expect(html, url).not.toContain('papir@minside.test');
+      expect(html, url).not.toContain('Kari');
       expect(blockOf(html).session, url).toBeNull();
       if (url !== '/kundeservice') expect(rootOf(html), url).toBe('');
     }

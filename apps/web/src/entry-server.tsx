@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, matchPath, StaticRouterProvider } from './lib/router/index.ts';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from './lib/router/index.ts';
 import type { Query, QueryClient } from './lib/query/index.ts';
 import type { BootstrapData } from '@minside/domain';
 import { AppProviders } from './app/app.tsx';
@@ -19,7 +19,7 @@ import { titleDocument } from './app/title-theme.ts';
 import { identity } from './features/auth/index.ts';
 import { loadConsentBar, preloadConsentBar } from './features/privacy/index.ts';
 import { setServerScope, type PageScope } from './lib/page-scope.ts';
-import { spinner } from './lib/spinner.ts';
+import { renderedPageFor, renderIdentity, signedInServerPages } from './app/signed-in-render.ts';
 
 export { SERVER_RENDER_ELEMENT_ID };
 
@@ -50,11 +50,11 @@ const consentBarModule = 'src/features/privacy/components/consent-banner.tsx';
 export interface RenderInput {
   /** The page's address (absolute). Its query string is not rendered: the markup is the path's. */
   url: string;
-  /** The page's bootstrap block (docs/decisions/022), with nobody signed in. */
+  /** The page's bootstrap block (docs/decisions/022): the title, and who is signed in, if anybody. */
   bootstrap: BootstrapData;
   /** The request's consent cookies (`_cmp_*`), as a Cookie header: whether the first-visit bar shows. */
   cookie: string;
-  /** For the page's own calls (its text, prices), answered by the server itself: without cookies. */
+  /** For the page's own calls (its text, prices; a signed-in visitor's own data), answered by the server itself, as the visitor. */
   fetch: typeof fetch;
   /** The title's logo, inlined as the browser would (lib/load-svg.ts): the server serves it itself. */
   svg: PageScope['svg'];
@@ -85,17 +85,14 @@ setServerScope(() => {
   if (!current) throw new Error('Server render: the page was asked about outside a render');
   return current;
 });
-// SPEC §4 starts the spinner with the app; a rendered page is the route already loaded (the
-// browser stops it before it hydrates, main.tsx), so the server never shows it.
-spinner.stop();
 
-/** The guard's session check on the server: only signed-out pages are rendered, so there is none. */
-const signedOut = { checkSession: async () => null, login: async () => false };
+/** The guard's session check outside a page load (warming up): nobody. */
+const signedOut = renderIdentity(null);
 
 /** Loads the modules of the pages the server renders (and the consent bar), so that no first page load waits on them. */
 export async function warmUp(): Promise<void> {
   const routes = createRoutes({ queryClient: createQueryClient(), identity: signedOut, identityProviderName: '' });
-  const rendered = new Set<string>(serverRenderedPages);
+  const rendered = new Set<string>([...serverRenderedPages, ...signedInServerPages]);
   const pageRoutes = (routes[0]?.children ?? []).filter((route) => route.id !== undefined && rendered.has(route.id));
   await Promise.all([...pageRoutes.map((route) => (typeof route.lazy === 'function' ? route.lazy() : undefined)), loadConsentBar()]);
 }
@@ -117,40 +114,45 @@ async function fetchWaiting(queryClient: QueryClient): Promise<boolean> {
 const MAX_PASSES = 3;
 
 /**
- * A page load of a signed-out visitor: the markup of a public page; or, where the browser's router
- * would redirect at once (an address no route has, an old address, maintenance), that redirect;
- * or null, when the browser is to render the page as before (every other page, somebody signed in).
+ * A page load: the markup of a public page, or of a signed-in visitor's page (app/signed-in-render.ts)
+ * for that visitor; or, where the browser's router would redirect a signed-out visitor at once (an
+ * address no route has, an old address, maintenance), that redirect; or null, when the browser is
+ * to render the page as before (every other page).
  * A page's markup depends on its path, never on its query string; a redirect keeps the query
  * string where the router's does.
  */
 export async function render(input: RenderInput): Promise<RenderedPage | RenderedRedirect | null> {
   const started = performance.now();
   const url = new URL(input.url);
-  if (input.bootstrap.session !== null) return null;
-  const page = serverRenderedPages.find((key) => matchPath(pages[key].pattern, url.pathname) !== null);
+  const { session } = input.bootstrap;
+  const page = renderedPageFor(url.pathname, session, serverRenderedPages);
   const location = new URL(url.pathname, url.origin);
   const pageScope: PageScope = {
     location: { origin: location.origin, href: location.href, host: location.host, hostname: location.hostname, protocol: location.protocol, pathname: location.pathname, search: '', hash: '' },
     cookie: input.cookie,
     fetch: (resource, init) => input.fetch(resource, init),
     svg: (svgUrl, options) => input.svg(svgUrl, options),
+    // The session, consent and spinner of this render (lib/page-scope.ts, `perPage`): this request's alone.
+    instances: new Map(),
   };
 
   return scope.run(pageScope, async () => {
     const queryClient = createQueryClient();
-    seedFromBootstrap(input.bootstrap, queryClient, { seed: () => {} }, pageScope.location);
+    seedFromBootstrap(input.bootstrap, queryClient, identity, pageScope.location);
     const seeded = new Set(
       queryClient
         .getQueryCache()
         .getAll()
         .map((query) => query.queryHash),
     );
-    const routes = createRoutes({ queryClient, identity: signedOut, identityProviderName: input.bootstrap.title.identityProviderName });
+    const routes = createRoutes({ queryClient, identity: renderIdentity(session), initTracking: () => {}, identityProviderName: input.bootstrap.title.identityProviderName });
     const handler = createStaticHandler(routes);
     // The guard's redirects of a signed-out visitor. (A page that needs a login never gets here: its
-    // guard starts the login, which the server cannot, and fails; the browser does it.)
+    // guard starts the login, which the server cannot, and fails; the browser does it.) A signed-in
+    // visitor's are left to the browser: they may depend on what their own calls answer.
     const routed = await handler.query(new Request(url.href)).catch(() => null);
     if (routed instanceof Response) {
+      if (session !== null) return null;
       const target = routed.headers.get('location');
       return routed.status >= 300 && routed.status < 400 && target?.startsWith('/') ? { redirect: target } : null;
     }

@@ -89,13 +89,15 @@ function routerReady(router: AppRouter): Promise<void> {
 
 /**
  * Whether the browser's first render will be the page the server rendered: its router landed on
- * the same path without an error (maintenance switched on since, say, sends it elsewhere). Loads
- * the first-visit bar first when the page shows it, so nothing suspends while hydrating.
+ * the same path without an error (maintenance switched on since, say, sends it elsewhere), and no
+ * state. Loads the first-visit bar first when the page shows it, so nothing suspends while hydrating.
  */
 async function canHydrate(rendered: ServerRenderData, { queryClient, router, title }: { queryClient: QueryClient; router: AppRouter; title: Title }): Promise<boolean> {
   await routerReady(router);
   const { location, errors } = router.state;
-  if (errors || location.pathname !== rendered.path) return false;
+  // A location with state (a reload after an in-app navigation that left a notice) may read it in
+  // its first render; the server rendered the page without any.
+  if (errors || location.pathname !== rendered.path || location.state != null) return false;
   await preloadConsentBar(queryClient.getQueryData(clientConfigQueryOptions(title.titleCode).queryKey), location.pathname);
   return true;
 }

@@ -6,12 +6,13 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { consentCookieName, optionalConsentPurposes, systemClock, type BootstrapData } from '@minside/domain';
 
-// docs/decisions/032: the public pages rendered on the server. The web build's server bundle
+// docs/decisions/032: pages rendered on the server. The web build's server bundle
 // (apps/web/dist/ssr/entry-server.mjs, from apps/web/src/entry-server.tsx) renders a page's markup;
 // this file loads it, links the page's stylesheets and chunks from the client build's manifest,
-// and keeps each rendered page in memory per (title, path, consent bar): it reads the same for
-// every signed-out visitor. Only the markup is kept: the document around it, with the bootstrap
-// block, is still built per request and never stored (docs/decisions/022).
+// and keeps each rendered public page in memory per (title, path, consent bar): it reads the same
+// for every signed-out visitor. A signed-in visitor's page is rendered for that page load alone,
+// its calls made with the visitor's cookies, and never kept. Only markup is kept: the document
+// around it, with the bootstrap block, is built per request and never stored (docs/decisions/022).
 
 /** What the server bundle's `render` gives back (apps/web/src/entry-server.tsx, `RenderedPage`). */
 interface RenderedPage {
@@ -72,7 +73,7 @@ export interface RenderedRedirect {
 }
 
 export interface ServerRenderer {
-  /** The rendered parts of this page load, a redirect, or undefined: not a page the server renders, somebody is signed in, or no render in time. */
+  /** The rendered parts of this page load, a redirect, or undefined: not a page the server renders (for this visitor), or no render in time. */
   render(request: FastifyRequest, bootstrap: BootstrapData): Promise<RenderedDocument | RenderedRedirect | undefined>;
 }
 
@@ -167,14 +168,21 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
   const kept = new Map<string, { document: RenderedDocument; until: number }>();
   const rendering = new Map<string, Promise<RenderedDocument | RenderedRedirect | undefined>>();
 
-  /** The page's own calls, answered by this server without the visitor's cookies: public answers only, reads only. */
+  /**
+   * The page's own calls, answered by this server, reads only: for a public page without the
+   * visitor's cookies (public answers only: the markup is kept for everyone); for a signed-in
+   * visitor's page with their cookies, so through the same session and authorization checks as
+   * the browser's own calls would be.
+   */
   const fetchFor =
-    (host: string): typeof fetch =>
+    (host: string, visitorCookies?: string): typeof fetch =>
     async (resource, init) => {
       const method = init?.method ?? 'GET';
       if (method !== 'GET') throw new Error(`Server render: a page may only read (${method} ${String(resource)})`);
       const url = typeof resource === 'string' ? resource : resource instanceof URL ? resource.href : resource.url;
-      const answer = await app.inject({ method: 'GET', url, headers: { host, accept: new Headers(init?.headers).get('accept') ?? '*/*', 'sec-fetch-site': 'same-origin' } });
+      const asked: Record<string, string> = { host, accept: new Headers(init?.headers).get('accept') ?? '*/*', 'sec-fetch-site': 'same-origin' };
+      if (visitorCookies !== undefined) asked['cookie'] = visitorCookies;
+      const answer = await app.inject({ method: 'GET', url, headers: asked });
       const headers = new Headers();
       for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') headers.set(name, value);
       return new Response(answer.statusCode === 204 ? null : answer.rawPayload, { status: answer.statusCode, headers });
@@ -208,13 +216,54 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
     };
   }
 
+  const svg = async (url: string, options: { decorative: boolean }) => {
+    const markup = inlineSvg(url, options);
+    if (markup === undefined) throw new Error(`Server render: no SVG of ours at ${url}`);
+    return markup;
+  };
+
+  /** Waits for a render at most RENDER_WAIT_MS; undefined after it (the render still finishes). */
+  async function withinBudget<T>(pending: Promise<T>): Promise<T | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), RENDER_WAIT_MS);
+    });
+    try {
+      return await Promise.race([pending, gaveUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * A signed-in visitor's page: rendered for this page load with its bootstrap data (their session)
+   * and their cookies, sent with it, and forgotten: never kept, never shared with another page load,
+   * not even the same visitor's next. A render that fails or takes too long sends the page without.
+   */
+  async function renderForVisitor(request: FastifyRequest, bootstrap: BootstrapData): Promise<RenderedDocument | undefined> {
+    const rendering = bundle
+      .render({
+        url: `${request.protocol}://${request.host}${request.url}`,
+        bootstrap,
+        cookie: consentCookiesOf(request),
+        fetch: fetchFor(request.host, request.headers.cookie ?? ''),
+        svg,
+      })
+      .then((rendered) => {
+        // The browser's router makes a signed-in visitor's redirects (the server render gives none).
+        if (!rendered || 'redirect' in rendered) return undefined;
+        request.log.debug({ page: rendered.page, renderMs: Math.round(rendered.renderMs) }, 'server-rendered a signed-in page');
+        return documentOf(rendered);
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'Could not render the signed-in page on the server');
+        return undefined;
+      });
+    return withinBudget(rendering);
+  }
+
   async function renderNew(key: string, request: FastifyRequest, bootstrap: BootstrapData, cookie: string): Promise<RenderedDocument | RenderedRedirect | undefined> {
     try {
-      const svg = async (url: string, options: { decorative: boolean }) => {
-        const markup = inlineSvg(url, options);
-        if (markup === undefined) throw new Error(`Server render: no SVG of ours at ${url}`);
-        return markup;
-      };
       const rendered = await bundle.render({ url: `${request.protocol}://${request.host}${request.url}`, bootstrap, cookie, fetch: fetchFor(request.host), svg });
       // A redirect is not kept: it may carry the query string, which the key leaves out.
       if (!rendered || 'redirect' in rendered) return rendered ?? undefined;
@@ -236,10 +285,10 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
 
   return {
     async render(request, bootstrap) {
-      // Signed in: the page is that person's (the header says "Logg ut", a page may show their
-      // subscription). Not rendered on the server yet, and never kept for anyone else.
-      if (bootstrap.session !== null) return undefined;
       if (!plainHost.test(request.host)) return undefined;
+      // Signed in: the page is that person's (the header says "Logg ut", a page shows their
+      // subscription). Rendered for this page load alone, and never kept for anyone else.
+      if (bootstrap.session !== null) return renderForVisitor(request, bootstrap);
       const pathname = request.url.split('?')[0] ?? '/';
       const cookie = consentCookiesOf(request);
       // Everything the markup is made of: the path, the title and what the server said about it,
@@ -258,15 +307,7 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       }
       // No longer fresh: this page load gets it as it is, while it is rendered anew.
       if (hit) return hit.document;
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), RENDER_WAIT_MS);
-      });
-      try {
-        return await Promise.race([pending, gaveUp]);
-      } finally {
-        clearTimeout(timer);
-      }
+      return withinBudget(pending);
     },
   };
 }

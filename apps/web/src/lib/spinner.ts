@@ -1,4 +1,5 @@
 import { createStore, useStore, type Store } from './create-store.ts';
+import { isServerRender, perPage } from './page-scope.ts';
 
 /** SPEC §3 spinner state and §4 semantics. */
 export interface SpinnerState {
@@ -34,8 +35,12 @@ export function createSpinner(initial: SpinnerState = initialSpinnerState): Spin
   };
 }
 
-/** The app's one spinner: on at start, stopped after each route (app/after-each-route). */
-export const spinner = createSpinner();
+/**
+ * The app's one spinner: on at start, stopped after each route (app/after-each-route). A page the
+ * server renders is its route already loaded (the browser stops the spinner before it hydrates,
+ * main.tsx): in the server render it starts off, one per request.
+ */
+export const spinner: Spinner = perPage(() => createSpinner(isServerRender() ? { ...initialSpinnerState, showSpinner: false } : initialSpinnerState));
 
 export function useSpinnerState(): SpinnerState {
   return useStore(spinner, (state) => state);

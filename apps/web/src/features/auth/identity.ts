@@ -1,6 +1,7 @@
 import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginTokenResponse, type SessionResponse } from '@minside/domain';
 import { pathTo } from '../../app/paths.ts';
 import { isApiError } from '../../lib/http.ts';
+import { perPage } from '../../lib/page-scope.ts';
 import { getLoginToken, type LoginTokenOptions } from './api/get-login-token.ts';
 import { getSession } from './api/get-session.ts';
 import { handleCode } from './api/handle-code.ts';
@@ -270,5 +271,8 @@ function toLocation(target: string): { pathname: string; search: string; hash: s
   return { pathname: url.pathname, search: url.search, hash: url.hash };
 }
 
-/** The app's one identity client. `init` runs at start-up (main.tsx), once the title is known. */
-export const identity: IdentityClient = createIdentityClient();
+/**
+ * The app's one identity client. `init` runs at start-up (main.tsx), once the title is known. In
+ * the server render, the request's own (its session cache and login state are the visitor's).
+ */
+export const identity: IdentityClient = perPage(() => createIdentityClient());

@@ -1,5 +1,6 @@
 import type { Account, Subscription, User } from '@minside/domain';
 import { createStore, useStore, type Store } from '../../lib/create-store.ts';
+import { perPage } from '../../lib/page-scope.ts';
 
 /** SPEC §4 session: what a successful login check (or handlecode) tells about the user. */
 export interface SignedInSession {
@@ -38,8 +39,9 @@ export function createSessionStore(initial: SessionState = initialSessionState):
  * The one place that knows whether someone is signed in. The login check (SPEC §4 step 3)
  * and the login callback fill it; logout and the 401/406 rule empty it. The timing of the
  * SPEC §9 cache lives beside the answer it belongs to, so the two cannot disagree.
+ * One per page: in the server render, the session of the request being rendered.
  */
-export const sessionStore: SessionStore = createSessionStore();
+export const sessionStore: SessionStore = perPage(() => createSessionStore());
 
 export function setSignedIn(store: SessionStore, session: SignedInSession, at: number): void {
   store.setState({ status: 'signedIn', user: session.user, account: session.account, subscription: session.subscription, checkedAt: at });

@@ -1,6 +1,6 @@
 import type { ConsentChoices, OptionalConsentPurpose } from '@minside/domain';
 import { createStore, type Store } from '../create-store.ts';
-import { isServerRender } from '../page-scope.ts';
+import { isServerRender, perPage } from '../page-scope.ts';
 import { readCookieChoices, readStoredChoices, writeStoredChoices } from './storage.ts';
 
 interface ConsentState {
@@ -74,5 +74,5 @@ export function createConsentStore({ read = readStoredChoices, write = writeStor
   };
 }
 
-/** The browser's consent: what the dialog writes and what analytics, experiments and RUM wait for. */
-export const consentStore: ConsentStore = createConsentStore();
+/** The browser's consent: what the dialog writes and what analytics, experiments and RUM wait for. In the server render, the request's. */
+export const consentStore: ConsentStore = perPage(() => createConsentStore());
