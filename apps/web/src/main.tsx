@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from './lib/query/index.ts';
 import type { Title } from '@minside/domain';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { identity, returnTargetOf } from './features/auth/index.ts';

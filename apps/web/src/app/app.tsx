@@ -1,5 +1,5 @@
 import { StrictMode, Suspense, type ReactNode } from 'react';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '../lib/query/index.ts';
 import { RouterProvider } from 'react-router/dom';
 import { IdentityProvider, type IdentityClient } from '../features/auth/index.ts';
 import type { createRouter } from './routes.tsx';

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient } from '../lib/query/index.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BOOTSTRAP_ELEMENT_ID, type BootstrapData, type ClientConfig } from '@minside/domain';
 import { createIdentityClient, type IdentityApi } from '../features/auth/index.ts';

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '../lib/query/index.ts';
 import { BOOTSTRAP_ELEMENT_ID, BOOTSTRAP_VERSION, type BootstrapData } from '@minside/domain';
 import type { IdentityClient } from '../features/auth/index.ts';
 import { clientConfigQueryOptions } from '../features/privacy/index.ts';

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '../lib/query/index.ts';
 import { redirect, type LoaderFunction } from 'react-router';
 import { returnTargetOf, type IdentityClient, type LocationParts, type SignedInSession } from '../features/auth/index.ts';
 import { maintenanceQueryOptions } from '../features/titles/index.ts';

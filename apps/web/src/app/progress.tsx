@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useIsFetching, useIsMutating } from '@tanstack/react-query';
+import { useIsFetching, useIsMutating } from '../lib/query/index.ts';
 import { useNavigation } from 'react-router';
 import styles from './layout.module.css';
 

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient } from '../lib/query/index.ts';
 import { isApiError, OFFLINE, TIMEOUT } from '../lib/http.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '../lib/query/index.ts';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { resolveTitle } from '../features/titles/index.ts';
 import { RootErrorBoundary, RouteErrorBoundary } from './error-pages.tsx';

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '../lib/query/index.ts';
 
 // docs/decisions/032: the server renders the public pages into #root, and puts what it rendered
 // them with, beyond the bootstrap block (docs/decisions/022), into a second data block: the page it

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from './query/index.ts';
 import { loadSvg } from './load-svg.ts';
 
 function svgQueryOptions(src: string, decorative: boolean) {

@@ -1,5 +1,5 @@
 import type { MaintenanceTitle, Title } from '@minside/domain';
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '../lib/query/index.ts';
 import { maintenanceQueryOptions, titleCodeQueryOptions, titleQueryOptions } from '../features/titles/index.ts';
 
 export const adresseavisen: Title = {

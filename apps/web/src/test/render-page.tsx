@@ -1,5 +1,5 @@
 import { systemClock, type Title } from '@minside/domain';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '../lib/query/index.ts';
 import { act, cleanup, render } from '@testing-library/preact';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../lib/query/index.ts';
 import { useCallback } from 'react';
 import type { PaymentMethodDetails } from '@minside/domain';
 import { useSessionSubscription } from '../auth/index.ts';

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '../../lib/query/index.ts';
 import type { ConsentChoices, ConsentSource } from '@minside/domain';
 import { consentStore, type ConsentStore } from '../../lib/consent/index.ts';
 import { sessionStore } from '../auth/index.ts';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '../../lib/query/index.ts';
 import { useState } from 'react';
 import { formatLongDate, osloToday } from '@minside/domain';
 import { pathTo } from '../../app/paths.ts';

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query/index.ts';
 import { useCallback } from 'react';
 import { osloToday, type Subscription, systemClock } from '@minside/domain';
 import { useIdentity, useSessionAccount, useSessionSubscription, useSessionUser } from '../auth/index.ts';

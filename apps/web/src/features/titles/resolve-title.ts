@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '../../lib/query/index.ts';
 import { FALLBACK_TITLE_CODE, type Title } from '@minside/domain';
 import { titleCodeQueryOptions } from './api/retrieve-title-code.ts';
 import { titleQueryOptions } from './api/get-title.ts';

@@ -1,4 +1,4 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '../../lib/query/index.ts';
 import type { Title } from '@minside/domain';
 import { titleCodeQueryOptions } from './api/retrieve-title-code.ts';
 import { titleQueryOptions } from './api/get-title.ts';

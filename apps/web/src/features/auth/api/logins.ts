@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '../../../lib/query/index.ts';
 import type { chooseLoginIssuerResponseSchema, loginIssuersResponseSchema, ProfileLogins } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
 

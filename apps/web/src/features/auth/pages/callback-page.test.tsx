@@ -1,5 +1,5 @@
 import type { HandleCodeBody, HandleCodeResponse } from '@minside/domain';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '../../../lib/query/index.ts';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 import { authErrorCodes } from '@minside/domain';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '../../../lib/query/index.ts';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { pages } from '../../../app/paths.ts';

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '../../../lib/query/index.ts';
 import type { AddDiscountBody, Discount, DiscountResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import type { SubscriptionRef } from './payment-method.ts';

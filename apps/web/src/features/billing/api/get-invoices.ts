@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '../../../lib/query/index.ts';
 import { INVOICE_PAGE_MAX, type Invoice, type InvoiceListResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { billingKeys } from './keys.ts';

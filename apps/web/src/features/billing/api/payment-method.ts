@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '../../../lib/query/index.ts';
 import type { ChangeCardBody, ChangePaymentMethodBody, ChangePaymentMethodResponse, PaymentMethodDetails, PaymentRedirect } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { billingKeys } from './keys.ts';

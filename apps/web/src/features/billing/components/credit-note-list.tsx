@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import ui from '../../../components/ui.module.css';
 import { creditNotePdfUrl, creditNotesQueryOptions } from '../api/get-credit-notes.ts';
 import { formatKroner, formatShortDate } from '../format.ts';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '../../../lib/query/index.ts';
 import { useId, type FormEvent } from 'react';
 import { z } from 'zod';
 import { billingErrorCodes, requiredMessage, type Discount } from '@minside/domain';

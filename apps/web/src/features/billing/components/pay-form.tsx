@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../../lib/query/index.ts';
 import { useRef, useState, type FormEvent } from 'react';
 import { invoicePaymentMethods, paymentProviderLabels, type CreateInvoicePaymentBody, type InvoicePaymentMethod, type PaymentRedirect } from '@minside/domain';
 import button from '../../../components/button.module.css';

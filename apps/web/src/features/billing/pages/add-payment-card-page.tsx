@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '../../../lib/query/index.ts';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { billingErrorMessages } from '@minside/domain';

@@ -1,6 +1,6 @@
 import type { ChangePaymentMethodResponse, PaymentMethodDetails } from '@minside/domain';
 import { systemClock } from '@minside/domain';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '../../../lib/query/index.ts';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

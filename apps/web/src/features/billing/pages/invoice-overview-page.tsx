@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '../../../lib/query/index.ts';
 import { invoiceCollectionLabel, invoiceGroupHeadings, invoiceGroupOf, invoiceGroups, offersPayNow, type Invoice } from '@minside/domain';
 import { Link } from 'react-router';
 import { pages, pathTo } from '../../../app/paths.ts';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { Link } from 'react-router';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '../../../lib/query/index.ts';
 import type { EinvoiceRecipientBody, einvoiceRecipientResponseSchema } from '@minside/domain';
 import type { z } from 'zod';
 import { http } from '../../../lib/http.ts';

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../../lib/query/index.ts';
 import type { BusinessConfirmResponse, BusinessVerifyResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { useIdentity } from '../../auth/index.ts';

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '../../../lib/query/index.ts';
 import type { complaintCodesResponseSchema } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
 import { deliveryKeys } from './keys.ts';

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '../../../lib/query/index.ts';
 import type { FamilyInviteResponse, FamilyLeaveResponse, FamilyOverview, FamilyRemovalResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 

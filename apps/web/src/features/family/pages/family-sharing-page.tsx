@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '../../../lib/query/index.ts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { familyInviteFormSchema, formatLongDate, osloToday, type FamilyInvitation, type FamilyOverview } from '@minside/domain';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '../../../lib/query/index.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { familyMessages, formatLongDate, osloToday } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';

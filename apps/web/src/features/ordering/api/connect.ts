@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../../lib/query/index.ts';
 import type { AssignAccountResponse, SearchAccountBody, SearchAccountResponse, verifyConnectResponseSchema } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
 import { useIdentity } from '../../auth/index.ts';

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '../../../lib/query/index.ts';
 import type { createAccountResponseSchema, CreateOrderBody, InvoicePaymentMethod, Order, OrderOffersResponse, OrderResponse, PaymentRedirect, WinbackResponse } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
 

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '../../../lib/query/index.ts';
 import type { WithdrawalResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
 import button from '../../../components/button.module.css';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { Link } from 'react-router';
 import { addDays, formatLongDate, WITHDRAWAL_DAYS, type Subscription } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '../../../lib/query/index.ts';
 import { Link } from 'react-router';
 import { formatKroner, formatLongDate, osloToday, withdrawalTexts, type WithdrawalRefund, type WithdrawalResponse } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';

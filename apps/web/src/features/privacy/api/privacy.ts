@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '../../../lib/query/index.ts';
 import type { ConsentPermissionsState, ConsentPermissionsUpdate, ContentDocument, DeletionRequestBody, DeletionState, ExportList, ExportRequest, LegalPage, SupportPage } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 

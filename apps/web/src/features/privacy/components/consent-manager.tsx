@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ClientConfig } from '@minside/domain';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../../lib/query/index.ts';
 import { useLocation } from 'react-router';
 import { consentStore, loadSourcepoint } from '../../../lib/consent/index.ts';
 import { preloadable } from '../../../lib/preloadable.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '../../../lib/query/index.ts';
 import { consentPages, consentPermissionLabels, type ConsentPageNumber, type ConsentPermission, systemClock } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import type { LegalPage } from '@minside/domain';
 import { pages, type PageKey } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';

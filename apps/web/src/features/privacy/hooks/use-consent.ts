@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import type { ConsentChoices, ConsentSource, OptionalConsentPurpose } from '@minside/domain';
 import { consentStore } from '../../../lib/consent/index.ts';
 import { useStore } from '../../../lib/create-store.ts';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '../../../lib/query/index.ts';
 import { DATA_REQUEST_MAX_DAYS, deletionRequestBodySchema, PAYMENT_HISTORY_RETENTION_YEARS, privacyMessages } from '@minside/domain';
 import { gatewayPath, pages } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';

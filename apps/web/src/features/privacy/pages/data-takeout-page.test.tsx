@@ -1,5 +1,5 @@
 import type { ExportList } from '@minside/domain';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '../../../lib/query/index.ts';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataTakeoutPage } from './data-takeout-page.tsx';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { consentPages, consentPurposeLabels, optionalConsentPurposes, type ConsentChoices, type ConsentPageNumber } from '@minside/domain';
 import { gatewayPath, pages, pathTo } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { formatLongDate, formatPhoneNumber, type SharingSummary } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';

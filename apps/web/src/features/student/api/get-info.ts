@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '../../../lib/query/index.ts';
 import type { StudentInfoResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { studentKeys, titleQuery } from './keys.ts';

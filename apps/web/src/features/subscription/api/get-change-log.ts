@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '../../../lib/query/index.ts';
 import type { ChangeLogEntry, changeLogResponseSchema } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
 import { subscriptionKeys, subscriptionPath, type SubscriptionRef } from './keys.ts';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { useState } from 'react';
 import { changeActorLabels, formatLongDate, osloToday, type Subscription } from '@minside/domain';
 import { changeLogQueryOptions } from '../api/get-change-log.ts';

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../../lib/query/index.ts';
 import { useNavigate } from 'react-router';
 import type { Subscription } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';

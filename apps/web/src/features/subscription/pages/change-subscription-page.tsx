@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '../../../lib/query/index.ts';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { formatKroner, formatLongDate, lostFeatures, planErrorCodes, priceOutlook, requiredMessage, type PlanOption, type Subscription } from '@minside/domain';

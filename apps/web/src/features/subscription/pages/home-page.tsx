@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { Link, useLocation } from 'react-router';
 import { hasAccess, homeAgenda, isBusinessAdmin, tasksFor, userFacingState } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';

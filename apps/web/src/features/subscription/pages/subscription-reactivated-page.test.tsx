@@ -1,6 +1,6 @@
 import type { BilledPeriod, ReactivateSubscriptionResponse, Subscription } from '@minside/domain';
 import { addDays, addMonths, formatLongDate, osloToday, systemClock } from '@minside/domain';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '../../../lib/query/index.ts';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation } from '../../../lib/query/index.ts';
 import { useState } from 'react';
 import { formatLongDate, lastDayWithAccess, renewalDay, userFacingState } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../lib/query/index.ts';
 import { pages } from '../../../app/paths.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Page } from '../../../components/page.tsx';

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '../../../lib/query/index.ts';
 import type { MaintenanceTitle } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 import { pageLocation } from '../../../lib/page-scope.ts';

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '../../../lib/query/index.ts';
 import { FALLBACK_TITLE_CODE, type retrieveTitleCodeResponseSchema } from '@minside/domain';
 import { http, type ResponseOf } from '../../../lib/http.ts';
 import { pageLocation } from '../../../lib/page-scope.ts';
