@@ -95,7 +95,7 @@ function pageEncoding(request: FastifyRequest): 'br' | 'gzip' | null {
  * stored (`no-store`) and is built, and compressed, per request.
  */
 /** CSP sources of a page's inline styles and scripts. */
-export interface InlineHashes {
+interface InlineHashes {
   styleHashes: string[];
   scriptHashes: string[];
 }
