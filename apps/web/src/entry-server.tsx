@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, matchPath, StaticRouterProvider } from 'react-router';
+import { createStaticHandler, createStaticRouter, matchPath, StaticRouterProvider } from './lib/router/index.ts';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import type { BootstrapData } from '@minside/domain';
 import { AppProviders } from './app/app.tsx';

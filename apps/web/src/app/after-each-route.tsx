@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation, useMatches } from 'react-router';
+import { useLocation, useMatches } from '../lib/router/index.ts';
 import { spinner } from '../lib/spinner.ts';
 import { pageTypeOf, shouldTrackPageView, trackPageView } from '../lib/tracking/index.ts';
 

@@ -1,6 +1,6 @@
 import { StrictMode, Suspense, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router/dom';
+import { RouterProvider } from '../lib/router/index.ts';
 import { IdentityProvider, type IdentityClient } from '../features/auth/index.ts';
 import type { createRouter } from './routes.tsx';
 import { BootSpinner } from './spinner-overlay.tsx';

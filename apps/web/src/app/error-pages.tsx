@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { isRouteErrorResponse, useRouteError } from '../lib/router/index.ts';
 import { useEffect } from 'react';
 import button from '../components/button.module.css';
 import { Page } from '../components/page.tsx';

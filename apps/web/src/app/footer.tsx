@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../lib/router/index.ts';
 import type { Title } from '@minside/domain';
 import { pathTo } from './paths.ts';
 import { ConsentManagerButton } from '../features/privacy/index.ts';

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { redirect, type LoaderFunction } from 'react-router';
+import { redirect, type LoaderFunction } from '../lib/router/index.ts';
 import { returnTargetOf, type IdentityClient, type LocationParts, type SignedInSession } from '../features/auth/index.ts';
 import { maintenanceQueryOptions } from '../features/titles/index.ts';
 import { initTrackingProvider } from '../lib/tracking/index.ts';

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../lib/router/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IdentityProvider } from '../features/auth/index.ts';
 import { initialSessionState, sessionStore, setSignedIn } from '../features/auth/session.ts';

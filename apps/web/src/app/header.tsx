@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { NavLink, useLocation } from 'react-router';
+import { NavLink, useLocation } from '../lib/router/index.ts';
 import type { Title } from '@minside/domain';
 import { authMessages, returnTargetOf, useIdentity, useSessionUser } from '../features/auth/index.ts';
 import { InlineSvg } from '../lib/inline-svg.tsx';

@@ -1,5 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { Link, Outlet, ScrollRestoration, useMatches } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useMatches } from '../lib/router/index.ts';
 import { ConsentManager } from '../features/privacy/index.ts';
 import { useTitle } from '../features/titles/index.ts';
 import { useSpinnerState } from '../lib/spinner.ts';

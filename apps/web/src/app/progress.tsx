@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
-import { useNavigation } from 'react-router';
+import { useNavigation } from '../lib/router/index.ts';
 import styles from './layout.module.css';
 
 /** A wait shorter than this is not shown: a bar that flickers on every quick answer is noise. */

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, within } from '@testing-library/preact';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { createMemoryRouter, RouterProvider, type RouteObject } from '../lib/router/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initialSessionState, sessionStore } from '../features/auth/session.ts';
 import { createFakeIdentity, subscriber, withoutSubscription, type FakeIdentity } from '../features/auth/testing/fake-identity.ts';

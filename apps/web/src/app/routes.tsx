@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, redirect, type RouteObject } from '../lib/router/index.ts';
 import { resolveTitle } from '../features/titles/index.ts';
 import { RootErrorBoundary, RouteErrorBoundary } from './error-pages.tsx';
 import { guardLoader, hashOfLocation, type GuardContext } from './guard.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../lib/router/index.ts';
 import { pathTo } from '../app/paths.ts';
 import button from './button.module.css';
 

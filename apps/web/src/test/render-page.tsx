@@ -2,7 +2,7 @@ import { systemClock, type Title } from '@minside/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render } from '@testing-library/preact';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../lib/router/index.ts';
 import { vi } from 'vitest';
 import { IdentityProvider } from '../features/auth/index.ts';
 import { initialSessionState, sessionStore, setSignedIn, type SignedInSession } from '../features/auth/session.ts';

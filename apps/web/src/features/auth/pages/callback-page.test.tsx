@@ -1,7 +1,7 @@
 import type { HandleCodeBody, HandleCodeResponse } from '@minside/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider } from '../../../lib/router/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/http.ts';
 import { adresseavisen, seedTitle } from '../../../test/fixtures.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../../../lib/router/index.ts';
 import { isPublicPath, pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { Page } from '../../../components/page.tsx';

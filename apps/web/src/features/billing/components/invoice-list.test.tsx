@@ -1,6 +1,6 @@
 import type { Invoice } from '@minside/domain';
 import { cleanup, render, screen, within } from '@testing-library/preact';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router/index.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvoiceDetails } from './invoice-details.tsx';
 import { InvoiceList } from './invoice-list.tsx';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router/index.ts';
 import button from '../../../components/button.module.css';
 import { HomeLink } from '../../../components/links.tsx';
 import ui from '../../../components/ui.module.css';

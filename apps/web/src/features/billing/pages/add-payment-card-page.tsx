@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { billingErrorMessages } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';

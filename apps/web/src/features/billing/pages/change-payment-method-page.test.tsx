@@ -2,7 +2,7 @@ import type { ChangePaymentMethodResponse, PaymentMethodDetails } from '@minside
 import { systemClock } from '@minside/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectFocusedSummary, followSummaryLink } from '../../../test/error-summary.ts';
 import { IdentityProvider } from '../../auth/index.ts';

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { invoiceCollectionLabel, invoiceGroupHeadings, invoiceGroupOf, invoiceGroups, offersPayNow, type Invoice } from '@minside/domain';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { Page } from '../../../components/page.tsx';

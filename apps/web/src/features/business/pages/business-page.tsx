@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router/index.ts';
 import { businessEmailFormSchema, businessErrorCodes, businessMessages, VERIFICATION_CODE_TTL_MINUTES } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { CodeEntryForm } from '../../../components/code-entry-form.tsx';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { pathTo } from '../../../app/paths.ts';
 import { useDeliveryNotices } from '../api/get-notices.ts';
 import { useDeliveryTitle } from '../use-delivery-title.ts';

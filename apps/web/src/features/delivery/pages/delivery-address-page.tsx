@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { deliveryAddressInputSchema, deliveryErrorCodes, requiredMessage, type DeliveryAddressInput } from '@minside/domain';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
 import { Form } from '../../../components/form.tsx';

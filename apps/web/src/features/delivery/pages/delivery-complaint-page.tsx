@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { z } from 'zod';
 import { complaintRemedyLabels, complaintRequiresText, deliveryMessages, formatKroner, remediesFor, type ComplaintCode, type ComplaintReceipt, type ComplaintRemedy } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';

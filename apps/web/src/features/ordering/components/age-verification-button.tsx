@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/index.ts';
 import button from '../../../components/button.module.css';
 import ui from '../../../components/ui.module.css';
 import { loginIssuersQueryOptions, useIdentity } from '../../auth/index.ts';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { addDays, formatLongDate, WITHDRAWAL_DAYS, type Subscription } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import ui from '../../../components/ui.module.css';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { formatKroner } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { Page } from '../../../components/page.tsx';

@@ -1,5 +1,5 @@
 import { withdrawalTexts } from '@minside/domain';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router/index.ts';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';
 import { Page } from '../../../components/page.tsx';

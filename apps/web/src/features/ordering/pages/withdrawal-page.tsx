@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { formatKroner, formatLongDate, osloToday, withdrawalTexts, type WithdrawalRefund, type WithdrawalResponse } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';

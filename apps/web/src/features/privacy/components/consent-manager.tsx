@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ClientConfig } from '@minside/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/index.ts';
 import { consentStore, loadSourcepoint } from '../../../lib/consent/index.ts';
 import { preloadable } from '../../../lib/preloadable.ts';
 import { useStore } from '../../../lib/create-store.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { consentPages, consentPermissionLabels, type ConsentPageNumber, type ConsentPermission, systemClock } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';

@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import type { ContentBlock, InlineNode } from '@minside/domain';
 import styles from './content-blocks.module.css';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { useQuery } from '@tanstack/react-query';
 import { consentPages, consentPurposeLabels, optionalConsentPurposes, type ConsentChoices, type ConsentPageNumber } from '@minside/domain';
 import { gatewayPath, pages, pathTo } from '../../../app/paths.ts';

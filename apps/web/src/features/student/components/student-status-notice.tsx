@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { formatLongDate, isStudentSubscription, type Subscription } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import { useStudentStatus } from '../api/get-status.ts';

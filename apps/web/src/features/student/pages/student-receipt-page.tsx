@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/index.ts';
 import { formatKroner, formatLongDate } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../../lib/router/index.ts';
 import { studentEmailFormSchema, studentResults, VERIFICATION_CODE_TTL_MINUTES, type StudentResultCode } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { CodeEntryForm } from '../../../components/code-entry-form.tsx';

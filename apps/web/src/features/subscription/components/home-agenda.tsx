@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { formatKroner, formatLongDate, type AgendaItem, type DeliveryChange, type HomeAgenda, type HomeOverview, type PaymentMethod } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';

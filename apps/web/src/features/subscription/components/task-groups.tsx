@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import type { SelfServiceTask } from '@minside/domain';
 import ui from '../../../components/ui.module.css';
 import { taskGroups, taskLinks } from '../labels.ts';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router/index.ts';
 import { z } from 'zod';
 import { formatKroner, formatLongDate, lostFeatures, planErrorCodes, priceOutlook, requiredMessage, type PlanOption, type Subscription } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';

@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/index.ts';
 import { formatKroner, formatLongDate, priceOutlook, renewalDay, type ChangePlanResponse, type PlanChangeKind } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { HomeLink } from '../../../components/links.tsx';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../../lib/router/index.ts';
 import { hasAccess, homeAgenda, isBusinessAdmin, tasksFor, userFacingState } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { telHref } from '../../../lib/format.ts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { hasAccess, userFacingState } from '@minside/domain';
 import { pages } from '../../../app/paths.ts';
 import { Page } from '../../../components/page.tsx';

@@ -2,7 +2,7 @@ import type { CreditedInvoice, DeleteSubscriptionResponse, Subscription } from '
 import { addDays, osloToday, systemClock } from '@minside/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes } from '../../../lib/router/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pathTo } from '../../../app/paths.ts';
 import { IdentityProvider } from '../../auth/index.ts';

@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/index.ts';
 import { formatLongDate, lastDayWithAccess, userFacingState, type CreditedInvoice } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ButtonLink, HomeLink } from '../../../components/links.tsx';

@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/index.ts';
 import { formatKroner, formatLongDate, lastDayWithAccess, renewalDay, userFacingState, type BilledPeriod } from '@minside/domain';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { ButtonLink, HomeLink } from '../../../components/links.tsx';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { ContentBlocks } from '../../privacy/index.ts';
 import type { FaqTopic } from '../faq.ts';
 import styles from './faq-list.module.css';

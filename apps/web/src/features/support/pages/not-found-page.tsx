@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/index.ts';
 import { pages, pathTo } from '../../../app/paths.ts';
 import { Page } from '../../../components/page.tsx';
 import button from '../../../components/button.module.css';
