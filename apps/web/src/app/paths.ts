@@ -3,8 +3,9 @@ import { generatePath, matchPath } from '../lib/router/index.ts';
 
 /**
  * The route table of SPEC §2: every path of the product, once, with its meta, its Norwegian
- * page title and purpose, and the feature area that owns its page. routes.tsx builds the
- * router from this table; links build URLs with `pathTo`. This module imports nothing from
+ * page title, and the feature area that owns its page (each page's purpose is in
+ * route-purposes.ts, out of this table, which every page loads). routes.tsx builds the router
+ * from this table; links build URLs with `pathTo`. This module imports nothing from
  * the app or the features, so any layer may read it.
  */
 
@@ -29,8 +30,6 @@ export interface PageRoute {
   meta: RouteMeta;
   /** Norwegian page title (the page's h1). */
   title: string;
-  /** What the page is for, in Norwegian (SPEC §2 purpose). */
-  purpose: string;
 }
 
 export interface RedirectRoute {
@@ -50,84 +49,72 @@ const subscriber: RouteMeta = { requiresAuth: true, requiresSubscription: true, 
  */
 const notStated: RouteMeta = open;
 
-function page(pattern: string, area: Area, meta: RouteMeta, title: string, purpose: string): PageRoute {
-  return { kind: 'page', pattern, area, meta, title, purpose };
+function page(pattern: string, area: Area, meta: RouteMeta, title: string): PageRoute {
+  return { kind: 'page', pattern, area, meta, title };
 }
 
 export const IDENTITY_PROVIDER_TOKEN = '{identityProvider}';
 
 export const pages = {
-  home: page('/', 'subscription', subscriber, 'Min Side', 'Oversikt over abonnementet ditt, med snarveier til det du kan ordne selv.'),
-  callback: page('/callback', 'auth', open, 'Logger inn', 'Fullfører innloggingen når du kommer tilbake fra innloggingstjenesten.'),
-  login: page('/logg-inn', 'auth', open, 'Logg inn', 'Velg hvordan du vil logge inn: med e-post og passord eller med Vipps.'),
-  orderSubscription: page('/bestill-abonnement', 'ordering', auth, 'Bestill abonnement', 'Her starter du bestillingen av et nytt abonnement.'),
-  winback: page('/winback', 'ordering', open, 'Velkommen tilbake', 'Et tilbud til deg som har vært abonnent før: 3 måneder for prisen av 1.'),
-  orderFailed: page('/bestilling-feilet', 'ordering', auth, 'Bestillingen feilet', 'Bestillingen kunne ikke fullføres, eller det tok for lang tid. Her kan du prøve på nytt.'),
-  completePurchase: page('/completepurchase', 'ordering', notStated, 'Fullfører kjøpet', 'Fullfører kjøpet etter at du har betalt med kort.'),
-  completeVippsPurchase: page('/completevippspurchase', 'ordering', notStated, 'Fullfører kjøpet', 'Fullfører kjøpet etter at du har betalt med Vipps.'),
-  purchaseError: page('/feil-kjop', 'ordering', notStated, 'Kjøp feilet', 'Det oppstod en uventet feil under kjøpet. Her kan du prøve igjen eller kontakte kundeservice.'),
-  noSubscription: page(
-    '/ingen-abonnement',
-    'ordering',
-    auth,
-    'Ingen abonnement',
-    'Du er logget inn, men har ikke et aktivt abonnement. Her finner du tilbud og kan koble til et abonnement du allerede har.',
-  ),
-  receipt: page('/kvittering', 'ordering', subscriber, 'Kvittering', 'Kvittering for bestillingen din.'),
-  withdrawal: page('/angre-kjop', 'ordering', subscriber, 'Angre kjøpet', 'Bruk angreretten: gå fra avtalen innen 14 dager etter at du kjøpte abonnementet på nett, og få pengene tilbake.'),
-  deliveryAddress: page('/leveringsadresse', 'delivery', subscriber, 'Leveringsadresse', 'Se og endre adressen avisen leveres til.'),
-  contact: page('/kontakt', 'profile', subscriber, 'Kontaktinformasjon', 'Kontaktinformasjonen din og hvem du deler abonnementet med.'),
-  customerService: page('/kundeservice', 'support', open, 'Kundeservice', 'Svar på vanlige spørsmål og kontaktinformasjon til kundeservice.'),
-  familySharing: page('/familiedeling', 'family', subscriber, 'Familiedeling', 'Del den digitale tilgangen gratis med dem du bor sammen med.'),
-  verifyFamilyMember: page('/verifiser-familiemedlem', 'family', auth, 'Bekreft familiedeling', 'Bekreft invitasjonen du har fått til å dele et abonnement.'),
-  familyShareAccepted: page('/deling-akseptert', 'family', subscriber, 'Deling akseptert', 'Du har fått tilgang gjennom familiedeling.'),
-  deliveryComplaint: page('/tilbakemelding', 'delivery', subscriber, 'Meld fra om levering', 'Gi beskjed hvis avisen ikke kom, kom for sent eller var skadet.'),
-  connectSubscription: page('/koble-bruker', 'ordering', auth, 'Koble til abonnement', 'Finn abonnementet ditt og koble det til brukeren din.'),
-  alreadySubscriber: page('/allerede-abonnent', 'ordering', subscriber, 'Du er allerede abonnent', 'Du har allerede et aktivt abonnement, så du trenger ikke kjøpe et nytt.'),
-  changePaymentMethod: page('/endre-betalingsmetode', 'billing', subscriber, 'Endre betalingsmetode', 'Bytt hvordan du betaler for abonnementet.'),
-  changePaymentMethodVerify: page('/endre-betalingsmetode/verify', 'billing', subscriber, 'Bekrefter betalingsmetode', 'Bekrefter den nye betalingsmetoden når betalingstjenesten har godkjent den.'),
-  student: page('/student', 'student', open, 'Student', 'Informasjon om abonnement for studenter.'),
-  studentVerification: page('/student-verifisering', 'student', auth, 'Bekreft at du er student', 'Bekreft studentstatusen din med studentens e-postadresse og en kode vi sender deg.'),
-  studentReceipt: page('/student-kvittering', 'student', subscriber, 'Studentabonnementet er klart', 'Bekreftelse på studentabonnementet ditt.'),
-  business: page('/bedrift', 'business', auth, 'Bedriftsabonnement', 'Bekreft tilgangen din til bedriftens abonnement med jobb-e-postadressen din.'),
-  businessAdmin: page('/administrer-bedrift', 'business', subscriber, 'Administrer bedriftsabonnement', 'Inviter ansatte og fjern tilganger i bedriftens abonnement.'),
-  addPaymentCard: page('/legg-til-betalingskort', 'billing', subscriber, 'Legg til betalingskort', 'Registrer et nytt betalingskort for abonnementet.'),
-  addPaymentCardVerify: page('/legg-til-betalingskort/verify', 'billing', subscriber, 'Bekrefter betalingskort', 'Bekrefter det nye betalingskortet når betalingstjenesten har godkjent det.'),
-  deliveryChange: page('/endre-avislevering', 'delivery', subscriber, 'Ferie og leveringsendring', 'Stopp avisen eller send den til en annen adresse i ferien, eller endre leveringen for godt.'),
-  payment: page('/betaling', 'billing', open, 'Betaling', 'Betal for abonnementet ditt.'),
-  cancelOrder: page('/avbryt-bestilling', 'ordering', open, 'Kjøpet ditt ble avbrutt', 'Bestillingen ble avbrutt før den var fullført. Du kan prøve på nytt.'),
-  invoiceOverview: page('/fakturaoversikt', 'billing', subscriber, 'Fakturaoversikt', 'Se fakturaene dine, hva som er betalt og hva som gjenstår.'),
-  newPrices: page('/nye-priser', 'billing', open, 'Nye priser', 'Informasjon om nye priser på abonnementet.'),
-  payInvoice: page('/betal-faktura/:ariaInvoiceNo', 'billing', subscriber, 'Betal faktura', 'Betal en faktura.'),
-  editProfile: page('/endre-profil', 'profile', subscriber, 'Endre profil', 'Endre navn, telefonnummer, fødselsdato og e-postadresse.'),
-  changeSubscription: page('/endre-abonnement', 'subscription', subscriber, 'Endre abonnement', 'Bytt til et annet abonnement eller en annen betalingsperiode.'),
-  changeSubscriptionReceipt: page('/receipt2', 'subscription', open, 'Abonnementet er endret', 'Kvittering for endringen av abonnementet.'),
-  cancelSubscription: page('/avslutt-abonnement', 'subscription', subscriber, 'Avslutt abonnement', 'Si opp abonnementet. Det løper ut perioden du har betalt for.'),
-  subscriptionCancelled: page('/abonnement-avsluttet', 'subscription', subscriber, 'Abonnementet er sagt opp', 'Bekreftelse på oppsigelsen og datoen abonnementet løper ut.'),
-  subscriptionReactivated: page('/abonnement-reaktivert', 'subscription', subscriber, 'Abonnementet fortsetter', 'Bekreftelse på at abonnementet ditt er startet igjen.'),
-  undoCancellation: page('/angre-oppsigelse', 'subscription', subscriber, 'Angre oppsigelse', 'Angre oppsigelsen, så fortsetter abonnementet som før.'),
-  dataTakeout: page(`/${IDENTITY_PROVIDER_TOKEN}TakeoutGateway`, 'privacy', subscriber, 'Last ned dataene dine', 'Be om en kopi av dataene vi har om deg. Det kan ta opptil 30 dager.'),
-  accountDeletion: page(
-    `/${IDENTITY_PROVIDER_TOKEN}DeleteGateway`,
-    'privacy',
-    subscriber,
-    'Slett kontoen din',
-    'Be om at kontoen din slettes. Det kan ta opptil 30 dager, og betalingshistorikk kan ikke slettes før det har gått 5 år.',
-  ),
-  terms: page('/vilkaar', 'privacy', open, 'Vilkår', 'Vilkårene for abonnementet.'),
-  businessTerms: page('/vilkaar/bedrift', 'privacy', open, 'Vilkår for bedrifter', 'Vilkårene for bedriftsabonnement.'),
-  moreTerms: page('/vilkaar-mer', 'privacy', open, 'Flere vilkår', 'Utfyllende vilkår for abonnement og tjenester.'),
-  data: page('/data', 'privacy', open, 'Dine data', 'Hvilke data vi samler inn om deg, og hvordan de brukes.'),
-  privacy: page('/personvern', 'privacy', open, 'Personvern', 'Personvernerklæringen: hvordan vi behandler personopplysningene dine.'),
-  cookiePolicy: page('/cookie-policy', 'privacy', open, 'Informasjonskapsler', 'Hvilke informasjonskapsler vi bruker, og hvorfor.'),
-  privacyDetails: page('/personverndetaljer', 'privacy', open, 'Personverndetaljer', 'Detaljer om behandlingen av personopplysningene dine.'),
-  privacySettings: page('/personverninnstillinger', 'privacy', auth, 'Personverninnstillinger', 'Velg hvilke samtykker du gir oss, og be om innsyn i eller sletting av dataene dine.'),
-  consent1: page('/samtykke1', 'privacy', subscriber, 'Samtykke', 'Gi eller trekk tilbake samtykke (steg 1 av 3).'),
-  consent2: page('/samtykke2', 'privacy', subscriber, 'Samtykke', 'Gi eller trekk tilbake samtykke (steg 2 av 3).'),
-  consent3: page('/samtykke3', 'privacy', subscriber, 'Samtykke', 'Gi eller trekk tilbake samtykke (steg 3 av 3).'),
-  myContent: page('/mitt-innhold', 'subscription', subscriber, 'Mitt innhold', 'Innholdet du har tilgang til gjennom abonnementet.'),
-  maintenance: page('/maintenance', 'titles', open, 'Min Side er midlertidig utilgjengelig', 'Min Side er nede for vedlikehold.'),
-  notFound: page('/404', 'support', open, 'Fant ikke siden', 'Siden du lette etter finnes ikke.'),
+  home: page('/', 'subscription', subscriber, 'Min Side'),
+  callback: page('/callback', 'auth', open, 'Logger inn'),
+  login: page('/logg-inn', 'auth', open, 'Logg inn'),
+  orderSubscription: page('/bestill-abonnement', 'ordering', auth, 'Bestill abonnement'),
+  winback: page('/winback', 'ordering', open, 'Velkommen tilbake'),
+  orderFailed: page('/bestilling-feilet', 'ordering', auth, 'Bestillingen feilet'),
+  completePurchase: page('/completepurchase', 'ordering', notStated, 'Fullfører kjøpet'),
+  completeVippsPurchase: page('/completevippspurchase', 'ordering', notStated, 'Fullfører kjøpet'),
+  purchaseError: page('/feil-kjop', 'ordering', notStated, 'Kjøp feilet'),
+  noSubscription: page('/ingen-abonnement', 'ordering', auth, 'Ingen abonnement'),
+  receipt: page('/kvittering', 'ordering', subscriber, 'Kvittering'),
+  withdrawal: page('/angre-kjop', 'ordering', subscriber, 'Angre kjøpet'),
+  deliveryAddress: page('/leveringsadresse', 'delivery', subscriber, 'Leveringsadresse'),
+  contact: page('/kontakt', 'profile', subscriber, 'Kontaktinformasjon'),
+  customerService: page('/kundeservice', 'support', open, 'Kundeservice'),
+  familySharing: page('/familiedeling', 'family', subscriber, 'Familiedeling'),
+  verifyFamilyMember: page('/verifiser-familiemedlem', 'family', auth, 'Bekreft familiedeling'),
+  familyShareAccepted: page('/deling-akseptert', 'family', subscriber, 'Deling akseptert'),
+  deliveryComplaint: page('/tilbakemelding', 'delivery', subscriber, 'Meld fra om levering'),
+  connectSubscription: page('/koble-bruker', 'ordering', auth, 'Koble til abonnement'),
+  alreadySubscriber: page('/allerede-abonnent', 'ordering', subscriber, 'Du er allerede abonnent'),
+  changePaymentMethod: page('/endre-betalingsmetode', 'billing', subscriber, 'Endre betalingsmetode'),
+  changePaymentMethodVerify: page('/endre-betalingsmetode/verify', 'billing', subscriber, 'Bekrefter betalingsmetode'),
+  student: page('/student', 'student', open, 'Student'),
+  studentVerification: page('/student-verifisering', 'student', auth, 'Bekreft at du er student'),
+  studentReceipt: page('/student-kvittering', 'student', subscriber, 'Studentabonnementet er klart'),
+  business: page('/bedrift', 'business', auth, 'Bedriftsabonnement'),
+  businessAdmin: page('/administrer-bedrift', 'business', subscriber, 'Administrer bedriftsabonnement'),
+  addPaymentCard: page('/legg-til-betalingskort', 'billing', subscriber, 'Legg til betalingskort'),
+  addPaymentCardVerify: page('/legg-til-betalingskort/verify', 'billing', subscriber, 'Bekrefter betalingskort'),
+  deliveryChange: page('/endre-avislevering', 'delivery', subscriber, 'Ferie og leveringsendring'),
+  payment: page('/betaling', 'billing', open, 'Betaling'),
+  cancelOrder: page('/avbryt-bestilling', 'ordering', open, 'Kjøpet ditt ble avbrutt'),
+  invoiceOverview: page('/fakturaoversikt', 'billing', subscriber, 'Fakturaoversikt'),
+  newPrices: page('/nye-priser', 'billing', open, 'Nye priser'),
+  payInvoice: page('/betal-faktura/:ariaInvoiceNo', 'billing', subscriber, 'Betal faktura'),
+  editProfile: page('/endre-profil', 'profile', subscriber, 'Endre profil'),
+  changeSubscription: page('/endre-abonnement', 'subscription', subscriber, 'Endre abonnement'),
+  changeSubscriptionReceipt: page('/receipt2', 'subscription', open, 'Abonnementet er endret'),
+  cancelSubscription: page('/avslutt-abonnement', 'subscription', subscriber, 'Avslutt abonnement'),
+  subscriptionCancelled: page('/abonnement-avsluttet', 'subscription', subscriber, 'Abonnementet er sagt opp'),
+  subscriptionReactivated: page('/abonnement-reaktivert', 'subscription', subscriber, 'Abonnementet fortsetter'),
+  undoCancellation: page('/angre-oppsigelse', 'subscription', subscriber, 'Angre oppsigelse'),
+  dataTakeout: page(`/${IDENTITY_PROVIDER_TOKEN}TakeoutGateway`, 'privacy', subscriber, 'Last ned dataene dine'),
+  accountDeletion: page(`/${IDENTITY_PROVIDER_TOKEN}DeleteGateway`, 'privacy', subscriber, 'Slett kontoen din'),
+  terms: page('/vilkaar', 'privacy', open, 'Vilkår'),
+  businessTerms: page('/vilkaar/bedrift', 'privacy', open, 'Vilkår for bedrifter'),
+  moreTerms: page('/vilkaar-mer', 'privacy', open, 'Flere vilkår'),
+  data: page('/data', 'privacy', open, 'Dine data'),
+  privacy: page('/personvern', 'privacy', open, 'Personvern'),
+  cookiePolicy: page('/cookie-policy', 'privacy', open, 'Informasjonskapsler'),
+  privacyDetails: page('/personverndetaljer', 'privacy', open, 'Personverndetaljer'),
+  privacySettings: page('/personverninnstillinger', 'privacy', auth, 'Personverninnstillinger'),
+  consent1: page('/samtykke1', 'privacy', subscriber, 'Samtykke'),
+  consent2: page('/samtykke2', 'privacy', subscriber, 'Samtykke'),
+  consent3: page('/samtykke3', 'privacy', subscriber, 'Samtykke'),
+  myContent: page('/mitt-innhold', 'subscription', subscriber, 'Mitt innhold'),
+  maintenance: page('/maintenance', 'titles', open, 'Min Side er midlertidig utilgjengelig'),
+  notFound: page('/404', 'support', open, 'Fant ikke siden'),
 } as const satisfies Record<string, PageRoute>;
 
 export type PageKey = keyof typeof pages;

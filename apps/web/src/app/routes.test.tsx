@@ -7,6 +7,7 @@ import { createFakeIdentity, subscriber, withoutSubscription, type FakeIdentity 
 import { adresseavisen, seedTitle } from '../test/fixtures.ts';
 import { pages, redirects, resolvePattern, type PageKey, type RouteModule } from './paths.ts';
 import { createRoutes } from './routes.tsx';
+import { routePurposes } from './route-purposes.ts';
 import { systemClock } from '@minside/domain';
 
 type Access = 'none' | 'public' | 'auth' | 'subscriber' | 'not stated';
@@ -98,7 +99,7 @@ describe('route table (SPEC §2)', () => {
     const page = pages[key as PageKey];
     expect(page.meta).toEqual({ ...expectedMeta[access], isMaintenance: false });
     expect(page.title).not.toBe('');
-    expect(page.purpose).not.toBe('');
+    expect(routePurposes[key as PageKey]).not.toBe('');
     expect(childRoutes().find((route) => route.path === path)?.id).toBe(key);
   });
 
@@ -188,7 +189,7 @@ describe('router', () => {
     seedTitle(queryClient, adresseavisen);
     await navigateTo('/fakturaoversikt');
     expect(await screen.findByRole('heading', { level: 1, name: 'Fakturaoversikt' })).toBeDefined();
-    expect(screen.getByText(pages.invoiceOverview.purpose)).toBeDefined();
+    expect(screen.getByText(routePurposes.invoiceOverview)).toBeDefined();
     expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Adresseavisen' }).getAttribute('href')).toBe('https://www.adressa.no');
     expect(screen.getByRole('contentinfo').textContent).toContain(`© ${systemClock().getFullYear()} Adresseavisen-gruppen`);
   });

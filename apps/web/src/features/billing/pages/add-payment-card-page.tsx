@@ -38,7 +38,11 @@ export function AddPaymentCardPage() {
   return (
     <Page
       title={page.title}
-      lead={cardsOffered ? 'Kortet brukes til å fornye abonnementet automatisk. Du skriver inn kortnummeret hos betalingstjenesten; vi lagrer aldri kortnummeret.' : page.purpose}
+      lead={
+        cardsOffered
+          ? 'Kortet brukes til å fornye abonnementet automatisk. Du skriver inn kortnummeret hos betalingstjenesten; vi lagrer aldri kortnummeret.'
+          : 'Registrer et nytt betalingskort for abonnementet.'
+      }
     >
       <div className={ui.stack}>
         {current.error ? (

@@ -127,7 +127,7 @@ export function ChangePaymentMethodPage() {
 
   const page = pages.changePaymentMethod;
   return (
-    <Page title={page.title} lead={page.purpose}>
+    <Page title={page.title} lead="Bytt hvordan du betaler for abonnementet.">
       <div className={`${ui.stack} ${styles.layout}`}>
         {done ? (
           <p className={ui.success} role="status">

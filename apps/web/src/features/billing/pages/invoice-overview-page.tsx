@@ -84,7 +84,7 @@ export function InvoiceOverviewPage() {
   const groups = invoiceGroups.map((group) => ({ group, invoices: invoices.filter((invoice) => invoiceGroupOf[invoice.collection] === group) })).filter((entry) => entry.invoices.length > 0);
 
   return (
-    <Page title={pages.invoiceOverview.title} lead={pages.invoiceOverview.purpose}>
+    <Page title={pages.invoiceOverview.title} lead="Se fakturaene dine, hva som er betalt og hva som gjenstår.">
       {query.data ? <InvoiceSummary invoices={invoices} /> : null}
 
       <section className={styles.list} aria-labelledby="alle-fakturaer">

@@ -23,6 +23,9 @@ import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 import own from './delivery-address-page.module.css';
 
+/** The page's lead, in every state of the page. */
+const lead = 'Se og endre adressen avisen leveres til.';
+
 /**
  * The new address (the domain's schema, SPEC §5 messages) and the day it applies from: none
  * chosen is the next possible day; the day is checked against the title's calendar as fetched.
@@ -68,7 +71,7 @@ export function DeliveryAddressPage() {
 
   if (!isPaper) {
     return (
-      <Page title={page.title} lead={page.purpose}>
+      <Page title={page.title} lead={lead}>
         <PaperOnlyNotice />
       </Page>
     );
@@ -106,7 +109,7 @@ export function DeliveryAddressPage() {
   }
 
   return (
-    <Page title={page.title} lead={page.purpose}>
+    <Page title={page.title} lead={lead}>
       {message ? (
         <p className={form.success} role="status">
           {message}

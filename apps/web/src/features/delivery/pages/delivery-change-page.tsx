@@ -13,6 +13,9 @@ import { useDeliveryTitle } from '../use-delivery-title.ts';
 import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 
+/** The page's lead, in every state of the page. */
+const lead = 'Stopp avisen eller send den til en annen adresse i ferien, eller endre leveringen for godt.';
+
 /** /endre-avislevering: vacation stops, redirects and moves (SPEC §2, §3, §5). */
 export function DeliveryChangePage() {
   const page = pages.deliveryChange;
@@ -26,7 +29,7 @@ export function DeliveryChangePage() {
 
   if (!isPaper) {
     return (
-      <Page title={page.title} lead={page.purpose}>
+      <Page title={page.title} lead={lead}>
         <PaperOnlyNotice />
       </Page>
     );
@@ -39,7 +42,7 @@ export function DeliveryChangePage() {
   };
 
   return (
-    <Page title={page.title} lead={page.purpose}>
+    <Page title={page.title} lead={lead}>
       {calendar.data ? (
         <section className={styles.info} aria-label="Frist for endringer">
           <p className={styles.infoText}>

@@ -18,6 +18,9 @@ import { useDeliveryTitle } from '../use-delivery-title.ts';
 import form from '../../../components/form.module.css';
 import styles from '../components/section.module.css';
 
+/** The page's lead, in every state of the page. */
+const lead = 'Gi beskjed hvis avisen ikke kom, kom for sent eller var skadet.';
+
 /**
  * What the user chose and typed, checked together (every unanswered question is said at once):
  * a code, at least one day (SPEC §6 message), the text where the code needs one, and one of the
@@ -111,7 +114,7 @@ export function DeliveryComplaintPage() {
 
   if (!isPaper) {
     return (
-      <Page title={page.title} lead={page.purpose}>
+      <Page title={page.title} lead={lead}>
         <PaperOnlyNotice />
       </Page>
     );
@@ -121,7 +124,7 @@ export function DeliveryComplaintPage() {
 
   if (receipt) {
     return (
-      <Page title={page.title} lead={page.purpose}>
+      <Page title={page.title} lead={lead}>
         <Receipt
           receipt={receipt}
           labelOf={labelOf}
@@ -136,7 +139,7 @@ export function DeliveryComplaintPage() {
 
   if (!codes.data || !options.data) {
     return (
-      <Page title={page.title} lead={page.purpose}>
+      <Page title={page.title} lead={lead}>
         <LoadState error={options.error ?? codes.error} />
       </Page>
     );
@@ -166,7 +169,7 @@ export function DeliveryComplaintPage() {
   }
 
   return (
-    <Page title={page.title} lead={page.purpose}>
+    <Page title={page.title} lead={lead}>
       <section className={styles.section} aria-labelledby="complaint-heading">
         <h2 id="complaint-heading" className={styles.heading}>
           Hva skjedde?
