@@ -92,8 +92,8 @@ const oneClock = [
 // which feeds the error summary of components/form.tsx. Only that file may use the form library,
 // and the UI code does not check input by hand with `schema.safeParse(…)` beside it.
 const webFormHook = 'apps/web/src/lib/use-zod-form.ts';
-/** preact/compat has no useOptimistic (ADR 021): the one `react` resolves to is a stand-in for React Router (src/lib/react-on-preact.ts). */
-const noUseOptimistic = { name: 'react', importNames: ['useOptimistic'], message: 'Not on preact/compat (ADR 021): the useOptimistic `react` resolves to is only a stand-in for React Router.' };
+/** preact/compat has no useOptimistic (ADR 021), though React's types, which the code is checked with, declare it. */
+const noUseOptimistic = { name: 'react', importNames: ['useOptimistic'], message: 'Not on preact/compat (ADR 021): `react` is preact/compat, which has no useOptimistic.' };
 const noFormLibrary = {
   group: ['react-hook-form', 'react-hook-form/*', '@hookform/*'],
   message: 'A form is written with useZodForm (src/lib/use-zod-form.ts, issue 26.3): the form library is used there only.',
@@ -126,8 +126,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      // preact/compat has no useOptimistic (ADR 021); the one `react` resolves to is a stand-in for
-      // React Router (src/lib/react-on-preact.ts) that never shows an optimistic state. And one way
+      // preact/compat has no useOptimistic (ADR 021), which React's types declare. And one way
       // to write a form (issue 26.3): the form library only in the hook that wraps it.
       'no-restricted-imports': ['error', { paths: [noUseOptimistic], patterns: [noFormLibrary] }],
     },

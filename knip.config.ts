@@ -24,9 +24,9 @@ const config: KnipConfig = {
       ignoreDependencies: ['date-holidays'],
     },
     'apps/web': {
-      // Reached through Vite aliases (vite.config.ts): `react` → react-on-preact.ts, `zod` → lib/zod.ts.
+      // Reached through a Vite alias (vite.config.ts): `zod` → lib/zod.ts.
       // The server render's entry is built by `vite build --ssr` (package.json) and loaded by the server (ADR 032).
-      entry: ['src/lib/react-on-preact.ts', 'src/lib/zod.ts', 'src/entry-server.tsx'],
+      entry: ['src/lib/zod.ts', 'src/entry-server.tsx'],
       project: ['src/**/*.{ts,tsx}', '*.ts'],
     },
     'packages/bank-files': {

@@ -31,20 +31,6 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * `react` resolves to src/lib/react-on-preact.ts: preact/compat (ADR 021) plus the `useOptimistic`
- * that React Router 8 calls and compat lacks. A plugin rather than an entry in `resolve.alias`
- * below, because the preset's own `react` alias comes first; listed after preact(), its alias comes
- * before the preset's. The component tests use it too (vitest.config.ts).
- */
-export function reactOnPreact(): Plugin {
-  const compatWithRouterHooks = path.resolve(import.meta.dirname, 'src/lib/react-on-preact.ts');
-  return {
-    name: 'minside:react-on-preact',
-    config: () => ({ resolve: { alias: [{ find: /^react$/, replacement: compatWithRouterHooks }] } }),
-  };
-}
-
 // The API server (apps/server) serves /api, the generated logos, the embedded identity
 // provider and the dev mail outbox. In dev, Vite proxies them so the SPA and the API share
 // an origin, exactly as in production where the server serves the built SPA.
@@ -76,12 +62,11 @@ const clientBuild: UserConfig = {
           groups: [
             // The accessible widgets (date pickers, with their clsx) load with the pages that use them, not on every page.
             // The form library (react-hook-form) likewise loads with the pages that have a form. `vendor`
-            // is matched first: a group takes its modules' dependencies along, and react belongs in it —
-            // named here, as `react` is our src/lib/react-on-preact.ts: with no library in `vendor` that
-            // imports it, the `forms` group took it along, and every page loaded react-hook-form for it.
+            // is matched first: a group takes its modules' dependencies along, and react (preact/compat)
+            // belongs in it, not in `forms`, or every page would load react-hook-form for it.
             {
               name: 'vendor',
-              test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|clsx|react-hook-form|@hookform|zod)[\\/])|[\\/]src[\\/]lib[\\/]react-on-preact\.ts$/,
+              test: /[\\/]node_modules[\\/](?!(?:@datadog|react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized|clsx|react-hook-form|@hookform|zod)[\\/])/,
               priority: 3,
             },
             // zod (with its browser setting, src/lib/zod.ts) in its own chunk: the browser checks only what
@@ -129,7 +114,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // react-dom (and /client, /test-utils) and the JSX runtime to it, for our code and for the
   // libraries alike. Same component code, about 60 KB less JavaScript on every page (ADR 021).
   // The server render (docs/decisions/032) uses the same, without hot refresh or precompression.
-  plugins: isSsrBuild ? [preact({ prefreshEnabled: false }), reactOnPreact()] : [preact(), reactOnPreact(), precompress()],
+  plugins: isSsrBuild ? [preact({ prefreshEnabled: false })] : [preact(), precompress()],
   resolve: {
     // zod without JIT in the browser (src/lib/zod.ts says why). Only the bare specifier: the shim
     // itself imports 'zod/v4'.

@@ -1,11 +1,10 @@
 import { defineProject } from 'vitest/config';
 import preact from '@preact/preset-vite';
-import { reactOnPreact } from './vite.config.ts';
 
 export default defineProject({
   // The app's own Vite setup for React code on Preact (ADR 021), so components are tested on the
   // runtime that ships. Refresh (dev server only) is off.
-  plugins: [preact({ prefreshEnabled: false }), reactOnPreact()],
+  plugins: [preact({ prefreshEnabled: false })],
   resolve: {
     conditions: ['module', 'browser', 'development|production'],
     // React's useSyncExternalStore shim (React Aria's date fields use it) is CommonJS that requires
