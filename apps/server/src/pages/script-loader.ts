@@ -9,8 +9,10 @@ import { createHash } from 'node:crypto';
  * 47 KB of scripts is over half a second). Started from here, the paint cannot wait on them.
  *
  * The files come in the element's `data-modules` (the entry first), so the script's text is one
- * constant, allowed by its hash in the page's CSP. A hidden page (a tab opened in the background)
- * gets no animation frames: it starts at once, as it would paint nothing anyway.
+ * constant, allowed by its hash in the page's CSP. It waits for the whole document first (unlike a
+ * module script, `import()` does not): the entry expects #root and the data blocks at the end of
+ * `<body>`, and takes the session's block out of the page. A hidden page (a tab opened in the
+ * background) gets no animation frames: it starts once parsed, as it would paint nothing anyway.
  */
 const LOADER = [
   '(function(){',
@@ -19,7 +21,10 @@ const LOADER = [
   "for(var i=1;i<files.length;i++){var link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.href=files[i];document.head.appendChild(link);}",
   'import(files[0]);',
   '}',
+  'function afterPaint(){',
   "if(document.visibilityState==='hidden')start();else requestAnimationFrame(function(){setTimeout(start,0);});",
+  '}',
+  "if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',afterPaint);else afterPaint();",
   '})();',
 ].join('');
 

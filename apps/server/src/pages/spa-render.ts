@@ -180,6 +180,9 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       const method = init?.method ?? 'GET';
       if (method !== 'GET') throw new Error(`Server render: a page may only read (${method} ${String(resource)})`);
       const url = typeof resource === 'string' ? resource : resource instanceof URL ? resource.href : resource.url;
+      // Only this page's own API: a page path would render a page inside the render, with the visitor's cookies.
+      const target = new URL(url, `http://${host}`);
+      if (target.host !== host || !target.pathname.startsWith('/api/')) throw new Error(`Server render: a page may only call this site's API (${url})`);
       const asked: Record<string, string> = { host, accept: new Headers(init?.headers).get('accept') ?? '*/*', 'sec-fetch-site': 'same-origin' };
       if (visitorCookies !== undefined) asked['cookie'] = visitorCookies;
       const answer = await app.inject({ method: 'GET', url, headers: asked });

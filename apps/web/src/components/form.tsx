@@ -93,6 +93,10 @@ export function Form({ onSubmit, errors, children, ...attributes }: FormProps) {
   const listed = shown ? current.filter(([id]) => shown.ids.includes(id)) : [];
   return (
     <form
+      // Until the scripts have taken a server-rendered page over (docs/decisions/032), Enter submits
+      // the form the browser's way: by POST its fields go nowhere (the server answers a page path's
+      // POST with 404), where the default GET would put them, a password too, in the address.
+      method="post"
       {...attributes}
       noValidate
       onInput={() => {

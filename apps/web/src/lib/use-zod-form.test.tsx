@@ -92,6 +92,11 @@ describe('useZodForm', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('is a POST form: submitted before the scripts have taken a server-rendered page over, its fields never go into the address', () => {
+    show();
+    expect(field('E-post').closest('form')?.getAttribute('method')).toBe('post');
+  });
+
   it('an API error about a field: its message at that field and in the summary, not as an alert', async () => {
     show(() => taken);
     type('Adresse', 'Storgata 1');

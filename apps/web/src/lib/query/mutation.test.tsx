@@ -69,6 +69,19 @@ describe('useMutation', () => {
     expect(text()).toBe('idle/////0');
   });
 
+  it('shows the error even when its onError throws: a failing callback does not leave it pending', async () => {
+    renderForm({
+      mutationFn: async () => Promise.reject(new Error('Ugyldig kode')),
+      onError: () => {
+        throw new Error('callback failed');
+      },
+    });
+    await act(async () => {
+      await expect(mutation!.mutateAsync('123')).rejects.toThrow();
+    });
+    expect(text()).toBe('error//123//Ugyldig kode/0');
+  });
+
   it('is not retried unless the options say so', async () => {
     const mutationFn = vi.fn<(value: string) => Promise<string>>().mockRejectedValueOnce(new Error('nede')).mockResolvedValue('ok');
     renderForm({ mutationFn });

@@ -79,9 +79,13 @@ export function useMutation<TData = unknown, TVariables = void>(options: Mutatio
           await onSettled?.(data, null, variables);
         } catch (caught) {
           const error = caught as Error;
-          await onError?.(error, variables);
-          await onSettled?.(undefined, error, variables);
-          show({ status: 'error', data: undefined, error, variables });
+          try {
+            await onError?.(error, variables);
+            await onSettled?.(undefined, error, variables);
+          } finally {
+            // A callback that throws must not leave the mutation pending for ever.
+            show({ status: 'error', data: undefined, error, variables });
+          }
           if (current()) {
             callbacks.onError?.(error, variables);
             callbacks.onSettled?.(undefined, error, variables);

@@ -3,6 +3,15 @@ import type { Location, RouteObject, Router, ScrollMemory } from './types.ts';
 
 const SCROLL_STORAGE_KEY = 'minside-scroll-positions';
 
+/** The element id a `#fragment` names; a malformed escape (`#%E0`) is taken as written, not thrown. */
+function fragmentId(hash: string): string {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return hash.slice(1);
+  }
+}
+
 /**
  * The scroll position of each history entry, by its location key: back and forward return to it,
  * and a reload too (kept in sessionStorage when the page is left). The browser's own restoration is
@@ -30,7 +39,7 @@ function createScrollMemory(currentKey: () => string): ScrollMemory {
     restore({ key, hash }, action, initial) {
       const saved = positions[key];
       if (action === 'POP' && saved !== undefined) return window.scrollTo(0, saved);
-      const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+      const target = hash ? document.getElementById(fragmentId(hash)) : null;
       if (target) return target.scrollIntoView();
       // The first page stays where the browser has it (a server-rendered page may have been scrolled already).
       if (!initial) window.scrollTo(0, 0);
