@@ -103,6 +103,8 @@ export function Form({ onSubmit, errors, children, ...attributes }: FormProps) {
         awaitingResult.current = false;
       }}
       onSubmit={(event) => {
+        // Once the scripts run, the app sends the form; the browser never does.
+        event.preventDefault();
         awaitingResult.current = true;
         setAttempt((count) => count + 1);
         onSubmit(event);
