@@ -37,7 +37,7 @@ function withoutStylesheet(html: string, href: string): string {
 
 /**
  * index.html around a page the server rendered (docs/decisions/032): the title's branding in
- * `<html>`, `<title>` and the favicon (what the browser's title-theme.ts would set), the page's
+ * `<html>` and `<title>` (what the browser's title-theme.ts would set; the favicon it sets itself), the page's
  * stylesheets and chunks in `<head>`, and the markup in #root. Undefined when the template does
  * not have the shape Vite builds (the page is then sent without markup).
  */
@@ -48,11 +48,13 @@ function renderedTemplate(html: string, rendered: RenderedDocument): string | un
   const steps: [RegExp, (match: string) => string][] = [
     [/<html\b[^>]*>/, (tag) => tag.replace(/>$/, ` class="${escapeHtml(rendered.rootClass)}">`)],
     [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(rendered.title)}</title>`],
-    [/<link rel="icon"[^>]*>/, () => `<link rel="icon" type="image/png" href="${escapeHtml(rendered.favicon)}">`],
     [/<\/head>/, (tag) => `${rendered.head}${scriptLoader([...new Set([...scripts.modules, ...rendered.modules])])}${tag}`],
     // Marked until the browser takes it over (apps/web/src/app/server-render.ts, SERVER_RENDERED_ATTRIBUTE).
     [/<div id="root"><\/div>/, () => `<div id="root" data-server-rendered>${rendered.root}</div>`],
   ];
+  // The favicon is left to the browser's app (title-theme.ts sets it once running): it is the title's
+  // own site's, another origin, and requested with the document it was a new connection the page's
+  // first paint was simulated to wait on (Lighthouse: LCP 0.8 or 1.4 s by whether it came first).
   let page = scripts.html;
   // The stylesheets the rendered page has inline.
   for (const href of rendered.inlinedStylesheets) page = withoutStylesheet(page, href);
