@@ -51,6 +51,19 @@ async function signedInContext(browser: Browser, options: Parameters<Browser['ne
   return context;
 }
 
+/** Records the page's layout shifts not caused by input, from its first paint on (read with layoutShiftsOf). */
+async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+const layoutShiftsOf = (page: Page) => page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
+
 /** The titles' own sites (the favicon) are not reachable from the test machine: answered empty, so they log no error. */
 async function offlineTitleSites(page: Page): Promise<void> {
   await page.route(
@@ -169,16 +182,10 @@ for (const viewport of [
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await offlineTitleSites(page);
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.goto(adresseavisen('/kundeservice'));
     await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)).toEqual([]);
+    expect(await layoutShiftsOf(page)).toEqual([]);
     expect(await page.locator('#root').innerHTML()).toBe(sent);
     await context.close();
   });
@@ -250,13 +257,7 @@ test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
       const context = await signedInContext(browser, { viewport });
       const page = await context.newPage();
       await offlineTitleSites(page);
-      await page.addInitScript(() => {
-        const shifts: number[] = [];
-        (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await recordLayoutShifts(page);
       // The page's scripts held back: what is on screen is the server's markup alone. (Navigated by the
       // page itself: the fixture's goto would wait for the hydration this holds back.)
       let releaseScripts: () => void = () => {};
@@ -276,7 +277,7 @@ test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
       releaseScripts();
       await expect(page.locator('#root[data-server-rendered]')).not.toBeAttached({ timeout: 15_000 });
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)).toEqual([]);
+      expect(await layoutShiftsOf(page)).toEqual([]);
       expect(await page.locator('#root').innerHTML()).toBe(sent);
       await context.close();
     });

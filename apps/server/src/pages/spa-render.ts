@@ -61,7 +61,6 @@ export interface RenderedDocument {
   /** The data block for the end of `<body>`, beside the bootstrap block. */
   data: string;
   title: string;
-  favicon: string;
   rootClass: string;
   /** CSP hashes of the inline `<style>` in `head`. */
   styleHashes: string[];
@@ -213,7 +212,6 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       inlinedStylesheets: inline ? documentCss.map((file) => `/${file}`) : [],
       data: `<script type="application/json" id="${bundle.SERVER_RENDER_ELEMENT_ID}">${serializeForScript(rendered.data)}</script>`,
       title: rendered.document.title,
-      favicon: rendered.document.favicon,
       rootClass: rendered.document.rootClass,
       styleHashes: inline ? [`'sha256-${createHash('sha256').update(style).digest('base64')}'`] : [],
     };
