@@ -149,7 +149,7 @@ function signedIn(browser: Browser, persona: Persona): Promise<StorageState> {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(adresseavisen('/kundeservice'));
-      await page.getByRole('banner').getByRole('button', { name: 'Logg inn' }).first().click();
+      await page.getByRole('banner').getByRole('link', { name: 'Logg inn' }).first().click();
       await signInAtProvider(page, persona);
       await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible({ timeout: 30_000 });
       const stored = await context.storageState();

@@ -13,12 +13,12 @@ test('signed out, a guarded page leads to the provider, and login lands back on 
   await expect(page.getByRole('heading', { level: 1, name: 'Fakturaoversikt' })).toBeVisible();
   const header = page.getByRole('banner');
   await expect(header.getByRole('button', { name: 'Logg ut' })).toBeVisible();
-  await expect(header.getByRole('button', { name: 'Logg inn' })).toHaveCount(0);
+  await expect(header.getByRole('link', { name: 'Logg inn' })).toHaveCount(0);
   expect((await apiCall(page, '/api/session')).status).toBe(200);
 
   await header.getByRole('button', { name: 'Logg ut' }).click();
   await expect(page).toHaveURL(adresseavisen('/kundeservice'));
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Logg inn' })).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Logg inn' })).toBeVisible();
   expect((await apiCall(page, '/api/session')).status).toBe(401);
 
   // The provider's session ended too: the next login asks for the password again.
@@ -35,7 +35,7 @@ test('a wrong password is refused with a Norwegian message', async ({ page }) =>
 
 test('Logg inn in the header signs in from a public page and returns to it', async ({ page }) => {
   await page.goto(adresseavisen('/kundeservice'));
-  await page.getByRole('banner').getByRole('button', { name: 'Logg inn' }).click();
+  await page.getByRole('banner').getByRole('link', { name: 'Logg inn' }).click();
   await signInAtProvider(page, 'digital@minside.test');
   await expect(page).toHaveURL(adresseavisen('/kundeservice'));
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logg ut' })).toBeVisible();

@@ -96,7 +96,7 @@ test('signing in: from the header through the provider’s login page and back, 
   await expectVisibleFocus(page);
 
   const banner = page.getByRole('banner');
-  await tabTo(page, banner.getByRole('button', { name: 'Logg inn' }));
+  await tabTo(page, banner.getByRole('link', { name: 'Logg inn' }));
   await page.keyboard.press('Enter');
   await signInByKeyboard(page, 'student@minside.test');
 

@@ -18,7 +18,7 @@ async function signInAtVipps(page: Page, email: string) {
 test.describe.serial('logging in with Vipps beside the account', () => {
   test('a person who declines at Vipps (its consent is all or nothing) is back where they started, signed in nowhere', async ({ page }) => {
     await page.goto(adresseavisen('/kundeservice'));
-    await page.getByRole('banner').getByRole('button', { name: 'Logg inn' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Logg inn' }).click();
     await expect(page).toHaveURL(/\/logg-inn\?login=/);
     await page.getByRole('button', { name: 'Logg inn med Vipps' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Logg inn med Vipps' })).toBeVisible();

@@ -19,7 +19,7 @@ const header = (page: Page) => page.getByRole('banner');
 
 async function logOut(page: Page) {
   await header(page).getByRole('button', { name: 'Logg ut' }).click();
-  await expect(header(page).getByRole('button', { name: 'Logg inn' })).toBeVisible();
+  await expect(header(page).getByRole('link', { name: 'Logg inn' })).toBeVisible();
 }
 
 test('the login page wears the title: its wordmark, its name and its colour', async ({ page }) => {
@@ -44,7 +44,7 @@ test('the login page wears the title: its wordmark, its name and its colour', as
 test('"Avbryt" goes back to the page the login started from, or to the title\'s front page, never to an error', async ({ page }) => {
   // From customer service (open to all): back there.
   await page.goto(adresseavisen('/kundeservice'));
-  await header(page).getByRole('button', { name: 'Logg inn' }).click();
+  await header(page).getByRole('link', { name: 'Logg inn' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Logg inn' })).toBeVisible();
   await page.getByRole('link', { name: 'Avbryt' }).click();
   await expect(page).toHaveURL(adresseavisen('/kundeservice'));
@@ -68,7 +68,7 @@ test('"Glemt passord?": a code from the mailbox and a new password sign the subs
 
   // A login of this run's own: signed up with a code, as a new subscriber does.
   await page.goto(adresseavisen('/kundeservice'));
-  await header(page).getByRole('button', { name: 'Logg inn' }).click();
+  await header(page).getByRole('link', { name: 'Logg inn' }).click();
   await page.getByRole('link', { name: 'Opprett bruker' }).click();
   await page.getByLabel('Fornavn').fill('Glenn');
   await page.getByLabel('Etternavn').fill('Glemsk');
@@ -82,7 +82,7 @@ test('"Glemt passord?": a code from the mailbox and a new password sign the subs
   await logOut(page);
 
   // Forgotten: from the login page to a new password.
-  await header(page).getByRole('button', { name: 'Logg inn' }).click();
+  await header(page).getByRole('link', { name: 'Logg inn' }).click();
   await page.getByRole('link', { name: 'Glemt passord?' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Glemt passord?' })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Adresseavisen' })).toBeVisible();
@@ -108,7 +108,7 @@ test('"Glemt passord?": a code from the mailbox and a new password sign the subs
   await logOut(page);
 
   // The old password is refused, the new one works.
-  await header(page).getByRole('button', { name: 'Logg inn' }).click();
+  await header(page).getByRole('link', { name: 'Logg inn' }).click();
   await signInAtProvider(page, email, oldPassword);
   await expect(page.getByRole('alert')).toHaveText('Feil e-post eller passord.');
   await page.getByLabel('Passord', { exact: true }).fill(newPassword);

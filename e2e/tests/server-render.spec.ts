@@ -168,6 +168,28 @@ test('the public pages hydrate with no console warning or error, and then work',
   expect(messages).toEqual([]);
 });
 
+test('"Logg inn" works on the server’s markup, before the scripts have taken over: the login starts, and ends back on the page', async ({ page }) => {
+  await offlineTitleSites(page);
+  let releaseScripts: () => void = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => {
+    releaseScripts = resolve;
+  });
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  // Navigated by the page itself: the fixture's goto would wait for the hydration this holds back.
+  await page.evaluate((url) => window.location.assign(url), adresseavisen('/vilkaar'));
+  await page.waitForURL(adresseavisen('/vilkaar'), { waitUntil: 'commit' });
+  await expect(page.locator('#root[data-server-rendered]')).toBeAttached();
+  await page.getByRole('banner').getByRole('link', { name: 'Logg inn' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Logg inn' })).toBeVisible();
+  releaseScripts();
+  await signInAtProvider(page, 'digital@minside.test');
+  await expect(page).toHaveURL(adresseavisen('/vilkaar'));
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Logg ut' })).toBeVisible();
+});
+
 for (const viewport of [
   { width: 375, height: 812 },
   { width: 1280, height: 900 },
@@ -235,7 +257,7 @@ test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
     await page.waitForLoadState('networkidle');
     expect(messages).toEqual([]);
     await page.getByRole('banner').getByRole('button', { name: 'Logg ut' }).click();
-    await expect(page.getByRole('banner').getByRole('button', { name: 'Logg inn' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Logg inn' })).toBeVisible();
     // Signed out, `/` comes without markup again (read without scripts, which would leave for the login at once).
     const signedOut = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() });
     const withoutScripts = await signedOut.newPage();

@@ -114,7 +114,7 @@ test.describe('header at 375 px', () => {
     await expect(menu).toHaveAttribute('aria-expanded', 'true');
     await expect(nav.getByRole('link', { name: 'Min Side' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Kundeservice' })).toBeVisible();
-    await expect(nav.getByRole('button', { name: 'Logg inn' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Logg inn' })).toBeVisible();
     await expect(nav.getByRole('button', { name: 'Logg ut' })).toHaveCount(0);
 
     await page.keyboard.press('Escape');
@@ -147,7 +147,7 @@ test.describe('header at 1280 px', () => {
     await page.goto(adresseavisen('/kundeservice'));
     await expect(page.getByRole('button', { name: 'Meny' })).toBeHidden();
     await expect(page.getByRole('navigation', { name: 'Hovedmeny' }).getByRole('link', { name: 'Min Side' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Logg inn' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Logg inn' })).toBeVisible();
   });
 });
 

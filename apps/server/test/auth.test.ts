@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
-import { callbackBody, injectTransport, login, loginAtProvider, TestBrowser, type BrowserResponse } from './browser.ts';
+import { callbackBody, injectTransport, login, loginAtProvider, submitLoginForm, TestBrowser, type BrowserResponse } from './browser.ts';
 import { createTestRedis, testRedisUrl, type TestRedis } from './redis-support.ts';
 import { systemClock } from '@minside/domain';
 
@@ -84,6 +84,38 @@ describe.each(storageCases)('login, sessions and ownership ($name, sessions in $
       expect(url.searchParams.get('nonce')).toMatch(/.{20,}/);
       expect(url.searchParams.get('redirect_uri')).toBe(`${PORTAL}/callback`);
       expect(String(response.headers['set-cookie'])).toMatch(/minside_login=.*HttpOnly/i);
+    });
+
+    it('starts the same login from a plain link (/api/login/start): 303 to the provider, and the login completes back at the return target', async () => {
+      const b = browser();
+      const started = await b.request('GET', `${PORTAL}/api/login/start?returnTo=${encodeURIComponent('/kundeservice?sok=ferie')}&titleCode=ADR`);
+      expect(started.status, started.body).toBe(303);
+      expect(String(started.headers['set-cookie'])).toMatch(/minside_login=.*HttpOnly/i);
+      const authorizationUrl = String(started.headers['location']);
+      const url = new URL(authorizationUrl);
+      expect(url.origin + url.pathname).toBe('http://localhost:3000/idp/auth');
+      expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(url.searchParams.get('state')).toMatch(/.{20,}/);
+
+      const callback = await submitLoginForm(b, authorizationUrl, { email: 'papir@minside.test', password: DEMO_PASSWORD });
+      const completed = await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(callback) });
+      expect(completed.status, completed.body).toBe(200);
+      expect(completed.json()).toMatchObject({ user: { spidId: 'demo-papir' }, returnTo: '/kundeservice?sok=ferie' });
+      // Bound to the browser that followed the link, as a login from loginToken is.
+      const { callback: other } = await loginAtProvider(browser(), { portal: PORTAL, email: 'papir@minside.test', password: DEMO_PASSWORD });
+      expectRefused(await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(other) }), 'LOGIN_STATE_INVALID');
+    });
+
+    it('refuses a link whose return target is on another site, with its API answer and no login started', async () => {
+      for (const returnTo of ['//evil.example/x', 'https://evil.example/']) {
+        const response = await browser().request('GET', `${PORTAL}/api/login/start?returnTo=${encodeURIComponent(returnTo)}`);
+        expect(response.status, returnTo).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+        expect(response.headers['set-cookie']).toBeUndefined();
+      }
+      const elsewhere = await browser().request('GET', 'http://evil.example/api/login/start');
+      expect(elsewhere.status).toBe(400);
+      expect(elsewhere.json()).toMatchObject({ code: 'UNKNOWN_PORTAL_HOST' });
     });
 
     it('refuses a return target on another site', async () => {

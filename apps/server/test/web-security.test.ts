@@ -18,6 +18,7 @@ const stateChanging = (route: RouteEntry) => ['POST', 'PUT', 'PATCH', 'DELETE'].
  */
 const writingGets: Record<string, string> = {
   'GET /api/loginToken': 'starts a login: stores the state/nonce/PKCE verifier (login_attempt), like an OIDC authorization request',
+  'GET /api/login/start': 'the same login as loginToken, from a link',
 };
 
 function expectCommonHeaders(response: BrowserResponse, what: string) {
@@ -126,9 +127,12 @@ describe('web security', () => {
     expect(changed).toEqual([]);
   });
 
-  it('GET /api/loginToken writes only its login attempt', async () => {
+  it.each([
+    { path: '/api/loginToken', status: 200 },
+    { path: '/api/login/start', status: 303 },
+  ])('GET $path writes only its login attempt', async ({ path: pathname, status }) => {
     const before = await snapshot(test.database, { except: ['user_session'] });
-    expect((await anonymous(test).request('GET', `${PORTAL}/api/loginToken?titleCode=ADR`)).status).toBe(200);
+    expect((await anonymous(test).request('GET', `${PORTAL}${pathname}?titleCode=ADR`)).status).toBe(status);
     const after = await snapshot(test.database, { except: ['user_session'] });
     expect(Object.keys(after).filter((name) => after[name] !== before[name])).toEqual(['login_attempt']);
   });

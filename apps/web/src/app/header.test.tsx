@@ -45,24 +45,37 @@ describe('Header', () => {
 
   it('shows "Logg inn" only when signed out and "Logg ut" only when signed in', () => {
     renderHeader();
-    expect(screen.getByRole('button', { name: 'Logg inn' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Logg inn' })).toBeDefined();
     expect(screen.queryByRole('button', { name: 'Logg ut' })).toBeNull();
 
     act(() => setSignedIn(sessionStore, subscriber, systemClock().getTime()));
     expect(screen.getByRole('button', { name: 'Logg ut' })).toBeDefined();
-    expect(screen.queryByRole('button', { name: 'Logg inn' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Logg inn' })).toBeNull();
   });
 
   it('"Logg inn" starts the login back to the current path, query and hash', () => {
     const identity = createFakeIdentity();
     renderHeader(identity, '/kundeservice?sporsmal=faktura#svar');
-    fireEvent.click(screen.getByRole('button', { name: 'Logg inn' }));
+    const link = screen.getByRole('link', { name: 'Logg inn' });
+    // Before the scripts (and for a new tab), the server starts the same login from the link's address:
+    // back to the path, the part of the address the server's markup knows.
+    const href = new URL(link.getAttribute('href') ?? '', 'http://adresseavisen.localhost');
+    expect(href.pathname).toBe('/api/login/start');
+    expect(Object.fromEntries(href.searchParams)).toEqual({ returnTo: '/kundeservice', titleCode: adresseavisen.titleCode });
+    expect(fireEvent.click(link)).toBe(false);
     expect(identity.logins).toEqual(['/kundeservice?sporsmal=faktura#svar']);
+  });
+
+  it('leaves a click with a modifier key to the browser (a new tab follows the link)', () => {
+    const identity = createFakeIdentity();
+    renderHeader(identity, '/kundeservice');
+    expect(fireEvent.click(screen.getByRole('link', { name: 'Logg inn' }), { ctrlKey: true })).toBe(true);
+    expect(identity.logins).toEqual([]);
   });
 
   it('says so when the login could not start', async () => {
     renderHeader(createFakeIdentity({ loginOutcome: false }));
-    fireEvent.click(screen.getByRole('button', { name: 'Logg inn' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Logg inn' }));
     expect((await screen.findByRole('alert')).textContent).toBe(SIGN_IN_FAILED);
   });
 
@@ -72,7 +85,7 @@ describe('Header', () => {
     renderHeader(identity);
     fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
     expect(identity.logouts).toBe(1);
-    expect(await screen.findByRole('button', { name: 'Logg inn' })).toBeDefined();
+    expect(await screen.findByRole('link', { name: 'Logg inn' })).toBeDefined();
   });
 
   it('says so when the logout failed, and stays signed in', async () => {

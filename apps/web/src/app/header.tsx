@@ -1,13 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { NavLink, useLocation } from '../lib/router/index.ts';
+import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
+import { isPlainClick, NavLink, useLocation } from '../lib/router/index.ts';
 import type { Title } from '@minside/domain';
-import { authMessages, returnTargetOf, useIdentity, useSessionUser } from '../features/auth/index.ts';
+import { authMessages, loginStartHref, returnTargetOf, useIdentity, useSessionUser } from '../features/auth/index.ts';
 import { InlineSvg } from '../lib/inline-svg.tsx';
 import { pathTo } from './paths.ts';
 import styles from './header.module.css';
 
 export interface HeaderProps {
-  title: Pick<Title, 'name' | 'pageUrl' | 'logoPath'>;
+  title: Pick<Title, 'titleCode' | 'name' | 'pageUrl' | 'logoPath'>;
 }
 
 export const SIGN_IN_FAILED = authMessages.loginNotStarted;
@@ -54,7 +54,10 @@ export function Header({ title }: HeaderProps) {
   }, [open]);
 
   // Both leave the app when they succeed; they only come back here when they could not.
-  const signIn = () => {
+  const signIn = (event: MouseEvent<HTMLAnchorElement>) => {
+    // Any other click follows the link: the server starts the same login (a new tab, say).
+    if (!isPlainClick(event)) return;
+    event.preventDefault();
     setSessionError(null);
     identity.login(returnTargetOf(location)).then(
       (loggedIn) => {
@@ -104,9 +107,12 @@ export function Header({ title }: HeaderProps) {
               Logg ut
             </button>
           ) : (
-            <button type="button" className={`${styles.sessionButton} ${styles.signIn}`} onClick={signIn}>
+            // A link the server follows too, so it works from the first paint, before the scripts (docs/decisions/032).
+            // Its address names the path alone: the server renders a public page once for every query, and never
+            // sees the hash. A plain click, once the scripts run, returns to the query and hash as well.
+            <a className={`${styles.sessionButton} ${styles.signIn}`} href={loginStartHref(returnTargetOf({ pathname, search: '', hash: '' }), title.titleCode)} onClick={signIn}>
               Logg inn
-            </button>
+            </a>
           )}
         </nav>
       </div>

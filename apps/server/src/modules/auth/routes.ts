@@ -18,13 +18,41 @@ import {
 } from '@minside/domain';
 import type { AuthService } from './service.ts';
 import { apiErrors } from '../../lib/api-errors.ts';
+import { AppError } from '../../lib/app-error.ts';
 
 const errors = apiErrors(400, 401, 409, 503);
+const loginStartQuerySchema = loginTokenQuerySchema.pick({ returnTo: true, titleCode: true });
 
 /** SPEC §7 login-flow calls: loginToken, handlecode, handleLoginToken, logout; plus the session check. */
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   app.get('/api/loginToken', { schema: { tags: ['auth'], querystring: loginTokenQuerySchema, response: { 200: loginTokenResponseSchema, ...errors } } }, async (request, reply) =>
     auth.startLogin(request, reply, request.query),
+  );
+
+  // The header's "Logg inn" as a plain link (docs/decisions/032): a click before the page's
+  // scripts have taken over the server's markup, or without scripts at all, starts the same
+  // login and goes straight on to the provider. A login that cannot start ends on /callback,
+  // which says so and offers "Prøv igjen", instead of an API error in the browser's window.
+  app.get(
+    '/api/login/start',
+    {
+      schema: {
+        tags: ['auth'],
+        querystring: loginStartQuerySchema,
+        response: { 303: z.null().describe('On to the provider’s login page (Location), or to /callback?error=server_error when the login cannot start'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const { authorizationUrl } = await auth.startLogin(request, reply, request.query);
+        return reply.redirect(authorizationUrl, 303);
+      } catch (error) {
+        // A request the portal refuses (a host it does not serve) gets its API answer, as at loginToken.
+        if (error instanceof AppError && error.statusCode < 500) throw error;
+        request.log.error({ err: error }, 'The login could not be started');
+        return reply.redirect(`/callback?${new URLSearchParams({ error: 'server_error' })}`, 303);
+      }
+    },
   );
 
   // Both names of SPEC §7 do the same: the full-page redirect and the popup return the same way.

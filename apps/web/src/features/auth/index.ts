@@ -7,5 +7,6 @@ export type { LocationParts } from './return-target.ts';
 export { sessionStore, useSessionUser, useSessionAccount, useSessionSubscription } from './session.ts';
 export type { SignedInSession } from './session.ts';
 export { authMessages } from './messages.ts';
+export { loginStartHref } from './api/get-login-token.ts';
 export { loginIssuersQueryOptions, profileLoginsKey, profileLoginsQueryOptions, unlinkLogin } from './api/logins.ts';
 export { loginIssuerName } from './issuer-name.ts';

@@ -116,6 +116,11 @@ export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>,
   state?: unknown;
 }
 
+/** A plain left click, no modifier key: the one a page may take over; any other (a new tab, a download) stays the browser's. */
+export function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
+  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
+}
+
 /** An `<a>` the router follows itself on a plain click; a click with a modifier key, or another target, stays the browser's. */
 export function Link({ to, replace, state, onClick, target, ...rest }: LinkProps) {
   const { router, state: routerState } = useRouterContext();
@@ -124,7 +129,7 @@ export function Link({ to, replace, state, onClick, target, ...rest }: LinkProps
   const href = external ? to : router.createHref(to);
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    if (external || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey || (target && target !== '_self')) return;
+    if (external || !isPlainClick(event) || (target && target !== '_self')) return;
     event.preventDefault();
     void router.navigate(to, { replace: replace ?? createPath(routerState.location) === href, state });
   };

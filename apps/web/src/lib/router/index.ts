@@ -1,7 +1,21 @@
 // The app's own data router (docs/decisions/034): the part of React Router's API that Min Side
 // uses, with its names, in a few KB.
 export { createBrowserRouter } from './browser.ts';
-export { Link, NavLink, Outlet, RouterProvider, ScrollRestoration, useLocation, useMatches, useNavigate, useNavigation, useParams, useRouteError, useSearchParams } from './components.tsx';
+export {
+  isPlainClick,
+  Link,
+  NavLink,
+  Outlet,
+  RouterProvider,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useNavigate,
+  useNavigation,
+  useParams,
+  useRouteError,
+  useSearchParams,
+} from './components.tsx';
 export { generatePath, matchPath } from './match.ts';
 export { createMemoryRouter, MemoryRouter, Route, Routes } from './memory.tsx';
 export { isRouteErrorResponse, redirect } from './router.ts';

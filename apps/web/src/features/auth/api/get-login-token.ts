@@ -19,3 +19,14 @@ export function getLoginToken(returnTo: string, titleCode: string | undefined, o
   if (options.purpose) params.set('purpose', options.purpose);
   return http.get<LoginTokenResponse>(`loginToken?${params}`, { skipUnauthenticatedHandler: true });
 }
+
+/**
+ * GET /api/login/start as a link's address: the same login, started by the server, which sends
+ * the browser on to the provider. The header's "Logg inn" carries it so that a click works before
+ * the page's scripts have taken over the server's markup (docs/decisions/032).
+ */
+export function loginStartHref(returnTo: string, titleCode: string | undefined): string {
+  const params = new URLSearchParams({ returnTo });
+  if (titleCode) params.set('titleCode', titleCode);
+  return `/api/login/start?${params}`;
+}
