@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ELEMENT_ID, bootstrapDataSchema, type BootstrapData } from '@minside/domain';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { signIn } from './support.ts';
+import { MAX_SIGNED_IN_RENDERS } from '../src/pages/spa-render.ts';
 import type { TestBrowser } from './browser.ts';
 
 // docs/decisions/032, "Signed-in pages": a signed-in visitor's page comes rendered from the server,
@@ -74,7 +75,7 @@ describe.each(testDatabases)('server-rendered signed-in pages ($name)', ({ name 
     expect(root).toContain('Hei, Kari! Her er abonnementet ditt på Adresseavisen.');
     // The header is the signed-in one.
     expect(root).toContain('Logg ut');
-    expect(root).not.toContain('Logg inn</button>');
+    expect(root).not.toContain('>Logg inn<');
     // The overview (GET /api/overview, which needs the session) was asked for with the visitor's cookie and rendered.
     expect(root).not.toContain('Henter oversikten');
     expect(root).toContain('Trenger du hjelp?');
@@ -113,7 +114,7 @@ describe.each(testDatabases)('server-rendered signed-in pages ($name)', ({ name 
 
     // Signed out after them: a public page with the login in its header and nobody's data; a signed-in page not rendered.
     const after = await rendered('/kundeservice');
-    expect(rootOf(after.body)).toContain('Logg inn</button>');
+    expect(rootOf(after.body)).toContain('>Logg inn</a>');
     const signedOutHome = await page('/');
     for (const html of [after.body, signedOutHome.body]) {
       for (const mark of [...kari.marks, ...ola.marks]) expect(html).not.toContain(mark);
@@ -122,12 +123,30 @@ describe.each(testDatabases)('server-rendered signed-in pages ($name)', ({ name 
     expect(rootOf(signedOutHome.body)).toBe('');
   });
 
+  it(`renders at most ${MAX_SIGNED_IN_RENDERS} signed-in pages at once: the page loads beyond them get the page without markup, which works as before`, async () => {
+    await rendered('/', kariCookie);
+    const loads = MAX_SIGNED_IN_RENDERS * 3;
+    const responses = await Promise.all(Array.from({ length: loads }, () => page('/', kariCookie)));
+    for (const response of responses) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      // Without markup the browser still starts signed in: the session is in the bootstrap block.
+      expect(blockOf(response.body).session?.user.email).toBe(kari.email);
+    }
+    const withMarkup = responses.filter((response) => rootOf(response.body) !== '');
+    expect(withMarkup.length).toBeGreaterThan(0);
+    expect(withMarkup.length).toBeLessThanOrEqual(MAX_SIGNED_IN_RENDERS);
+    for (const response of responses.filter((each) => rootOf(each.body) === '')) expect(renderDataOf(response.body)).toBeUndefined();
+    // The renders are counted until they end: the next page load is rendered again.
+    expect(rootOf((await rendered('/', kariCookie)).body)).toContain('Hei, Kari!');
+  });
+
   it('renders a public page for a signed-in visitor with their header, per page load, and never gives it to a signed-out one', async () => {
     const theirs = rootOf((await rendered('/kundeservice', kariCookie)).body);
     expect(theirs).toContain('Kundeservice</h1>');
     expect(theirs).toContain('Logg ut');
     const signedOut = rootOf((await rendered('/kundeservice')).body);
-    expect(signedOut).toContain('Logg inn</button>');
+    expect(signedOut).toContain('>Logg inn</a>');
     expect(signedOut).not.toContain('Logg ut');
   });
 

@@ -81,8 +81,8 @@ describe('server-rendered public pages (docs/decisions/032)', () => {
     for (const href of ['/vilkaar', '/vilkaar/bedrift', '/personvern', '/kundeservice', '/']) expect(root).toContain(`href="${href}"`);
     // The title's wordmark, inlined as the browser would.
     expect(root).toMatch(/<svg [^>]*aria-hidden="true"[^>]*><title>Adresseavisen<\/title>/);
-    // Nobody signed in: the header offers the login.
-    expect(root).toContain('Logg inn</button>');
+    // Nobody signed in: the header offers the login, a link that works before the scripts (back to this path).
+    expect(root).toMatch(/<a [^>]*href="\/api\/login\/start\?returnTo=%2Fkundeservice&amp;titleCode=ADR"[^>]*>Logg inn<\/a>/);
 
     // The document around it is still the per-request page of docs/decisions/022.
     expect(blockOf(html)).toMatchObject({ host: HOST, titleCode: 'ADR', session: null });

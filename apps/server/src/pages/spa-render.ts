@@ -94,6 +94,16 @@ const plainHost = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::
 const keptPath = (pathname: string) => pathname === pathname.toLowerCase() && !/%|\/\/|.\/$/.test(pathname);
 /** How long a page load waits for a render that is not kept yet; after it the page goes without markup and the render still finishes into the cache. */
 const RENDER_WAIT_MS = 1000;
+/**
+ * Signed-in renders under way at once, at most, per server process. Each is the page's own API
+ * calls and Preact's render, CPU on the one event loop the API answers on too: past a few at
+ * once, more only make every page load and every call wait longer. A page load beyond the limit
+ * gets the page without markup, which the browser renders as it did before (a morning peak
+ * degrades to the SPA, never to a queue). Four: twice the cores of the machines this runs on,
+ * so that renders waiting on their calls' database answers still keep both busy. Public pages are
+ * kept and need no limit.
+ */
+export const MAX_SIGNED_IN_RENDERS = 4;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 const isColour = (value: string) => /^#[0-9a-f]{3,8}$/i.test(value);
@@ -166,6 +176,7 @@ export async function loadServerRenderer(app: FastifyInstance, webDist: string, 
 function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assetsOf: AssetsOf, stylesheet: (file: string) => string, inlineSvg: InlineSvg, log: FastifyBaseLogger): ServerRenderer {
   const kept = new Map<string, { document: RenderedDocument; until: number }>();
   const rendering = new Map<string, Promise<RenderedDocument | RenderedRedirect | undefined>>();
+  let signedInRenders = 0;
 
   /**
    * The page's own calls, answered by this server, reads only: for a public page without the
@@ -242,6 +253,11 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
    * not even the same visitor's next. A render that fails or takes too long sends the page without.
    */
   async function renderForVisitor(request: FastifyRequest, bootstrap: BootstrapData): Promise<RenderedDocument | undefined> {
+    if (signedInRenders >= MAX_SIGNED_IN_RENDERS) {
+      request.log.debug({ underWay: signedInRenders }, 'a signed-in page goes without markup: as many renders as allowed are under way');
+      return undefined;
+    }
+    signedInRenders += 1;
     const rendering = bundle
       .render({
         url: `${request.protocol}://${request.host}${request.url}`,
@@ -259,6 +275,10 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       .catch((error: unknown) => {
         log.error({ err: error }, 'Could not render the signed-in page on the server');
         return undefined;
+      })
+      // Counted until it has finished, also when the page load stopped waiting for it.
+      .finally(() => {
+        signedInRenders -= 1;
       });
     return withinBudget(rendering);
   }
