@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, DEMO_PASSWORD, testDatabases, type TestApp } from './helper.ts';
 import { callbackBody, injectTransport, login, loginAtProvider, submitLoginForm, TestBrowser, type BrowserResponse } from './browser.ts';
 import { createTestRedis, testRedisUrl, type TestRedis } from './redis-support.ts';
-import { systemClock } from '@minside/domain';
+import { LOGIN_NOT_STARTED_ERROR, systemClock } from '@minside/domain';
 
 const PORTAL = 'http://adresseavisen.localhost:3000';
 const MINUTE = 60 * 1000;
@@ -107,7 +107,7 @@ describe.each(storageCases)('login, sessions and ownership ($name, sessions in $
     });
 
     it('refuses a link whose return target is on another site, with its API answer and no login started', async () => {
-      for (const returnTo of ['//evil.example/x', 'https://evil.example/']) {
+      for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
         const response = await browser().request('GET', `${PORTAL}/api/login/start?returnTo=${encodeURIComponent(returnTo)}`);
         expect(response.status, returnTo).toBe(400);
         expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -419,6 +419,28 @@ describe('session cookies behind https', () => {
       // In production, loopback is no portal origin: a code is never sent to a visitor's own machine.
       const loopback = await b.request('GET', 'http://localhost:3000/api/loginToken');
       expect(loopback.json()).toMatchObject({ code: 'UNKNOWN_PORTAL_HOST' });
+    } finally {
+      await test.close();
+    }
+  });
+});
+
+describe('a login the provider cannot start (its discovery document does not answer)', () => {
+  it('GET /api/login/start sends the browser to /callback, which says so, and records no login; loginToken answers 503', async () => {
+    // Nothing listens on port 9 (discard) here: discovery fails at once.
+    const test = await buildTestApp('pglite', { seed: true, config: { oidcIssuer: 'http://127.0.0.1:9/' } });
+    try {
+      const attempts = async () => Number((await test.database.rows<{ count: string }>(sql`select count(*) as count from login_attempt`))[0]?.count);
+      const before = await attempts();
+      const b = new TestBrowser(() => injectTransport(test.app));
+      const started = await b.request('GET', `${PORTAL}/api/login/start?returnTo=%2Fkundeservice`);
+      expect(started.status, started.body).toBe(303);
+      expect(started.headers['location']).toBe(`/callback?error=${LOGIN_NOT_STARTED_ERROR}`);
+      expect(started.headers['set-cookie']).toBeUndefined();
+      expect(await attempts()).toBe(before);
+      const token = await b.request('GET', `${PORTAL}/api/loginToken`);
+      expect(token.status).toBe(503);
+      expect(token.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
     } finally {
       await test.close();
     }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ELEMENT_ID, bootstrapDataSchema, type BootstrapData } from '@minside/domain';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import { signIn } from './support.ts';
-import { MAX_SIGNED_IN_RENDERS } from '../src/pages/spa-render.ts';
+import { MAX_PAGE_LOAD_RENDERS } from '../src/pages/spa-render.ts';
 import type { TestBrowser } from './browser.ts';
 
 // docs/decisions/032, "Signed-in pages": a signed-in visitor's page comes rendered from the server,
@@ -123,9 +123,9 @@ describe.each(testDatabases)('server-rendered signed-in pages ($name)', ({ name 
     expect(rootOf(signedOutHome.body)).toBe('');
   });
 
-  it(`renders at most ${MAX_SIGNED_IN_RENDERS} signed-in pages at once: the page loads beyond them get the page without markup, which works as before`, async () => {
+  it(`renders at most ${MAX_PAGE_LOAD_RENDERS} signed-in pages at once: the page loads beyond them get the page without markup, which works as before`, async () => {
     await rendered('/', kariCookie);
-    const loads = MAX_SIGNED_IN_RENDERS * 3;
+    const loads = MAX_PAGE_LOAD_RENDERS * 3;
     const responses = await Promise.all(Array.from({ length: loads }, () => page('/', kariCookie)));
     for (const response of responses) {
       expect(response.statusCode).toBe(200);
@@ -133,12 +133,26 @@ describe.each(testDatabases)('server-rendered signed-in pages ($name)', ({ name 
       // Without markup the browser still starts signed in: the session is in the bootstrap block.
       expect(blockOf(response.body).session?.user.email).toBe(kari.email);
     }
-    const withMarkup = responses.filter((response) => rootOf(response.body) !== '');
-    expect(withMarkup.length).toBeGreaterThan(0);
-    expect(withMarkup.length).toBeLessThanOrEqual(MAX_SIGNED_IN_RENDERS);
+    expect(responses.filter((response) => rootOf(response.body) !== '').length).toBeLessThanOrEqual(MAX_PAGE_LOAD_RENDERS);
     for (const response of responses.filter((each) => rootOf(each.body) === '')) expect(renderDataOf(response.body)).toBeUndefined();
-    // The renders are counted until they end: the next page load is rendered again.
-    expect(rootOf((await rendered('/', kariCookie)).body)).toContain('Hei, Kari!');
+    // Every place is given back: as many page loads at once as the limit all come with markup (a
+    // place lost would leave one without, every time). Over a page load's wait on a loaded machine
+    // a render also goes without, so a few tries.
+    let allRendered = false;
+    for (let attempt = 0; attempt < 10 && !allRendered; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+      const again = await Promise.all(Array.from({ length: MAX_PAGE_LOAD_RENDERS }, () => page('/', kariCookie)));
+      allRendered = again.every((response) => rootOf(response.body).includes('Hei, Kari!'));
+    }
+    expect(allRendered).toBe(true);
+  });
+
+  it(`limits the renders of public pages at spellings that are not kept, as the signed-in ones`, async () => {
+    // `/KundeService/` is rendered on every page load (never kept: nobody may fill the store with spellings).
+    await rendered('/KundeService/');
+    const responses = await Promise.all(Array.from({ length: MAX_PAGE_LOAD_RENDERS * 3 }, (_, index) => page(`/KundeService/?n=${index}`)));
+    for (const response of responses) expect(response.statusCode).toBe(200);
+    expect(responses.filter((response) => rootOf(response.body) !== '').length).toBeLessThanOrEqual(MAX_PAGE_LOAD_RENDERS);
   });
 
   it('renders a public page for a signed-in visitor with their header, per page load, and never gives it to a signed-out one', async () => {

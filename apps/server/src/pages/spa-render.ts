@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { consentCookieName, optionalConsentPurposes, systemClock, type BootstrapData } from '@minside/domain';
+import { createRenderLimiter } from './render-limiter.ts';
 
 // docs/decisions/032: pages rendered on the server. The web build's server bundle
 // (apps/web/dist/ssr/entry-server.mjs, from apps/web/src/entry-server.tsx) renders a page's markup;
@@ -95,15 +96,15 @@ const keptPath = (pathname: string) => pathname === pathname.toLowerCase() && !/
 /** How long a page load waits for a render that is not kept yet; after it the page goes without markup and the render still finishes into the cache. */
 const RENDER_WAIT_MS = 1000;
 /**
- * Signed-in renders under way at once, at most, per server process. Each is the page's own API
- * calls and Preact's render, CPU on the one event loop the API answers on too: past a few at
- * once, more only make every page load and every call wait longer. A page load beyond the limit
- * gets the page without markup, which the browser renders as it did before (a morning peak
- * degrades to the SPA, never to a queue). Four: twice the cores of the machines this runs on,
- * so that renders waiting on their calls' database answers still keep both busy. Public pages are
- * kept and need no limit.
+ * Renders for one page load (a signed-in visitor's page; a public page at a spelling that is not
+ * kept) under way at once, at most, per process (pages/render-limiter.ts). They wait mostly on
+ * their own API calls' database answers, so a few at once keep the one event loop busy; more
+ * would only make every page load and call wait. Kept public pages render once per 5 minutes and
+ * need no limit.
  */
-export const MAX_SIGNED_IN_RENDERS = 4;
+export const MAX_PAGE_LOAD_RENDERS = 4;
+/** A render for one page load that has not finished after this gives its place back (and is logged). */
+const RENDER_SLOT_MS = 10_000;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 const isColour = (value: string) => /^#[0-9a-f]{3,8}$/i.test(value);
@@ -176,7 +177,7 @@ export async function loadServerRenderer(app: FastifyInstance, webDist: string, 
 function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assetsOf: AssetsOf, stylesheet: (file: string) => string, inlineSvg: InlineSvg, log: FastifyBaseLogger): ServerRenderer {
   const kept = new Map<string, { document: RenderedDocument; until: number }>();
   const rendering = new Map<string, Promise<RenderedDocument | RenderedRedirect | undefined>>();
-  let signedInRenders = 0;
+  const pageLoadRenders = createRenderLimiter({ max: MAX_PAGE_LOAD_RENDERS, slotMs: RENDER_SLOT_MS, log });
 
   /**
    * The page's own calls, answered by this server, reads only: for a public page without the
@@ -253,19 +254,17 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
    * not even the same visitor's next. A render that fails or takes too long sends the page without.
    */
   async function renderForVisitor(request: FastifyRequest, bootstrap: BootstrapData): Promise<RenderedDocument | undefined> {
-    if (signedInRenders >= MAX_SIGNED_IN_RENDERS) {
-      request.log.debug({ underWay: signedInRenders }, 'a signed-in page goes without markup: as many renders as allowed are under way');
-      return undefined;
-    }
-    signedInRenders += 1;
-    const rendering = bundle
-      .render({
+    const rendering = pageLoadRenders.run(() =>
+      bundle.render({
         url: `${request.protocol}://${request.host}${request.url}`,
         bootstrap,
         cookie: consentCookiesOf(request),
         fetch: fetchFor(request.host, request.headers.cookie ?? ''),
         svg,
-      })
+      }),
+    );
+    if (!rendering) return undefined;
+    const document = rendering
       .then((rendered) => {
         // The browser's router makes a signed-in visitor's redirects (the server render gives none).
         if (!rendered || 'redirect' in rendered) return undefined;
@@ -275,12 +274,8 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       .catch((error: unknown) => {
         log.error({ err: error }, 'Could not render the signed-in page on the server');
         return undefined;
-      })
-      // Counted until it has finished, also when the page load stopped waiting for it.
-      .finally(() => {
-        signedInRenders -= 1;
       });
-    return withinBudget(rendering);
+    return withinBudget(document);
   }
 
   async function renderNew(key: string, request: FastifyRequest, bootstrap: BootstrapData, cookie: string): Promise<RenderedDocument | RenderedRedirect | undefined> {
@@ -323,7 +318,10 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       const once = `${key}${request.url.slice(pathname.length)}`;
       let pending = rendering.get(once);
       if (!pending) {
-        pending = renderNew(key, request, bootstrap, cookie).finally(() => rendering.delete(once));
+        // A spelling that is not kept (`/KundeService/`) would render on every page load: limited as a signed-in page's render is.
+        const started = keptPath(pathname) ? renderNew(key, request, bootstrap, cookie) : pageLoadRenders.run(() => renderNew(key, request, bootstrap, cookie));
+        if (!started) return undefined;
+        pending = started.finally(() => rendering.delete(once));
         rendering.set(once, pending);
       }
       // No longer fresh: this page load gets it as it is, while it is rendered anew.

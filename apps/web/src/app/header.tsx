@@ -110,7 +110,8 @@ export function Header({ title }: HeaderProps) {
             // A link the server follows too, so it works from the first paint, before the scripts (docs/decisions/032).
             // Its address names the path alone: the server renders a public page once for every query, and never
             // sees the hash. A plain click, once the scripts run, returns to the query and hash as well.
-            <a className={`${styles.sessionButton} ${styles.signIn}`} href={loginStartHref(returnTargetOf({ pathname, search: '', hash: '' }), title.titleCode)} onClick={signIn}>
+            // nofollow: a crawler following it would only start logins.
+            <a className={`${styles.sessionButton} ${styles.signIn}`} href={loginStartHref(returnTargetOf({ pathname, search: '', hash: '' }), title.titleCode)} rel="nofollow" onClick={signIn}>
               Logg inn
             </a>
           )}

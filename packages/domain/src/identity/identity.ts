@@ -93,6 +93,12 @@ const titleCodeParam = z
 /** A configured issuer's key (config OIDC_KEY / OIDC2_KEY): `account`, `vipps`. */
 export const loginIssuerKeySchema = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/);
 
+/**
+ * The `error` that GET /api/login/start sends the browser to /callback with when it could not start
+ * the login (the header's "Logg inn" link, docs/decisions/032): the page says the login did not start.
+ */
+export const LOGIN_NOT_STARTED_ERROR = 'login_not_started';
+
 export const loginTokenQuerySchema = z.object({
   returnTo: returnToSchema.optional(),
   titleCode: titleCodeParam.optional(),

@@ -10,6 +10,7 @@ import {
   profileLoginsResponseSchema,
   handleCodeBodySchema,
   handleCodeResponseSchema,
+  LOGIN_NOT_STARTED_ERROR,
   loginTokenQuerySchema,
   loginTokenResponseSchema,
   logoutResponseSchema,
@@ -33,13 +34,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   // scripts have taken over the server's markup, or without scripts at all, starts the same
   // login and goes straight on to the provider. A login that cannot start ends on /callback,
   // which says so and offers "Prøv igjen", instead of an API error in the browser's window.
+  // No HEAD twin: a link checker's HEAD would record a login for nothing.
   app.get(
     '/api/login/start',
     {
+      exposeHeadRoute: false,
       schema: {
         tags: ['auth'],
         querystring: loginStartQuerySchema,
-        response: { 303: z.null().describe('On to the provider’s login page (Location), or to /callback?error=server_error when the login cannot start'), ...errors },
+        response: { 303: z.never().describe(`On to the provider’s login page (Location), or to /callback?error=${LOGIN_NOT_STARTED_ERROR} when the login cannot start`), 400: apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -50,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         // A request the portal refuses (a host it does not serve) gets its API answer, as at loginToken.
         if (error instanceof AppError && error.statusCode < 500) throw error;
         request.log.error({ err: error }, 'The login could not be started');
-        return reply.redirect(`/callback?${new URLSearchParams({ error: 'server_error' })}`, 303);
+        return reply.redirect(`/callback?${new URLSearchParams({ error: LOGIN_NOT_STARTED_ERROR })}`, 303);
       }
     },
   );

@@ -1,4 +1,4 @@
-import type { HandleCodeBody, HandleCodeResponse } from '@minside/domain';
+import { LOGIN_NOT_STARTED_ERROR, type HandleCodeBody, type HandleCodeResponse } from '@minside/domain';
 import { QueryClient, QueryClientProvider } from '../../../lib/query/index.ts';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { createMemoryRouter, RouterProvider } from '../../../lib/router/index.ts';
@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/http.ts';
 import { adresseavisen, seedTitle } from '../../../test/fixtures.ts';
 import { IdentityProvider } from '../identity-context.tsx';
+import { authMessages } from '../messages.ts';
 import { createIdentityClient, type IdentityClient } from '../identity.ts';
 import { createSessionStore } from '../session.ts';
 import { createFakeIdentity, subscriber } from '../testing/fake-identity.ts';
@@ -80,6 +81,8 @@ describe('/callback', () => {
     ['/callback?error=invalid_request&error_description=Bad+request', LOGIN_FAILED_MESSAGE],
     ['/callback?error=server_error', LOGIN_FAILED_MESSAGE],
     ['/callback?state=state-1', LOGIN_FAILED_MESSAGE],
+    // The header's link could not start the login (GET /api/login/start).
+    [`/callback?error=${LOGIN_NOT_STARTED_ERROR}`, authMessages.loginNotStarted],
   ])('shows an error panel for %s without posting anything', async (url, message) => {
     const identity = createFakeIdentity();
     renderCallback(identity, url);

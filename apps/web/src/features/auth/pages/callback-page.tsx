@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LOGIN_NOT_STARTED_ERROR } from '@minside/domain';
 import { Link, useNavigate, useSearchParams } from '../../../lib/router/index.ts';
 import { isPublicPath, pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
@@ -13,8 +14,12 @@ export const LOGIN_FAILED_MESSAGE = 'Innloggingen mislyktes.';
 const LOGIN_CANCELLED_MESSAGE = 'Innloggingen ble avbrutt.';
 const LOGIN_NOT_STARTED_MESSAGE = authMessages.loginNotStarted;
 
-/** What the provider's `?error=` means to the user. Its own description is not shown: it is English and unvetted. */
+/**
+ * What the provider's `?error=` means to the user (its own description is not shown: it is English
+ * and unvetted), or ours: the header's link could not start the login (GET /api/login/start).
+ */
 function providerErrorMessage(error: string): string {
+  if (error === LOGIN_NOT_STARTED_ERROR) return LOGIN_NOT_STARTED_MESSAGE;
   return error === 'access_denied' ? LOGIN_CANCELLED_MESSAGE : LOGIN_FAILED_MESSAGE;
 }
 
