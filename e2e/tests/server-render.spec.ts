@@ -168,7 +168,7 @@ test('the public pages hydrate with no console warning or error, and then work',
   expect(messages).toEqual([]);
 });
 
-test('"Logg inn" works on the server’s markup, before the scripts have taken over: the login starts, and ends back on the page', async ({ page }) => {
+test('"Logg inn" works on the server’s markup, before the scripts have taken over: the login starts, "Avbryt" and the login both end back on the page', async ({ page }) => {
   await offlineTitleSites(page);
   let releaseScripts: () => void = () => {};
   const scriptsHeld = new Promise<void>((resolve) => {
@@ -185,6 +185,12 @@ test('"Logg inn" works on the server’s markup, before the scripts have taken o
   await page.getByRole('banner').getByRole('link', { name: 'Logg inn' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Logg inn' })).toBeVisible();
   releaseScripts();
+  // "Avbryt" at the provider: back on the page, though the tab never learnt where the login began (the server knew).
+  await page.getByRole('link', { name: 'Avbryt' }).click();
+  await expect(page).toHaveURL(adresseavisen('/vilkaar'));
+  await expect(page.getByRole('heading', { level: 1, name: /^Vilkår/ })).toBeVisible();
+  // And again, to the end.
+  await page.getByRole('banner').getByRole('link', { name: 'Logg inn' }).click();
   await signInAtProvider(page, 'digital@minside.test');
   await expect(page).toHaveURL(adresseavisen('/vilkaar'));
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logg ut' })).toBeVisible();

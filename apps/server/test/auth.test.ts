@@ -106,6 +106,25 @@ describe.each(storageCases)('login, sessions and ownership ($name, sessions in $
       expectRefused(await b.request('POST', `${PORTAL}/api/handlecode`, { json: callbackBody(other) }), 'LOGIN_STATE_INVALID');
     });
 
+    it('tells the browser that started a login where it returns to (for /callback after "Avbryt"), and nobody else', async () => {
+      const b = browser();
+      const started = await b.request('GET', `${PORTAL}/api/login/start?returnTo=%2Fvilkaar`);
+      const state = new URL(String(started.headers['location'])).searchParams.get('state') ?? '';
+      const own = await b.request('GET', `${PORTAL}/api/login/return?state=${encodeURIComponent(state)}`);
+      expect(own.status, own.body).toBe(200);
+      expect(own.json()).toEqual({ returnTo: '/vilkaar' });
+      // Another browser (no binding cookie, or its own), and a state never issued: refused alike.
+      expectRefused(await browser().request('GET', `${PORTAL}/api/login/return?state=${encodeURIComponent(state)}`), 'LOGIN_STATE_INVALID');
+      const other = browser();
+      await other.request('GET', `${PORTAL}/api/loginToken`);
+      expectRefused(await other.request('GET', `${PORTAL}/api/login/return?state=${encodeURIComponent(state)}`), 'LOGIN_STATE_INVALID');
+      expectRefused(await b.request('GET', `${PORTAL}/api/login/return?state=${'x'.repeat(43)}`), 'LOGIN_STATE_INVALID');
+      expect((await b.request('GET', `${PORTAL}/api/login/return`)).json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      // The same for a login the script started (loginToken) in the same browser.
+      const token = (await b.request('GET', `${PORTAL}/api/loginToken?returnTo=%2Fkundeservice`)).json<{ loginToken: string }>();
+      expect((await b.request('GET', `${PORTAL}/api/login/return?state=${encodeURIComponent(token.loginToken)}`)).json()).toEqual({ returnTo: '/kundeservice' });
+    });
+
     it('refuses a link whose return target is on another site, with its API answer and no login started', async () => {
       for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
         const response = await browser().request('GET', `${PORTAL}/api/login/start?returnTo=${encodeURIComponent(returnTo)}`);
@@ -435,7 +454,7 @@ describe('a login the provider cannot start (its discovery document does not ans
       const b = new TestBrowser(() => injectTransport(test.app));
       const started = await b.request('GET', `${PORTAL}/api/login/start?returnTo=%2Fkundeservice`);
       expect(started.status, started.body).toBe(303);
-      expect(started.headers['location']).toBe(`/callback?error=${LOGIN_NOT_STARTED_ERROR}`);
+      expect(started.headers['location']).toBe(`/callback?error=${LOGIN_NOT_STARTED_ERROR}&returnTo=%2Fkundeservice`);
       expect(started.headers['set-cookie']).toBeUndefined();
       expect(await attempts()).toBe(before);
       const token = await b.request('GET', `${PORTAL}/api/loginToken`);

@@ -73,6 +73,7 @@ describe('seedFromBootstrap', () => {
     getLoginToken: vi.fn(),
     handleCode: vi.fn(),
     logout: vi.fn(),
+    getLoginReturn: vi.fn(),
   };
 
   it('fills the title, maintenance and client config caches, so resolving the title makes no call', async () => {

@@ -161,6 +161,11 @@ export const handleCodeBodySchema = z.object({
 });
 export type HandleCodeBody = z.infer<typeof handleCodeBodySchema>;
 
+/** GET /api/login/return: the login's state, as the provider sent it back to /callback. */
+export const loginReturnQuerySchema = z.object({ state: handleCodeBodySchema.shape.state });
+export const loginReturnResponseSchema = z.object({ returnTo: returnToSchema });
+export type LoginReturnResponse = z.infer<typeof loginReturnResponseSchema>;
+
 export const handleCodeResponseSchema = z.object({
   user: userSchema,
   account: accountSchema.nullable(),

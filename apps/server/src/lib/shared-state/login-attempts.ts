@@ -33,6 +33,11 @@ export interface LoginAttempts {
    * before it is claimed: null when any of that is not so. Expiry is the caller's to judge.
    */
   chooseIssuer(stateHash: string, browserBindingHash: string, issuer: string): Promise<LoginAttemptRecord | null>;
+  /**
+   * Where the login returns to, for the browser that started it, claimed or not: null when it is
+   * unknown, forgotten, or another browser's. Reads only.
+   */
+  returnToOf(stateHash: string, browserBindingHash: string): Promise<string | null>;
 }
 
 /** Rows a day past their expiry are of no use, even as evidence of a replay. */
@@ -62,6 +67,14 @@ export function databaseLoginAttempts(db: Db): LoginAttempts {
         .where(and(eq(loginAttempt.stateHash, stateHash), eq(loginAttempt.browserBindingHash, browserBindingHash), isNull(loginAttempt.usedAt), isNull(loginAttempt.issuer)))
         .returning();
       return row ? attemptOf(row) : null;
+    },
+
+    async returnToOf(stateHash, browserBindingHash) {
+      const [row] = await db
+        .select({ returnTo: loginAttempt.returnTo })
+        .from(loginAttempt)
+        .where(and(eq(loginAttempt.stateHash, stateHash), eq(loginAttempt.browserBindingHash, browserBindingHash)));
+      return row?.returnTo ?? null;
     },
   };
 }
@@ -136,6 +149,12 @@ export function redisLoginAttempts(redis: Redis, call: RedisCall): LoginAttempts
     async chooseIssuer(stateHash, browserBindingHash, issuer) {
       const flat = (await call(() => redis.eval(chooseScript, 1, attemptKey(stateHash), browserBindingHash, issuer))) as string[] | null;
       return flat ? recordOf(flat) : null;
+    },
+
+    async returnToOf(stateHash, browserBindingHash) {
+      // A claimed attempt is gone from Redis: then null, as for one never made.
+      const [binding, returnTo] = await call(() => redis.hmget(attemptKey(stateHash), 'browserBindingHash', 'returnTo'));
+      return binding === browserBindingHash && returnTo ? returnTo : null;
     },
   };
 }

@@ -11,6 +11,8 @@ import {
   handleCodeBodySchema,
   handleCodeResponseSchema,
   LOGIN_NOT_STARTED_ERROR,
+  loginReturnQuerySchema,
+  loginReturnResponseSchema,
   loginTokenQuerySchema,
   loginTokenResponseSchema,
   logoutResponseSchema,
@@ -42,7 +44,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       schema: {
         tags: ['auth'],
         querystring: loginStartQuerySchema,
-        response: { 303: z.never().describe(`On to the provider’s login page (Location), or to /callback?error=${LOGIN_NOT_STARTED_ERROR} when the login cannot start`), 400: apiErrorSchema },
+        response: {
+          303: z.never().describe(`On to the provider’s login page (Location), or to /callback?error=${LOGIN_NOT_STARTED_ERROR}&returnTo=… when the login cannot start`),
+          400: apiErrorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -53,9 +58,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         // A request the portal refuses (a host it does not serve) gets its API answer, as at loginToken.
         if (error instanceof AppError && error.statusCode < 500) throw error;
         request.log.error({ err: error }, 'The login could not be started');
-        return reply.redirect(`/callback?${new URLSearchParams({ error: LOGIN_NOT_STARTED_ERROR })}`, 303);
+        // With where it was to return: "Prøv igjen" there starts the login for the same page.
+        return reply.redirect(`/callback?${new URLSearchParams({ error: LOGIN_NOT_STARTED_ERROR, returnTo: request.query.returnTo ?? '/' })}`, 303);
       }
     },
+  );
+
+  app.get('/api/login/return', { schema: { tags: ['auth'], querystring: loginReturnQuerySchema, response: { 200: loginReturnResponseSchema, 400: apiErrorSchema } } }, async (request) =>
+    auth.returnTarget(request, request.query.state),
   );
 
   // Both names of SPEC §7 do the same: the full-page redirect and the popup return the same way.

@@ -134,6 +134,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { authorizationUrl: await authorizationUrlFor(issuer, attempt, body.loginToken, request.log) };
     },
 
+    /**
+     * GET /api/login/return: where a login this browser started returns to, for /callback when the
+     * person cancelled at the provider or the login failed ("Avbryt", "Prøv igjen"). A login the
+     * header's link started (docs/decisions/032) left no target in the tab; the server has it.
+     */
+    async returnTarget(request: FastifyRequest, state: string): Promise<{ returnTo: string }> {
+      const binding = request.cookies[sessions.cookies.names.loginBinding];
+      if (!binding) throw loginInvalid();
+      const returnTo = await attempts.returnToOf(hashToken(state), hashToken(binding));
+      if (returnTo === null) throw loginInvalid();
+      return { returnTo };
+    },
+
     /** GET /api/profile/logins: the ways this user logs in. */
     async loginsOf(user: SessionUser): Promise<ProfileLogins> {
       return logins.loginsOf(user.id);

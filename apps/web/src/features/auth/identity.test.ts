@@ -28,6 +28,9 @@ function setUp(overrides: Partial<IdentityApi> = {}) {
     getLoginToken: vi.fn(async (_returnTo: string, _titleCode: string | undefined): Promise<LoginTokenResponse> => ({ loginToken: 'tok-1', authorizationUrl })),
     handleCode: vi.fn(async (_body: HandleCodeBody): Promise<HandleCodeResponse> => ({ ...subscriber, returnTo: '/fakturaoversikt?a=1#x' })),
     logout: vi.fn(async () => ({ endSessionUrl: 'https://idp.example/logout?post_logout_redirect_uri=x' as string | null })),
+    getLoginReturn: vi.fn(async (_state: string): Promise<{ returnTo: string }> => {
+      throw new ApiError(400, 'LOGIN_STATE_INVALID', 'Innloggingen er ugyldig.');
+    }),
     ...overrides,
   };
   const leaveTo = vi.fn<(url: string) => void>();
@@ -217,5 +220,25 @@ describe('identity client', () => {
     void client.login('/endre-profil?felt=telefon');
     await vi.waitFor(() => expect(leaveTo).toHaveBeenCalled());
     expect(client.lastReturnTarget()).toBe('/endre-profil?felt=telefon');
+  });
+
+  it('finds where an unfinished login was to return to: the server by its state first, then what the server sent, then the tab', async () => {
+    const getLoginReturn = vi.fn(async (state: string) => {
+      if (state === 'link-login') return { returnTo: '/vilkaar?del=2' };
+      throw new ApiError(400, 'LOGIN_STATE_INVALID', 'Innloggingen er ugyldig.');
+    });
+    const { client, leaveTo, init } = setUp({ getLoginReturn });
+    init();
+    void client.login('/kundeservice');
+    await vi.waitFor(() => expect(leaveTo).toHaveBeenCalled());
+    // A login the header's link started: the tab knows nothing of it, the server does.
+    expect(await client.returnTargetOfLogin('link-login')).toBe('/vilkaar?del=2');
+    expect(getLoginReturn).toHaveBeenCalledWith('link-login');
+    // The server does not know the state (or cannot be reached): the tab's own target.
+    expect(await client.returnTargetOfLogin('forgotten')).toBe('/kundeservice');
+    // No state (the link's login could not start): the path the server sent along, checked as any return target.
+    expect(await client.returnTargetOfLogin(null, '/personvern')).toBe('/personvern');
+    expect(await client.returnTargetOfLogin(null, '//evil.example/')).toBe('/');
+    expect(await client.returnTargetOfLogin(null)).toBe('/kundeservice');
   });
 });

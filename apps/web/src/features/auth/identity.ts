@@ -1,8 +1,8 @@
-import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginTokenResponse, type SessionResponse } from '@minside/domain';
+import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginReturnResponse, type LoginTokenResponse, type SessionResponse } from '@minside/domain';
 import { pathTo } from '../../app/paths.ts';
 import { isApiError } from '../../lib/http.ts';
 import { perPage } from '../../lib/page-scope.ts';
-import { getLoginToken, type LoginTokenOptions } from './api/get-login-token.ts';
+import { getLoginReturn, getLoginToken, type LoginTokenOptions } from './api/get-login-token.ts';
 import { getSession } from './api/get-session.ts';
 import { handleCode } from './api/handle-code.ts';
 import { postLogout, type LogoutResponse } from './api/logout.ts';
@@ -16,6 +16,7 @@ export interface IdentityApi {
   getLoginToken(returnTo: string, titleCode: string | undefined, options?: LoginTokenOptions): Promise<LoginTokenResponse>;
   handleCode(body: HandleCodeBody): Promise<HandleCodeResponse>;
   logout(): Promise<LogoutResponse>;
+  getLoginReturn(state: string): Promise<LoginReturnResponse>;
 }
 
 interface IdentityInitOptions {
@@ -70,6 +71,13 @@ export interface IdentityClient {
   /** Where the last login started from in this tab, or `/`: for "Prøv igjen" on /callback. */
   lastReturnTarget(): string;
   /**
+   * Where the login that came back to /callback unfinished ("Avbryt", a failure) was to return to:
+   * the server's record of it by its `state` (a login the header's link started, before the
+   * scripts, left none in this tab), else `sent` (a path the server sent along), else
+   * `lastReturnTarget()`. Never rejects.
+   */
+  returnTargetOfLogin(state: string | null, sent?: string | null): Promise<string>;
+  /**
    * Records a session the app learnt of otherwise, as fresh as a check: areas that change the
    * session's subscription call it with the new state (docs/decisions/005).
    */
@@ -89,7 +97,7 @@ export const LOGIN_LOOP_GUARD_MS = 30_000;
 
 const RETURN_TARGET_KEY = 'minside:returnTo';
 
-const defaultApi: IdentityApi = { getSession, getLoginToken, handleCode, logout: postLogout };
+const defaultApi: IdentityApi = { getSession, getLoginToken, handleCode, logout: postLogout, getLoginReturn };
 
 function leaveApp(url: string): void {
   // Back from the provider, a page restored from the back-forward cache would still wait on
@@ -238,6 +246,18 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
     login(returnTo).catch((error: unknown) => console.error('The login could not be started', error));
   }
 
+  async function returnTargetOfLogin(state: string | null, sent?: string | null): Promise<string> {
+    if (state) {
+      try {
+        return returnTargetOf(toLocation((await api.getLoginReturn(state)).returnTo));
+      } catch {
+        // Unknown to the server, forgotten, or the network: the tab's own target.
+      }
+    }
+    if (sent) return returnTargetOf(toLocation(sent));
+    return lastReturnTarget();
+  }
+
   function lastReturnTarget(): string {
     try {
       return returnTargetOf(toLocation(storage?.getItem(RETURN_TARGET_KEY) ?? '/'));
@@ -259,6 +279,7 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
     completeLogin,
     handleUnauthenticated,
     lastReturnTarget,
+    returnTargetOfLogin,
     remember: (session) => checker.remember(session),
     seed: (session) => checker.seed(session),
   };

@@ -1,6 +1,6 @@
 import { LOGIN_NOT_STARTED_ERROR, type HandleCodeBody, type HandleCodeResponse } from '@minside/domain';
 import { QueryClient, QueryClientProvider } from '../../../lib/query/index.ts';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { createMemoryRouter, RouterProvider } from '../../../lib/router/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/http.ts';
@@ -65,7 +65,7 @@ describe('/callback', () => {
   it('posts the code once when two pages complete it at the same time', async () => {
     const handleCode = vi.fn(async (_body: HandleCodeBody): Promise<HandleCodeResponse> => ({ ...subscriber, returnTo: '/fakturaoversikt' }));
     const identity = createIdentityClient({
-      api: { handleCode, getSession: vi.fn(), getLoginToken: vi.fn(), logout: vi.fn() },
+      api: { handleCode, getSession: vi.fn(), getLoginToken: vi.fn(), logout: vi.fn(), getLoginReturn: vi.fn() },
       store: createSessionStore(),
       storage: null,
       leaveTo: vi.fn(),
@@ -132,7 +132,15 @@ describe('/callback', () => {
     identity.lastReturnTarget = () => '/fakturaoversikt?a=1';
     renderCallback(identity, '/callback?error=server_error');
     fireEvent.click(screen.getByRole('button', { name: 'Prøv igjen' }));
-    expect(identity.logins).toEqual(['/fakturaoversikt?a=1']);
+    await waitFor(() => expect(identity.logins).toEqual(['/fakturaoversikt?a=1']));
+  });
+
+  it('"Prøv igjen" after the header\'s link could not start the login starts it for the page it was clicked on', async () => {
+    const identity = createFakeIdentity();
+    identity.lastReturnTarget = () => '/fakturaoversikt';
+    renderCallback(identity, `/callback?error=${LOGIN_NOT_STARTED_ERROR}&returnTo=%2Fvilkaar`);
+    fireEvent.click(screen.getByRole('button', { name: 'Prøv igjen' }));
+    await waitFor(() => expect(identity.logins).toEqual(['/vilkaar']));
   });
 
   it('says so when the fresh login cannot start either', async () => {

@@ -59,10 +59,16 @@ export function CallbackPage() {
   // page …); a page behind the login would only ask again, so then the title's own front page.
   useEffect(() => {
     if (!cancelled) return;
-    const from = identity.lastReturnTarget();
-    if (isPublicPath(new URL(from, window.location.origin).pathname)) navigate(from, { replace: true });
-    else leavePortalFor(title.pageUrl);
-  }, [cancelled, identity, navigate, title.pageUrl]);
+    let current = true;
+    void identity.returnTargetOfLogin(state).then((from) => {
+      if (!current) return;
+      if (isPublicPath(new URL(from, window.location.origin).pathname)) navigate(from, { replace: true });
+      else leavePortalFor(title.pageUrl);
+    });
+    return () => {
+      current = false;
+    };
+  }, [cancelled, identity, navigate, title.pageUrl, state]);
 
   useEffect(() => {
     if (cancelled || invalidReturn !== null || !code || !state) return;
@@ -108,7 +114,8 @@ export function CallbackPage() {
 
   const tryAgain = async () => {
     setRetry('starting');
-    const returnTo = identity.lastReturnTarget();
+    // The login's own target; a login the header's link could not start sent its path along.
+    const returnTo = await identity.returnTargetOfLogin(state, params.get('returnTo'));
     try {
       // Settles only if the browser did not leave for the provider.
       const loggedIn = await identity.login(returnTo);

@@ -60,7 +60,7 @@ describe('/logg-inn', () => {
     // The picks work again, and a new login can be started.
     expect(screen.getByRole('button', { name: 'Logg inn med Vipps' })).toHaveProperty('disabled', false);
     fireEvent.click(screen.getByRole('button', { name: 'Start innloggingen på nytt' }));
-    expect(identity?.logins).toEqual(['/']);
+    await vi.waitFor(() => expect(identity?.logins).toEqual(['/']));
   });
 
   it('back from the issuer (the page restored from the back-forward cache), starts a new login instead of showing a spent one', async () => {
@@ -73,6 +73,6 @@ describe('/logg-inn', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Logg inn med Vipps' }));
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('https://vipps.example/auth'));
     act(() => void window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true })));
-    expect(identity?.logins).toEqual(['/']);
+    await vi.waitFor(() => expect(identity?.logins).toEqual(['/']));
   });
 });

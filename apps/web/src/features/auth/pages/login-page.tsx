@@ -28,7 +28,8 @@ export function LoginPage() {
   const [leaving, setLeaving] = useState<string | null>(null);
   /** A pick was made and the browser left for the issuer. */
   const picked = useRef(false);
-  const restart = () => void identity.login(identity.lastReturnTarget());
+  // To where the login was to return (one the header's link started left no target in the tab: the server knows).
+  const restart = () => void identity.returnTargetOfLogin(loginToken).then((target) => identity.login(target));
   // Back from the issuer, the back-forward cache would show this page as it was left, every button
   // disabled, for a login token that is spent: start a new login (a new token, this page again).
   useEffect(() => {

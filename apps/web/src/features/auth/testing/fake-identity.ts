@@ -103,6 +103,7 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
       void fake.login(returnTo);
     },
     lastReturnTarget: () => '/',
+    returnTargetOfLogin: async (_state, sent) => sent ?? fake.lastReturnTarget(),
     remember(session) {
       fake.session = session;
       setSignedIn(sessionStore, session, systemClock().getTime());
