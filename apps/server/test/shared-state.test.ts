@@ -221,6 +221,16 @@ describe.each(cases)('shared state ($name, $storage)', ({ name, storage }) => {
       expect(await shared.loginAttempts.claim(randomUUID(), 'binding-a', now())).toBeNull();
     });
 
+    it('tell where they return to, only to the browser that started them and only until claimed', async () => {
+      const state = randomUUID();
+      await shared.loginAttempts.save(state, record(), now());
+      expect(await shared.loginAttempts.returnToOf(state, 'binding-b')).toBeNull();
+      expect(await shared.loginAttempts.returnToOf(state, 'binding-a')).toBe('/fakturaoversikt');
+      expect(await shared.loginAttempts.returnToOf(randomUUID(), 'binding-a')).toBeNull();
+      await shared.loginAttempts.claim(state, 'binding-a', now());
+      expect(await shared.loginAttempts.returnToOf(state, 'binding-a')).toBeNull();
+    });
+
     it('are claimed once even when the same state arrives twice at the same moment', async () => {
       const state = randomUUID();
       await shared.loginAttempts.save(state, record(), now());

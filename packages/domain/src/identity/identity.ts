@@ -95,7 +95,8 @@ export const loginIssuerKeySchema = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/);
 
 /**
  * The `error` that GET /api/login/start sends the browser to /callback with when it could not start
- * the login (the header's "Logg inn" link, docs/decisions/032): the page says the login did not start.
+ * the login (the header's "Logg inn" link, docs/decisions/032), beside `returnTo`, the path it was
+ * started from: the page says the login did not start, and "Prøv igjen" starts it for that path.
  */
 export const LOGIN_NOT_STARTED_ERROR = 'login_not_started';
 

@@ -34,8 +34,8 @@ export interface LoginAttempts {
    */
   chooseIssuer(stateHash: string, browserBindingHash: string, issuer: string): Promise<LoginAttemptRecord | null>;
   /**
-   * Where the login returns to, for the browser that started it, claimed or not: null when it is
-   * unknown, forgotten, or another browser's. Reads only.
+   * Where the login returns to, for the browser that started it, until it is claimed: null when it
+   * is unknown, claimed, forgotten, or another browser's. Reads only.
    */
   returnToOf(stateHash: string, browserBindingHash: string): Promise<string | null>;
 }
@@ -73,7 +73,7 @@ export function databaseLoginAttempts(db: Db): LoginAttempts {
       const [row] = await db
         .select({ returnTo: loginAttempt.returnTo })
         .from(loginAttempt)
-        .where(and(eq(loginAttempt.stateHash, stateHash), eq(loginAttempt.browserBindingHash, browserBindingHash)));
+        .where(and(eq(loginAttempt.stateHash, stateHash), eq(loginAttempt.browserBindingHash, browserBindingHash), isNull(loginAttempt.usedAt)));
       return row?.returnTo ?? null;
     },
   };
@@ -152,7 +152,7 @@ export function redisLoginAttempts(redis: Redis, call: RedisCall): LoginAttempts
     },
 
     async returnToOf(stateHash, browserBindingHash) {
-      // A claimed attempt is gone from Redis: then null, as for one never made.
+      // A claimed attempt is gone from Redis: null, as the database's once claimed.
       const [binding, returnTo] = await call(() => redis.hmget(attemptKey(stateHash), 'browserBindingHash', 'returnTo'));
       return binding === browserBindingHash && returnTo ? returnTo : null;
     },

@@ -239,6 +239,8 @@ describe('identity client', () => {
     // No state (the link's login could not start): the path the server sent along, checked as any return target.
     expect(await client.returnTargetOfLogin(null, '/personvern')).toBe('/personvern');
     expect(await client.returnTargetOfLogin(null, '//evil.example/')).toBe('/');
+    // Not an address at all: no target, and no rejection.
+    expect(await client.returnTargetOfLogin(null, '/\\[')).toBe('/');
     expect(await client.returnTargetOfLogin(null)).toBe('/kundeservice');
   });
 });

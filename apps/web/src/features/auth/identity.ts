@@ -2,7 +2,8 @@ import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginRe
 import { pathTo } from '../../app/paths.ts';
 import { isApiError } from '../../lib/http.ts';
 import { perPage } from '../../lib/page-scope.ts';
-import { getLoginReturn, getLoginToken, type LoginTokenOptions } from './api/get-login-token.ts';
+import { getLoginReturn } from './api/get-login-return.ts';
+import { getLoginToken, type LoginTokenOptions } from './api/get-login-token.ts';
 import { getSession } from './api/get-session.ts';
 import { handleCode } from './api/handle-code.ts';
 import { postLogout, type LogoutResponse } from './api/logout.ts';
@@ -10,7 +11,7 @@ import { returnTargetOf } from './return-target.ts';
 import { createSessionChecker, type CheckPurpose } from './session-cache.ts';
 import { sessionStore, type SessionStore, type SignedInSession } from './session.ts';
 
-/** The identity calls of SPEC §7, as the client uses them. */
+/** The identity calls of SPEC §7, as the client uses them, and where an unfinished login returns to (docs/decisions/032). */
 export interface IdentityApi {
   getSession(titleCode: string | undefined): Promise<SessionResponse>;
   getLoginToken(returnTo: string, titleCode: string | undefined, options?: LoginTokenOptions): Promise<LoginTokenResponse>;
@@ -68,7 +69,7 @@ export interface IdentityClient {
   completeLogin(body: HandleCodeBody): Promise<string>;
   /** SPEC §8 401/406 rule: clear the session and start a login back to `returnTo`. */
   handleUnauthenticated(returnTo: string): void;
-  /** Where the last login started from in this tab, or `/`: for "Prøv igjen" on /callback. */
+  /** Where the last login started from in this tab, or `/`: the fallback of `returnTargetOfLogin`. */
   lastReturnTarget(): string;
   /**
    * Where the login that came back to /callback unfinished ("Avbryt", a failure) was to return to:
@@ -287,9 +288,14 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
 
 /** Splits a path with query and hash into its parts (relative to this site only). */
 function toLocation(target: string): { pathname: string; search: string; hash: string } | null {
-  if (!target.startsWith('/') || target.startsWith('//')) return null;
-  const url = new URL(target, 'http://return.invalid');
-  return { pathname: url.pathname, search: url.search, hash: url.hash };
+  if (!/^\/(?![/\\])/.test(target)) return null;
+  try {
+    const url = new URL(target, 'http://return.invalid');
+    return { pathname: url.pathname, search: url.search, hash: url.hash };
+  } catch {
+    // Not an address at all (a path from the URL of /callback, say): no target.
+    return null;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { LoginReturnResponse, LoginTokenResponse } from '@minside/domain';
+import type { LoginTokenResponse } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
 /** Which issuer, and whether to log in or to link it to the signed-in user (issue 24). */
@@ -29,9 +29,4 @@ export function loginStartHref(returnTo: string, titleCode: string | undefined):
   const params = new URLSearchParams({ returnTo });
   if (titleCode) params.set('titleCode', titleCode);
   return `/api/login/start?${params}`;
-}
-
-/** GET /api/login/return: where the login this browser started with `state` returns to (for /callback after "Avbryt"). */
-export function getLoginReturn(state: string): Promise<LoginReturnResponse> {
-  return http.get<LoginReturnResponse>(`login/return?${new URLSearchParams({ state })}`, { skipUnauthenticatedHandler: true });
 }

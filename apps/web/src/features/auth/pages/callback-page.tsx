@@ -114,9 +114,9 @@ export function CallbackPage() {
 
   const tryAgain = async () => {
     setRetry('starting');
-    // The login's own target; a login the header's link could not start sent its path along.
-    const returnTo = await identity.returnTargetOfLogin(state, params.get('returnTo'));
     try {
+      // The login's own target; a login the header's link could not start sent its path along.
+      const returnTo = await identity.returnTargetOfLogin(state, providerError === LOGIN_NOT_STARTED_ERROR ? params.get('returnTo') : null);
       // Settles only if the browser did not leave for the provider.
       const loggedIn = await identity.login(returnTo);
       if (loggedIn) navigate(returnTo, { replace: true });

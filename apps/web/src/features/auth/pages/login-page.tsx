@@ -29,7 +29,11 @@ export function LoginPage() {
   /** A pick was made and the browser left for the issuer. */
   const picked = useRef(false);
   // To where the login was to return (one the header's link started left no target in the tab: the server knows).
-  const restart = () => void identity.returnTargetOfLogin(loginToken).then((target) => identity.login(target));
+  const restart = () =>
+    void identity
+      .returnTargetOfLogin(loginToken)
+      .then((target) => identity.login(target))
+      .catch((error: unknown) => console.error('The login could not be started', error));
   // Back from the issuer, the back-forward cache would show this page as it was left, every button
   // disabled, for a login token that is spent: start a new login (a new token, this page again).
   useEffect(() => {
