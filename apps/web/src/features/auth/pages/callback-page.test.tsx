@@ -117,12 +117,18 @@ describe('/callback', () => {
     expect(identity.logins).toEqual([]);
   });
 
-  it('after "Avbryt" from a page behind the login leaves for the title\'s front page instead of asking again', () => {
+  it('after "Avbryt" from a page behind the login leaves for the title\'s front page instead of asking again', async () => {
     const identity = createFakeIdentity();
     identity.lastReturnTarget = () => '/fakturaoversikt';
-    renderCallback(identity, '/callback?error=access_denied&state=s');
+    const targets = vi.spyOn(identity, 'returnTargetOfLogin');
+    const router = renderCallback(identity, '/callback?error=access_denied&state=s');
     expect(screen.getByRole('heading', { level: 1, name: 'Innloggingen ble avbrutt' })).toBeDefined();
     expect(screen.getByRole('status').textContent).toContain('Du sendes tilbake');
+    // The login's target is asked for by its state; once known, the page behind the login is not opened in the app (it would ask again).
+    await waitFor(() => expect(targets).toHaveBeenCalledWith('s'));
+    await expect(targets.mock.results[0]?.value).resolves.toBe('/fakturaoversikt');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(router.state.location.pathname).toBe('/callback');
     expect(screen.queryByRole('alert')).toBeNull();
     expect(identity.logins).toEqual([]);
   });
