@@ -198,7 +198,11 @@ test('a vacation stop: dates typed and picked in the calendar, reviewed, confirm
   await expect(calendar.getByRole('heading')).toHaveText(new RegExp(monthAndYear.format(target), 'i'));
   const focusedDay = async () => Number(await page.evaluate(() => document.activeElement?.textContent?.trim()));
   for (let presses = 0; presses < 31 && (await focusedDay()) !== target.getUTCDate(); presses++) {
-    await page.keyboard.press((await focusedDay()) < target.getUTCDate() ? 'ArrowRight' : 'ArrowLeft');
+    const before = await focusedDay();
+    await page.keyboard.press(before < target.getUTCDate() ? 'ArrowRight' : 'ArrowLeft');
+    // The calendar moves the focus in its next render: read the day once it has moved, or the next
+    // press goes by a stale day (a run once ended on the day before the target).
+    await expect.poll(focusedDay).not.toBe(before);
     await expectVisibleFocus(page);
   }
   expect(await focusedDay()).toBe(target.getUTCDate());
