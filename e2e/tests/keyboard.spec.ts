@@ -280,6 +280,9 @@ test('paying an invoice: from the overview to the provider’s page and back to 
   const receipt = page.getByRole('region', { name: 'Kvittering' });
   // The provider's return is a full page load of the app: slower than a step inside it.
   await expect(receipt).toContainText('Betalingen er gjennomført. Takk!', { timeout: 60_000 });
+  // The outcome takes the focus once known (for a screen reader): the walk starts from there, not
+  // from before the page moved it (a Tab pressed first was once followed by that move).
+  await expect(receipt.getByRole('heading', { name: 'Kvittering' })).toBeFocused();
   await tabTo(page, receipt.getByRole('link', { name: 'Til fakturaoversikten' }));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Fakturaoversikt' })).toBeFocused();

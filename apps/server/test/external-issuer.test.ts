@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './free-port.ts';
 import { buildTestApp, DEMO_PASSWORD, type TestApp } from './helper.ts';
 import { fetchTransport, injectTransport, login, TestBrowser } from './browser.ts';
 
@@ -21,7 +22,7 @@ describe('a provider in a separate process (OIDC_ISSUER)', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-idp-'));
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     issuer = `http://127.0.0.1:${port}/idp`;
     const child = spawn(process.execPath, [bundle], {
       env: {

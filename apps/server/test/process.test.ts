@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from './free-port.ts';
 
 // These tests run the real bundle (`npm run build` makes it; `npm test` builds first).
 const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -32,8 +33,6 @@ async function waitForReady(port: number, output: () => string = () => ''): Prom
   throw new Error(`server did not become ready in 60 s:\n${output()}`);
 }
 
-const randomPort = () => 20_000 + Math.floor(Math.random() * 20_000);
-
 // Each test starts the real server: PGlite's creation and migrations alone take 10–15 s on a loaded
 // 2-core CI machine, so the default 30 s is too little for a start, a request and a shutdown.
 describe('the server process', { timeout: 90_000 }, () => {
@@ -46,7 +45,7 @@ describe('the server process', { timeout: 90_000 }, () => {
 
   it('logs one line per request at info: when it is done, with the request, the status and the time', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
-    const port = randomPort();
+    const port = await freePort();
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir });
     cleanups.push(() => {
       server.child.kill('SIGKILL');
@@ -75,7 +74,7 @@ describe('the server process', { timeout: 90_000 }, () => {
 
   it('finishes a request in flight on SIGTERM, then exits 0', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
-    const port = randomPort();
+    const port = await freePort();
     // debug: the arrival line (lib/request-log.ts) is how the test knows the server has the request.
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     cleanups.push(() => {
@@ -119,7 +118,7 @@ describe('the server process', { timeout: 90_000 }, () => {
 
   it('answers a request on a kept-alive connection that is in flight at SIGTERM, with Connection: close', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'minside-proc-'));
-    const port = randomPort();
+    const port = await freePort();
     // debug: the arrival line (lib/request-log.ts) is how the test knows the server has the request.
     const server = startServer({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -176,7 +175,7 @@ describe('the server process', { timeout: 90_000 }, () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'minside-titles-'));
     const file = path.join(dir, 'titles.json');
     (await import('node:fs')).writeFileSync(file, JSON.stringify({ groups: [], titles: [{ titleCode: 'ADR' }] }));
-    const server = startServer({ TITLES_FILE: file, PORT: String(randomPort()) });
+    const server = startServer({ TITLES_FILE: file, PORT: String(await freePort()) });
     cleanups.push(() => {
       server.child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

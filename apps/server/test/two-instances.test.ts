@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './free-port.ts';
 import { fetchTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 import { createScratchDatabase, DEMO_PASSWORD, type ScratchDatabase } from './helper.ts';
 import { createTestRedis, testRedisUrl, type TestRedis } from './redis-support.ts';
@@ -13,7 +14,6 @@ import { createTestRedis, testRedisUrl, type TestRedis } from './redis-support.t
 // ends it on the other, and the password throttle counts the failures of both.
 
 const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const randomPort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 interface Instance {
   origin: string;
@@ -22,8 +22,8 @@ interface Instance {
   output: () => string;
 }
 
-function startInstance(env: Record<string, string>): Instance {
-  const port = randomPort();
+async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   let output = '';
   const child = spawn(process.execPath, [bundle], {
@@ -73,9 +73,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     const url = scratch.options.kind === 'postgres' ? scratch.options.url : '';
     const shared = { DATABASE_URL: url, REDIS_URL: redis.config.redisUrl ?? '', REDIS_KEY_PREFIX: redis.config.redisKeyPrefix, DATA_DIR: dataDir };
     // One after the other: the first migrates and seeds, the second finds it done.
-    a = startInstance({ ...shared, SEED_DEMO_DATA: 'on' });
+    a = await startInstance({ ...shared, SEED_DEMO_DATA: 'on' });
     await waitForReady(instanceA());
-    b = startInstance({ ...shared, SEED_DEMO_DATA: 'off' });
+    b = await startInstance({ ...shared, SEED_DEMO_DATA: 'off' });
     await waitForReady(instanceB());
   }, 180_000);
 
