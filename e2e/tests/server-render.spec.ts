@@ -73,6 +73,25 @@ async function offlineTitleSites(page: Page): Promise<void> {
 }
 
 /**
+ * Opens `url` with the page's scripts held back until the returned function is called: until then
+ * the server's markup is the page. Navigated by the page itself: the fixture's goto would wait for
+ * the hydration this holds back.
+ */
+async function openWithScriptsHeld(page: Page, url: string): Promise<() => void> {
+  let releaseScripts: () => void = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => {
+    releaseScripts = resolve;
+  });
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.evaluate((target) => window.location.assign(target), url);
+  await page.waitForURL(url, { waitUntil: 'commit' });
+  return releaseScripts;
+}
+
+/**
  * The attributes Preact's own tree gives each element, against the DOM's. Preact hydrates without
  * comparing attributes (it keeps the server's), so a difference there would go unnoticed and stay:
  * an id the browser's tree no longer matches. Reads Preact's internal fields (`__k` children,
@@ -170,17 +189,7 @@ test('the public pages hydrate with no console warning or error, and then work',
 
 test('"Logg inn" works on the server’s markup, before the scripts have taken over: the login starts, "Avbryt" and the login both end back on the page', async ({ page }) => {
   await offlineTitleSites(page);
-  let releaseScripts: () => void = () => {};
-  const scriptsHeld = new Promise<void>((resolve) => {
-    releaseScripts = resolve;
-  });
-  await page.route(/\/assets\/.*\.js$/, async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
-  // Navigated by the page itself: the fixture's goto would wait for the hydration this holds back.
-  await page.evaluate((url) => window.location.assign(url), adresseavisen('/vilkaar'));
-  await page.waitForURL(adresseavisen('/vilkaar'), { waitUntil: 'commit' });
+  const releaseScripts = await openWithScriptsHeld(page, adresseavisen('/vilkaar'));
   await expect(page.locator('#root[data-server-rendered]')).toBeAttached();
   await page.getByRole('banner').getByRole('link', { name: 'Logg inn' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Logg inn' })).toBeVisible();
@@ -286,18 +295,8 @@ test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
       const page = await context.newPage();
       await offlineTitleSites(page);
       await recordLayoutShifts(page);
-      // The page's scripts held back: what is on screen is the server's markup alone. (Navigated by the
-      // page itself: the fixture's goto would wait for the hydration this holds back.)
-      let releaseScripts: () => void = () => {};
-      const scriptsHeld = new Promise<void>((resolve) => {
-        releaseScripts = resolve;
-      });
-      await page.route(/\/assets\/.*\.js$/, async (route) => {
-        await scriptsHeld;
-        await route.continue();
-      });
-      await page.evaluate((url) => window.location.assign(url), adresseavisen('/'));
-      await page.waitForURL(adresseavisen('/'), { waitUntil: 'commit' });
+      // The page's scripts held back: what is on screen is the server's markup alone.
+      const releaseScripts = await openWithScriptsHeld(page, adresseavisen('/'));
       await expect(page.getByRole('heading', { level: 1, name: 'Min Side' })).toBeVisible();
       await expect(page.getByText('Hei, Kari! Her er abonnementet ditt på Adresseavisen.')).toBeVisible();
       await expect(page.locator('#root[data-server-rendered]')).toBeAttached();
