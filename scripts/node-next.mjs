@@ -65,7 +65,19 @@ export async function nodeNext() {
   delete env.TEST_REDIS_URL;
   await run(binary, ['--version'], { env });
   const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
-  return run(binary, [vitest, 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=reports/node-next/node-${NEXT_NODE_VERSION}.json`, ...suites], { env });
+  return run(
+    binary,
+    [
+      vitest,
+      'run',
+      '--reporter=dot',
+      '--reporter=json',
+      `--outputFile.json=reports/node-next/node-${NEXT_NODE_VERSION}.json`,
+      `--reporter=${path.join(root, 'scripts/problems-reporter.mjs')}`,
+      ...suites,
+    ],
+    { env },
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exit(await nodeNext());

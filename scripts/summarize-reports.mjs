@@ -6,15 +6,25 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { problemsFileOf, UNHANDLED } from './problems-reporter.mjs';
 
 function read(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
-/** Failed tests, plus files that failed before any test ran (an import or setup error: no assertions). */
-function vitestFailures(report) {
-  const brokenFiles = (report.testResults ?? []).filter((file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0).length;
-  return (report.numFailedTests ?? 0) + brokenFiles;
+/**
+ * Failed tests, plus files that failed with no failed test: an import or setup error before any
+ * test ran, or a hook that failed or timed out (Vitest then counts its tests as skipped).
+ */
+function vitestFailures({ file, report }) {
+  const brokenFiles = (report.testResults ?? []).filter((result) => result.status === 'failed' && !(result.assertionResults ?? []).some((test) => test.status === 'failed')).length;
+  return (report.numFailedTests ?? 0) + brokenFiles + problemsOf(file).filter((line) => line.startsWith(UNHANDLED)).length;
+}
+
+/** What problems-reporter.mjs wrote beside a report; an error thrown outside any test fails the run and counts as one failure. */
+function problemsOf(file) {
+  const problems = problemsFileOf(file);
+  return existsSync(problems) ? readFileSync(problems, 'utf8').split('\n').filter(Boolean) : [];
 }
 
 function vitestReports(reportsDir) {
@@ -35,9 +45,9 @@ function vitestReports(reportsDir) {
 export function summarize(reportsDir) {
   let passed = 0;
   let failed = 0;
-  for (const { report } of vitestReports(reportsDir)) {
-    passed += report.numPassedTests ?? 0;
-    failed += vitestFailures(report);
+  for (const run of vitestReports(reportsDir)) {
+    passed += run.report.numPassedTests ?? 0;
+    failed += vitestFailures(run);
   }
   const playwright = read(path.join(reportsDir, 'playwright.json'));
   if (playwright?.stats) {
@@ -69,10 +79,17 @@ export function countByService(reportsDir) {
   return counts;
 }
 
+/** At most this many of a run's problems are printed; the rest are in its `.problems.txt`. */
+const PROBLEMS_SHOWN = 6;
+
 export function summaryLines(reportsDir) {
   const lines = [];
-  for (const { file, report } of vitestReports(reportsDir)) {
-    lines.push(`  ${path.relative(reportsDir, file)}: ${report.numPassedTests ?? 0} passed, ${vitestFailures(report)} failed`);
+  for (const run of vitestReports(reportsDir)) {
+    lines.push(`  ${path.relative(reportsDir, run.file)}: ${run.report.numPassedTests ?? 0} passed, ${vitestFailures(run)} failed`);
+    // Why, right under the count: the log above can be too long to read back.
+    const found = problemsOf(run.file);
+    for (const problem of found.slice(0, PROBLEMS_SHOWN)) lines.push(`    ${problem}`);
+    if (found.length > PROBLEMS_SHOWN) lines.push(`    … ${found.length - PROBLEMS_SHOWN} more in ${path.relative(reportsDir, problemsFileOf(run.file))}`);
   }
   const playwright = read(path.join(reportsDir, 'playwright.json'));
   if (playwright?.stats) lines.push(`  playwright.json: ${(playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0)} passed, ${playwright.stats.unexpected ?? 0} failed`);

@@ -60,7 +60,7 @@ const steps = [
       // The bank's SFTP test needs Debian's sshd and fails without it (it never skips): install it first when we may.
       // Vitest still runs without it, so one run shows every other problem too.
       const sshd = await ensureSshd();
-      const code = await run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json']);
+      const code = await run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json', '--reporter=./scripts/problems-reporter.mjs']);
       return sshd ? code : code || 1;
     },
   ],

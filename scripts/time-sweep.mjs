@@ -100,7 +100,7 @@ function clean(env) {
 /** By hand with --whole: every suite under faketime at one date (the Vitest process too). */
 function wholeSuiteAt(at) {
   const name = at.replace(/[:]/g, '').replace(/\.\d+/, '');
-  const args = ['vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=reports/time-sweep/${name}.json`];
+  const args = ['vitest', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=reports/time-sweep/${name}.json`, '--reporter=./scripts/problems-reporter.mjs'];
   console.log(`\n--- whole suite at ${at} ---`);
   return run('faketime', ['-f', faketimeSpec(at), 'npx', ...args], { env: { ...clean(process.env), TZ: 'UTC', FAKETIME_DONT_RESET: '1' } });
 }
@@ -115,7 +115,15 @@ async function sweep(dates) {
     projects: datedSuites.projects,
     ...(server ? { serverFiles: server === true ? datedServerFiles.files : server } : {}),
   }));
-  const args = ['vitest', 'run', '--reporter=dot', '--reporter=json', '--outputFile.json=reports/time-sweep/sweep.json', '--reporter=./scripts/time-sweep-reporter.mjs'];
+  const args = [
+    'vitest',
+    'run',
+    '--reporter=dot',
+    '--reporter=json',
+    '--outputFile.json=reports/time-sweep/sweep.json',
+    '--reporter=./scripts/time-sweep-reporter.mjs',
+    '--reporter=./scripts/problems-reporter.mjs',
+  ];
   console.log(
     `\n--- the dated suites at ${dates.length} dates: ${dates.map((date) => `${date.at}${date.server ? ` (with ${date.server === true ? 'every' : date.server.length} server file${date.server === true || date.server.length > 1 ? 's' : ''})` : ''}`).join(', ')} ---`,
   );

@@ -13,7 +13,7 @@ import { sha256Of } from '../src/modules/bank/archive.ts';
 import { exchangeBankFiles } from '../src/modules/bank/exchange.ts';
 import { createSftpTransport } from '../src/modules/bank/transport.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
-import { freePort } from './reliability-support.ts';
+import { freePort } from './server-process.ts';
 import { netbankPayment as paidInNetbank } from './support.ts';
 
 // Issue 21: the bank's files travel over SFTP in production. Debian's OpenSSH server runs on

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './free-port.ts';
+import { freePort, SERVER_START_MS, waitUntilReady } from './server-process.ts';
 import { buildTestApp, DEMO_PASSWORD, type TestApp } from './helper.ts';
 import { fetchTransport, injectTransport, login, TestBrowser } from './browser.ts';
 
@@ -42,17 +42,9 @@ describe('a provider in a separate process (OIDC_ISSUER)', () => {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     };
-    for (let attempt = 0; ; attempt++) {
-      const ready = await fetch(`${issuer}/.well-known/openid-configuration`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (ready) break;
-      if (attempt > 100) throw new Error('the provider process did not start');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitUntilReady(`${issuer}/.well-known/openid-configuration`, { child });
     portal = await buildTestApp('pglite', { config: { oidcIssuer: issuer, oidcClientSecret: CLIENT_SECRET } });
-  }, 60_000);
+  }, SERVER_START_MS + 45_000);
 
   afterAll(async () => {
     await portal?.close();

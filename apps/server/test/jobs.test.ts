@@ -17,6 +17,7 @@ import { createJobRunner, type JobDefinition } from '../src/jobs/runner.ts';
 import { parseSchedule, parseScheduleOverrides } from '../src/config/schedule.ts';
 import { currentSlot, describeSchedule, nextSlot } from '../src/jobs/schedule.ts';
 import { buildTestApp, createScratchDatabase, testDatabases, type ScratchDatabase } from './helper.ts';
+import { freePort, waitUntilReady } from './server-process.ts';
 
 const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 
@@ -366,18 +367,6 @@ function startServer(env: Record<string, string>): Server {
   return { child, lines, exited };
 }
 
-async function waitForReady(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 150; attempt++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('server did not become ready');
-}
-
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one PostgreSQL (needs TEST_DATABASE_URL)', () => {
   let scratch: ScratchDatabase | undefined;
   const servers: Server[] = [];
@@ -391,14 +380,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one Pos
     scratch = await createScratchDatabase('postgres');
     if (scratch.options.kind !== 'postgres') throw new Error('expected PostgreSQL');
     const url = scratch.options.url;
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const ports = [await freePort(), await freePort()];
     // Two-second slots: each process claims the eleven jobs one after another, and in its first
     // seconds (pools, migrations raced with the other) a pass could overrun a one-second slot —
     // with eleven jobs a first gap of 2 s was seen in CI. The property is the same: every slot, once.
     const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', JOBS: 'on', JOBS_SCHEDULE_OVERRIDES: jobNames.map((job) => `${job}=2s`).join(',') };
     // Started together: they also race for the migrations (advisory lock) and the first claims.
-    servers.push(startServer({ ...env, PORT: String(base) }), startServer({ ...env, PORT: String(base + 1) }));
-    await Promise.all([waitForReady(base), waitForReady(base + 1)]);
+    servers.push(...ports.map((port) => startServer({ ...env, PORT: String(port) })));
+    await Promise.all(ports.map((port, index) => waitUntilReady(`http://127.0.0.1:${port}/readyz`, { child: servers[index]!.child, timeoutMs: 60_000 })));
     await new Promise((resolve) => setTimeout(resolve, 11_000));
     for (const server of servers) server.child.kill('SIGTERM');
     expect(await Promise.all(servers.map((server) => server.exited))).toEqual([0, 0]);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from './free-port.ts';
+import { freePort, waitUntilReady } from './server-process.ts';
 
 // These tests run the real bundle (`npm run build` makes it; `npm test` builds first).
 const bundle = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -19,19 +19,7 @@ function startServer(env: Record<string, string>): { child: ChildProcess; output
   return { child, output: () => output, exited };
 }
 
-/** Start-up migrates and seeds (scrypt per demo user): seconds when quiet, far more on a busy 2-core CI machine. */
-async function waitForReady(port: number, output: () => string = () => ''): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`server did not become ready in 60 s:\n${output()}`);
-}
+const waitForReady = (port: number, output?: () => string) => waitUntilReady(`http://127.0.0.1:${port}/readyz`, { output });
 
 // Each test starts the real server: PGlite's creation and migrations alone take 10–15 s on a loaded
 // 2-core CI machine, so the default 30 s is too little for a start, a request and a shutdown.

@@ -106,18 +106,6 @@ export async function startDatabaseProxy(target: { host: string; port: number })
   };
 }
 
-/** A port nothing listens on right now (the kernel's pick), for a server process to take. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 export interface HttpAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;

@@ -18,7 +18,8 @@ import { migrate } from '../src/db/migrate.ts';
 import { seedDemoData } from '../src/db/seed.ts';
 import { login, TestBrowser, type BrowserResponse } from './browser.ts';
 import { buildTestApp, createScratchDatabase, DEMO_PASSWORD, testDatabases, type ScratchDatabase, type TestApp } from './helper.ts';
-import { freePort, httpRequest, processTransport, startDatabaseProxy, type DatabaseProxy, type HttpAnswer, type HttpRequestError } from './reliability-support.ts';
+import { freePort } from './server-process.ts';
+import { httpRequest, processTransport, startDatabaseProxy, type DatabaseProxy, type HttpAnswer, type HttpRequestError } from './reliability-support.ts';
 import { answerAtVipps, expectRefused, signIn, vippsOf } from './support.ts';
 
 // Issue 10 item 4: what the portal does when the things it depends on fail.

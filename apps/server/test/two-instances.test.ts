@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './free-port.ts';
+import { freePort, waitUntilReady } from './server-process.ts';
 import { fetchTransport, login, TestBrowser, type BrowserResponse } from './browser.ts';
 import { createScratchDatabase, DEMO_PASSWORD, type ScratchDatabase } from './helper.ts';
 import { createTestRedis, testRedisUrl, type TestRedis } from './redis-support.ts';
@@ -35,18 +35,7 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
   return { origin, host: `127.0.0.1:${port}`, child, output: () => output };
 }
 
-async function waitForReady(instance: Instance): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (instance.child.exitCode !== null) throw new Error(`server exited: ${instance.output()}`);
-    try {
-      if ((await fetch(`${instance.origin}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`server did not become ready: ${instance.output()}`);
-}
+const waitForReady = (instance: Instance) => waitUntilReady(`${instance.origin}/readyz`, { child: instance.child, output: instance.output });
 
 async function stop(instance: Instance | undefined): Promise<void> {
   if (!instance || instance.child.exitCode !== null) return;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './reliability-support.ts';
+import { freePort } from './server-process.ts';
 
 /**
  * A separate issuer process that behaves like Vipps Login (fixtures/vipps-like-issuer.mjs; what

@@ -1,0 +1,60 @@
+// Why a Vitest run failed, in a few lines CI's summary can print last (scripts/summarize-reports.mjs).
+// The JSON report counts failed tests only: a hook that timed out (its tests then count as
+// skipped, not failed) or an error thrown outside any test fails the run with every test green,
+// and the reason is far up a long log. This reporter writes them next to the JSON report
+// (`reports/vitest.json` → `reports/vitest.problems.txt`), one line each, and nothing when the run is clean.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const firstLine = (error) =>
+  String(error?.message ?? error ?? 'unknown error')
+    .split('\n')[0]
+    .slice(0, 300);
+const shortPath = (moduleId) => moduleId.replace(/^.*?\/((apps|packages|scripts|bench|e2e)\/)/, '$1');
+
+export const UNHANDLED = 'unhandled error:';
+
+export function problemsFileOf(jsonReport) {
+  return jsonReport.replace(/\.json$/, '') + '.problems.txt';
+}
+
+export default class ProblemsReporter {
+  onInit(ctx) {
+    const json = ctx.config.outputFile?.json;
+    this.file = json ? path.resolve(ctx.config.root, problemsFileOf(json)) : undefined;
+  }
+
+  onTestRunEnd(testModules, unhandledErrors) {
+    if (!this.file) return;
+    const lines = [];
+    for (const testModule of testModules) {
+      const where = `${testModule.project.name ? `[${testModule.project.name}] ` : ''}${shortPath(testModule.moduleId)}`;
+      for (const error of testModule.errors()) lines.push(`${where}: ${firstLine(error)}`);
+      for (const suite of testModule.children.allSuites()) {
+        for (const error of suite.errors()) lines.push(`${where} › ${suite.fullName}: ${firstLine(error)}`);
+      }
+      for (const test of testModule.children.allTests()) {
+        const result = test.result();
+        if (result.state === 'failed') lines.push(`${where} › ${test.fullName}: ${firstLine(result.errors?.[0])}`);
+      }
+      if (testModule.state() === 'failed' && !lines.some((line) => line.includes(where))) lines.push(`${where}: failed (no error recorded)`);
+    }
+    for (const error of unhandledErrors)
+      lines.push(
+        `${UNHANDLED} ${firstLine(error)}${
+          error?.stack
+            ? ` (${
+                String(error.stack)
+                  .split('\n')
+                  .find((line) => /\/(apps|packages|scripts)\//.test(line))
+                  ?.trim() ?? 'no project frame'
+              })`
+            : ''
+        }`,
+      );
+    rmSync(this.file, { force: true });
+    if (lines.length === 0) return;
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    writeFileSync(this.file, lines.join('\n') + '\n');
+  }
+}
