@@ -77,6 +77,8 @@ export interface RenderedPage {
   document: ReturnType<typeof titleDocument>;
   /** Milliseconds the render took, data included. */
   renderMs: number;
+  /** Rounds of the page's own calls the render waited for: one when the page asks for all its data at once. */
+  dataRounds: number;
 }
 
 const scope = new AsyncLocalStorage<PageScope>();
@@ -170,7 +172,11 @@ export async function render(input: RenderInput): Promise<RenderedPage | Rendere
 
     // Render, fetch what the render asked for, render again: until it asks for nothing new.
     let html = renderToString(tree);
-    for (let pass = 1; pass < MAX_PASSES && (await fetchWaiting(queryClient)); pass += 1) html = renderToString(tree);
+    let dataRounds = 0;
+    for (let pass = 1; pass < MAX_PASSES && (await fetchWaiting(queryClient)); pass += 1) {
+      dataRounds += 1;
+      html = renderToString(tree);
+    }
     // What did not arrive is rendered as the browser's first render will show it: still loading.
     const failed = queryClient
       .getQueryCache()
@@ -193,6 +199,7 @@ export async function render(input: RenderInput): Promise<RenderedPage | Rendere
       modules: [areaModule(pages[page].area), ...(consentBar ? [consentBarModule] : [])],
       document: titleDocument(input.bootstrap.title),
       renderMs: performance.now() - started,
+      dataRounds,
     };
   });
 }

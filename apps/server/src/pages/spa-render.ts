@@ -23,6 +23,8 @@ interface RenderedPage {
   modules: string[];
   document: { title: string; favicon: string; rootClass: string; palette: { brand: string; onBrand: string; brandInk: string } };
   renderMs: number;
+  /** Rounds of the page's own calls the render waited for (one when the page asks for all at once). */
+  dataRounds: number;
 }
 
 /** The server bundle, as far as the server uses it. The apps share no code: the types are restated here. */
@@ -268,7 +270,7 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       .then((rendered) => {
         // The browser's router makes a signed-in visitor's redirects (the server render gives none).
         if (!rendered || 'redirect' in rendered) return undefined;
-        request.log.debug({ page: rendered.page, renderMs: Math.round(rendered.renderMs) }, 'server-rendered a signed-in page');
+        request.log.debug({ page: rendered.page, renderMs: Math.round(rendered.renderMs), dataRounds: rendered.dataRounds }, 'server-rendered a signed-in page');
         return documentOf(rendered);
       })
       .catch((error: unknown) => {
@@ -283,7 +285,7 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
       const rendered = await bundle.render({ url: `${request.protocol}://${request.host}${request.url}`, bootstrap, cookie, fetch: fetchFor(request.host), svg });
       // A redirect is not kept: it may carry the query string, which the key leaves out.
       if (!rendered || 'redirect' in rendered) return rendered ?? undefined;
-      request.log.debug({ page: rendered.page, renderMs: Math.round(rendered.renderMs) }, 'server-rendered a page');
+      request.log.debug({ page: rendered.page, renderMs: Math.round(rendered.renderMs), dataRounds: rendered.dataRounds }, 'server-rendered a page');
       const document = documentOf(rendered);
       // Kept only as the page the path names, spelt as the route table spells it.
       const pathname = request.url.split('?')[0] ?? '/';

@@ -17,8 +17,8 @@ export interface Call {
   body: unknown;
 }
 
-/** The API's answer to a call, or undefined for "not in this test" (503). */
-export type Answer = (call: Call) => Response | undefined;
+/** The API's answer to a call (a promise: an answer the test holds back), or undefined for "not in this test" (503). */
+export type Answer = (call: Call) => Response | Promise<Response> | undefined;
 
 export function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -47,7 +47,7 @@ export function renderPage(page: ReactNode, { answer = () => undefined, session 
       const url = new URL(String(input), 'http://localhost');
       const call: Call = { method: init?.method ?? 'GET', path: `${url.pathname.replace(/^\/api\//, '')}${url.search}`, body: init?.body ? JSON.parse(String(init.body)) : undefined };
       calls.push(call);
-      return answer(call) ?? json(503, { code: 'UNAVAILABLE', message: 'Ikke i denne testen.' });
+      return (await answer(call)) ?? json(503, { code: 'UNAVAILABLE', message: 'Ikke i denne testen.' });
     }),
   );
   setSignedIn(sessionStore, session, systemClock().getTime());

@@ -1,2 +1,2 @@
 // Public API of the student area. Its pages are in routes.ts (loaded lazily).
-export { StudentStatusNotice } from './components/student-status-notice.tsx';
+export { StudentStatusNotice, useStudentStatusOf } from './components/student-status-notice.tsx';

@@ -9,14 +9,19 @@ import { withdrawalQueryOptions } from '../api/withdrawal.ts';
 const LONGEST_EXTENSION_DAYS = 6;
 
 /**
- * "Du kan angre kjøpet til og med …" on the subscription page while the right of withdrawal is
- * open (ADR 030). Asked of the server only for a subscription that started recently enough to
- * still be within it; the server decides.
+ * Whether the right of withdrawal is open, asked of the server only for a subscription that started
+ * recently enough to still be within it (the server decides); undefined for any other.
  */
+export function useWithdrawalNotice(subscription: Subscription | null, today: string) {
+  const recent = subscription !== null && subscription.sharedFrom === null && subscription.startedOn >= addDays(today, -(WITHDRAWAL_DAYS + LONGEST_EXTENSION_DAYS));
+  const { data } = useQuery({ ...withdrawalQueryOptions(subscription ?? { ariaAccountNo: 0, titleCode: '' }), enabled: recent });
+  return recent ? data : undefined;
+}
+
+/** "Du kan angre kjøpet til og med …" on the subscription page while the right of withdrawal is open (ADR 030). */
 export function WithdrawalNotice({ subscription, today }: { subscription: Subscription; today: string }) {
-  const recent = subscription.sharedFrom === null && subscription.startedOn >= addDays(today, -(WITHDRAWAL_DAYS + LONGEST_EXTENSION_DAYS));
-  const { data } = useQuery({ ...withdrawalQueryOptions(subscription), enabled: recent });
-  if (!recent || data?.state !== 'open' || !data.deadline) return null;
+  const data = useWithdrawalNotice(subscription, today);
+  if (data?.state !== 'open' || !data.deadline) return null;
   return (
     <p className={ui.text}>
       Du kjøpte abonnementet {data.agreedOn ? formatLongDate(data.agreedOn) : ''} og har angrerett til og med {formatLongDate(data.deadline)}. <Link to={pathTo('withdrawal')}>Angre kjøpet</Link>
