@@ -177,11 +177,12 @@ export async function render(input: RenderInput): Promise<RenderedPage | Rendere
       dataRounds += 1;
       html = renderToString(tree);
     }
-    // What did not arrive is rendered as the browser's first render will show it: still loading.
+    // What did not arrive is rendered as the browser's first render will show it: still loading. (A
+    // query the page has turned off is pending in both, as it is: no render again for it.)
     const failed = queryClient
       .getQueryCache()
       .getAll()
-      .filter((query) => query.state.status !== 'success');
+      .filter((query) => query.state.status === 'error' || isWaiting(query));
     if (failed.length > 0) {
       for (const query of failed) queryClient.getQueryCache().remove(query);
       html = renderToString(tree);

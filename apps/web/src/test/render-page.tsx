@@ -33,13 +33,24 @@ export interface RenderPageOptions {
   session?: SignedInSession;
   title?: Title;
   path?: string;
+  /** The query cache (default: no retries, answers stale at once); `createQueryClient()` for the app's own. */
+  client?: QueryClient;
 }
 
 /**
  * Renders a page as the app does, with the title resolved, a signed-in session and a fake API:
  * `answer` decides each call's response. Answers the calls made, to read afterwards.
  */
-export function renderPage(page: ReactNode, { answer = () => undefined, session = subscriber, title = adresseavisen, path = '/' }: RenderPageOptions = {}): Call[] {
+export function renderPage(
+  page: ReactNode,
+  {
+    answer = () => undefined,
+    session = subscriber,
+    title = adresseavisen,
+    path = '/',
+    client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }),
+  }: RenderPageOptions = {},
+): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
@@ -51,7 +62,6 @@ export function renderPage(page: ReactNode, { answer = () => undefined, session 
     }),
   );
   setSignedIn(sessionStore, session, systemClock().getTime());
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   seedTitle(client, title);
   render(
     <QueryClientProvider client={client}>

@@ -1,6 +1,6 @@
 import { useQuery } from '../../../lib/query/index.ts';
 import { Link } from '../../../lib/router/index.ts';
-import { addDays, formatLongDate, WITHDRAWAL_DAYS, type Subscription } from '@minside/domain';
+import { addDays, formatLongDate, WITHDRAWAL_DAYS, type Subscription, type WithdrawalResponse } from '@minside/domain';
 import { pathTo } from '../../../app/paths.ts';
 import ui from '../../../components/ui.module.css';
 import { withdrawalQueryOptions } from '../api/withdrawal.ts';
@@ -18,9 +18,12 @@ export function useWithdrawalNotice(subscription: Subscription | null, today: st
   return recent ? data : undefined;
 }
 
-/** "Du kan angre kjøpet til og med …" on the subscription page while the right of withdrawal is open (ADR 030). */
-export function WithdrawalNotice({ subscription, today }: { subscription: Subscription; today: string }) {
-  const data = useWithdrawalNotice(subscription, today);
+/**
+ * "Du kan angre kjøpet til og med …" on the subscription page while the right of withdrawal is open
+ * (ADR 030), from `useWithdrawalNotice`'s answer: the page asks once, with its other calls (the
+ * answer is never kept fresh, so a second asker would ask again).
+ */
+export function WithdrawalNotice({ status: data }: { status: WithdrawalResponse | undefined }) {
   if (data?.state !== 'open' || !data.deadline) return null;
   return (
     <p className={ui.text}>

@@ -2,7 +2,8 @@ import { addDays, osloToday, systemClock } from '@minside/domain';
 import { screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paperSubscription, subscriber } from '../../auth/testing/fake-identity.ts';
-import { cleanupPage, json, renderPage, type Call } from '../../../test/render-page.tsx';
+import { createQueryClient } from '../../../app/query-client.ts';
+import { cleanupPage, json, refusal, renderPage, type Call } from '../../../test/render-page.tsx';
 import { HomePage } from './home-page.tsx';
 
 // Issue 27 §1: the home page's parts below the overview (delivery notices, student status, the right
@@ -18,19 +19,42 @@ describe('the home page', () => {
     const session = { ...subscriber, subscription: { ...paperSubscription, ariaPlanID: 'ADR-STUDENT-M', startedOn: addDays(today, -3) } };
     let answerOverview: (response: Response) => void = () => {};
     const overview = new Promise<Response>((resolve) => (answerOverview = resolve));
-    const calls = renderPage(<HomePage />, { session, answer: (call: Call) => (call.path.startsWith('overview?') ? overview : undefined) });
+    const answers: Record<string, unknown> = {
+      'delivery/notices?titleCode=ADR': { notices: [] },
+      'student/status': { status: null },
+      [`subscription/${paperSubscription.ariaAccountNo}/ADR/withdrawal`]: {
+        state: 'notAvailable',
+        orderId: null,
+        planName: 'Komplett',
+        agreedOn: null,
+        deadline: null,
+        paidOre: 0,
+        withdrawnAt: null,
+        refunds: [],
+        message: null,
+      },
+      [`subscription/${paperSubscription.ariaAccountNo}/ADR/changes`]: { entries: [] },
+    };
+    // The app's own cache: what it keeps fresh, and for how long, decides what is asked again.
+    const calls = renderPage(<HomePage />, {
+      session,
+      client: createQueryClient(),
+      answer: (call: Call) => (call.path.startsWith('overview?') ? overview : call.path in answers ? json(200, answers[call.path]) : undefined),
+    });
 
     await waitFor(() => expect(calls.map((call) => call.path)).toContain('overview?titleCode=ADR'));
     expect(screen.getByRole('status').textContent).toBe('Henter oversikten …');
-    const asked = calls.map((call) => call.path);
-    expect(asked).toEqual(
-      expect.arrayContaining([
-        `delivery/notices?titleCode=ADR`,
-        'student/status',
-        `subscription/${paperSubscription.ariaAccountNo}/ADR/withdrawal`,
-        `subscription/${paperSubscription.ariaAccountNo}/ADR/changes`,
-      ]),
-    );
-    answerOverview(json(503, { code: 'UNAVAILABLE', message: 'Ikke i denne testen.' }));
+    const parts = Object.keys(answers);
+    expect(calls.map((call) => call.path)).toEqual(expect.arrayContaining(parts));
+
+    // Once the overview has answered, the parts shown then read those answers: none is asked for again.
+    answerOverview(refusal(404, 'NOT_FOUND', 'Ikke i denne testen.'));
+    await screen.findByRole('heading', { name: 'Endringslogg' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const part of parts)
+      expect(
+        calls.filter((call) => call.path === part),
+        part,
+      ).toHaveLength(1);
   });
 });

@@ -41,10 +41,10 @@ export function HomePage() {
   const { data: overview, isPending } = useQuery({ ...homeOverviewQueryOptions(ref), enabled: subscription !== null });
   // The calls of the parts shown once the overview is here, asked for with it rather than after it:
   // one round trip for the page, not two, in the browser and in the server's render (one pass fewer).
-  // Each part reads the same answer from the cache.
+  // Each part reads the same answer from the cache; the withdrawal's, never kept fresh, is handed down.
   useTodaysDeliveryNotices();
   useStudentStatusOf(subscription);
-  useWithdrawalNotice(subscription, today);
+  const withdrawal = useWithdrawalNotice(subscription, today);
   useQuery({ ...changeLogQueryOptions(ref), enabled: subscription !== null });
   if (!subscription) return null;
   const lead = `Hei, ${user?.givenName || user?.displayName || ''}! Her er abonnementet ditt på ${title.name}.`;
@@ -75,7 +75,7 @@ export function HomePage() {
       <StudentStatusNotice subscription={subscription} />
       <div className={styles.now}>
         <StatePanel subscription={subscription} today={today} />
-        <WithdrawalNotice subscription={subscription} today={today} />
+        <WithdrawalNotice status={withdrawal} />
         {agenda ? <AttentionPanel agenda={agenda} invitationsPath={invitationsPath} /> : null}
       </div>
 
