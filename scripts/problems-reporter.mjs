@@ -20,8 +20,11 @@ export function problemsFileOf(jsonReport) {
 
 export default class ProblemsReporter {
   onInit(ctx) {
-    const json = ctx.config.outputFile?.json;
+    const { outputFile } = ctx.config;
+    const json = typeof outputFile === 'string' ? outputFile : outputFile?.json;
     this.file = json ? path.resolve(ctx.config.root, problemsFileOf(json)) : undefined;
+    // An earlier run's, gone before this run starts: a run that dies before its end leaves none behind.
+    if (this.file) rmSync(this.file, { force: true });
   }
 
   onTestRunEnd(testModules, unhandledErrors) {
@@ -29,6 +32,7 @@ export default class ProblemsReporter {
     const lines = [];
     for (const testModule of testModules) {
       const where = `${testModule.project.name ? `[${testModule.project.name}] ` : ''}${shortPath(testModule.moduleId)}`;
+      const before = lines.length;
       for (const error of testModule.errors()) lines.push(`${where}: ${firstLine(error)}`);
       for (const suite of testModule.children.allSuites()) {
         for (const error of suite.errors()) lines.push(`${where} › ${suite.fullName}: ${firstLine(error)}`);
@@ -37,7 +41,7 @@ export default class ProblemsReporter {
         const result = test.result();
         if (result.state === 'failed') lines.push(`${where} › ${test.fullName}: ${firstLine(result.errors?.[0])}`);
       }
-      if (testModule.state() === 'failed' && !lines.some((line) => line.includes(where))) lines.push(`${where}: failed (no error recorded)`);
+      if (testModule.state() === 'failed' && lines.length === before) lines.push(`${where}: failed (no error recorded)`);
     }
     for (const error of unhandledErrors)
       lines.push(

@@ -11,15 +11,15 @@ export default class TimeSweepReporter {
       if (!at) continue;
       const counts = byDate.get(at) ?? { passed: 0, failed: 0, files: new Set() };
       byDate.set(at, counts);
-      let tests = 0;
+      let failedTests = 0;
       for (const test of testModule.children.allTests()) {
-        tests += 1;
         const state = test.result().state;
         if (state === 'passed') counts.passed += 1;
-        if (state === 'failed') counts.failed += 1;
+        if (state === 'failed') failedTests += 1;
       }
-      // A file that failed before any test ran (an import or setup error) counts as one failure.
-      if (testModule.state() === 'failed' && tests === 0) counts.failed += 1;
+      // A file that failed with no failed test (an import or setup error, or a hook that failed,
+      // whose tests then count as skipped) counts as one failure, as in summarize-reports.mjs.
+      counts.failed += testModule.state() === 'failed' ? Math.max(failedTests, 1) : failedTests;
       if (testModule.state() === 'failed') counts.files.add(testModule.moduleId.replace(/^.*\/(apps|packages)\//, '$1/'));
     }
     console.log('');
