@@ -16,9 +16,9 @@ function read(file) {
  * Failed tests, plus files that failed with no failed test: an import or setup error before any
  * test ran, or a hook that failed or timed out (Vitest then counts its tests as skipped).
  */
-function vitestFailures({ file, report }) {
+function vitestFailures({ report, problems }) {
   const brokenFiles = (report.testResults ?? []).filter((result) => result.status === 'failed' && !(result.assertionResults ?? []).some((test) => test.status === 'failed')).length;
-  return (report.numFailedTests ?? 0) + brokenFiles + problemsOf(file).filter((line) => line.startsWith(UNHANDLED)).length;
+  return (report.numFailedTests ?? 0) + brokenFiles + problems.filter((line) => line.startsWith(UNHANDLED)).length;
 }
 
 /** What problems-reporter.mjs wrote beside a report; an error thrown outside any test fails the run and counts as one failure. */
@@ -39,7 +39,10 @@ function vitestReports(reportsDir) {
           .map((name) => path.join(dir, name)),
       );
   }
-  return files.map((file) => ({ file, report: read(file) })).filter(({ report }) => report);
+  return files
+    .map((file) => ({ file, report: read(file) }))
+    .filter(({ report }) => report)
+    .map((run) => ({ ...run, problems: problemsOf(run.file) }));
 }
 
 export function summarize(reportsDir) {
@@ -87,9 +90,8 @@ export function summaryLines(reportsDir) {
   for (const run of vitestReports(reportsDir)) {
     lines.push(`  ${path.relative(reportsDir, run.file)}: ${run.report.numPassedTests ?? 0} passed, ${vitestFailures(run)} failed`);
     // Why, right under the count: the log above can be too long to read back.
-    const found = problemsOf(run.file);
-    for (const problem of found.slice(0, PROBLEMS_SHOWN)) lines.push(`    ${problem}`);
-    if (found.length > PROBLEMS_SHOWN) lines.push(`    … ${found.length - PROBLEMS_SHOWN} more in ${path.relative(reportsDir, problemsFileOf(run.file))}`);
+    for (const problem of run.problems.slice(0, PROBLEMS_SHOWN)) lines.push(`    ${problem}`);
+    if (run.problems.length > PROBLEMS_SHOWN) lines.push(`    … ${run.problems.length - PROBLEMS_SHOWN} more in ${path.relative(reportsDir, problemsFileOf(run.file))}`);
   }
   const playwright = read(path.join(reportsDir, 'playwright.json'));
   if (playwright?.stats) lines.push(`  playwright.json: ${(playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0)} passed, ${playwright.stats.unexpected ?? 0} failed`);
