@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarDaysBetween, formatLongDate, orderResponseSchema, orderSchema, osloNoonOf, osloToday, paymentRedirectSchema, systemClock, withdrawalResponseSchema } from '@minside/domain';
+import { addDays, calendarDaysBetween, formatLongDate, orderResponseSchema, orderSchema, osloNoonOf, osloToday, paymentRedirectSchema, systemClock, withdrawalResponseSchema } from '@minside/domain';
+import { defaultCatalogue } from '@minside/titles';
+import type { BillingDocumentContent } from '../src/modules/billing/documents/content.ts';
+import { issueCreditNote } from '../src/modules/billing/documents/issue.ts';
+import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import type { TestBrowser } from './browser.ts';
 import { answerAtVipps, expectRefused, signIn as signInAs, vippsOf } from './support.ts';
@@ -13,6 +17,7 @@ import { answerAtVipps, expectRefused, signIn as signInAs, vippsOf } from './sup
 
 const PORTAL = 'http://adresseavisen.localhost:3000';
 const DAY = 24 * 60 * 60 * 1000;
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
 describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
   let test: TestApp;
@@ -103,6 +108,93 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
     expect(settled.refunds).toEqual([expect.objectContaining({ outcome: 'refunded', creditNoteNumber: expect.any(Number) })]);
     expect((await test.app.paymentEngine.load(paymentId))?.status).toBe('REFUNDED');
     expect(await test.app.withdrawals.retryRefunds()).toEqual({ withdrawals: 0, settled: 0 });
+  });
+
+  it('a complaint credit set off against an invoice of the agreement: the card gets what it paid, the credit is not promised to a next invoice that never comes', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'FVN', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'FVN'))?.id ?? '';
+    // Arranged as the complaint and the renewal run leave it: 25 kr credited "på neste faktura" on an
+    // invoice of an earlier period, then set off against a 99 kr invoice of this agreement, of which
+    // 74 kr was paid with Vipps.
+    const earlier = new Date(now().getTime() - 40 * DAY);
+    const { creditNote, next } = await test.database.db.transaction(async (tx) => {
+      const old = await insertInvoice(
+        tx,
+        defaultCatalogue,
+        'FVN',
+        {
+          ariaAccountNo: accountNo,
+          subscriptionId,
+          amountOre: 9_900,
+          description: 'Digital',
+          periodFrom: addDays(today, -60),
+          periodTo: addDays(today, -31),
+          dueOn: addDays(today, -60),
+          paidAt: earlier,
+        },
+        earlier,
+      );
+      const number = await issueCreditNote(tx, defaultCatalogue, {
+        ariaInvoiceNo: old.ariaInvoiceNo,
+        amountOre: 2_500,
+        reason: 'Reklamasjon RK-999001: én avis som ikke kom som den skulle',
+        settlement: 'Beløpet trekkes fra neste faktura.',
+        source: `complaint:RK-999001:${old.ariaInvoiceNo}`,
+        at: earlier,
+      });
+      await tx.execute(sql`insert into credit_set_off (id, credit_note_number, subscription_id, amount_ore, created_at) values (${randomUUID()}, ${number}, ${subscriptionId}, 2500, ${earlier})`);
+      const issued = await insertInvoice(
+        tx,
+        defaultCatalogue,
+        'FVN',
+        { ariaAccountNo: accountNo, subscriptionId, amountOre: 9_900, description: 'Digital', periodFrom: addDays(today, 3), periodTo: addDays(today, 33), dueOn: addDays(today, 3) },
+        now(),
+        { setOffWaitingCredit: true },
+      );
+      return { creditNote: number, next: issued };
+    });
+    expect(next.setOffOre).toBe(2_500);
+    const started = await ny.request('POST', `${PORTAL}/api/invoice/${next.ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(started.status, started.body).toBeLessThan(300);
+    await answerAtVipps(test, started.json<{ redirectUrl: string }>().redirectUrl, 'approve');
+    const [captured] = await test.database.rows<{ amount_ore: number }>(sql`select amount_ore from payment where aria_invoice_no = ${next.ariaInvoiceNo} and status = 'CAPTURED'`);
+    expect(captured?.amount_ore).toBe(7_400);
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'FVN'), { json: {} })).json());
+    // What is owed back is the 1 kr and the 99 kr invoice; to the card only what the card paid, and the credit by the customer centre.
+    expect(after).toMatchObject({ state: 'withdrawn', paidOre: 10_000 });
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ amountOre: 100, outcome: 'refunded' }),
+      expect.objectContaining({ ariaInvoiceNo: next.ariaInvoiceNo, amountOre: 7_400, outcome: 'refunded' }),
+      expect.objectContaining({ amountOre: 2_500, outcome: 'manual', creditNoteNumber: creditNote }),
+    ]);
+    const [refund] = await test.database.rows<{ status: string; amount_ore: number }>(sql`select status, amount_ore from payment where aria_invoice_no = ${next.ariaInvoiceNo}`);
+    expect(refund).toEqual({ status: 'REFUNDED', amount_ore: 7_400 });
+
+    // The confirmation says what goes where: 75 kr to the means of payment, 25 kr from the customer centre.
+    const [mail] = await test.database.rows<{ text: string }>(
+      sql`select text from mail_outbox where to_address = 'ny@minside.test' and kind = 'withdrawalConfirmation' and idempotency_key = ${`withdrawal:${after.orderId}`}`,
+    );
+    const text = plain(mail?.text ?? '');
+    expect(text).toContain(`Vi betaler tilbake 75 kr med samme betalingsmiddel som du brukte, senest ${plain(formatLongDate(addDays(today, 14)))}.`);
+    expect(text).toContain(
+      'Av det du skulle betale, ble 25 kr dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice tar kontakt med deg og betaler det tilbake.',
+    );
+    expect(text).not.toContain('100 kr');
+
+    // The credit note of the 99 kr invoice promises no next invoice.
+    const [note] = await test.database.rows<{ content: BillingDocumentContent }>(sql`select content from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${next.ariaInvoiceNo}`);
+    expect(note?.content.totals.totalOre).toBe(9_900);
+    const settlement = plain(note?.content.credits?.settlement ?? '');
+    expect(settlement).not.toContain('neste faktura');
+    expect(settlement).toBe(
+      '74,00 kr er betalt tilbake til deg med Vipps. 25,00 kr som du har til gode fra en kreditnota, kan ikke trekkes fra en ny faktura fordi abonnementet er avsluttet. Kundeservice tar kontakt med deg og betaler beløpet tilbake.',
+    );
+    // The credit is on the account, as ADR 026 keeps a credit still waiting when a subscription ends, for the customer centre to pay back.
+    expect(await test.database.rows(sql`select amount_ore from credit_set_off where subscription_id = ${subscriptionId} and aria_invoice_no is null`)).toEqual([{ amount_ore: 2_500 }]);
   });
 
   it('open on the deadline day; the day after refused with WITHDRAWAL_PERIOD_EXPIRED and the date, and nothing changes', async () => {

@@ -23,13 +23,13 @@ import { createBillingService, type BillingService } from './service.ts';
 export { invoicesToCreditOnCancel } from './cancelled-periods.ts';
 export type { CancelledPeriodCrediting } from './cancelled-periods.ts';
 export { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS, liveClaimColumn } from './claim-window.ts';
-export type { InvoiceCrediting } from './documents/credit.ts';
+export type { InvoiceCrediting, ReleasedCredit } from './documents/credit.ts';
 export { issueMissingInvoiceDocuments } from './documents/issue.ts';
 export { enqueuePaymentReceipt } from './documents/receipts.ts';
 export { createComplaintCrediting, type ComplaintCrediting } from './documents/set-off.ts';
 export type { PaymentEngine, PaymentRow } from './engine.ts';
 export { insertInvoice } from './issue-invoice.ts';
-export { paidSoFar, settledOreOf } from './paid-so-far.ts';
+export { paidSoFar, setOffSoFar, settledOreOf } from './paid-so-far.ts';
 export { toInvoiceDto } from './invoice-view.ts';
 export type { BillingService } from './service.ts';
 

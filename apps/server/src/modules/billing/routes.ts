@@ -233,7 +233,10 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRouteOptions> = async (
           response: { 200: creditInvoiceResponseSchema, ...errors },
         },
       },
-      async (request) => invoiceCrediting.creditInvoice(request.params.ariaInvoiceNo, request.body.reason),
+      async (request) => {
+        const { creditNoteNumber, refunded } = await invoiceCrediting.creditInvoice(request.params.ariaInvoiceNo, request.body.reason);
+        return { creditNoteNumber, refunded };
+      },
     );
   });
 };

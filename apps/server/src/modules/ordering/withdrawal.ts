@@ -22,7 +22,7 @@ import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import type { InvoiceCrediting, PaymentEngine } from '../billing/index.ts';
+import { setOffSoFar, type InvoiceCrediting, type PaymentEngine, type ReleasedCredit } from '../billing/index.ts';
 import { lifecycleView } from '../subscription/index.ts';
 import type { TitleService } from '../titles/index.ts';
 import { randomUUID } from 'node:crypto';
@@ -49,6 +49,13 @@ const needsAPerson: ReadonlySet<string> = new Set([
   billingErrorCodes.invoicePartlyCredited,
   billingErrorCodes.invoiceDrawnByAvtaleGiro,
 ]);
+
+/**
+ * The code of a refund that is a complaint's credit, not an invoice's payment: set off against an invoice
+ * of the agreement and released when it was credited, it has no next invoice to wait for, and the
+ * customer centre pays it back through the bank (ADR 036).
+ */
+const CREDIT_PAID_BACK_BY_BANK = 'CREDIT_PAID_BACK_BY_BANK';
 
 const isHoliday = (day: string) => norwegianPublicHolidays(Number(day.slice(0, 4))).has(day);
 
@@ -101,6 +108,26 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
   const paidOf = (rows: { amountOre: number; paidAt: Date | null; settledBy: string | null }[]) =>
     rows.filter((row) => row.paidAt !== null && row.settledBy !== 'CREDIT').reduce((sum, row) => sum + row.amountOre, 0);
 
+  /**
+   * The released credits as refunds for the customer centre, one per credited invoice, added to those
+   * recorded so far. A credit from a credit note on an invoice of this agreement is not added: that
+   * invoice is a person's already (credited in part, ADR 026), and paying it back in full gives back
+   * what the credit was for.
+   */
+  function withReleased(refunds: StoredRefund[], released: readonly ReleasedCredit[]): StoredRefund[] {
+    const result = [...refunds];
+    for (const credit of released) {
+      const same = result.findIndex((refund) => refund.ariaInvoiceNo === credit.ariaInvoiceNo);
+      const existing = same >= 0 ? result[same] : undefined;
+      if (!existing) {
+        result.push({ ariaInvoiceNo: credit.ariaInvoiceNo, amountOre: credit.amountOre, outcome: 'manual', creditNoteNumber: credit.creditNoteNumber, code: CREDIT_PAID_BACK_BY_BANK });
+      } else if (existing.code === CREDIT_PAID_BACK_BY_BANK) {
+        result[same] = { ...existing, amountOre: existing.amountOre + credit.amountOre };
+      }
+    }
+    return result;
+  }
+
   const toRefund = (stored: StoredRefund): WithdrawalRefund => ({
     ariaInvoiceNo: stored.ariaInvoiceNo,
     amountOre: stored.amountOre,
@@ -142,7 +169,8 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
     const [row] = await db.select().from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, orderId));
     if (!row?.refundsOpen) return 0;
     const reason = `Angrerett: kjøpet ble angret ${formatLongDate(osloToday(row.withdrawnAt))}.`;
-    const refunds: StoredRefund[] = [];
+    let refunds: StoredRefund[] = [];
+    const released: ReleasedCredit[] = [];
     let settled = 0;
     for (const refund of row.refunds) {
       if (refund.outcome !== 'pending') {
@@ -150,8 +178,10 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         continue;
       }
       try {
-        const credited = await crediting.creditInvoice(refund.ariaInvoiceNo, reason);
+        // The subscription has ended: a complaint's credit set off against the invoice has no next invoice to wait for.
+        const credited = await crediting.creditInvoice(refund.ariaInvoiceNo, reason, { subscriptionEnds: true });
         refunds.push({ ...refund, outcome: credited.refunded ? 'refunded' : 'cancelled', creditNoteNumber: credited.creditNoteNumber, code: null });
+        released.push(...credited.released);
         settled += 1;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -163,6 +193,10 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         if (error.code !== billingErrorCodes.invoiceAlreadyCredited && !needsAPerson.has(error.code))
           log.warn({ orderId, ariaInvoiceNo: refund.ariaInvoiceNo, code: error.code }, 'withdrawal refund not settled yet');
       }
+    }
+    if (released.length > 0) {
+      refunds = withReleased(refunds, released);
+      log.warn({ orderId, released }, 'withdrawal released a complaint credit: the customer centre pays it back through the bank');
     }
     await db
       .update(subscriptionWithdrawal)
@@ -194,10 +228,20 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         if (!decision.allowed) throw new AppError(409, decision.code, decision.message);
         const at = now();
         const day = today();
-        const invoices = await invoicesOf(tx, row.id, current.agreedOn);
-        const refunds: StoredRefund[] = invoices
-          .filter((found) => found.settledBy !== 'CREDIT')
-          .map((found) => ({ ariaInvoiceNo: found.ariaInvoiceNo, amountOre: found.amountOre, outcome: 'pending', creditNoteNumber: null, code: null }));
+        const invoices = (await invoicesOf(tx, row.id, current.agreedOn)).filter((found) => found.settledBy !== 'CREDIT');
+        // A complaint's credit set off against an invoice was never money from the buyer's card or Vipps:
+        // what goes back that way is what was due as money, and the credit goes back by the customer centre.
+        let creditOre = 0;
+        let paidByCreditOre = 0;
+        const refunds: StoredRefund[] = [];
+        for (const found of invoices) {
+          const setOffOre = await setOffSoFar(tx, found.ariaInvoiceNo);
+          creditOre += setOffOre;
+          if (found.paidAt !== null) paidByCreditOre += setOffOre;
+          const amountOre = found.paidAt !== null ? found.amountOre - setOffOre : found.amountOre;
+          refunds.push({ ariaInvoiceNo: found.ariaInvoiceNo, amountOre, outcome: 'pending', creditNoteNumber: null, code: null });
+        }
+        const moneyOre = current.paidOre - paidByCreditOre;
         // Ended today: no access from now, no renewal, no scheduled change; the period end is today (the renewal day that never comes).
         await tx
           .update(subscription)
@@ -237,9 +281,17 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
           const paragraphs = [
             `Vi har mottatt at du angrer kjøpet av ${current.planName}. Avtalen ble inngått ${formatLongDate(current.agreedOn)}, og angrefristen var ${formatLongDate(current.deadline)}.`,
             'Abonnementet er avsluttet fra i dag.',
-            current.paidOre > 0
-              ? `Vi betaler tilbake ${formatKroner(current.paidOre)} med samme betalingsmiddel som du brukte, senest ${formatLongDate(addDays(day, WITHDRAWAL_DAYS))}. Du får en kreditnota på e-post når pengene er sendt.`
-              : 'Du har ikke betalt noe for abonnementet, så det er ingenting å betale tilbake.',
+            ...(moneyOre > 0
+              ? [
+                  `Vi betaler tilbake ${formatKroner(moneyOre)} med samme betalingsmiddel som du brukte, senest ${formatLongDate(addDays(day, WITHDRAWAL_DAYS))}. Du får en kreditnota på e-post når pengene er sendt.`,
+                ]
+              : []),
+            ...(creditOre > 0
+              ? [
+                  `Av det du skulle betale, ble ${formatKroner(creditOre)} dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice tar kontakt med deg og betaler det tilbake.`,
+                ]
+              : []),
+            ...(moneyOre <= 0 && creditOre <= 0 ? ['Du har ikke betalt noe for abonnementet, så det er ingenting å betale tilbake.'] : []),
           ];
           await mailer.enqueue(tx, {
             to: buyer.email,

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { billingErrorCodes, billingErrorMessages, formatKroner, osloToday } from '@minside/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Catalogue } from '@minside/titles';
@@ -37,10 +37,32 @@ interface CreditOptions {
    * other reason (a complaint, goodwill) keeps the claim: the period is still had, and not billed twice.
    */
   releasePeriod?: boolean;
+  /**
+   * The subscription will not be invoiced again (a withdrawal, ADR 030): a complaint's credit set off
+   * against the invoice is released to the account as always, but no next invoice will take it, so
+   * the note does not promise one: the customer centre pays it back through the bank (ADR 036).
+   */
+  subscriptionEnds?: boolean;
+}
+
+/** A complaint's credit that was set off against the credited invoice and is now the subscriber's to have back. */
+export interface ReleasedCredit {
+  creditNoteNumber: number;
+  /** The invoice the complaint's credit note credited. */
+  ariaInvoiceNo: number;
+  amountOre: number;
 }
 
 export interface InvoiceCrediting {
-  creditInvoice(ariaInvoiceNo: number, reason: string, options?: CreditOptions): Promise<{ creditNoteNumber: number; refunded: boolean }>;
+  creditInvoice(ariaInvoiceNo: number, reason: string, options?: CreditOptions): Promise<{ creditNoteNumber: number; refunded: boolean; released: ReleasedCredit[] }>;
+}
+
+/** What a credit note says of a complaint's credit it released: waiting for the next invoice, or, when none comes, paid back by a person. */
+function releasedText(subscriptionEnds: boolean, amountOre?: number): string {
+  const amount = amountOre === undefined ? 'Beløpet du har til gode fra en kreditnota' : `${formatKroner(amountOre, { withOre: true })} som du har til gode fra en kreditnota`;
+  return subscriptionEnds
+    ? `${amount}, kan ikke trekkes fra en ny faktura fordi abonnementet er avsluttet. Kundeservice tar kontakt med deg og betaler beløpet tilbake.`
+    : `${amount}, trekkes fra neste faktura.`;
 }
 
 export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine: PaymentEngine; catalogue: Catalogue; now: () => Date; log: FastifyBaseLogger }): InvoiceCrediting {
@@ -66,6 +88,28 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
     if (credited.partly) throw refusal('invoicePartlyCredited');
   }
 
+  /** Lets go of the complaints' credits set off against the invoice: they wait on the subscription again. */
+  async function releaseSetOff(tx: Tx, ariaInvoiceNo: number): Promise<ReleasedCredit[]> {
+    const released = await tx
+      .update(creditSetOff)
+      .set({ ariaInvoiceNo: null, setOffAt: null })
+      .where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo))
+      .returning({ creditNoteNumber: creditSetOff.creditNoteNumber, amountOre: creditSetOff.amountOre });
+    if (released.length === 0) return [];
+    const notes = await tx
+      .select({ number: billingDocument.number, ariaInvoiceNo: billingDocument.ariaInvoiceNo })
+      .from(billingDocument)
+      .where(inArray(billingDocument.number, [...new Set(released.map((row) => row.creditNoteNumber))]));
+    const invoiceOf = new Map(notes.map((note) => [note.number, note.ariaInvoiceNo]));
+    const byNote = new Map<number, ReleasedCredit>();
+    for (const row of released) {
+      const entry = byNote.get(row.creditNoteNumber) ?? { creditNoteNumber: row.creditNoteNumber, ariaInvoiceNo: invoiceOf.get(row.creditNoteNumber) ?? ariaInvoiceNo, amountOre: 0 };
+      entry.amountOre += row.amountOre;
+      byNote.set(row.creditNoteNumber, entry);
+    }
+    return [...byNote.values()];
+  }
+
   /** The renewal claim of the invoice's period, let go with the credit (CreditOptions.releasePeriod). */
   async function releasePeriodOf(tx: Tx, target: typeof invoice.$inferSelect): Promise<void> {
     if (target.subscriptionId === null) return;
@@ -75,7 +119,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
   }
 
   return {
-    async creditInvoice(ariaInvoiceNo, reason, { releasePeriod = false } = {}) {
+    async creditInvoice(ariaInvoiceNo, reason, { releasePeriod = false, subscriptionEnds = false } = {}) {
       const [target] = await db.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
       if (!target) throw notFound();
       await refuseCredited(db, ariaInvoiceNo);
@@ -106,7 +150,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
         .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
 
       if (captured.length === 0 && target.paidAt === null) {
-        const creditNoteNumber = await db.transaction(async (tx) => {
+        const { creditNoteNumber, released } = await db.transaction(async (tx) => {
           // Under the invoice's lock, everything asked again: a payment, a bank part-payment or another
           // credit that came in since the reads above is seen here, and nothing is cancelled over it.
           const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
@@ -115,16 +159,17 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
           if ((await capturedSoFar(tx, ariaInvoiceNo)) > 0) throw refusal('invoicePartlyPaid');
           // An AvtaleGiro draw the bank no longer lets go of would take the money for a cancelled invoice.
           if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, osloToday(now()))) throw refusal('invoiceDrawnByAvtaleGiro');
-          // A complaint's credit set off against this invoice is not used up by cancelling it: it waits for the next one again.
-          const released = await tx.update(creditSetOff).set({ ariaInvoiceNo: null, setOffAt: null }).where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo)).returning({ id: creditSetOff.id });
-          const settlement = `Fakturaen er kreditert i sin helhet. Du skal ikke betale den.${released.length > 0 ? ' Beløpet du har til gode fra en kreditnota, trekkes fra neste faktura.' : ''}`;
+          // A complaint's credit set off against this invoice is not used up by cancelling it: it waits for the next one again
+          // (or, when the subscription ends, for the customer centre to pay it back).
+          const released = await releaseSetOff(tx, ariaInvoiceNo);
+          const settlement = `Fakturaen er kreditert i sin helhet. Du skal ikke betale den.${released.length > 0 ? ` ${releasedText(subscriptionEnds)}` : ''}`;
           const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `cancel:${ariaInvoiceNo}`, at: now() });
           await tx.update(invoice).set({ paidAt: now(), settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
           if (releasePeriod) await releasePeriodOf(tx, target);
           await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });
-          return number;
+          return { creditNoteNumber: number, released };
         });
-        return { creditNoteNumber, refunded: false };
+        return { creditNoteNumber, refunded: false, released };
       }
 
       // A refund made by an earlier try that stopped before its credit note: the note is issued now.
@@ -149,19 +194,18 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
         if (refunded?.status !== 'REFUNDED') throw refusal('refundFailed', 502);
       }
       const paidBack = paid.method === 'VIPPS' ? 'til deg med Vipps' : 'til kortet du betalte med';
-      const creditNoteNumber = await db.transaction(async (tx) => {
-        const released =
-          setOffOre > 0 ? await tx.update(creditSetOff).set({ ariaInvoiceNo: null, setOffAt: null }).where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo)).returning({ id: creditSetOff.id }) : [];
+      const { creditNoteNumber, released } = await db.transaction(async (tx) => {
+        const released = setOffOre > 0 ? await releaseSetOff(tx, ariaInvoiceNo) : [];
         const settlement =
           released.length > 0
-            ? `${formatKroner(paid.amountOre, { withOre: true })} er betalt tilbake ${paidBack}. ${formatKroner(setOffOre, { withOre: true })} som du har til gode fra en kreditnota, trekkes fra neste faktura.`
+            ? `${formatKroner(paid.amountOre, { withOre: true })} er betalt tilbake ${paidBack}. ${releasedText(subscriptionEnds, setOffOre)}`
             : `Beløpet er betalt tilbake ${paidBack}.`;
         const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `refund:${paid.id}`, at: now() });
         if (releasePeriod) await releasePeriodOf(tx, target);
         await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });
-        return number;
+        return { creditNoteNumber: number, released };
       });
-      return { creditNoteNumber, refunded: true };
+      return { creditNoteNumber, refunded: true, released };
     },
   };
 }
