@@ -195,6 +195,25 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
     );
     // The credit is on the account, as ADR 026 keeps a credit still waiting when a subscription ends, for the customer centre to pay back.
     expect(await test.database.rows(sql`select amount_ore from credit_set_off where subscription_id = ${subscriptionId} and aria_invoice_no is null`)).toEqual([{ amount_ore: 2_500 }]);
+    // … handed to the customer centre, in the transaction that released it: it waits for no invoice.
+    expect(await test.database.rows(sql`select handed_over_at is not null as handed_over from credit_set_off where subscription_id = ${subscriptionId}`)).toEqual([{ handed_over: true }]);
+
+    // Bought again (the same subscription row: one per account and title) before the customer centre
+    // has paid the 25 kr back: the next invoice must not set it off as well, or it is paid out twice.
+    await buy(ny, 'FVN', 'VIPPS');
+    expect((await subscriptionOf(accountNo, 'FVN'))?.id).toBe(subscriptionId);
+    const renewal = await test.database.db.transaction((tx) =>
+      insertInvoice(
+        tx,
+        defaultCatalogue,
+        'FVN',
+        { ariaAccountNo: accountNo, subscriptionId, amountOre: 9_900, description: 'Digital', periodFrom: addDays(today, 30), periodTo: addDays(today, 60), dueOn: addDays(today, 30) },
+        now(),
+        { setOffWaitingCredit: true },
+      ),
+    );
+    expect(renewal.setOffOre).toBe(0);
+    expect(await test.database.rows(sql`select 1 from credit_set_off where aria_invoice_no = ${renewal.ariaInvoiceNo}`)).toHaveLength(0);
   });
 
   it('open on the deadline day; the day after refused with WITHDRAWAL_PERIOD_EXPIRED and the date, and nothing changes', async () => {

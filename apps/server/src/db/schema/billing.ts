@@ -229,7 +229,8 @@ export const invoiceCredit = pgTable(
  * issued, and is then set off against it. What is set off counts as settled on that invoice, as a
  * payment does (billing/paid-so-far.ts), while the invoice itself keeps the full amount of the sale:
  * the credit note already reduced the sale once. A credit larger than the invoice is split, and
- * the rest waits for the one after.
+ * the rest waits for the one after. A credit released when its subscription ends (a withdrawal)
+ * is handed to the customer centre to pay back instead (`handedOverAt`, ADR 036).
  */
 export const creditSetOff = pgTable(
   'credit_set_off',
@@ -246,11 +247,19 @@ export const creditSetOff = pgTable(
     ariaInvoiceNo: bigint('aria_invoice_no', { mode: 'number' }).references(() => invoice.ariaInvoiceNo),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     setOffAt: timestamp('set_off_at', { withTimezone: true }),
+    /**
+     * When the credit was handed to the customer centre to pay back through the bank: released from
+     * an invoice credited because the subscription ended (a withdrawal), it has no next invoice to
+     * wait for. It waits for no invoice from then on, not even one of the same subscription bought
+     * again, which would otherwise take it too and pay it out twice (ADR 036). Null: waiting, or
+     * set off.
+     */
+    handedOverAt: timestamp('handed_over_at', { withTimezone: true }),
   },
   (table) => [
     index('credit_set_off_waiting_idx')
       .on(table.subscriptionId)
-      .where(sql`aria_invoice_no is null`),
+      .where(sql`aria_invoice_no is null and handed_over_at is null`),
     index('credit_set_off_invoice_idx').on(table.ariaInvoiceNo),
   ],
 );

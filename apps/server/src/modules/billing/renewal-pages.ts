@@ -62,7 +62,7 @@ export function createRenewalPages(
     );
     const { rows: special } = (await tx.execute(sql`
       select subscription_id as id from ${subscriptionDiscount} where subscription_id in (${listed}) and remaining_periods > 0
-      union select subscription_id from ${creditSetOff} where subscription_id in (${listed}) and aria_invoice_no is null`)) as unknown as { rows: { id: string }[] };
+      union select subscription_id from ${creditSetOff} where subscription_id in (${listed}) and aria_invoice_no is null and handed_over_at is null`)) as unknown as { rows: { id: string }[] };
     const setOff = new Set(special.map((row) => row.id));
     let issued = 0;
     const plain: PlannedPeriod[] = [];

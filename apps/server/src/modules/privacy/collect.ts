@@ -164,13 +164,15 @@ export async function collectUserData(db: Pick<Db, 'select'>, userId: string, id
     profileFieldSources: fieldSources.map((row) => ({ field: row.field, source: row.source, issuerLabel: row.issuerLabel, verified: row.verified, recordedAt: iso(row.recordedAt) })),
     // The logins that reach this user (issue 24): which issuer, its id for the person, since when.
     logins: logins.map((row) => ({ issuer: row.issuer, subject: row.subject, linkedAt: iso(row.linkedAt) })),
-    // Credit notes to be set off against the next invoice, and those set off already (issue 23).
+    // Credit notes to be set off against the next invoice, those set off already (issue 23), and those
+    // handed to the customer centre to pay back because the subscription ended (ADR 036).
     creditSetOffs: setOffs.map((row) => ({
       creditNoteNumber: row.creditNoteNumber,
       amountOre: row.amountOre,
       ariaInvoiceNo: row.ariaInvoiceNo,
       createdAt: iso(row.createdAt),
       setOffAt: iso(row.setOffAt),
+      handedOverAt: iso(row.handedOverAt),
     })),
     // The issued invoices and credit notes (issue 23); each one's PDF is on /fakturaoversikt.
     billingDocuments: documents,

@@ -39,8 +39,8 @@ interface CreditOptions {
   releasePeriod?: boolean;
   /**
    * The subscription will not be invoiced again (a withdrawal, ADR 030): a complaint's credit set off
-   * against the invoice is released to the account as always, but no next invoice will take it, so
-   * the note does not promise one: the customer centre pays it back through the bank (ADR 036).
+   * against the invoice is released to the account as always, but handed to the customer centre to
+   * pay back through the bank (`handedOverAt`): no invoice takes it, and the note promises none (ADR 036).
    */
   subscriptionEnds?: boolean;
 }
@@ -88,11 +88,16 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
     if (credited.partly) throw refusal('invoicePartlyCredited');
   }
 
-  /** Lets go of the complaints' credits set off against the invoice: they wait on the subscription again. */
-  async function releaseSetOff(tx: Tx, ariaInvoiceNo: number): Promise<ReleasedCredit[]> {
+  /**
+   * Lets go of the complaints' credits set off against the invoice: they wait on the subscription
+   * again. When the subscription ends they are handed to the customer centre to pay back instead, in
+   * this transaction, so no invoice sets them off again — not even one of the same subscription
+   * bought again, which would pay them out twice (ADR 036).
+   */
+  async function releaseSetOff(tx: Tx, ariaInvoiceNo: number, subscriptionEnds: boolean): Promise<ReleasedCredit[]> {
     const released = await tx
       .update(creditSetOff)
-      .set({ ariaInvoiceNo: null, setOffAt: null })
+      .set({ ariaInvoiceNo: null, setOffAt: null, handedOverAt: subscriptionEnds ? now() : null })
       .where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo))
       .returning({ creditNoteNumber: creditSetOff.creditNoteNumber, amountOre: creditSetOff.amountOre });
     if (released.length === 0) return [];
@@ -161,7 +166,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
           if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, osloToday(now()))) throw refusal('invoiceDrawnByAvtaleGiro');
           // A complaint's credit set off against this invoice is not used up by cancelling it: it waits for the next one again
           // (or, when the subscription ends, for the customer centre to pay it back).
-          const released = await releaseSetOff(tx, ariaInvoiceNo);
+          const released = await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds);
           const settlement = `Fakturaen er kreditert i sin helhet. Du skal ikke betale den.${released.length > 0 ? ` ${releasedText(subscriptionEnds)}` : ''}`;
           const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `cancel:${ariaInvoiceNo}`, at: now() });
           await tx.update(invoice).set({ paidAt: now(), settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
@@ -195,7 +200,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       }
       const paidBack = paid.method === 'VIPPS' ? 'til deg med Vipps' : 'til kortet du betalte med';
       const { creditNoteNumber, released } = await db.transaction(async (tx) => {
-        const released = setOffOre > 0 ? await releaseSetOff(tx, ariaInvoiceNo) : [];
+        const released = setOffOre > 0 ? await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds) : [];
         const settlement =
           released.length > 0
             ? `${formatKroner(paid.amountOre, { withOre: true })} er betalt tilbake ${paidBack}. ${releasedText(subscriptionEnds, setOffOre)}`

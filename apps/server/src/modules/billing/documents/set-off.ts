@@ -149,7 +149,8 @@ export async function setOffWaitingCredit(tx: Tx, subscriptionId: string, ariaIn
   const waiting = await tx
     .select()
     .from(creditSetOff)
-    .where(and(eq(creditSetOff.subscriptionId, subscriptionId), isNull(creditSetOff.ariaInvoiceNo)))
+    // One handed to the customer centre to pay back (the subscription ended, ADR 036) waits for no invoice.
+    .where(and(eq(creditSetOff.subscriptionId, subscriptionId), isNull(creditSetOff.ariaInvoiceNo), isNull(creditSetOff.handedOverAt)))
     .orderBy(asc(creditSetOff.createdAt), asc(creditSetOff.creditNoteNumber))
     .for('update');
   let setOff = 0;
