@@ -14,6 +14,15 @@ const shortPath = (moduleId) => moduleId.replace(/^.*?\/((apps|packages|scripts|
 
 export const UNHANDLED = 'unhandled error:';
 
+/**
+ * How many failures a test file counts for: its failed tests, and at least one when the file itself
+ * failed with none (an import or setup error before any test ran, or a hook that failed or timed
+ * out: Vitest then counts its tests as skipped). The CI summary and the date sweep's lines both count so.
+ */
+export function failuresOfFile(fileFailed, failedTests) {
+  return fileFailed ? Math.max(failedTests, 1) : failedTests;
+}
+
 export function problemsFileOf(jsonReport) {
   return jsonReport.replace(/\.json$/, '') + '.problems.txt';
 }

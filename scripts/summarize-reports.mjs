@@ -6,19 +6,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { problemsFileOf, UNHANDLED } from './problems-reporter.mjs';
+import { failuresOfFile, problemsFileOf, UNHANDLED } from './problems-reporter.mjs';
 
 function read(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
-/**
- * Failed tests, plus files that failed with no failed test: an import or setup error before any
- * test ran, or a hook that failed or timed out (Vitest then counts its tests as skipped).
- */
+/** Each file's failures (failuresOfFile), and each error thrown outside any test. */
 function vitestFailures({ report, problems }) {
-  const brokenFiles = (report.testResults ?? []).filter((result) => result.status === 'failed' && !(result.assertionResults ?? []).some((test) => test.status === 'failed')).length;
-  return (report.numFailedTests ?? 0) + brokenFiles + problems.filter((line) => line.startsWith(UNHANDLED)).length;
+  const files = (report.testResults ?? []).reduce(
+    (sum, result) => sum + failuresOfFile(result.status === 'failed', (result.assertionResults ?? []).filter((test) => test.status === 'failed').length),
+    0,
+  );
+  return files + problems.filter((line) => line.startsWith(UNHANDLED)).length;
 }
 
 /** What problems-reporter.mjs wrote beside a report; an error thrown outside any test fails the run and counts as one failure. */

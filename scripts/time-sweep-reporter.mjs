@@ -1,6 +1,7 @@
 // The date sweep's last lines (scripts/time-sweep.mjs): one per date, how its tests went. All
 // dates run in one Vitest run, so the runner's own summary does not tell them apart; the
 // project names do (`domain @ 2028-06-16T10:30:00Z`).
+import { failuresOfFile } from './problems-reporter.mjs';
 import { sweepDates } from './time-sweep.mjs';
 
 export default class TimeSweepReporter {
@@ -17,9 +18,7 @@ export default class TimeSweepReporter {
         if (state === 'passed') counts.passed += 1;
         if (state === 'failed') failedTests += 1;
       }
-      // A file that failed with no failed test (an import or setup error, or a hook that failed,
-      // whose tests then count as skipped) counts as one failure, as in summarize-reports.mjs.
-      counts.failed += testModule.state() === 'failed' ? Math.max(failedTests, 1) : failedTests;
+      counts.failed += failuresOfFile(testModule.state() === 'failed', failedTests);
       if (testModule.state() === 'failed') counts.files.add(testModule.moduleId.replace(/^.*\/(apps|packages)\//, '$1/'));
     }
     console.log('');
