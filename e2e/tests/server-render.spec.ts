@@ -154,6 +154,19 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(adresseavisen('/kundeservice'));
   });
 
+  test('at 375 px the menu opens without a script (a popover), and its links work', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(adresseavisen('/vilkaar'));
+    const nav = page.getByRole('navigation', { name: 'Hovedmeny' });
+    await expect(nav.getByRole('link', { name: 'Kundeservice' })).toBeHidden();
+    await page.getByRole('button', { name: 'Meny' }).click();
+    await expect(nav.getByRole('link', { name: 'Logg inn' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Min Side' })).toBeVisible();
+    await nav.getByRole('link', { name: 'Kundeservice' }).click();
+    await expect(page).toHaveURL(adresseavisen('/kundeservice'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+  });
+
   for (const [path, heading] of publicPages) {
     test(`${path} has its heading without JavaScript`, async ({ page }) => {
       await page.goto(adresseavisen(path));

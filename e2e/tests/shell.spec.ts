@@ -129,6 +129,18 @@ test.describe('header at 375 px', () => {
     await expect(nav.getByRole('link', { name: 'Min Side' })).toBeHidden();
   });
 
+  test('a link in the open menu goes to its page and closes the menu', async ({ page }) => {
+    await page.goto(adresseavisen('/vilkaar'));
+    const menu = page.getByRole('button', { name: 'Meny' });
+    const nav = page.getByRole('navigation', { name: 'Hovedmeny' });
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await nav.getByRole('link', { name: 'Kundeservice' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Kundeservice' })).toBeHidden();
+  });
+
   test('the privacy settings button opens a dialog that closes again', async ({ page }) => {
     await page.goto(adresseavisen('/kundeservice'));
     await page.getByRole('button', { name: 'Personverninnstillinger' }).click();

@@ -17,9 +17,19 @@ function navLinkClass({ isActive }: { isActive: boolean }): string | undefined {
   return isActive ? `${styles.navLink} ${styles.active}` : styles.navLink;
 }
 
+/** Whether the browser has popovers (Chrome 114, Safari 17, Firefox 125 and later). */
+function supportsPopover(element: HTMLElement): boolean {
+  return typeof element.showPopover === 'function';
+}
+
+function hidePopover(element: HTMLElement | null): void {
+  if (element && supportsPopover(element) && element.matches(':popover-open')) element.hidePopover();
+}
+
 /**
  * SPEC §2 header: logo linking to the title's site, Min Side and Kundeservice, Logg inn or
- * Logg ut, and a hamburger that toggles the menu on narrow screens.
+ * Logg ut, and a hamburger that toggles the menu on narrow screens (a popover, so it works before the scripts
+ * and without them).
  */
 export function Header({ title }: HeaderProps) {
   const user = useSessionUser();
@@ -30,12 +40,38 @@ export function Header({ title }: HeaderProps) {
   const menuId = useId();
   const containerRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const navRef = useRef<HTMLElement>(null);
   // The menu belongs to the page it was opened on: navigating closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
 
+  // The menu is a popover (popovertarget): the browser opens and closes it, from the first paint and
+  // without scripts, and closes it on Escape or a click elsewhere. The app only follows its state, and
+  // closes it when the page changes or a login or logout fails. A browser without popovers (before
+  // Safari 17) gets the same behaviour from the scripts below.
   useEffect(() => {
-    if (!open) return;
+    const nav = navRef.current;
+    if (!nav || !supportsPopover(nav)) return;
+    // Opened before the scripts ran: the state follows.
+    if (nav.matches(':popover-open')) setOpenOn(window.location.pathname);
+    const onToggle = (event: Event) => setOpenOn((event as ToggleEvent).newState === 'open' ? window.location.pathname : null);
+    nav.addEventListener('toggle', onToggle);
+    return () => nav.removeEventListener('toggle', onToggle);
+  }, []);
+
+  // The page changed, or a login or logout failed (its message shows under the bar): the menu closes.
+  const shownOn = useRef(pathname);
+  useEffect(() => {
+    if (shownOn.current === pathname) return;
+    shownOn.current = pathname;
+    hidePopover(navRef.current);
+  }, [pathname]);
+  useEffect(() => {
+    if (sessionError) hidePopover(navRef.current);
+  }, [sessionError]);
+
+  useEffect(() => {
+    if (!open || (navRef.current && supportsPopover(navRef.current))) return;
     const onPointerDown = (event: PointerEvent) => {
       if (event.target instanceof Node && containerRef.current?.contains(event.target)) return;
       setOpenOn(null);
@@ -52,6 +88,12 @@ export function Header({ title }: HeaderProps) {
       document.removeEventListener('keydown', onKeyDown);
     };
   }, [open]);
+
+  const toggleMenu = () => {
+    // With popovers the browser toggles it (and the state follows its toggle event).
+    if (navRef.current && supportsPopover(navRef.current)) return;
+    setOpenOn(open ? null : pathname);
+  };
 
   // Both leave the app when they succeed; they only come back here when they could not.
   const signIn = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -84,12 +126,12 @@ export function Header({ title }: HeaderProps) {
           <InlineSvg src={title.logoPath} decorative className={styles.logoSvg} fallback={<span className={styles.logoText}>{title.name}</span>} />
         </a>
 
-        <button ref={buttonRef} type="button" className={styles.menuButton} aria-expanded={open} aria-controls={menuId} onClick={() => setOpenOn(open ? null : pathname)}>
+        <button ref={buttonRef} type="button" className={styles.menuButton} aria-expanded={open} aria-controls={menuId} popoverTarget={menuId} onClick={toggleMenu}>
           <span className={styles.menuIcon} aria-hidden="true" />
           Meny
         </button>
 
-        <nav id={menuId} aria-label="Hovedmeny" className={open ? `${styles.nav} ${styles.open}` : styles.nav}>
+        <nav ref={navRef} id={menuId} popover="auto" aria-label="Hovedmeny" className={open ? `${styles.nav} ${styles.open}` : styles.nav}>
           <ul className={styles.links}>
             <li>
               <NavLink to={pathTo('home')} end className={navLinkClass}>
