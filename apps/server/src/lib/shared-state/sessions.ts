@@ -1,6 +1,7 @@
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../db/client.ts';
+import { hotRead } from '../../db/hot-read.ts';
 import { appUser, userSession } from '../../db/schema.ts';
 import type { RedisCall } from './redis.ts';
 
@@ -64,14 +65,18 @@ function sessionEnded(at: number, expiresAt: number, lastSeenAt: number): boolea
 /** Sessions as rows of `user_session`: shared by every instance through the database. */
 export function databaseSessionRecords(db: Db): SessionRecords {
   // Every signed-in request reads its session: the statements are built once and named, so no
-  // SQL is built per request and PostgreSQL parses and plans them once per connection. Of the
-  // session only what the rules and the request need; the user whole (request.user).
-  const sessionById = db
-    .select({ idToken: userSession.idToken, issuer: userSession.issuer, lastSeenAt: userSession.lastSeenAt, expiresAt: userSession.expiresAt, user: appUser })
-    .from(userSession)
-    .innerJoin(appUser, eq(appUser.id, userSession.userId))
-    .where(eq(userSession.idHash, sql.placeholder('idHash')))
-    .prepare('session_by_id');
+  // SQL is built per request and PostgreSQL parses and plans them once per connection, and the
+  // read skips drizzle's row mapper (db/hot-read.ts). Of the session only what the rules and the
+  // request need; the user whole (request.user).
+  const sessionById = hotRead(
+    db,
+    'session_by_id',
+    db
+      .select({ idToken: userSession.idToken, issuer: userSession.issuer, lastSeenAt: userSession.lastSeenAt, expiresAt: userSession.expiresAt, user: appUser })
+      .from(userSession)
+      .innerJoin(appUser, eq(appUser.id, userSession.userId))
+      .where(eq(userSession.idHash, sql.placeholder('idHash'))),
+  );
   const endSession = db
     .delete(userSession)
     .where(eq(userSession.idHash, sql.placeholder('idHash')))
@@ -84,7 +89,7 @@ export function databaseSessionRecords(db: Db): SessionRecords {
 
   return {
     async touch(idHash, at) {
-      const [row] = await sessionById.execute({ idHash });
+      const [row] = await sessionById({ idHash });
       if (!row) return null;
       const time = at.getTime();
       if (sessionEnded(time, row.expiresAt.getTime(), row.lastSeenAt.getTime())) {

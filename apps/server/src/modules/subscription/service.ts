@@ -14,6 +14,7 @@ import {
   systemClock,
 } from '@minside/domain';
 import type { Db } from '../../db/client.ts';
+import { hotRead } from '../../db/hot-read.ts';
 import { account, appUser, subscription } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -138,16 +139,20 @@ export function createAccountService(deps: { db: Db; isOfferedTitle: (code: stri
   }
 
   // The home page's call (GET subscription/{accountNo}/{titleCode}): ownership and the subscription in one
-  // round trip, built and named once (PostgreSQL keeps the plan per connection).
-  const ownSubscription = db
-    .select(shownColumns)
-    .from(subscription)
-    .innerJoin(account, and(eq(account.ariaAccountNo, subscription.ariaAccountNo), eq(account.userId, sql.placeholder('userId'))))
-    .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId))
-    .leftJoin(ownerAccount, eq(ownerAccount.ariaAccountNo, owner.ariaAccountNo))
-    .leftJoin(ownerUser, eq(ownerUser.id, ownerAccount.userId))
-    .where(and(eq(subscription.ariaAccountNo, sql.placeholder('ariaAccountNo')), eq(subscription.titleCode, sql.placeholder('titleCode'))))
-    .prepare('own_subscription');
+  // round trip, built and named once (PostgreSQL keeps the plan per connection), read without drizzle's
+  // row mapper (db/hot-read.ts: the owner's columns are flat, so no joined object is left to nullify).
+  const ownSubscription = hotRead(
+    db,
+    'own_subscription',
+    db
+      .select(shownColumns)
+      .from(subscription)
+      .innerJoin(account, and(eq(account.ariaAccountNo, subscription.ariaAccountNo), eq(account.userId, sql.placeholder('userId'))))
+      .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId))
+      .leftJoin(ownerAccount, eq(ownerAccount.ariaAccountNo, owner.ariaAccountNo))
+      .leftJoin(ownerUser, eq(ownerUser.id, ownerAccount.userId))
+      .where(and(eq(subscription.ariaAccountNo, sql.placeholder('ariaAccountNo')), eq(subscription.titleCode, sql.placeholder('titleCode')))),
+  );
 
   // The session's subscription on a (non-fallback) title: the same row by its unique key.
   const subscriptionAtTitle = db
@@ -207,7 +212,7 @@ export function createAccountService(deps: { db: Db; isOfferedTitle: (code: stri
 
     async getOwnSubscription(userId, ariaAccountNo, titleCode) {
       // Another user's account and a title without a subscription both find no row: the same 404.
-      const [row] = await ownSubscription.execute({ userId, ariaAccountNo, titleCode: titleCode.toUpperCase() });
+      const [row] = await ownSubscription({ userId, ariaAccountNo, titleCode: titleCode.toUpperCase() });
       if (!row) throw notFound();
       return toShown(row, osloToday(now()));
     },
