@@ -161,6 +161,8 @@ test.describe('without JavaScript', () => {
     await expect(nav.getByRole('link', { name: 'Kundeservice' })).toBeHidden();
     await page.getByRole('button', { name: 'Meny' }).click();
     await expect(nav.getByRole('link', { name: 'Logg inn' })).toBeVisible();
+    // In the title's brand colour (Adresseavisen's #00539f) from the server, not the stylesheet's neutral default.
+    await expect(nav.getByRole('link', { name: 'Logg inn' })).toHaveCSS('background-color', 'rgb(0, 83, 159)');
     await expect(nav.getByRole('link', { name: 'Min Side' })).toBeVisible();
     await nav.getByRole('link', { name: 'Kundeservice' }).click();
     await expect(page).toHaveURL(adresseavisen('/kundeservice'));

@@ -98,7 +98,10 @@ describe('server-rendered public pages (docs/decisions/032)', () => {
     const html = response.body;
     const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((match) => match[1]!);
     expect(styles).toHaveLength(1);
-    expect(styles[0]).toContain(':root{--brand:#00539f');
+    // The title's brand is the last word on it: the stylesheets' own neutral default comes before.
+    const brands = [...styles[0]!.matchAll(/--brand:\s*([^;}]+)/g)].map((match) => match[1]);
+    expect(brands.length).toBeGreaterThan(1);
+    expect(brands.at(-1)).toBe('#00539f');
     const hash = `'sha256-${createHash('sha256').update(styles[0]!).digest('base64')}'`;
     expect(response.headers['content-security-policy']).toContain(`style-src 'self' ${hash};`);
     // The one inline script, the loader that starts the scripts after the first paint, by its hash; no module script or preload the parser would fetch first.

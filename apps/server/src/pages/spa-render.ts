@@ -215,7 +215,9 @@ function createServerRenderer(app: FastifyInstance, bundle: ServerBundle, assets
     const { palette } = rendered.document;
     const brand = [palette.brand, palette.onBrand, palette.brandInk].every(isColour) ? `:root{--brand:${palette.brand};--on-brand:${palette.onBrand};--brand-ink:${palette.brandInk}}` : '';
     const { documentCss, css, js } = assetsOf(rendered.modules);
-    const style = [brand, ...[...documentCss, ...css].map(stylesheet)].join('\n');
+    // The brand last: the stylesheets' own `:root` (tokens.css) sets a neutral default, which would
+    // otherwise win and paint the page in it until the scripts set the title's.
+    const style = [...[...documentCss, ...css].map(stylesheet), brand].join('\n');
     // A stylesheet cannot end the element (ours never would); if one did, it is linked instead.
     const inline = !/<\/style/i.test(style);
     const head = [...(inline ? [`<style>${style}</style>`] : []), ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}"${inline ? ' disabled' : ''}>`)].join('');
