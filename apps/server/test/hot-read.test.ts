@@ -65,8 +65,16 @@ describe.each(testDatabases)('hot reads ($name)', ({ name }) => {
     expect(typeof rows[0]?.accountNo).toBe('number');
   });
 
-  it('refuses a selection it would map differently from drizzle (an SQL expression)', () => {
+  it('refuses a selection it would map differently from drizzle: an SQL expression, a left-joined table nested', () => {
     const { db } = test.database;
     expect(() => hotRead(db, 'test_expression', db.select({ count: sql<number>`count(*)` }).from(subscription))).toThrow(/columns and tables only/);
+    const owner = alias(subscription, 'owner_subscription');
+    const withOwner = db.select({ subscription, owner }).from(subscription).leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId));
+    expect(() => hotRead(db, 'test_left_joined_table', withOwner)).toThrow(/left-joined table \(owner\.id\)/);
+    const ownerColumns = db
+      .select({ subscription, owner: { id: owner.id } })
+      .from(subscription)
+      .leftJoin(owner, eq(owner.id, subscription.sharedFromSubscriptionId));
+    expect(() => hotRead(db, 'test_left_joined_columns', ownerColumns)).toThrow(/left-joined table/);
   });
 });

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { Column, fillPlaceholders, getTableColumns, is, Table, type Logger } from 'drizzle-orm';
+import { Column, fillPlaceholders, getTableColumns, getTableName, is, Table, type Logger } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from './client.ts';
 
@@ -25,13 +25,20 @@ const pgliteParsers = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, (value: s
 
 const undecoded = Column.prototype.mapFromDriverValue;
 
-/** The selection's columns in the order drizzle puts them in its SQL: key order, a table's columns in its order. */
-function planOf(fields: Record<string, unknown>, prefix: readonly string[] = []): ColumnPlan[] {
+/**
+ * The selection's columns in the order drizzle puts them in its SQL: key order, a table's columns in
+ * its order. `nullable`: the tables a join may leave without a row, which drizzle turns into null
+ * when nested; a nested column of one of them is refused rather than mapped differently.
+ */
+function planOf(fields: Record<string, unknown>, nullable: ReadonlySet<string>, prefix: readonly string[] = []): ColumnPlan[] {
   return Object.entries(fields).flatMap(([key, field]): ColumnPlan[] => {
     const path = [...prefix, key];
-    if (is(field, Column)) return [{ path, decode: field.mapFromDriverValue === undecoded ? null : (value) => field.mapFromDriverValue(value) }];
-    if (is(field, Table)) return planOf(getTableColumns(field), path);
-    if (typeof field === 'object' && field !== null && Object.getPrototypeOf(field) === Object.prototype) return planOf(field as Record<string, unknown>, path);
+    if (is(field, Column)) {
+      if (prefix.length > 0 && nullable.has(getTableName(field.table))) throw new Error(`a hot read nests no column of a left-joined table (${path.join('.')})`);
+      return [{ path, decode: field.mapFromDriverValue === undecoded ? null : (value) => field.mapFromDriverValue(value) }];
+    }
+    if (is(field, Table)) return planOf(getTableColumns(field), nullable, path);
+    if (typeof field === 'object' && field !== null && Object.getPrototypeOf(field) === Object.prototype) return planOf(field as Record<string, unknown>, nullable, path);
     throw new Error(`a hot read selects columns and tables only, not ${path.join('.')}`);
   });
 }
@@ -44,14 +51,16 @@ function planOf(fields: Record<string, unknown>, prefix: readonly string[] = [])
  * decoded by its column's own decoder, through a plan made once. So the rows are what `execute()`
  * gives, and test/hot-read.test.ts holds them to it.
  *
- * Only for selections of columns and tables, nested or not, of tables that are always there (the
- * main table and inner joins): a left-joined table with no row would be an object of nulls here,
- * where drizzle makes it null.
+ * Only for selections of columns and tables, nested or not; a nested column of a table a join may
+ * leave without a row is refused (drizzle makes such an object null, not an object of nulls). A
+ * left-joined table's columns at the top level are fine: null, as drizzle gives them.
  */
 export function hotRead<Query extends SelectQuery>(db: Db, name: string, query: Query): (values: Record<string, unknown>) => ReturnType<Query['execute']> {
   type Row = Awaited<ReturnType<Query['execute']>>[number];
   const { sql: text, params } = query.toSQL();
-  const plan = planOf(query._.selectedFields as Record<string, unknown>);
+  // The builder's record of its joins (drizzle keeps it, protected): false for a table a join may leave empty.
+  const joins = (query as unknown as { joinsNotNullableMap?: Record<string, boolean> }).joinsNotNullableMap ?? {};
+  const plan = planOf(query._.selectedFields as Record<string, unknown>, new Set(Object.keys(joins).filter((table) => !joins[table])));
   const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
   // drizzle's logger sees the statement as for any other (DatabaseOptions.logger; test/query-plans.test.ts
   // explains every statement the hot path sends). Its session keeps it, privately.
