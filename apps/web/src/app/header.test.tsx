@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '../lib/query/index.ts';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { MemoryRouter } from '../lib/router/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IdentityProvider } from '../features/auth/index.ts';
@@ -126,6 +126,81 @@ describe('Header', () => {
     expect(menuButton().getAttribute('aria-expanded')).toBe('true');
     fireEvent.pointerDown(screen.getByText('Innhold'));
     expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  describe('in a browser with popovers (the browser opens and closes the menu; stubbed here, as jsdom has none)', () => {
+    const shown = new Set<Element>();
+    const toggled = (element: Element, newState: 'open' | 'closed') => element.dispatchEvent(Object.assign(new Event('toggle'), { newState }));
+    beforeEach(() => {
+      shown.clear();
+      const matches = Element.prototype.matches;
+      vi.spyOn(Element.prototype, 'matches').mockImplementation(function (this: Element, selector: string) {
+        return selector === ':popover-open' ? shown.has(this) : matches.call(this, selector);
+      });
+      HTMLElement.prototype.showPopover = vi.fn(function (this: HTMLElement) {
+        shown.add(this);
+        toggled(this, 'open');
+      });
+      HTMLElement.prototype.hidePopover = vi.fn(function (this: HTMLElement) {
+        shown.delete(this);
+        toggled(this, 'closed');
+      });
+    });
+    afterEach(() => {
+      delete (HTMLElement.prototype as Partial<HTMLElement>).showPopover;
+      delete (HTMLElement.prototype as Partial<HTMLElement>).hidePopover;
+    });
+
+    it('the button targets the navigation, and its state follows the popover', () => {
+      renderHeader();
+      const nav = screen.getByRole('navigation', { name: 'Hovedmeny' });
+      expect(menuButton().getAttribute('popovertarget')).toBe(nav.id);
+      expect(nav.getAttribute('popover')).toBe('auto');
+      // Until the menu first opens, the browser states its state (a popover's invoker), the button not.
+      expect(menuButton().hasAttribute('aria-expanded')).toBe(false);
+      // The click itself is the browser's to act on: the app does not toggle its own state.
+      fireEvent.click(menuButton());
+      expect(menuButton().hasAttribute('aria-expanded')).toBe(false);
+      act(() => nav.showPopover());
+      expect(menuButton().getAttribute('aria-expanded')).toBe('true');
+      act(() => nav.hidePopover());
+      expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+    });
+
+    it('a followed link closes the popover', () => {
+      renderHeader();
+      const nav = screen.getByRole('navigation', { name: 'Hovedmeny' });
+      act(() => nav.showPopover());
+      fireEvent.click(screen.getByRole('link', { name: 'Min Side' }));
+      expect(nav.hidePopover).toHaveBeenCalled();
+      expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+    });
+
+    it('a failed logout closes the popover, so its message under the bar is seen', async () => {
+      const identity = createFakeIdentity({ session: subscriber });
+      identity.logout = () => Promise.reject(new Error('offline'));
+      act(() => setSignedIn(sessionStore, subscriber, systemClock().getTime()));
+      renderHeader(identity);
+      const nav = screen.getByRole('navigation', { name: 'Hovedmeny' });
+      act(() => nav.showPopover());
+      fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
+      expect((await screen.findByRole('alert')).textContent).toBe(SIGN_OUT_FAILED);
+      // Preact runs effects after the paint: the close follows the message.
+      await waitFor(() => expect(shown.size).toBe(0));
+      expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+    });
+  });
+
+  it('closes the menu when a login or logout fails, so its message under the bar is seen', async () => {
+    const identity = createFakeIdentity({ session: subscriber });
+    identity.logout = () => Promise.reject(new Error('offline'));
+    act(() => setSignedIn(sessionStore, subscriber, systemClock().getTime()));
+    renderHeader(identity);
+    fireEvent.click(menuButton());
+    expect(menuButton().getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Logg ut' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(SIGN_OUT_FAILED);
+    await waitFor(() => expect(menuButton().getAttribute('aria-expanded')).toBe('false'));
   });
 
   it('closes the menu when a link in it is followed', () => {

@@ -38,12 +38,20 @@ export function Header({ title }: HeaderProps) {
   const { pathname } = location;
   const [sessionError, setSessionError] = useState<string | null>(null);
   const menuId = useId();
+  // Whether the button states `aria-expanded` itself. With popovers, the browser tells assistive
+  // technology whether the menu is open, from the first paint: the button says so too once the menu
+  // has opened, and not before, so that a fixed "false" from the server never contradicts an open
+  // menu and hydration leaves the server's markup as it was. Without popovers, from the start.
+  const [statesExpanded, setStatesExpanded] = useState(false);
   const containerRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const navRef = useRef<HTMLElement>(null);
   // The menu belongs to the page it was opened on: navigating closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
+  // The page the popover's events belong to, for the listener made once below.
+  const pathnameRef = useRef(pathname);
+  pathnameRef.current = pathname;
 
   // The menu is a popover (popovertarget): the browser opens and closes it, from the first paint and
   // without scripts, and closes it on Escape or a click elsewhere. The app only follows its state, and
@@ -51,10 +59,19 @@ export function Header({ title }: HeaderProps) {
   // Safari 17) gets the same behaviour from the scripts below.
   useEffect(() => {
     const nav = navRef.current;
-    if (!nav || !supportsPopover(nav)) return;
+    if (!nav || !supportsPopover(nav)) {
+      setStatesExpanded(true);
+      return;
+    }
     // Opened before the scripts ran: the state follows.
-    if (nav.matches(':popover-open')) setOpenOn(window.location.pathname);
-    const onToggle = (event: Event) => setOpenOn((event as ToggleEvent).newState === 'open' ? window.location.pathname : null);
+    if (nav.matches(':popover-open')) {
+      setStatesExpanded(true);
+      setOpenOn(pathnameRef.current);
+    }
+    const onToggle = (event: Event) => {
+      setStatesExpanded(true);
+      setOpenOn((event as ToggleEvent).newState === 'open' ? pathnameRef.current : null);
+    };
     nav.addEventListener('toggle', onToggle);
     return () => nav.removeEventListener('toggle', onToggle);
   }, []);
@@ -67,7 +84,9 @@ export function Header({ title }: HeaderProps) {
     hidePopover(navRef.current);
   }, [pathname]);
   useEffect(() => {
-    if (sessionError) hidePopover(navRef.current);
+    if (!sessionError) return;
+    hidePopover(navRef.current);
+    setOpenOn(null);
   }, [sessionError]);
 
   useEffect(() => {
@@ -126,7 +145,7 @@ export function Header({ title }: HeaderProps) {
           <InlineSvg src={title.logoPath} decorative className={styles.logoSvg} fallback={<span className={styles.logoText}>{title.name}</span>} />
         </a>
 
-        <button ref={buttonRef} type="button" className={styles.menuButton} aria-expanded={open} aria-controls={menuId} popoverTarget={menuId} onClick={toggleMenu}>
+        <button ref={buttonRef} type="button" className={styles.menuButton} aria-expanded={statesExpanded ? open : undefined} aria-controls={menuId} popoverTarget={menuId} onClick={toggleMenu}>
           <span className={styles.menuIcon} aria-hidden="true" />
           Meny
         </button>
