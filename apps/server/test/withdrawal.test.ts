@@ -6,6 +6,7 @@ import { defaultCatalogue } from '@minside/titles';
 import type { BillingDocumentContent } from '../src/modules/billing/documents/content.ts';
 import { issueCreditNote } from '../src/modules/billing/documents/issue.ts';
 import { insertInvoice } from '../src/modules/billing/issue-invoice.ts';
+import type { Tx } from '../src/db/client.ts';
 import { buildTestApp, testDatabases, type TestApp } from './helper.ts';
 import type { TestBrowser } from './browser.ts';
 import { answerAtVipps, expectRefused, signIn as signInAs, vippsOf } from './support.ts';
@@ -214,6 +215,182 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
     );
     expect(renewal.setOffOre).toBe(0);
     expect(await test.database.rows(sql`select 1 from credit_set_off where aria_invoice_no = ${renewal.ariaInvoiceNo}`)).toHaveLength(0);
+  });
+
+  /** An invoice of `titleCode` inserted as the renewal run or the seed's history leaves it (paid at `at` when `paid`). */
+  const invoiceOf = (
+    tx: Tx,
+    titleCode: string,
+    accountNo: number,
+    subscriptionId: string,
+    amountOre: number,
+    periodFrom: string,
+    at: Date,
+    options: { paid?: boolean; setOffWaitingCredit?: boolean } = {},
+  ) =>
+    insertInvoice(
+      tx,
+      defaultCatalogue,
+      titleCode,
+      { ariaAccountNo: accountNo, subscriptionId, amountOre, description: 'Digital', periodFrom, periodTo: addDays(periodFrom, 29), dueOn: periodFrom, paidAt: options.paid ? at : null },
+      at,
+      { setOffWaitingCredit: options.setOffWaitingCredit ?? false },
+    );
+  /** A delivery complaint's credit note on `ariaInvoiceNo`, its amount waiting "på neste faktura" (as documents/set-off.ts leaves it). */
+  const waitingCredit = async (tx: Tx, subscriptionId: string, ariaInvoiceNo: number, amountOre: number, caseNumber: string, at: Date) => {
+    const number = await issueCreditNote(tx, defaultCatalogue, {
+      ariaInvoiceNo,
+      amountOre,
+      reason: `Reklamasjon ${caseNumber}: én avis som ikke kom som den skulle`,
+      settlement: 'Beløpet trekkes fra neste faktura.',
+      source: `complaint:${caseNumber}:${ariaInvoiceNo}`,
+      at,
+    });
+    await tx.execute(sql`insert into credit_set_off (id, credit_note_number, subscription_id, amount_ore, created_at) values (${randomUUID()}, ${number}, ${subscriptionId}, ${amountOre}, ${at})`);
+    return number;
+  };
+  const payWithVipps = async (browser: TestBrowser, ariaInvoiceNo: number) => {
+    const started = await browser.request('POST', `${PORTAL}/api/invoice/${ariaInvoiceNo}/payment`, { json: { method: 'VIPPS', idempotencyKey: randomUUID() } });
+    expect(started.status, started.body).toBeLessThan(300);
+    await answerAtVipps(test, started.json<{ redirectUrl: string }>().redirectUrl, 'approve');
+  };
+  const confirmationOf = async (orderId: string | null) =>
+    plain(
+      (
+        await test.database.rows<{ text: string }>(
+          sql`select text from mail_outbox where to_address = 'ny@minside.test' and kind = 'withdrawalConfirmation' and idempotency_key = ${`withdrawal:${orderId ?? ''}`}`,
+        )
+      )[0]?.text ?? '',
+    );
+  /** The subscription bought again and renewed: what the next invoice sets off of a credit (nothing, once the customer centre has it). */
+  const renewedAfterBuyingAgain = async (browser: TestBrowser, titleCode: string, accountNo: number, subscriptionId: string) => {
+    await buy(browser, titleCode, 'VIPPS');
+    expect((await subscriptionOf(accountNo, titleCode))?.id).toBe(subscriptionId);
+    return test.database.db.transaction((tx) => invoiceOf(tx, titleCode, accountNo, subscriptionId, 9_900, addDays(osloToday(now()), 30), now(), { setOffWaitingCredit: true }));
+  };
+
+  it('credits still waiting when the subscription is withdrawn go to the customer centre at once: one from an earlier period is recorded, one on an invoice given back in full is not recorded twice, and no invoice sets either off', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'BLV', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'BLV'))?.id ?? '';
+    const earlier = new Date(now().getTime() - 40 * DAY);
+    // A 99 kr invoice of this agreement, paid with Vipps; then two complaints credited "på neste faktura",
+    // neither set off yet: 25 kr of that invoice, and 10 kr of an invoice of an earlier period.
+    const ofAgreement = await test.database.db.transaction((tx) => invoiceOf(tx, 'BLV', accountNo, subscriptionId, 9_900, addDays(today, 3), now()));
+    await payWithVipps(ny, ofAgreement.ariaInvoiceNo);
+    const { onAgreement, onEarlier, earlierInvoice } = await test.database.db.transaction(async (tx) => {
+      const old = await invoiceOf(tx, 'BLV', accountNo, subscriptionId, 9_900, addDays(today, -60), earlier, { paid: true });
+      return {
+        earlierInvoice: old.ariaInvoiceNo,
+        onEarlier: await waitingCredit(tx, subscriptionId, old.ariaInvoiceNo, 1_000, 'RK-999011', earlier),
+        onAgreement: await waitingCredit(tx, subscriptionId, ofAgreement.ariaInvoiceNo, 2_500, 'RK-999012', now()),
+      };
+    });
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'BLV'), { json: {} })).json());
+    // The 99 kr invoice a complaint credited in part goes back in full by a person (ADR 026): that
+    // gives back the 25 kr too, so it is not listed again. The 10 kr is the customer centre's to pay.
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ amountOre: 100, outcome: 'refunded' }),
+      expect.objectContaining({ ariaInvoiceNo: ofAgreement.ariaInvoiceNo, amountOre: 9_900, outcome: 'manual' }),
+      { ariaInvoiceNo: earlierInvoice, amountOre: 1_000, outcome: 'manual', creditNoteNumber: onEarlier },
+    ]);
+    // Both handed over in the withdrawal's transaction: no invoice waits for them any more.
+    const credits = await test.database.rows<{ credit_note_number: number; handed_over: boolean }>(
+      sql`select credit_note_number::int as credit_note_number, handed_over_at is not null as handed_over from credit_set_off where subscription_id = ${subscriptionId} order by credit_note_number`,
+    );
+    expect(credits).toEqual([
+      { credit_note_number: Math.min(onEarlier, onAgreement), handed_over: true },
+      { credit_note_number: Math.max(onEarlier, onAgreement), handed_over: true },
+    ]);
+    expect(await confirmationOf(after.orderId)).toContain(
+      'Du hadde dessuten 10 kr til gode fra en kreditnota som ikke var trukket fra noen faktura ennå. Kundeservice tar kontakt med deg og betaler det tilbake.',
+    );
+
+    // Bought again: the next invoice sets off neither (the 25 kr would be paid twice, the 10 kr too).
+    const renewal = await renewedAfterBuyingAgain(ny, 'BLV', accountNo, subscriptionId);
+    expect(renewal.setOffOre).toBe(0);
+  });
+
+  it('an invoice of the agreement paid wholly by a complaint credit: credited, and the credit goes back through the customer centre', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'HEL', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'HEL'))?.id ?? '';
+    const earlier = new Date(now().getTime() - 40 * DAY);
+    // 25 kr credited on an invoice of an earlier period, set off against a 25 kr invoice of this agreement: settled by the credit alone.
+    const { creditNote, earlierInvoice, next } = await test.database.db.transaction(async (tx) => {
+      const old = await invoiceOf(tx, 'HEL', accountNo, subscriptionId, 9_900, addDays(today, -60), earlier, { paid: true });
+      const number = await waitingCredit(tx, subscriptionId, old.ariaInvoiceNo, 2_500, 'RK-999021', earlier);
+      return { creditNote: number, earlierInvoice: old.ariaInvoiceNo, next: await invoiceOf(tx, 'HEL', accountNo, subscriptionId, 2_500, addDays(today, 3), now(), { setOffWaitingCredit: true }) };
+    });
+    expect(next.setOffOre).toBe(2_500);
+    expect(await test.database.rows(sql`select settled_by from invoice where aria_invoice_no = ${next.ariaInvoiceNo}`)).toEqual([{ settled_by: 'CREDIT' }]);
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'HEL'), { json: {} })).json());
+    // Owed back: the 1 kr and the 25 kr invoice; the 1 kr to Vipps, the credit by the customer centre.
+    expect(after).toMatchObject({ state: 'withdrawn', paidOre: 2_600 });
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ amountOre: 100, outcome: 'refunded' }),
+      { ariaInvoiceNo: next.ariaInvoiceNo, amountOre: 2_500, outcome: 'cancelled', creditNoteNumber: expect.any(Number) },
+      { ariaInvoiceNo: earlierInvoice, amountOre: 2_500, outcome: 'manual', creditNoteNumber: creditNote },
+    ]);
+    expect(await test.database.rows(sql`select amount_ore, aria_invoice_no, handed_over_at is not null as handed_over from credit_set_off where subscription_id = ${subscriptionId}`)).toEqual([
+      { amount_ore: 2_500, aria_invoice_no: null, handed_over: true },
+    ]);
+    const text = await confirmationOf(after.orderId);
+    expect(text).toContain('Vi betaler tilbake 1 kr med samme betalingsmiddel som du brukte');
+    expect(text).toContain(
+      'Av det du skulle betale, ble 25 kr dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice tar kontakt med deg og betaler det tilbake.',
+    );
+    expect(text).not.toContain('ingenting å betale tilbake');
+    const [note] = await test.database.rows<{ content: BillingDocumentContent }>(sql`select content from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${next.ariaInvoiceNo}`);
+    expect(plain(note?.content.credits?.settlement ?? '')).toBe(
+      'Fakturaen er kreditert i sin helhet. 25,00 kr som du har til gode fra en kreditnota, kan ikke trekkes fra en ny faktura fordi abonnementet er avsluttet. Kundeservice tar kontakt med deg og betaler beløpet tilbake.',
+    );
+    expect((await renewedAfterBuyingAgain(ny, 'HEL', accountNo, subscriptionId)).setOffOre).toBe(0);
+  });
+
+  it('a crash after the credit note and before the withdrawal is written loses nothing: the next run finds the refunds and the released credit', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'NID', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'NID'))?.id ?? '';
+    const earlier = new Date(now().getTime() - 40 * DAY);
+    // As in the test above: 25 kr set off against a 99 kr invoice of this agreement, 74 kr paid with Vipps.
+    const { creditNote, earlierInvoice, next } = await test.database.db.transaction(async (tx) => {
+      const old = await invoiceOf(tx, 'NID', accountNo, subscriptionId, 9_900, addDays(today, -60), earlier, { paid: true });
+      const number = await waitingCredit(tx, subscriptionId, old.ariaInvoiceNo, 2_500, 'RK-999031', earlier);
+      return { creditNote: number, earlierInvoice: old.ariaInvoiceNo, next: await invoiceOf(tx, 'NID', accountNo, subscriptionId, 9_900, addDays(today, 3), now(), { setOffWaitingCredit: true }) };
+    });
+    await payWithVipps(ny, next.ariaInvoiceNo);
+
+    // The process dies after the credit notes committed, before the withdrawal's refunds are written.
+    await test.database.db.execute(sql.raw(`create function crash_withdrawal_write() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`));
+    await test.database.db.execute(sql.raw(`create trigger crash_withdrawal_write before update on subscription_withdrawal for each row execute function crash_withdrawal_write()`));
+    let crashed;
+    try {
+      crashed = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'NID'), { json: {} })).json());
+    } finally {
+      await test.database.db.execute(sql.raw(`drop trigger crash_withdrawal_write on subscription_withdrawal`));
+      await test.database.db.execute(sql.raw(`drop function crash_withdrawal_write()`));
+    }
+    expect(crashed.refunds.map((refund) => refund.outcome)).toEqual(['pending', 'pending']);
+    expect(await test.database.rows(sql`select 1 from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${next.ariaInvoiceNo}`)).toHaveLength(1);
+
+    // The job's next run: the invoices were credited by the run that died, and the credit is still the customer centre's.
+    await test.app.withdrawals.retryRefunds();
+    const settled = withdrawalResponseSchema.parse((await ny.request('GET', withdrawal(ny, accountNo, 'NID'))).json());
+    expect(settled.refunds).toEqual([
+      expect.objectContaining({ amountOre: 100, outcome: 'refunded', creditNoteNumber: expect.any(Number) }),
+      { ariaInvoiceNo: next.ariaInvoiceNo, amountOre: 7_400, outcome: 'refunded', creditNoteNumber: expect.any(Number) },
+      { ariaInvoiceNo: earlierInvoice, amountOre: 2_500, outcome: 'manual', creditNoteNumber: creditNote },
+    ]);
+    expect(await test.app.withdrawals.retryRefunds()).toEqual({ withdrawals: 0, settled: 0 });
   });
 
   it('open on the deadline day; the day after refused with WITHDRAWAL_PERIOD_EXPIRED and the date, and nothing changes', async () => {

@@ -165,6 +165,10 @@ function historyText(history: SubscriberHistory): string[] {
         `${row.ariaInvoiceNo} ${row.titleCode} ${row.periodFrom}..${row.periodTo} ${formatKroner(row.amountOre, { withOre: true })} due ${row.dueOn} [${row.status}]${row.paidAt ? ` paid ${row.paidAt}${row.settledBy ? ` by ${row.settledBy}` : ''}` : ''}`,
     ),
   );
+  section(
+    'Credits to pay back through the bank',
+    history.creditsToPayBack.map((row) => `credit note ${row.creditNoteNumber} ${formatKroner(row.amountOre, { withOre: true })}, handed over ${row.handedOverAt} (the subscription was withdrawn)`),
+  );
   return lines;
 }
 

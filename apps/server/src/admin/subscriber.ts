@@ -77,6 +77,10 @@ export async function subscriberHistory(context: AdminContext, who: string) {
         },
       ),
     ),
+    // Complaint credits handed over when a subscription was withdrawn (ADR 036): the customer centre pays them back through the bank.
+    creditsToPayBack: data.creditSetOffs
+      .filter((row) => row.handedOverAt !== null)
+      .map((row) => ({ creditNoteNumber: row.creditNoteNumber, amountOre: row.amountOre, handedOverAt: row.handedOverAt })),
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   addDays,
@@ -22,7 +22,7 @@ import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { setOffSoFar, type InvoiceCrediting, type PaymentEngine, type ReleasedCredit } from '../billing/index.ts';
+import { creditsHandedOver, handOverWaitingCredit, setOffSoFar, wholeCreditNoteOf, type HandedOverCredit, type InvoiceCrediting, type PaymentEngine, type ReleasedCredit } from '../billing/index.ts';
 import { lifecycleView } from '../subscription/index.ts';
 import type { TitleService } from '../titles/index.ts';
 import { randomUUID } from 'node:crypto';
@@ -51,9 +51,10 @@ const needsAPerson: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The code of a refund that is a complaint's credit, not an invoice's payment: set off against an invoice
- * of the agreement and released when it was credited, it has no next invoice to wait for, and the
- * customer centre pays it back through the bank (ADR 036).
+ * The code of a refund that is a complaint's credit, not an invoice's payment: still waiting when the
+ * subscription was withdrawn, or set off against an invoice of the agreement and released when that
+ * was credited, it has no next invoice to wait for, and the customer centre pays it back through the
+ * bank (ADR 036). Derived from the `credit_set_off` rows the withdrawal handed over, never kept only here.
  */
 const CREDIT_PAID_BACK_BY_BANK = 'CREDIT_PAID_BACK_BY_BANK';
 
@@ -96,34 +97,45 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
     return order;
   }
 
-  /** The invoices of this agreement: issued for periods from the day it was made (earlier ones belong to an earlier agreement). */
+  /**
+   * The invoices of this agreement still to give back: issued for periods from the day it was made
+   * (earlier ones belong to an earlier agreement), with the complaint's credit set off against each.
+   * One credited in whole already (cancelled, refunded: its note, or an older one settled by a credit
+   * with none set off) is left out; one settled by a complaint's credit set off against it alone was
+   * paid, with that credit, and goes back like any other (ADR 036).
+   */
   async function invoicesOf(reader: Db | Tx, subscriptionId: string, agreedOn: string) {
-    return reader
+    const rows = await reader
       .select()
       .from(invoice)
       .where(and(eq(invoice.subscriptionId, subscriptionId), gte(invoice.periodFrom, agreedOn)))
       .orderBy(asc(invoice.ariaInvoiceNo));
+    const result: (typeof invoice.$inferSelect & { setOffOre: number })[] = [];
+    for (const row of rows) {
+      const setOffOre = await setOffSoFar(reader, row.ariaInvoiceNo);
+      if ((row.settledBy === 'CREDIT' && setOffOre === 0) || (await wholeCreditNoteOf(reader, row.ariaInvoiceNo))) continue;
+      result.push({ ...row, setOffOre });
+    }
+    return result;
   }
 
-  const paidOf = (rows: { amountOre: number; paidAt: Date | null; settledBy: string | null }[]) =>
-    rows.filter((row) => row.paidAt !== null && row.settledBy !== 'CREDIT').reduce((sum, row) => sum + row.amountOre, 0);
+  const paidOf = (rows: { amountOre: number; paidAt: Date | null }[]) => rows.filter((row) => row.paidAt !== null).reduce((sum, row) => sum + row.amountOre, 0);
 
   /**
-   * The released credits as refunds for the customer centre, one per credited invoice, added to those
-   * recorded so far. A credit from a credit note on an invoice of this agreement is not added: that
-   * invoice is a person's already (credited in part, ADR 026), and paying it back in full gives back
-   * what the credit was for.
+   * The invoices' refunds with the credits the withdrawal handed to the customer centre (`credit_set_off`,
+   * the durable record), one entry per invoice a complaint's note credited. A credit from a note on an
+   * invoice of this agreement is not added: that invoice is a person's already (credited in part, ADR
+   * 026), and paying it back in full gives back what the credit was for.
    */
-  function withReleased(refunds: StoredRefund[], released: readonly ReleasedCredit[]): StoredRefund[] {
-    const result = [...refunds];
-    for (const credit of released) {
+  function withCredits(refunds: readonly StoredRefund[], credits: readonly HandedOverCredit[]): StoredRefund[] {
+    const invoices = refunds.filter((refund) => refund.code !== CREDIT_PAID_BACK_BY_BANK);
+    const result = [...invoices];
+    for (const credit of credits) {
+      if (invoices.some((refund) => refund.ariaInvoiceNo === credit.ariaInvoiceNo)) continue;
       const same = result.findIndex((refund) => refund.ariaInvoiceNo === credit.ariaInvoiceNo);
       const existing = same >= 0 ? result[same] : undefined;
-      if (!existing) {
-        result.push({ ariaInvoiceNo: credit.ariaInvoiceNo, amountOre: credit.amountOre, outcome: 'manual', creditNoteNumber: credit.creditNoteNumber, code: CREDIT_PAID_BACK_BY_BANK });
-      } else if (existing.code === CREDIT_PAID_BACK_BY_BANK) {
-        result[same] = { ...existing, amountOre: existing.amountOre + credit.amountOre };
-      }
+      if (existing) result[same] = { ...existing, amountOre: existing.amountOre + credit.amountOre };
+      else result.push({ ariaInvoiceNo: credit.ariaInvoiceNo, amountOre: credit.amountOre, outcome: 'manual', creditNoteNumber: credit.creditNoteNumber, code: CREDIT_PAID_BACK_BY_BANK });
     }
     return result;
   }
@@ -164,44 +176,61 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
     return { ...facts, state: 'open' };
   }
 
-  /** Asks the crediting machinery for each invoice still waiting, and records what it answered. */
+  /**
+   * Asks the crediting machinery for each invoice still waiting, and records what it answered under the
+   * withdrawal's row lock: a run beside this one (the request's and the job's) keeps what it wrote, and
+   * the credits handed to the customer centre are read again from `credit_set_off`, so a run that died
+   * after a credit note and before this write loses none of them.
+   */
   async function settleRefunds(orderId: string): Promise<number> {
     const [row] = await db.select().from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, orderId));
     if (!row?.refundsOpen) return 0;
     const reason = `Angrerett: kjøpet ble angret ${formatLongDate(osloToday(row.withdrawnAt))}.`;
-    let refunds: StoredRefund[] = [];
+    const answered = new Map<number, StoredRefund>();
     const released: ReleasedCredit[] = [];
     let settled = 0;
     for (const refund of row.refunds) {
-      if (refund.outcome !== 'pending') {
-        refunds.push(refund);
-        continue;
-      }
+      if (refund.outcome !== 'pending' || refund.code === CREDIT_PAID_BACK_BY_BANK) continue;
       try {
         // The subscription has ended: a complaint's credit set off against the invoice has no next invoice to wait for.
-        const credited = await crediting.creditInvoice(refund.ariaInvoiceNo, reason, { subscriptionEnds: true });
-        refunds.push({ ...refund, outcome: credited.refunded ? 'refunded' : 'cancelled', creditNoteNumber: credited.creditNoteNumber, code: null });
+        // Handed over at the withdrawal's moment, so it is found as this withdrawal's whichever run credits the invoice.
+        const credited = await crediting.creditInvoice(refund.ariaInvoiceNo, reason, { subscriptionEnds: true, handOverAt: row.withdrawnAt });
+        answered.set(refund.ariaInvoiceNo, { ...refund, outcome: credited.refunded ? 'refunded' : 'cancelled', creditNoteNumber: credited.creditNoteNumber, code: null });
         released.push(...credited.released);
         settled += 1;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        // Credited already (by the customer centre, or by a run of this that stopped before writing): nothing more is owed here.
-        if (error.code === billingErrorCodes.invoiceAlreadyCredited) refunds.push({ ...refund, outcome: 'cancelled', code: error.code });
-        else if (needsAPerson.has(error.code)) refunds.push({ ...refund, outcome: 'manual', code: error.code });
+        if (error.code === billingErrorCodes.invoiceAlreadyCredited) {
+          // Credited already (by the customer centre, or by a run of this that stopped before writing): nothing more is
+          // owed here. Its note says whether the money went back at the provider.
+          const note = await wholeCreditNoteOf(db, refund.ariaInvoiceNo);
+          answered.set(refund.ariaInvoiceNo, { ...refund, outcome: note?.refunded ? 'refunded' : 'cancelled', creditNoteNumber: note?.number ?? null, code: error.code });
+        } else if (needsAPerson.has(error.code)) answered.set(refund.ariaInvoiceNo, { ...refund, outcome: 'manual', code: error.code });
         // The provider did not answer REFUNDED (yet): asked again by the job. Nothing is recorded as refunded.
-        else refunds.push({ ...refund, code: error.code });
+        else answered.set(refund.ariaInvoiceNo, { ...refund, code: error.code });
         if (error.code !== billingErrorCodes.invoiceAlreadyCredited && !needsAPerson.has(error.code))
           log.warn({ orderId, ariaInvoiceNo: refund.ariaInvoiceNo, code: error.code }, 'withdrawal refund not settled yet');
       }
     }
-    if (released.length > 0) {
-      refunds = withReleased(refunds, released);
-      log.warn({ orderId, released }, 'withdrawal released a complaint credit: the customer centre pays it back through the bank');
-    }
-    await db
-      .update(subscriptionWithdrawal)
-      .set({ refunds, refundsOpen: refunds.some((refund) => refund.outcome === 'pending') })
-      .where(eq(subscriptionWithdrawal.orderId, orderId));
+    if (released.length > 0) log.warn({ orderId, released }, 'withdrawal released a complaint credit: the customer centre pays it back through the bank');
+    await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, orderId)).for('update');
+      if (!locked) return;
+      // What another run settled meanwhile stands; only what is still pending takes this run's answer.
+      const invoices = locked.refunds.map((refund) => (refund.outcome === 'pending' ? (answered.get(refund.ariaInvoiceNo) ?? refund) : refund));
+      // Up to the subscription's next withdrawal (bought again and withdrawn again): its credits are its own.
+      const [next] = await tx
+        .select({ withdrawnAt: subscriptionWithdrawal.withdrawnAt })
+        .from(subscriptionWithdrawal)
+        .where(and(eq(subscriptionWithdrawal.subscriptionId, locked.subscriptionId), gt(subscriptionWithdrawal.withdrawnAt, locked.withdrawnAt)))
+        .orderBy(asc(subscriptionWithdrawal.withdrawnAt))
+        .limit(1);
+      const refunds = withCredits(invoices, await creditsHandedOver(tx, locked.subscriptionId, locked.withdrawnAt, next?.withdrawnAt ?? null));
+      await tx
+        .update(subscriptionWithdrawal)
+        .set({ refunds, refundsOpen: refunds.some((refund) => refund.outcome === 'pending') })
+        .where(eq(subscriptionWithdrawal.orderId, orderId));
+    });
     return settled;
   }
 
@@ -228,20 +257,26 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         if (!decision.allowed) throw new AppError(409, decision.code, decision.message);
         const at = now();
         const day = today();
-        const invoices = (await invoicesOf(tx, row.id, current.agreedOn)).filter((found) => found.settledBy !== 'CREDIT');
+        const invoices = await invoicesOf(tx, row.id, current.agreedOn);
         // A complaint's credit set off against an invoice was never money from the buyer's card or Vipps:
         // what goes back that way is what was due as money, and the credit goes back by the customer centre.
         let creditOre = 0;
         let paidByCreditOre = 0;
-        const refunds: StoredRefund[] = [];
+        const invoiceRefunds: StoredRefund[] = [];
         for (const found of invoices) {
-          const setOffOre = await setOffSoFar(tx, found.ariaInvoiceNo);
-          creditOre += setOffOre;
-          if (found.paidAt !== null) paidByCreditOre += setOffOre;
-          const amountOre = found.paidAt !== null ? found.amountOre - setOffOre : found.amountOre;
-          refunds.push({ ariaInvoiceNo: found.ariaInvoiceNo, amountOre, outcome: 'pending', creditNoteNumber: null, code: null });
+          creditOre += found.setOffOre;
+          if (found.paidAt !== null) paidByCreditOre += found.setOffOre;
+          // An invoice the credit settled alone is cancelled whole, like an unpaid one: its amount, of which no money was paid.
+          const amountOre = found.paidAt !== null && found.settledBy !== 'CREDIT' ? found.amountOre - found.setOffOre : found.amountOre;
+          invoiceRefunds.push({ ariaInvoiceNo: found.ariaInvoiceNo, amountOre, outcome: 'pending', creditNoteNumber: null, code: null });
         }
         const moneyOre = current.paidOre - paidByCreditOre;
+        // The subscription ends now: a complaint's credit still waiting for a next invoice has none to wait
+        // for (ADR 026 leaves it to the customer centre). Handed over here, at the withdrawal's moment, and
+        // listed as the customer centre's unless the invoice its note credited goes back in full anyway.
+        await handOverWaitingCredit(tx, row.id, at);
+        const refunds = withCredits(invoiceRefunds, await creditsHandedOver(tx, row.id, at));
+        const waitingOre = refunds.filter((refund) => refund.code === CREDIT_PAID_BACK_BY_BANK).reduce((sum, refund) => sum + refund.amountOre, 0);
         // Ended today: no access from now, no renewal, no scheduled change; the period end is today (the renewal day that never comes).
         await tx
           .update(subscription)
@@ -272,7 +307,7 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
           withdrawnAt: at,
           paidOre: current.paidOre,
           refunds,
-          refundsOpen: refunds.length > 0,
+          refundsOpen: refunds.some((refund) => refund.outcome === 'pending'),
         });
         const [buyer] = await tx.select({ email: appUser.email }).from(appUser).where(eq(appUser.id, user.id));
         if (buyer) {
@@ -291,7 +326,12 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
                   `Av det du skulle betale, ble ${formatKroner(creditOre)} dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice tar kontakt med deg og betaler det tilbake.`,
                 ]
               : []),
-            ...(moneyOre <= 0 && creditOre <= 0 ? ['Du har ikke betalt noe for abonnementet, så det er ingenting å betale tilbake.'] : []),
+            ...(waitingOre > 0
+              ? [
+                  `Du hadde ${moneyOre > 0 || creditOre > 0 ? 'dessuten ' : ''}${formatKroner(waitingOre)} til gode fra en kreditnota som ikke var trukket fra noen faktura ennå. Kundeservice tar kontakt med deg og betaler det tilbake.`,
+                ]
+              : []),
+            ...(moneyOre <= 0 && creditOre <= 0 && waitingOre <= 0 ? ['Du har ikke betalt noe for abonnementet, så det er ingenting å betale tilbake.'] : []),
           ];
           await mailer.enqueue(tx, {
             to: buyer.email,

@@ -21,6 +21,8 @@ import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
  * - paid by Vipps or card: the payment is refunded at the provider, and only when the provider
  *   says REFUNDED is the credit note issued ("money moves only on the word of a provider"); a
  *   complaint's credit set off against it waits for the next invoice again, as for an unpaid one;
+ * - settled by a complaint's credit set off against it alone: cancelled like an unpaid one, and the
+ *   credit waits for the next invoice again (or goes to the customer centre when none comes);
  * - paid in the bank (OCR giro, AvtaleGiro) or part-paid: refused with a code — money goes back
  *   from the bank by a person, and the credit is booked there.
  * Either way the credit note is numbered in the invoices' series, refers to the invoice, and is
@@ -43,6 +45,12 @@ interface CreditOptions {
    * pay back through the bank (`handedOverAt`): no invoice takes it, and the note promises none (ADR 036).
    */
   subscriptionEnds?: boolean;
+  /**
+   * When the released credit is handed over (`handedOverAt`; with `subscriptionEnds`): the withdrawal's
+   * own moment, so the credits it handed over are found by it again whichever run credited the invoice
+   * (ADR 036). Now by default.
+   */
+  handOverAt?: Date;
 }
 
 /** A complaint's credit that was set off against the credited invoice and is now the subscriber's to have back. */
@@ -51,6 +59,22 @@ export interface ReleasedCredit {
   /** The invoice the complaint's credit note credited. */
   ariaInvoiceNo: number;
   amountOre: number;
+}
+
+/** A credit note's source when it credits a whole invoice (this module's own); a complaint's credits some papers of it. */
+const creditsWhole = (source: string) => source.startsWith('cancel:') || source.startsWith('refund:');
+
+/**
+ * The credit note that credited the whole invoice, if one did: `refunded` when the payment went back at
+ * the provider (`refund:`), not when the invoice was cancelled unpaid (`cancel:`).
+ */
+export async function wholeCreditNoteOf(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ number: number; refunded: boolean } | undefined> {
+  const notes = await reader
+    .select({ number: billingDocument.number, source: billingDocument.source })
+    .from(billingDocument)
+    .where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+  const whole = notes.find((note) => creditsWhole(note.source));
+  return whole ? { number: whole.number, refunded: whole.source.startsWith('refund:') } : undefined;
 }
 
 export interface InvoiceCrediting {
@@ -78,7 +102,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       .select({ source: billingDocument.source })
       .from(billingDocument)
       .where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
-    const whole = notes.some((note) => note.source.startsWith('cancel:') || note.source.startsWith('refund:'));
+    const whole = notes.some((note) => creditsWhole(note.source));
     return { whole, partly: !whole && notes.length > 0 };
   }
   async function refuseCredited(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<void> {
@@ -94,10 +118,10 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
    * this transaction, so no invoice sets them off again — not even one of the same subscription
    * bought again, which would pay them out twice (ADR 036).
    */
-  async function releaseSetOff(tx: Tx, ariaInvoiceNo: number, subscriptionEnds: boolean): Promise<ReleasedCredit[]> {
+  async function releaseSetOff(tx: Tx, ariaInvoiceNo: number, subscriptionEnds: boolean, handOverAt: Date | undefined): Promise<ReleasedCredit[]> {
     const released = await tx
       .update(creditSetOff)
-      .set({ ariaInvoiceNo: null, setOffAt: null, handedOverAt: subscriptionEnds ? now() : null })
+      .set({ ariaInvoiceNo: null, setOffAt: null, handedOverAt: subscriptionEnds ? (handOverAt ?? now()) : null })
       .where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo))
       .returning({ creditNoteNumber: creditSetOff.creditNoteNumber, amountOre: creditSetOff.amountOre });
     if (released.length === 0) return [];
@@ -124,7 +148,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
   }
 
   return {
-    async creditInvoice(ariaInvoiceNo, reason, { releasePeriod = false, subscriptionEnds = false } = {}) {
+    async creditInvoice(ariaInvoiceNo, reason, { releasePeriod = false, subscriptionEnds = false, handOverAt } = {}) {
       const [target] = await db.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
       if (!target) throw notFound();
       await refuseCredited(db, ariaInvoiceNo);
@@ -154,22 +178,34 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
         .from(payment)
         .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'CAPTURED')));
 
-      if (captured.length === 0 && target.paidAt === null) {
+      // Settled by a complaint's credit set off against it alone (ADR 026): no money came in, so it is
+      // cancelled like an unpaid one, and the credit is let go (to the next invoice, or to the customer
+      // centre when the subscription ends). Not a cancelled invoice: that one has its note, refused above.
+      const bySetOff = (row: typeof invoice.$inferSelect, setOffOre: number) => row.settledBy === 'CREDIT' && setOffOre > 0 && setOffOre >= row.amountOre;
+      if (captured.length === 0 && (target.paidAt === null || bySetOff(target, await setOffSoFar(db, ariaInvoiceNo)))) {
         const { creditNoteNumber, released } = await db.transaction(async (tx) => {
           // Under the invoice's lock, everything asked again: a payment, a bank part-payment or another
           // credit that came in since the reads above is seen here, and nothing is cancelled over it.
           const [locked] = await tx.select().from(invoice).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo)).for('update');
-          if (!locked || locked.paidAt) throw refusal('invoiceAlreadyPaid');
+          if (!locked) throw refusal('invoiceAlreadyPaid');
+          const paidByCredit = bySetOff(locked, await setOffSoFar(tx, ariaInvoiceNo));
+          if (locked.paidAt && !paidByCredit) throw refusal('invoiceAlreadyPaid');
           await refuseCredited(tx, ariaInvoiceNo);
           if ((await capturedSoFar(tx, ariaInvoiceNo)) > 0) throw refusal('invoicePartlyPaid');
           // An AvtaleGiro draw the bank no longer lets go of would take the money for a cancelled invoice.
           if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, osloToday(now()))) throw refusal('invoiceDrawnByAvtaleGiro');
           // A complaint's credit set off against this invoice is not used up by cancelling it: it waits for the next one again
           // (or, when the subscription ends, for the customer centre to pay it back).
-          const released = await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds);
-          const settlement = `Fakturaen er kreditert i sin helhet. Du skal ikke betale den.${released.length > 0 ? ` ${releasedText(subscriptionEnds)}` : ''}`;
+          const released = await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds, handOverAt);
+          const releasedOre = released.reduce((sum, credit) => sum + credit.amountOre, 0);
+          const settlement = paidByCredit
+            ? `Fakturaen er kreditert i sin helhet. ${releasedText(subscriptionEnds, releasedOre)}`
+            : `Fakturaen er kreditert i sin helhet. Du skal ikke betale den.${released.length > 0 ? ` ${releasedText(subscriptionEnds)}` : ''}`;
           const number = await issueCreditNote(tx, catalogue, { ariaInvoiceNo, amountOre: target.amountOre, reason, settlement, source: `cancel:${ariaInvoiceNo}`, at: now() });
-          await tx.update(invoice).set({ paidAt: now(), settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
+          await tx
+            .update(invoice)
+            .set({ paidAt: locked.paidAt ?? now(), settledBy: 'CREDIT' })
+            .where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
           if (releasePeriod) await releasePeriodOf(tx, target);
           await enqueueCreditNoteMail(tx, deps, { number, ariaInvoiceNo, amountOre: target.amountOre, settlement });
           return { creditNoteNumber: number, released };
@@ -200,7 +236,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
       }
       const paidBack = paid.method === 'VIPPS' ? 'til deg med Vipps' : 'til kortet du betalte med';
       const { creditNoteNumber, released } = await db.transaction(async (tx) => {
-        const released = setOffOre > 0 ? await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds) : [];
+        const released = setOffOre > 0 ? await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds, handOverAt) : [];
         const settlement =
           released.length > 0
             ? `${formatKroner(paid.amountOre, { withOre: true })} er betalt tilbake ${paidBack}. ${releasedText(subscriptionEnds, setOffOre)}`

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.ts';
 import { qualified } from '../../../db/qualified.ts';
 import { billingDocument, creditSetOff, deliveryComplaint, deliveryComplaintDay, invoice } from '../../../db/schema.ts';
@@ -168,6 +168,41 @@ export async function setOffWaitingCredit(tx: Tx, subscriptionId: string, ariaIn
   }
   if (setOff > 0 && setOff >= amountOre) await tx.update(invoice).set({ paidAt: at, settledBy: 'CREDIT' }).where(eq(invoice.ariaInvoiceNo, ariaInvoiceNo));
   return setOff;
+}
+
+/**
+ * The subscription ends at once (a withdrawal, ADR 030): every credit still waiting on it is handed to
+ * the customer centre to pay back through the bank, at `at`, in the caller's transaction. No invoice
+ * takes it after this — not one of the same subscription bought again (ADR 036).
+ */
+export async function handOverWaitingCredit(tx: Tx, subscriptionId: string, at: Date): Promise<void> {
+  await tx
+    .update(creditSetOff)
+    .set({ handedOverAt: at })
+    .where(and(eq(creditSetOff.subscriptionId, subscriptionId), isNull(creditSetOff.ariaInvoiceNo), isNull(creditSetOff.handedOverAt)));
+}
+
+/** A complaint's credit handed to the customer centre, per credit note, with the invoice that note credited. */
+export interface HandedOverCredit {
+  creditNoteNumber: number;
+  ariaInvoiceNo: number;
+  amountOre: number;
+}
+
+/**
+ * The credits of the subscription handed to the customer centre from `from` (a withdrawal's moment: the
+ * waiting ones in its transaction, the ones released from its invoices when they are credited, stamped
+ * with that moment) until `until` (the subscription's next withdrawal, if any). The rows are the durable
+ * record of what is owed; a withdrawal's list of refunds is derived from them.
+ */
+export async function creditsHandedOver(reader: Reader | Tx, subscriptionId: string, from: Date, until: Date | null = null): Promise<HandedOverCredit[]> {
+  return reader
+    .select({ creditNoteNumber: creditSetOff.creditNoteNumber, ariaInvoiceNo: billingDocument.ariaInvoiceNo, amountOre: sql<number>`sum(${creditSetOff.amountOre})::int`.mapWith(Number) })
+    .from(creditSetOff)
+    .innerJoin(billingDocument, eq(billingDocument.number, creditSetOff.creditNoteNumber))
+    .where(and(eq(creditSetOff.subscriptionId, subscriptionId), gte(creditSetOff.handedOverAt, from), until ? lt(creditSetOff.handedOverAt, until) : undefined))
+    .groupBy(creditSetOff.creditNoteNumber, billingDocument.ariaInvoiceNo)
+    .orderBy(asc(creditSetOff.creditNoteNumber));
 }
 
 /** Complaint credits as the delivery area uses them: whether the form may offer CREDIT, and the credit itself. */
