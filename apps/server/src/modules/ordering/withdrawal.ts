@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   addDays,
-  billingErrorCodes,
   decideTransition,
   formatKroner,
   formatLongDate,
@@ -17,20 +16,19 @@ import {
 } from '@minside/domain';
 import { norwegianPublicHolidays } from '@minside/domain/holidays';
 import type { Db, Tx } from '../../db/client.ts';
-import { account, appUser, invoice, paymentAgreement, subscription, subscriptionChange, subscriptionOrder, subscriptionWithdrawal } from '../../db/schema.ts';
+import { account, appUser, paymentAgreement, subscription, subscriptionChange, subscriptionOrder, subscriptionWithdrawal } from '../../db/schema.ts';
 import { titleMail, type Mailer } from '../../integrations/mail/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { creditsHandedOver, handOverWaitingCredit, setOffSoFar, wholeCreditNoteOf, type HandedOverCredit, type InvoiceCrediting, type PaymentEngine, type ReleasedCredit } from '../billing/index.ts';
+import { creditsHandedOver, handOverWaitingCredit, type InvoiceCrediting, type PaymentEngine } from '../billing/index.ts';
 import { lifecycleView } from '../subscription/index.ts';
 import type { TitleService } from '../titles/index.ts';
 import { randomUUID } from 'node:crypto';
+import { createRefundSettlement, CREDIT_PAID_BACK_BY_BANK, invoicesOfAgreement, withCredits, type StoredRefund } from './withdrawal-refunds.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 type OrderRow = typeof subscriptionOrder.$inferSelect;
-type WithdrawalRow = typeof subscriptionWithdrawal.$inferSelect;
-type StoredRefund = WithdrawalRow['refunds'][number];
 
 export interface WithdrawalDeps {
   db: Db;
@@ -41,22 +39,6 @@ export interface WithdrawalDeps {
   titles: TitleService;
   log: FastifyBaseLogger;
 }
-
-/** Refusals of the crediting machinery that a person has to finish (money back from the bank, a part-payment). */
-const needsAPerson: ReadonlySet<string> = new Set([
-  billingErrorCodes.refundNeedsBank,
-  billingErrorCodes.invoicePartlyPaid,
-  billingErrorCodes.invoicePartlyCredited,
-  billingErrorCodes.invoiceDrawnByAvtaleGiro,
-]);
-
-/**
- * The code of a refund that is a complaint's credit, not an invoice's payment: still waiting when the
- * subscription was withdrawn, or set off against an invoice of the agreement and released when that
- * was credited, it has no next invoice to wait for, and the customer centre pays it back through the
- * bank (ADR 036). Derived from the `credit_set_off` rows the withdrawal handed over, never kept only here.
- */
-const CREDIT_PAID_BACK_BY_BANK = 'CREDIT_PAID_BACK_BY_BANK';
 
 const isHoliday = (day: string) => norwegianPublicHolidays(Number(day.slice(0, 4))).has(day);
 
@@ -72,6 +54,7 @@ const isHoliday = (day: string) => norwegianPublicHolidays(Number(day.slice(0, 4
  */
 export function createWithdrawalService({ db, now, engine, crediting, mailer, titles, log }: WithdrawalDeps) {
   const today = () => osloToday(now());
+  const { settleRefunds } = createRefundSettlement({ db, crediting, log });
 
   async function ownSubscription(reader: Db | Tx, userId: string, ariaAccountNo: number, titleCode: string, lock: boolean): Promise<SubscriptionRow> {
     const [owned] = await reader
@@ -97,48 +80,7 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
     return order;
   }
 
-  /**
-   * The invoices of this agreement still to give back: issued for periods from the day it was made
-   * (earlier ones belong to an earlier agreement), with the complaint's credit set off against each.
-   * One credited in whole already (cancelled, refunded: its note, or an older one settled by a credit
-   * with none set off) is left out; one settled by a complaint's credit set off against it alone was
-   * paid, with that credit, and goes back like any other (ADR 036).
-   */
-  async function invoicesOf(reader: Db | Tx, subscriptionId: string, agreedOn: string) {
-    const rows = await reader
-      .select()
-      .from(invoice)
-      .where(and(eq(invoice.subscriptionId, subscriptionId), gte(invoice.periodFrom, agreedOn)))
-      .orderBy(asc(invoice.ariaInvoiceNo));
-    const result: (typeof invoice.$inferSelect & { setOffOre: number })[] = [];
-    for (const row of rows) {
-      const setOffOre = await setOffSoFar(reader, row.ariaInvoiceNo);
-      if ((row.settledBy === 'CREDIT' && setOffOre === 0) || (await wholeCreditNoteOf(reader, row.ariaInvoiceNo))) continue;
-      result.push({ ...row, setOffOre });
-    }
-    return result;
-  }
-
   const paidOf = (rows: { amountOre: number; paidAt: Date | null }[]) => rows.filter((row) => row.paidAt !== null).reduce((sum, row) => sum + row.amountOre, 0);
-
-  /**
-   * The invoices' refunds with the credits the withdrawal handed to the customer centre (`credit_set_off`,
-   * the durable record), one entry per invoice a complaint's note credited. A credit from a note on an
-   * invoice of this agreement is not added: that invoice is a person's already (credited in part, ADR
-   * 026), and paying it back in full gives back what the credit was for.
-   */
-  function withCredits(refunds: readonly StoredRefund[], credits: readonly HandedOverCredit[]): StoredRefund[] {
-    const invoices = refunds.filter((refund) => refund.code !== CREDIT_PAID_BACK_BY_BANK);
-    const result = [...invoices];
-    for (const credit of credits) {
-      if (invoices.some((refund) => refund.ariaInvoiceNo === credit.ariaInvoiceNo)) continue;
-      const same = result.findIndex((refund) => refund.ariaInvoiceNo === credit.ariaInvoiceNo);
-      const existing = same >= 0 ? result[same] : undefined;
-      if (existing) result[same] = { ...existing, amountOre: existing.amountOre + credit.amountOre };
-      else result.push({ ariaInvoiceNo: credit.ariaInvoiceNo, amountOre: credit.amountOre, outcome: 'manual', creditNoteNumber: credit.creditNoteNumber, code: CREDIT_PAID_BACK_BY_BANK });
-    }
-    return result;
-  }
 
   const toRefund = (stored: StoredRefund): WithdrawalRefund => ({
     ariaInvoiceNo: stored.ariaInvoiceNo,
@@ -167,71 +109,13 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
     }
     const deadline = withdrawalDeadline(order.startedOn, isHoliday);
     const open = withinWithdrawalPeriod(deadline, today());
-    const paidOre = paidOf(await invoicesOf(reader, row.id, order.startedOn));
+    const paidOre = paidOf(await invoicesOfAgreement(reader, row.id, order.startedOn));
     const facts = { ...base, orderId: order.id, planName: order.planName, agreedOn: order.startedOn, deadline, paidOre };
     if (!open) return { ...facts, state: 'expired', message: withdrawalMessages.periodExpired(deadline) };
     // Ended by other means (an expired cancellation): nothing runs that could be withdrawn.
     const decision = decideTransition(lifecycleView(row), 'withdraw', today());
     if (!decision.allowed) return { ...facts, state: 'notAvailable', message: decision.message };
     return { ...facts, state: 'open' };
-  }
-
-  /**
-   * Asks the crediting machinery for each invoice still waiting, and records what it answered under the
-   * withdrawal's row lock: a run beside this one (the request's and the job's) keeps what it wrote, and
-   * the credits handed to the customer centre are read again from `credit_set_off`, so a run that died
-   * after a credit note and before this write loses none of them.
-   */
-  async function settleRefunds(orderId: string): Promise<number> {
-    const [row] = await db.select().from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, orderId));
-    if (!row?.refundsOpen) return 0;
-    const reason = `Angrerett: kjøpet ble angret ${formatLongDate(osloToday(row.withdrawnAt))}.`;
-    const answered = new Map<number, StoredRefund>();
-    const released: ReleasedCredit[] = [];
-    let settled = 0;
-    for (const refund of row.refunds) {
-      if (refund.outcome !== 'pending' || refund.code === CREDIT_PAID_BACK_BY_BANK) continue;
-      try {
-        // The subscription has ended: a complaint's credit set off against the invoice has no next invoice to wait for.
-        // Handed over at the withdrawal's moment, so it is found as this withdrawal's whichever run credits the invoice.
-        const credited = await crediting.creditInvoice(refund.ariaInvoiceNo, reason, { subscriptionEnds: true, handOverAt: row.withdrawnAt });
-        answered.set(refund.ariaInvoiceNo, { ...refund, outcome: credited.refunded ? 'refunded' : 'cancelled', creditNoteNumber: credited.creditNoteNumber, code: null });
-        released.push(...credited.released);
-        settled += 1;
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        if (error.code === billingErrorCodes.invoiceAlreadyCredited) {
-          // Credited already (by the customer centre, or by a run of this that stopped before writing): nothing more is
-          // owed here. Its note says whether the money went back at the provider.
-          const note = await wholeCreditNoteOf(db, refund.ariaInvoiceNo);
-          answered.set(refund.ariaInvoiceNo, { ...refund, outcome: note?.refunded ? 'refunded' : 'cancelled', creditNoteNumber: note?.number ?? null, code: error.code });
-        } else if (needsAPerson.has(error.code)) answered.set(refund.ariaInvoiceNo, { ...refund, outcome: 'manual', code: error.code });
-        // The provider did not answer REFUNDED (yet): asked again by the job. Nothing is recorded as refunded.
-        else answered.set(refund.ariaInvoiceNo, { ...refund, code: error.code });
-        if (error.code !== billingErrorCodes.invoiceAlreadyCredited && !needsAPerson.has(error.code))
-          log.warn({ orderId, ariaInvoiceNo: refund.ariaInvoiceNo, code: error.code }, 'withdrawal refund not settled yet');
-      }
-    }
-    if (released.length > 0) log.warn({ orderId, released }, 'withdrawal released a complaint credit: the customer centre pays it back through the bank');
-    await db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(subscriptionWithdrawal).where(eq(subscriptionWithdrawal.orderId, orderId)).for('update');
-      if (!locked) return;
-      // What another run settled meanwhile stands; only what is still pending takes this run's answer.
-      const invoices = locked.refunds.map((refund) => (refund.outcome === 'pending' ? (answered.get(refund.ariaInvoiceNo) ?? refund) : refund));
-      // Up to the subscription's next withdrawal (bought again and withdrawn again): its credits are its own.
-      const [next] = await tx
-        .select({ withdrawnAt: subscriptionWithdrawal.withdrawnAt })
-        .from(subscriptionWithdrawal)
-        .where(and(eq(subscriptionWithdrawal.subscriptionId, locked.subscriptionId), gt(subscriptionWithdrawal.withdrawnAt, locked.withdrawnAt)))
-        .orderBy(asc(subscriptionWithdrawal.withdrawnAt))
-        .limit(1);
-      const refunds = withCredits(invoices, await creditsHandedOver(tx, locked.subscriptionId, locked.withdrawnAt, next?.withdrawnAt ?? null));
-      await tx
-        .update(subscriptionWithdrawal)
-        .set({ refunds, refundsOpen: refunds.some((refund) => refund.outcome === 'pending') })
-        .where(eq(subscriptionWithdrawal.orderId, orderId));
-    });
-    return settled;
   }
 
   return {
@@ -257,7 +141,7 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         if (!decision.allowed) throw new AppError(409, decision.code, decision.message);
         const at = now();
         const day = today();
-        const invoices = await invoicesOf(tx, row.id, current.agreedOn);
+        const invoices = await invoicesOfAgreement(tx, row.id, current.agreedOn);
         // A complaint's credit set off against an invoice was never money from the buyer's card or Vipps:
         // what goes back that way is what was due as money, and the credit goes back by the customer centre.
         let creditOre = 0;
