@@ -24,7 +24,7 @@ const LOADER = [
   '(function(){',
   "var files=document.currentScript.getAttribute('data-modules').split(' ');",
   'function start(){',
-  "var links=document.createDocumentFragment();",
+  'var links=document.createDocumentFragment();',
   "for(var i=1;i<files.length;i++){var link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.href=files[i];links.appendChild(link);}",
   'document.head.appendChild(links);',
   'import(files[0]);',
