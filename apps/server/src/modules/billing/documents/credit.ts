@@ -64,16 +64,20 @@ export interface ReleasedCredit {
 /** A credit note's source when it credits a whole invoice (this module's own); a complaint's credits some papers of it. */
 const creditsWhole = (source: string) => source.startsWith('cancel:') || source.startsWith('refund:');
 
+/** The invoice's credit notes so far, by number and source. */
+function creditNotesOf(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ number: number; source: string }[]> {
+  return reader
+    .select({ number: billingDocument.number, source: billingDocument.source })
+    .from(billingDocument)
+    .where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+}
+
 /**
  * The credit note that credited the whole invoice, if one did: `refunded` when the payment went back at
  * the provider (`refund:`), not when the invoice was cancelled unpaid (`cancel:`).
  */
 export async function wholeCreditNoteOf(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ number: number; refunded: boolean } | undefined> {
-  const notes = await reader
-    .select({ number: billingDocument.number, source: billingDocument.source })
-    .from(billingDocument)
-    .where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
-  const whole = notes.find((note) => creditsWhole(note.source));
+  const whole = (await creditNotesOf(reader, ariaInvoiceNo)).find((note) => creditsWhole(note.source));
   return whole ? { number: whole.number, refunded: whole.source.startsWith('refund:') } : undefined;
 }
 
@@ -98,10 +102,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
    * own), `partly` when a complaint credited some of its papers (documents/set-off.ts).
    */
   async function creditedSoFar(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ whole: boolean; partly: boolean }> {
-    const notes = await reader
-      .select({ source: billingDocument.source })
-      .from(billingDocument)
-      .where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
+    const notes = await creditNotesOf(reader, ariaInvoiceNo);
     const whole = notes.some((note) => creditsWhole(note.source));
     return { whole, partly: !whole && notes.length > 0 };
   }
