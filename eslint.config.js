@@ -98,6 +98,12 @@ const noFormLibrary = {
   group: ['react-hook-form', 'react-hook-form/*', '@hookform/*'],
   message: 'A form is written with useZodForm (src/lib/use-zod-form.ts, issue 26.3): the form library is used there only.',
 };
+const webReactAria = 'apps/web/src/lib/react-aria.ts';
+/** React Aria's widgets work on Preact only with the event hook and the pressable style installed first (ADR 021). */
+const noDirectReactAria = {
+  group: ['react-aria', 'react-aria-components', '@react-aria/*', 'react-stately', '@react-stately/*'],
+  message: 'Import React Aria from src/lib/react-aria.ts: it installs what its widgets need on Preact (ADR 021) with them, and only on the pages that have one.',
+};
 
 /** The zones for files under `files`: the layers, and that tree's own area zones. */
 function restrictedPaths(files, zones) {
@@ -128,12 +134,16 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
       // preact/compat has no useOptimistic (ADR 021), which React's types declare. And one way
       // to write a form (issue 26.3): the form library only in the hook that wraps it.
-      'no-restricted-imports': ['error', { paths: [noUseOptimistic], patterns: [noFormLibrary] }],
+      'no-restricted-imports': ['error', { paths: [noUseOptimistic], patterns: [noFormLibrary, noDirectReactAria] }],
     },
   },
   {
     files: [webFormHook],
-    rules: { 'no-restricted-imports': ['error', { paths: [noUseOptimistic] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noUseOptimistic], patterns: [noDirectReactAria] }] },
+  },
+  {
+    files: [webReactAria],
+    rules: { 'no-restricted-imports': ['error', { paths: [noUseOptimistic], patterns: [noFormLibrary] }] },
   },
   {
     // Every journey takes `test` and `expect` from e2e/fixtures.ts, whose `test` fails on any

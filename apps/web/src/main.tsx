@@ -13,10 +13,6 @@ import { createRouter } from './app/routes.tsx';
 import { SERVER_RENDERED_ATTRIBUTE, seedRenderedQueries, takeServerRender, type ServerRenderData } from './app/server-render.ts';
 import { BootSpinner } from './app/spinner-overlay.tsx';
 import { http } from './lib/http.ts';
-// Before anything renders: React Aria's keyboard handling on Preact needs it (docs/decisions/021).
-import './lib/preact-events.ts';
-// Before anything renders: React Aria's pressable style from our stylesheet, not an inline <style> the CSP refuses.
-import './lib/react-aria-styles.ts';
 import { DEFAULT_SPINNER_MESSAGE, spinner } from './lib/spinner.ts';
 import './app/tokens.css';
 import './app/global.css';

@@ -1,4 +1,4 @@
-import { errorCodes, errorMessages } from '@minside/domain';
+import { internalError } from '@minside/domain';
 import { createActionKeys } from './idempotency.ts';
 import { pageFetch } from './page-scope.ts';
 
@@ -172,7 +172,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const data = await readJson(response);
     if (!response.ok) {
       const reported = apiErrorOf(data);
-      const error = reported ? new ApiError(response.status, reported.code, reported.message) : new ApiError(response.status, errorCodes.internal, errorMessages.internal);
+      const error = reported ? new ApiError(response.status, reported.code, reported.message) : new ApiError(response.status, internalError.code, internalError.message);
       if (LOGIN_REDIRECT_STATUSES.includes(response.status) && !requestOptions?.skipUnauthenticatedHandler) onUnauthenticated(error);
       throw error;
     }
@@ -181,7 +181,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     // a proxy in front of us) is not a response of ours; its fields are not checked (ADR 020).
     if (typeof data !== 'object' || data === null) {
       console.error(`Unexpected response from ${method} ${path}: not JSON data`);
-      throw new ApiError(response.status, INVALID_RESPONSE, errorMessages.internal);
+      throw new ApiError(response.status, INVALID_RESPONSE, internalError.message);
     }
     return data as T;
   }

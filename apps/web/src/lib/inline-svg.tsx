@@ -34,6 +34,6 @@ export function InlineSvg({ src, className, fallback = null, decorative = false 
 
   if (isPending) return <span className={className} />;
   if (!data) return <>{fallback}</>;
-  // The markup comes from prepareSvg: scripts, handlers and javascript: links removed.
+  // The markup comes from prepareSvg (prepare-svg.ts): scripts, handlers and javascript: links removed.
   return <span className={className} dangerouslySetInnerHTML={{ __html: data }} />;
 }

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSvg, prepareSvg, SVG_INVALID_MESSAGE, SVG_LOAD_ERROR_MESSAGE } from './load-svg.ts';
+import { loadSvg, SVG_LOAD_ERROR_MESSAGE } from './load-svg.ts';
+import { prepareSvg, SVG_INVALID_MESSAGE } from './prepare-svg.ts';
 
 const goodSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" role="img" aria-label="Logo" onload="alert(1)">' +

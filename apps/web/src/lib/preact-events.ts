@@ -13,7 +13,8 @@ import { options } from 'preact';
  * This hook gives each keyboard event those fields as its own enumerable getters (setters where
  * the DOM has them, e.g. cancelBubble), which read the DOM event when the copy is made, so the
  * copy is what React Aria expects. Other events are left alone: React Aria copies only these.
- * Importing this module installs the hook once; main.tsx and the component tests import it.
+ * Importing this module installs the hook once; lib/react-aria.ts (with the widgets) and the component
+ * tests import it.
  */
 const patched = new WeakSet<Event>();
 type Accessor = { name: string; get: () => unknown; set: ((value: unknown) => void) | undefined };

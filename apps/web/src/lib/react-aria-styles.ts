@@ -9,7 +9,9 @@ import './react-aria-styles.css';
  * as part of our own stylesheet; an element with that id in `<head>` is how React Aria knows the
  * rule is there already and adds nothing. The e2e suite fails on any CSP violation
  * (e2e/fixtures.ts), so a React Aria release that injects something else shows up there.
- * Importing this module does it once; main.tsx imports it before anything renders.
+ * Importing this module does it once; lib/react-aria.ts imports it with the widgets. (Not in the
+ * server's render, which has no document: a server-rendered page's marker is added when its
+ * scripts load, before React Aria's first press handler runs in the browser.)
  */
 const PRESSABLE_STYLE_ID = 'react-aria-pressable-style';
 
@@ -22,4 +24,4 @@ function provideReactAriaStyles(doc: Document = document): void {
   doc.head.append(marker);
 }
 
-provideReactAriaStyles();
+if (typeof document !== 'undefined') provideReactAriaStyles();

@@ -1,12 +1,16 @@
 // Error codes and their messages, free of zod so the web's start-up code can use them (the
 // schema stays in api-error.ts).
 
+import { internalError } from './internal-error.ts';
+
+export { internalError };
+
 /** Stable error codes used across areas. Areas add their own next to their schemas. */
 export const errorCodes = {
   validation: 'VALIDATION_FAILED',
   notFound: 'NOT_FOUND',
   unknownTitle: 'UNKNOWN_TITLE',
-  internal: 'INTERNAL_ERROR',
+  internal: internalError.code,
   unavailable: 'SERVICE_UNAVAILABLE',
   rateLimited: 'RATE_LIMITED',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
@@ -25,7 +29,7 @@ export const errorCodes = {
 export const errorMessages = {
   validation: 'Forespørselen inneholder ugyldige data.',
   notFound: 'Fant ikke det du lette etter.',
-  internal: 'Noe gikk galt hos oss. Prøv igjen om litt.',
+  internal: internalError.message,
   unavailable: 'Tjenesten er midlertidig utilgjengelig. Prøv igjen om litt.',
   rateLimited: 'For mange forsøk. Vent litt og prøv igjen.',
   unsupportedMediaType: 'Forespørselen må sendes som JSON.',

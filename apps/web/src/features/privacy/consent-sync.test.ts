@@ -24,6 +24,23 @@ describe('consent kept on the server for signed-in users', () => {
     expect(localStorage.getItem(PENDING_SYNC_KEY)).toBeNull();
   });
 
+  it("keep sends a choice the page has applied already, without touching the browser's copy", async () => {
+    const choose = vi.fn();
+    const { consent, put, sync } = setUp(true);
+    consent.subscribe(choose);
+    await sync.keep(granted, 'vendor');
+    expect(put).toHaveBeenCalledWith({ choices: granted, source: 'vendor', titleCode: 'ADR' });
+    expect(choose).not.toHaveBeenCalled();
+    expect(consent.getState().choices).toBeNull();
+  });
+
+  it('keep while signed out leaves the choice waiting for the next login', async () => {
+    const { put, sync } = setUp(false);
+    await sync.keep(granted, 'dialog');
+    expect(put).not.toHaveBeenCalled();
+    expect(localStorage.getItem(PENDING_SYNC_KEY)).toBe('1');
+  });
+
   it('a choice made while signed out waits for the next login, then is sent', async () => {
     const { put, sync } = setUp(false);
     await sync.save(granted, 'dialog');

@@ -33,23 +33,33 @@ export function createConsentSync(deps: ConsentSyncDeps) {
     deps.queryClient?.setQueryData(consentKeys.consent, state);
   }
 
+  async function keep(choices: ConsentChoices, source: ConsentSource): Promise<void> {
+    if (!deps.isSignedIn()) {
+      deps.storage.setItem(PENDING_SYNC_KEY, '1');
+      return;
+    }
+    try {
+      await send(choices, source);
+      deps.storage.removeItem(PENDING_SYNC_KEY);
+    } catch (error) {
+      // The browser's copy holds; the next login tries again.
+      deps.storage.setItem(PENDING_SYNC_KEY, '1');
+      console.error('The consent choice could not be saved on the server', error);
+    }
+  }
+
   return {
     /** The visitor chose: keep it here now, and on the server when signed in (else at the next login). */
     async save(choices: ConsentChoices, source: ConsentSource): Promise<void> {
       deps.consent.choose(choices);
-      if (!deps.isSignedIn()) {
-        deps.storage.setItem(PENDING_SYNC_KEY, '1');
-        return;
-      }
-      try {
-        await send(choices, source);
-        deps.storage.removeItem(PENDING_SYNC_KEY);
-      } catch (error) {
-        // The browser's copy holds; the next login tries again.
-        deps.storage.setItem(PENDING_SYNC_KEY, '1');
-        console.error('The consent choice could not be saved on the server', error);
-      }
+      await keep(choices, source);
     },
+
+    /**
+     * The server's part of `save`, for a choice the page has applied already: the consent manager
+     * applies it at once and loads this module only then (issue 27).
+     */
+    keep,
 
     /** After login: send a choice made while signed out, or take the user's own from the server. */
     async onSignedIn(): Promise<void> {

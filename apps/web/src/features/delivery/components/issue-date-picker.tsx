@@ -1,5 +1,5 @@
 import { parseDate, type CalendarDate, type DateValue } from '@internationalized/date';
-import { Button, Calendar, CalendarCell, CalendarGrid, DateInput, DatePicker, DateSegment, Dialog, FieldError, Group, Heading, I18nProvider, Label, Popover, Text } from 'react-aria-components';
+import { Button, Calendar, CalendarCell, CalendarGrid, DateInput, DatePicker, DateSegment, Dialog, FieldError, Group, Heading, I18nProvider, Label, Popover, Text } from '../../../lib/react-aria.ts';
 import styles from './issue-date-picker.module.css';
 
 export interface IssueDatePickerProps {

@@ -1,11 +1,10 @@
 import { queryOptions } from '../../../lib/query/index.ts';
-import type { ClientConfig, ConsentState, ConsentUpdateBody } from '@minside/domain';
+import type { ConsentState, ConsentUpdateBody } from '@minside/domain';
 import { http } from '../../../lib/http.ts';
 
-/** Every query key of the consent part of the privacy area. */
+/** The query key of the signed-in user's consent (the title's client configuration is in client-config.ts). */
 export const consentKeys = {
   consent: ['privacy', 'consent'] as const,
-  clientConfig: (titleCode: string) => ['privacy', 'client-config', titleCode] as const,
 };
 
 // The consent calls answer 401 to a visitor who is not signed in: that means "nothing kept on
@@ -24,13 +23,4 @@ export function consentQueryOptions() {
 /** PUT /api/consent: a new choice (a repeated, unchanged one adds no history). */
 export function putConsent(body: ConsentUpdateBody): Promise<ConsentState> {
   return http.put<ConsentState>('consent', body, quiet);
-}
-
-/** GET /api/client-config: consent vendor, analytics collector and RUM, as configured for this title. */
-function getClientConfig(titleCode: string, signal?: AbortSignal): Promise<ClientConfig> {
-  return http.get<ClientConfig>(`client-config?titleCode=${encodeURIComponent(titleCode)}`, { signal });
-}
-
-export function clientConfigQueryOptions(titleCode: string) {
-  return queryOptions({ queryKey: consentKeys.clientConfig(titleCode), queryFn: ({ signal }) => getClientConfig(titleCode, signal), staleTime: Infinity, retry: 1 });
 }

@@ -1,14 +1,15 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { ClientConfig } from '@minside/domain';
-import { useQuery, useQueryClient } from '../../../lib/query/index.ts';
+import type { ClientConfig, ConsentChoices, ConsentSource } from '@minside/domain';
+import type { ConsentSync } from '../consent-sync.ts';
+import { useQuery, useQueryClient, type QueryClient } from '../../../lib/query/index.ts';
 import { useLocation } from '../../../lib/router/index.ts';
-import { consentStore, loadSourcepoint } from '../../../lib/consent/index.ts';
+import { consentStore } from '../../../lib/consent/index.ts';
+import { whenIdle } from '../../../lib/idle.ts';
 import { preloadable } from '../../../lib/preloadable.ts';
 import { useStore } from '../../../lib/create-store.ts';
 import { sessionStore } from '../../auth/index.ts';
 import { useTitle } from '../../titles/index.ts';
-import { clientConfigQueryOptions } from '../api/consent.ts';
-import { bindConsentSync, consentSync } from '../consent-sync.ts';
+import { clientConfigQueryOptions } from '../api/client-config.ts';
 import { useConsentedServices } from '../hooks/use-consented-services.ts';
 
 // The bar and the dialog load when they are first shown (issue 27): a returning visitor who has
@@ -18,6 +19,25 @@ const ConsentBanner = preloadable(() => import('./consent-banner.tsx').then((mod
 const ConsentDialog = lazy(() => import('./consent-dialog.tsx').then((module) => ({ default: module.ConsentDialog })));
 
 let vendorLoaded = false;
+
+/**
+ * Runs `act` with the server's side of consent (consent-sync.ts), which loads when first used
+ * (issue 27): on a choice, or once a signed-in page is idle. The first screen does not wait for it.
+ */
+function withConsentSync(titleCode: string, queryClient: QueryClient, act: (sync: ConsentSync) => Promise<void>): void {
+  import('../consent-sync.ts')
+    .then(({ bindConsentSync, consentSync }) => {
+      bindConsentSync(titleCode, queryClient);
+      return act(consentSync);
+    })
+    .catch((error: unknown) => console.error('The consent choice could not be synchronised', error));
+}
+
+/** A choice holds in this browser at once (the bar goes away); the server keeps it once its module is here. */
+function chooseConsent(titleCode: string, queryClient: QueryClient, next: ConsentChoices, source: ConsentSource): void {
+  consentStore.choose(next);
+  withConsentSync(titleCode, queryClient, (sync) => sync.keep(next, source));
+}
 
 /** Whether the first-visit bar asks: the built-in dialog's title, no choice yet, no dialog open; not while /callback completes a login. */
 function asksOnFirstVisit(config: ClientConfig | undefined, choices: unknown, dialogOpen: boolean, pathname: string): boolean {
@@ -58,18 +78,22 @@ export function ConsentManager() {
   // Once opened, the dialog stays mounted: closing it is the native <dialog>'s close (focus goes back), not its removal.
   const [dialogMounted, setDialogMounted] = useState(dialogOpen);
 
-  useEffect(() => bindConsentSync(title.titleCode, queryClient), [title.titleCode, queryClient]);
+  const choose = (next: ConsentChoices, source: ConsentSource) => chooseConsent(title.titleCode, queryClient, next, source);
 
   useEffect(() => {
     const vendor = config?.consent.sourcepoint;
     if (!vendor || vendorLoaded) return;
     vendorLoaded = true;
-    consentStore.setVendorManager(loadSourcepoint(vendor, (vendorChoices) => void consentSync.save(vendorChoices, 'vendor')));
-  }, [config]);
+    // The vendor's adapter only for a title that has the vendor.
+    import('../../../lib/consent/sourcepoint.ts')
+      .then(({ loadSourcepoint }) => consentStore.setVendorManager(loadSourcepoint(vendor, (vendorChoices) => chooseConsent(title.titleCode, queryClient, vendorChoices, 'vendor'))))
+      .catch((error: unknown) => console.error('The consent vendor could not be loaded', error));
+  }, [config, title.titleCode, queryClient]);
 
   useEffect(() => {
-    if (sessionStatus === 'signedIn') void consentSync.onSignedIn();
-  }, [sessionStatus]);
+    if (sessionStatus !== 'signedIn') return;
+    return whenIdle(() => withConsentSync(title.titleCode, queryClient, (sync) => sync.onSignedIn()));
+  }, [sessionStatus, title.titleCode, queryClient]);
 
   useConsentedServices(config, title);
 
@@ -83,13 +107,13 @@ export function ConsentManager() {
   return (
     // Its own boundary: while a part loads, the rest of the page stays as it is.
     <Suspense fallback={null}>
-      {ask ? <ConsentBanner onChoose={(next) => void consentSync.save(next, 'dialog')} onCustomise={() => consentStore.openManager()} /> : null}
+      {ask ? <ConsentBanner onChoose={(next) => choose(next, 'dialog')} onCustomise={() => consentStore.openManager()} /> : null}
       {dialogOpen || dialogMounted ? (
         <ConsentDialog
           open={dialogOpen}
           current={choices}
           onChoose={(next) => {
-            void consentSync.save(next, 'dialog');
+            choose(next, 'dialog');
             consentStore.closeDialog();
           }}
           onDismiss={() => consentStore.closeDialog()}

@@ -1,8 +1,20 @@
 import { useEffect } from 'react';
 import type { ClientConfig, Title } from '@minside/domain';
+import type * as monitoring from '../../../lib/monitoring/index.ts';
 import { consentStore } from '../../../lib/consent/index.ts';
-import { startRum, stopRum } from '../../../lib/monitoring/index.ts';
 import { configureAnalytics, currentDeployStage } from '../../../lib/tracking/index.ts';
+
+type Monitoring = typeof monitoring;
+let monitoringModule: Promise<Monitoring> | undefined;
+
+/**
+ * RUM's starter loads only for a title that has RUM configured and consented (issue 27), not with
+ * every page. One promise, so a start and a stop right after it run in that order.
+ */
+function withMonitoring(use: (loaded: Monitoring) => Promise<void>): void {
+  monitoringModule ??= import('../../../lib/monitoring/index.ts');
+  monitoringModule.then(use).catch((error: unknown) => console.error('Browser monitoring could not start', error));
+}
 
 /**
  * Sets up what needs consent once the client configuration is known: analytics (which holds
@@ -21,10 +33,10 @@ export function useConsentedServices(config: ClientConfig | undefined, title: Pi
     let started = false;
     const cancel = consentStore.whenGranted('analytics', () => {
       started = true;
-      void startRum({ ...rum, minsideUrl: title.minsideUrl, production: currentDeployStage() === 'pro' });
+      withMonitoring(({ startRum }) => startRum({ ...rum, minsideUrl: title.minsideUrl, production: currentDeployStage() === 'pro' }));
     });
     const unsubscribe = consentStore.subscribe(() => {
-      if (started && !consentStore.isGranted('analytics')) void stopRum();
+      if (started && !consentStore.isGranted('analytics')) withMonitoring(({ stopRum }) => stopRum());
     });
     return () => {
       cancel();
