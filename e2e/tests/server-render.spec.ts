@@ -54,15 +54,19 @@ async function signedInContext(browser: Browser, options: Parameters<Browser['ne
 /** Records the page's layout shifts not caused by input, from its first paint on (read with layoutShiftsOf). */
 async function recordLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const shifts: number[] = [];
-    (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
+    // Each shift with the elements that moved, so that a failure names them.
+    const shifts: string[] = [];
+    (window as unknown as { layoutShifts: string[] }).layoutShifts = shifts;
+    const describe = (node: Node | null) => (node instanceof Element ? `${node.localName}${node.id ? `#${node.id}` : ''}.${Array.from(node.classList).join('.')}` : String(node?.nodeName));
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node: Node | null }[] })[]) {
+        if (!entry.hadRecentInput) shifts.push(`${entry.value.toFixed(4)} at ${Math.round(entry.startTime)} ms: ${(entry.sources ?? []).map((source) => describe(source.node)).join(', ')}`);
+      }
     }).observe({ type: 'layout-shift', buffered: true });
   });
 }
 
-const layoutShiftsOf = (page: Page) => page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
+const layoutShiftsOf = (page: Page) => page.evaluate(() => (window as unknown as { layoutShifts: string[] }).layoutShifts);
 
 /** The titles' own sites (the favicon) are not reachable from the test machine: answered empty, so they log no error. */
 async function offlineTitleSites(page: Page): Promise<void> {
@@ -280,6 +284,15 @@ test.describe('signed in (docs/decisions/032, "Signed-in pages")', () => {
       expect(attributes.checked, path).toBeGreaterThan(20);
       expect(attributes.mismatches, path).toEqual([]);
     }
+    // The loader preloads the page's chunks a few per task (pages/script-loader.ts): every one it was given, each once.
+    await page.goto(adresseavisen('/'));
+    const preloads = await page.evaluate(() => ({
+      given: (document.querySelector('script[data-modules]')?.getAttribute('data-modules') ?? '').split(' ').slice(1),
+      added: Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')).map((link) => new URL(link.href).pathname),
+    }));
+    expect(preloads.given.length).toBeGreaterThan(6);
+    // (Vite's own preloads of what loads later, analytics at idle, come after them.)
+    expect(preloads.added.filter((file) => preloads.given.includes(file))).toEqual(preloads.given);
     // Hydrated, the page works: a link navigates in the app, and logging out ends the session.
     await page.goto(adresseavisen('/'));
     await page.getByRole('link', { name: 'Vanlige spørsmål og svar' }).click();
