@@ -142,6 +142,23 @@ test.describe('header at 375 px', () => {
     await expect(nav.getByRole('link', { name: 'Kundeservice' })).toBeHidden();
   });
 
+  test('a menu open when the window is widened closes: the bar shows the links inline, nothing floats above the page', async ({ page }) => {
+    await page.goto(adresseavisen('/kundeservice'));
+    const menu = page.getByRole('button', { name: 'Meny' });
+    const nav = page.getByRole('navigation', { name: 'Hovedmeny' });
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect.poll(() => nav.evaluate((element) => element.matches(':popover-open'))).toBe(false);
+    await expect(nav.getByRole('link', { name: 'Min Side' })).toBeVisible();
+    // In the bar, under the banner's own height: not a panel in the top layer.
+    const box = await nav.boundingBox();
+    expect(box?.y ?? Infinity).toBeLessThan(72);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Min Side' })).toBeHidden();
+  });
+
   test('without popovers (Safari before 17) the scripts open and close the menu', async ({ page }) => {
     await page.addInitScript(() => {
       delete (HTMLElement.prototype as Partial<HTMLElement>).showPopover;

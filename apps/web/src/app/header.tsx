@@ -22,6 +22,9 @@ function supportsPopover(element: HTMLElement): boolean {
   return typeof element.showPopover === 'function';
 }
 
+/** header.module.css's breakpoint: from here the nav is inline in the bar, and the menu button hidden. */
+const WIDE_LAYOUT = '(min-width: 48rem)';
+
 function hidePopover(element: HTMLElement | null): void {
   if (element && supportsPopover(element) && element.matches(':popover-open')) element.hidePopover();
 }
@@ -73,7 +76,17 @@ export function Header({ title }: HeaderProps) {
       setOpenOn((event as ToggleEvent).newState === 'open' ? pathnameRef.current : null);
     };
     nav.addEventListener('toggle', onToggle);
-    return () => nav.removeEventListener('toggle', onToggle);
+    // A menu opened on a narrow window stays in the top layer, above the page, if the window is
+    // widened, where the stylesheet shows the nav in the bar (header.module.css, 48rem): it closes.
+    const wide = typeof window.matchMedia === 'function' ? window.matchMedia(WIDE_LAYOUT) : null;
+    const onWidth = () => {
+      if (wide?.matches) hidePopover(nav);
+    };
+    wide?.addEventListener('change', onWidth);
+    return () => {
+      nav.removeEventListener('toggle', onToggle);
+      wide?.removeEventListener('change', onWidth);
+    };
   }, []);
 
   // The page changed, or a login or logout failed (its message shows under the bar): the menu closes.
