@@ -33,6 +33,8 @@ export interface RenderPageOptions {
   session?: SignedInSession;
   title?: Title;
   path?: string;
+  /** When the server answered with that session (default: now, as for a page the server has just sent). */
+  checkedAt?: number;
   /** The query cache (default: no retries, answers stale at once); `createQueryClient()` for the app's own. */
   client?: QueryClient;
 }
@@ -48,6 +50,7 @@ export function renderPage(
     session = subscriber,
     title = adresseavisen,
     path = '/',
+    checkedAt = systemClock().getTime(),
     client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }),
   }: RenderPageOptions = {},
 ): Call[] {
@@ -61,7 +64,7 @@ export function renderPage(
       return (await answer(call)) ?? json(503, { code: 'UNAVAILABLE', message: 'Ikke i denne testen.' });
     }),
   );
-  setSignedIn(sessionStore, session, systemClock().getTime());
+  setSignedIn(sessionStore, session, checkedAt);
   seedTitle(client, title);
   render(
     <QueryClientProvider client={client}>

@@ -57,4 +57,18 @@ describe('the home page', () => {
         part,
       ).toHaveLength(1);
   });
+
+  it('takes the subscription from the session the server has just answered with, and asks for it only once that is older than the cache keeps it', async () => {
+    const detail = `subscription/${paperSubscription.ariaAccountNo}/ADR`;
+    const calls = renderPage(<HomePage />, { session: subscriber, client: createQueryClient(), answer: () => undefined });
+    await waitFor(() => expect(calls.map((call) => call.path)).toContain('overview?titleCode=ADR'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The page load's session (a server-rendered page's, or a check just made) is the server's answer of now.
+    expect(calls.map((call) => call.path)).not.toContain(detail);
+    cleanupPage();
+
+    // A session the cache has kept for a minute (SPEC §9 keeps one for 300 s): its subscription may have changed since.
+    const later = renderPage(<HomePage />, { session: subscriber, checkedAt: systemClock().getTime() - 60_000, client: createQueryClient(), answer: () => undefined });
+    await waitFor(() => expect(later.map((call) => call.path)).toContain(detail));
+  });
 });
