@@ -363,3 +363,43 @@ describe.each(testDatabases)('cancelling credits a period already charged to a s
     expect((await invoicesOf(subscriptions.digital)).filter((row) => row.period_from === period)).toHaveLength(1);
   });
 });
+
+describe.each(testDatabases)('cancelling promises no refund the crediting will refuse ($name)', ({ name }) => {
+  // The test provider stands in for a card-storing provider, as above.
+  let test: TestApp;
+  let offsetDays = 0;
+  const now = () => new Date(systemClock().getTime() + offsetDays * DAY);
+  const seededToday = osloToday(systemClock());
+  beforeAll(async () => {
+    test = await buildTestApp(name, { seed: true, now, config: { paymentProvider: 'test', vipps: undefined } });
+  });
+  afterAll(() => test.close());
+  const { invoicesOf, creditNotesOf, mailsTo, cancel } = support(() => test);
+
+  it('an invoice paid twice (the card charge and a giro in the netbank) is not promised back at the provider: a person pays it back', async () => {
+    // digital's next period begins in 20 days; invoiced on day 6, charged to the card on its due date (day 18).
+    const period = addDays(seededToday, 20);
+    for (const day of [6, 18]) {
+      offsetDays = day;
+      await test.app.billingJobs.runRenewals();
+    }
+    const [invoice] = (await invoicesOf(subscriptions.digital)).filter((row) => row.period_from === period);
+    if (!invoice) throw new Error('no renewal invoice for digital');
+    expect(invoice).toMatchObject({ settled_by: 'SWEDBANK-PPG' });
+    // The same amount paid again by giro in the netbank, as the bank import leaves it.
+    await test.database.db
+      .execute(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, subscription_id, aria_invoice_no, provider, provider_reference, return_url, created_at, updated_at, settled_at)
+      values (${`bank-twice-${invoice.no}`}, ${`bank-twice:${invoice.no}`}, 'INVOICE', 'BANKGIRO', ${invoice.amount_ore}, 'CAPTURED', ${accounts.digital}, ${subscriptions.digital}, ${invoice.no}, 'bank', ${`twice:${invoice.no}`}, '/fakturaoversikt', ${now()}, ${now()}, ${now()})`);
+
+    const cancelled = await cancel(await signIn(test, PORTAL, 'digital@minside.test'), accounts.digital);
+    // The crediting refuses it (INVOICE_PARTLY_PAID: two payments), so nothing is credited…
+    expect(cancelled.creditedInvoices).toEqual([]);
+    expect(await creditNotesOf(invoice.no)).toEqual([]);
+    expect(await test.database.rows(sql`select status from payment where aria_invoice_no = ${invoice.no} order by provider`)).toEqual([{ status: 'CAPTURED' }, { status: 'CAPTURED' }]);
+    // … and the confirmation promises no refund of it.
+    const confirmation = (await mailsTo('digital@minside.test')).find((mail) => mail.subject.includes('oppsigelsen er registrert'));
+    expect(confirmation?.text).toContain('Du sa opp');
+    expect(confirmation?.text).not.toContain(`faktura ${invoice.no}`);
+    expect(confirmation?.text).not.toContain('Vi betaler');
+  });
+});

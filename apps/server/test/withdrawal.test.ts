@@ -180,10 +180,10 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
       sql`select text from mail_outbox where to_address = 'ny@minside.test' and kind = 'withdrawalConfirmation' and idempotency_key = ${`withdrawal:${after.orderId}`}`,
     );
     const text = plain(mail?.text ?? '');
-    expect(text).toContain(`Vi betaler tilbake 75 kr med samme betalingsmiddel som du brukte, senest ${plain(formatLongDate(addDays(today, 14)))}.`);
-    expect(text).toContain(
-      'Av det du skulle betale, ble 25 kr dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice tar kontakt med deg og betaler det tilbake.',
-    );
+    expect(moneyParagraphs(text)).toEqual([
+      `Vi betaler tilbake 75 kr med samme betalingsmiddel som du brukte, senest ${plain(formatLongDate(addDays(today, 14)))}. Du får en kreditnota på e-post når pengene er sendt.`,
+      'Av det du skulle betale, ble 25 kr dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice betaler det tilbake til kontoen din og tar kontakt med deg for å få kontonummeret.',
+    ]);
     expect(text).not.toContain('100 kr');
 
     // The credit note of the 99 kr invoice promises no next invoice.
@@ -262,6 +262,13 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
         )
       )[0]?.text ?? '',
     );
+  /** The confirmation's paragraphs on the money: those after "Abonnementet er avsluttet fra i dag.", up to the footer. */
+  const moneyParagraphs = (text: string) =>
+    (text.split('\nAbonnementet er avsluttet fra i dag.\n')[1] ?? '')
+      .split('\n--\n')[0]
+      ?.split('\n\n')
+      .map((paragraph) => paragraph.trim())
+      .filter((paragraph) => paragraph !== '');
   /** The subscription bought again and renewed: what the next invoice sets off of a credit (nothing, once the customer centre has it). */
   const renewedAfterBuyingAgain = async (browser: TestBrowser, titleCode: string, accountNo: number, subscriptionId: string) => {
     await buy(browser, titleCode, 'VIPPS');
@@ -305,9 +312,15 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
       { credit_note_number: Math.min(onEarlier, onAgreement), handed_over: true },
       { credit_note_number: Math.max(onEarlier, onAgreement), handed_over: true },
     ]);
-    expect(await confirmationOf(after.orderId)).toContain(
-      'Du hadde dessuten 10 kr til gode fra en kreditnota som ikke var trukket fra noen faktura ennå. Kundeservice tar kontakt med deg og betaler det tilbake.',
-    );
+    const text = await confirmationOf(after.orderId);
+    // The e-mail, written before the crediting answers, promises Vipps only the 1 kr: the 99 kr goes back by a person,
+    // and the customer centre says once that it gets in touch.
+    const by = plain(formatLongDate(addDays(today, 14)));
+    expect(moneyParagraphs(text)).toEqual([
+      `Vi betaler tilbake 1 kr med samme betalingsmiddel som du brukte, senest ${by}. Du får en kreditnota på e-post når pengene er sendt.`,
+      `Av det du betalte, kan 99 kr ikke betales tilbake automatisk. Kundeservice betaler beløpet tilbake til kontoen din senest ${by}.`,
+      'Du hadde dessuten 10 kr til gode fra en kreditnota som ikke var trukket fra noen faktura ennå. Kundeservice betaler det tilbake til kontoen din og tar kontakt med deg for å få kontonummeret.',
+    ]);
 
     // Bought again: the next invoice sets off neither (the 25 kr would be paid twice, the 10 kr too).
     const renewal = await renewedAfterBuyingAgain(ny, 'BLV', accountNo, subscriptionId);
@@ -342,11 +355,10 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
       { amount_ore: 2_500, aria_invoice_no: null, handed_over: true },
     ]);
     const text = await confirmationOf(after.orderId);
-    expect(text).toContain('Vi betaler tilbake 1 kr med samme betalingsmiddel som du brukte');
-    expect(text).toContain(
-      'Av det du skulle betale, ble 25 kr dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice tar kontakt med deg og betaler det tilbake.',
-    );
-    expect(text).not.toContain('ingenting å betale tilbake');
+    expect(moneyParagraphs(text)).toEqual([
+      `Vi betaler tilbake 1 kr med samme betalingsmiddel som du brukte, senest ${plain(formatLongDate(addDays(today, 14)))}. Du får en kreditnota på e-post når pengene er sendt.`,
+      'Av det du skulle betale, ble 25 kr dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice betaler det tilbake til kontoen din og tar kontakt med deg for å få kontonummeret.',
+    ]);
     const [note] = await test.database.rows<{ content: BillingDocumentContent }>(sql`select content from billing_document where kind = 'CREDIT_NOTE' and aria_invoice_no = ${next.ariaInvoiceNo}`);
     expect(plain(note?.content.credits?.settlement ?? '')).toBe(
       'Fakturaen er kreditert i sin helhet. 25,00 kr som du har til gode fra en kreditnota, kan ikke trekkes fra en ny faktura fordi abonnementet er avsluttet. Kundeservice tar kontakt med deg og betaler beløpet tilbake.',
@@ -391,6 +403,193 @@ describe.each(testDatabases)('right of withdrawal ($name)', ({ name }) => {
       { ariaInvoiceNo: earlierInvoice, amountOre: 2_500, outcome: 'manual', creditNoteNumber: creditNote },
     ]);
     expect(await test.app.withdrawals.retryRefunds()).toEqual({ withdrawals: 0, settled: 0 });
+  });
+
+  /** An OCR giro or netbank payment as the bank import leaves it: one CAPTURED payment of provider 'bank' (a part-payment leaves the invoice unpaid). */
+  const bankPayment = (accountNo: number, subscriptionId: string, ariaInvoiceNo: number, amountOre: number) =>
+    test.database.db
+      .execute(sql`insert into payment (id, idempotency_key, purpose, method, amount_ore, status, aria_account_no, subscription_id, aria_invoice_no, provider, provider_reference, return_url, created_at, updated_at, settled_at)
+      values (${randomUUID()}, ${`bank-test:${ariaInvoiceNo}`}, 'INVOICE', 'BANKGIRO', ${amountOre}, 'CAPTURED', ${accountNo}, ${subscriptionId}, ${ariaInvoiceNo}, 'bank', ${`test:${ariaInvoiceNo}`}, '/fakturaoversikt', ${now()}, ${now()}, ${now()})`);
+  /** Paid by OCR giro in full: the bank's payment, and the invoice settled by BANKGIRO. */
+  const paidInTheBank = async (accountNo: number, subscriptionId: string, ariaInvoiceNo: number, amountOre: number) => {
+    await bankPayment(accountNo, subscriptionId, ariaInvoiceNo, amountOre);
+    await test.database.db.execute(sql`update invoice set paid_at = ${now()}, settled_by = 'BANKGIRO' where aria_invoice_no = ${ariaInvoiceNo}`);
+  };
+  /** An AvtaleGiro claim of the invoice sent to the bank, due on `dueOn`, on a mandate the bank has confirmed: as the claim run leaves it. */
+  const claimedByAvtaleGiro = async (subscriptionId: string, ariaInvoiceNo: number, amountOre: number, dueOn: string) => {
+    const kid = `test-mandate-${ariaInvoiceNo}`;
+    const fileId = randomUUID();
+    await test.database.db.execute(
+      sql`insert into payment_agreement (id, subscription_id, method, status, provider, provider_agreement_id, created_at, updated_at) values (${randomUUID()}, ${subscriptionId}, 'AVTALEGIRO', 'ACTIVE', 'bank', ${kid}, ${now()}, ${now()})`,
+    );
+    await test.database.db.execute(
+      sql`insert into bank_file (id, direction, kind, data_transmitter, transmission_number, data_recipient, sha256, status, created_at) values (${fileId}, 'OUT', 'avtalegiro-claims', 'test', ${fileId}, 'test', ${fileId}, 'WRITTEN', ${now()})`,
+    );
+    await test.database.db.execute(
+      sql`insert into avtalegiro_claim (aria_invoice_no, bank_file_id, kid, amount_ore, due_on, created_at) values (${ariaInvoiceNo}, ${fileId}, ${kid}, ${amountOre}, ${dueOn}, ${now()})`,
+    );
+  };
+  /** The order's 1 kr given back already by the customer centre (goodwill): credited in whole, it is not the withdrawal's. */
+  const orderCreditedBefore = async (subscriptionId: string) => {
+    const [ordered] = await test.database.rows<{ no: number }>(sql`select aria_invoice_no::int as no from invoice where subscription_id = ${subscriptionId}`);
+    expect(await test.app.invoiceCrediting.creditInvoice(ordered?.no ?? 0, 'Godvilje fra kundeservice')).toMatchObject({ refunded: true });
+  };
+  /** The latest day the confirmation promises the money back by: 14 days from the withdrawal. */
+  const refundDeadline = () => plain(formatLongDate(addDays(osloToday(now()), 14)));
+
+  it('invoices paid in the bank or outside Min Side: the e-mail promises no refund to a means of payment, and names the customer centre with the amount', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'SNA', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'SNA'))?.id ?? '';
+    await orderCreditedBefore(subscriptionId);
+    // A 99 kr invoice of the agreement paid by OCR giro, and a 50 kr one marked paid with no payment here (paid outside Min Side).
+    const { giro, outside } = await test.database.db.transaction(async (tx) => ({
+      giro: await invoiceOf(tx, 'SNA', accountNo, subscriptionId, 9_900, addDays(today, 3), now()),
+      outside: await invoiceOf(tx, 'SNA', accountNo, subscriptionId, 5_000, addDays(today, 33), now(), { paid: true }),
+    }));
+    await paidInTheBank(accountNo, subscriptionId, giro.ariaInvoiceNo, 9_900);
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'SNA'), { json: {} })).json());
+    expect(after).toMatchObject({ state: 'withdrawn', paidOre: 14_900 });
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ ariaInvoiceNo: giro.ariaInvoiceNo, amountOre: 9_900, outcome: 'manual' }),
+      expect.objectContaining({ ariaInvoiceNo: outside.ariaInvoiceNo, amountOre: 5_000, outcome: 'manual' }),
+    ]);
+    const text = await confirmationOf(after.orderId);
+    expect(text).not.toContain('samme betalingsmiddel');
+    expect(moneyParagraphs(text)).toEqual([
+      `Kundeservice betaler tilbake 149 kr som du betalte i banken eller på annen måte, til kontoen din senest ${refundDeadline()}, og tar kontakt med deg for å få kontonummeret.`,
+    ]);
+  });
+
+  it('invoices paid by card and with Vipps: the e-mail promises all of it back to the means of payment, as before', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'TRA', 'SWEDBANK-PPG');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'TRA'))?.id ?? '';
+    const next = await test.database.db.transaction((tx) => invoiceOf(tx, 'TRA', accountNo, subscriptionId, 9_900, addDays(today, 3), now()));
+    await payWithVipps(ny, next.ariaInvoiceNo);
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'TRA'), { json: {} })).json());
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ amountOre: 100, outcome: 'refunded' }),
+      expect.objectContaining({ ariaInvoiceNo: next.ariaInvoiceNo, amountOre: 9_900, outcome: 'refunded' }),
+    ]);
+    const text = await confirmationOf(after.orderId);
+    expect(text).toContain(`Vi betaler tilbake 100 kr med samme betalingsmiddel som du brukte, senest ${refundDeadline()}. Du får en kreditnota på e-post når pengene er sendt.`);
+    // Nothing for the customer centre to pay back (the footer's "Kundeservice:" line is only its address).
+    expect(moneyParagraphs(text)).toEqual([`Vi betaler tilbake 100 kr med samme betalingsmiddel som du brukte, senest ${refundDeadline()}. Du får en kreditnota på e-post når pengene er sendt.`]);
+    expect(text).not.toContain('Kundeservice betaler');
+    expect(text).not.toContain('til kontoen din');
+  });
+
+  it('one invoice paid with Vipps and one in the bank: the means of payment gets what it paid, the customer centre pays back the rest, each amount named', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'INN', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'INN'))?.id ?? '';
+    const { byVipps, byGiro } = await test.database.db.transaction(async (tx) => ({
+      byVipps: await invoiceOf(tx, 'INN', accountNo, subscriptionId, 9_900, addDays(today, 3), now()),
+      byGiro: await invoiceOf(tx, 'INN', accountNo, subscriptionId, 4_900, addDays(today, 33), now()),
+    }));
+    await payWithVipps(ny, byVipps.ariaInvoiceNo);
+    await paidInTheBank(accountNo, subscriptionId, byGiro.ariaInvoiceNo, 4_900);
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'INN'), { json: {} })).json());
+    expect(after).toMatchObject({ state: 'withdrawn', paidOre: 14_900 });
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ amountOre: 100, outcome: 'refunded' }),
+      expect.objectContaining({ ariaInvoiceNo: byVipps.ariaInvoiceNo, amountOre: 9_900, outcome: 'refunded' }),
+      expect.objectContaining({ ariaInvoiceNo: byGiro.ariaInvoiceNo, amountOre: 4_900, outcome: 'manual' }),
+    ]);
+    const text = await confirmationOf(after.orderId);
+    expect(moneyParagraphs(text)).toEqual([
+      `Vi betaler tilbake 100 kr med samme betalingsmiddel som du brukte, senest ${refundDeadline()}. Du får en kreditnota på e-post når pengene er sendt.`,
+      `Kundeservice betaler tilbake 49 kr som du betalte i banken eller på annen måte, til kontoen din senest ${refundDeadline()}, og tar kontakt med deg for å få kontonummeret.`,
+    ]);
+    expect(text).not.toContain('149 kr');
+  });
+
+  it('an unpaid invoice part-paid in the bank: the customer centre pays the part-payment back, and the e-mail never says there is nothing to pay back', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'NAM', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'NAM'))?.id ?? '';
+    await orderCreditedBefore(subscriptionId);
+    // A 99 kr invoice of the agreement of which 40 kr came in by netbank: still unpaid, so not cancelled either.
+    const partly = await test.database.db.transaction((tx) => invoiceOf(tx, 'NAM', accountNo, subscriptionId, 9_900, addDays(today, 3), now()));
+    await bankPayment(accountNo, subscriptionId, partly.ariaInvoiceNo, 4_000);
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'NAM'), { json: {} })).json());
+    expect(after.refunds).toEqual([expect.objectContaining({ ariaInvoiceNo: partly.ariaInvoiceNo, amountOre: 9_900, outcome: 'manual', creditNoteNumber: null })]);
+    const [stored] = await test.database.rows<{ code: string }>(sql`select refunds -> 0 ->> 'code' as code from subscription_withdrawal where order_id = ${after.orderId ?? ''}`);
+    expect(stored?.code).toBe('INVOICE_PARTLY_PAID');
+    const text = await confirmationOf(after.orderId);
+    expect(moneyParagraphs(text)).toEqual([
+      `Kundeservice betaler tilbake 40 kr som du betalte i banken eller på annen måte, til kontoen din senest ${refundDeadline()}, og tar kontakt med deg for å få kontonummeret.`,
+    ]);
+    expect(text).not.toContain('ingenting å betale tilbake');
+  });
+
+  it('an unpaid invoice the bank draws by AvtaleGiro too late to stop: the e-mail says so, and that the customer centre pays the draw back', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'FOF', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'FOF'))?.id ?? '';
+    await orderCreditedBefore(subscriptionId);
+    // A 99 kr invoice claimed at the bank, due in two days: the next claim file is too late to withdraw it.
+    const drawn = await test.database.db.transaction((tx) => invoiceOf(tx, 'FOF', accountNo, subscriptionId, 9_900, addDays(today, 2), now()));
+    await claimedByAvtaleGiro(subscriptionId, drawn.ariaInvoiceNo, 9_900, addDays(today, 2));
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'FOF'), { json: {} })).json());
+    expect(after.refunds).toEqual([expect.objectContaining({ ariaInvoiceNo: drawn.ariaInvoiceNo, amountOre: 9_900, outcome: 'manual', creditNoteNumber: null })]);
+    const [stored] = await test.database.rows<{ code: string }>(sql`select refunds -> 0 ->> 'code' as code from subscription_withdrawal where order_id = ${after.orderId ?? ''}`);
+    expect(stored?.code).toBe('INVOICE_DRAWN_BY_AVTALEGIRO');
+    const text = await confirmationOf(after.orderId);
+    expect(moneyParagraphs(text)).toEqual([
+      `AvtaleGiro-trekket på 99 kr kan ikke lenger stoppes. Når banken har trukket beløpet, betaler kundeservice det tilbake til kontoen din senest ${refundDeadline()}, og tar kontakt med deg for å få kontonummeret.`,
+    ]);
+    expect(text).not.toContain('ingenting å betale tilbake');
+  });
+
+  it('a complaint credit on an invoice of the agreement, set off against another of it: given back with its invoice, and not promised a second time', async () => {
+    offsetDays = 0;
+    const ny = await signIn('ny@minside.test');
+    const { accountNo } = await buy(ny, 'HIF', 'VIPPS');
+    const today = osloToday(now());
+    const subscriptionId = (await subscriptionOf(accountNo, 'HIF'))?.id ?? '';
+    // Invoice A (99 kr) paid with Vipps; a complaint credits 25 kr of it "på neste faktura", set off against
+    // invoice B (99 kr), of which 74 kr is paid with Vipps.
+    const first = await test.database.db.transaction((tx) => invoiceOf(tx, 'HIF', accountNo, subscriptionId, 9_900, addDays(today, 3), now()));
+    await payWithVipps(ny, first.ariaInvoiceNo);
+    const { creditNote, second } = await test.database.db.transaction(async (tx) => ({
+      creditNote: await waitingCredit(tx, subscriptionId, first.ariaInvoiceNo, 2_500, 'RK-999041', now()),
+      second: await invoiceOf(tx, 'HIF', accountNo, subscriptionId, 9_900, addDays(today, 33), now(), { setOffWaitingCredit: true }),
+    }));
+    expect(second.setOffOre).toBe(2_500);
+    await payWithVipps(ny, second.ariaInvoiceNo);
+
+    const after = withdrawalResponseSchema.parse((await ny.request('POST', withdrawal(ny, accountNo, 'HIF'), { json: {} })).json());
+    // A goes back in full by a person (credited in part), which gives back what the 25 kr was for: no entry for the credit.
+    expect(after.refunds).toEqual([
+      expect.objectContaining({ amountOre: 100, outcome: 'refunded' }),
+      expect.objectContaining({ ariaInvoiceNo: first.ariaInvoiceNo, amountOre: 9_900, outcome: 'manual' }),
+      expect.objectContaining({ ariaInvoiceNo: second.ariaInvoiceNo, amountOre: 7_400, outcome: 'refunded' }),
+    ]);
+    expect(after.refunds.some((refund) => refund.creditNoteNumber === creditNote)).toBe(false);
+    const text = await confirmationOf(after.orderId);
+    // Vipps gets the 1 kr and the 74 kr; a person pays back A's 99 kr; the 25 kr is not promised again.
+    expect(moneyParagraphs(text)).toEqual([
+      `Vi betaler tilbake 75 kr med samme betalingsmiddel som du brukte, senest ${refundDeadline()}. Du får en kreditnota på e-post når pengene er sendt.`,
+      `Av det du betalte, kan 99 kr ikke betales tilbake automatisk. Kundeservice betaler beløpet tilbake til kontoen din senest ${refundDeadline()} og tar kontakt med deg for å få kontonummeret.`,
+    ]);
+    expect(text).not.toContain('25 kr');
   });
 
   it('open on the deadline day; the day after refused with WITHDRAWAL_PERIOD_EXPIRED and the date, and nothing changes', async () => {

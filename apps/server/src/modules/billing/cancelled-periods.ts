@@ -4,9 +4,9 @@ import { billingErrorCodes, instStatusCodes, osloToday, type CreditedInvoice } f
 import type { Db, Tx } from '../../db/client.ts';
 import { billingDocument, invoice, payment, subscription, subscriptionWithdrawal } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from './claim-window.ts';
 import { setOffOreOf } from './paid-so-far.ts';
 import type { InvoiceCrediting } from './documents/credit.ts';
+import { moneyInOf, refundRouteOf } from './documents/refund-route.ts';
 
 /**
  * A subscription that will not renew (cancelled, ended) does not owe the invoices of periods it
@@ -41,12 +41,15 @@ const needsAPerson: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The invoice `i` (of subscription `i.subscription_id`) can be credited in full by the crediting
+ * The invoice `i` (of subscription `i.subscription_id`) may be credited in full by the crediting
  * function without a person: an amount, no credit note on it yet (none of its own, none of a
  * complaint's), not one a withdrawal credits (ADR 030 keeps its own record), and either unpaid
- * with no money in from the bank, or paid in full by one Vipps or card payment (or refunded by a
- * credit that stopped before its note) — in full meaning what was due: the amount less a complaint's
- * credit set off against it. What is left out is for the customer centre, as ADR 026 says.
+ * with no money in from the bank, or paid by a Vipps or card payment of what was due (or refunded by
+ * a credit that stopped before its note). What is left out is for the customer centre, as ADR 026
+ * says. A coarse prefilter, so the sweep finds the subscriptions by index: whether the money goes
+ * back at the provider (one payment, not two) is the crediting function's own rule
+ * (documents/refund-route.ts), which it applies when it credits and the confirmation asks before
+ * it promises (invoicesToCreditOnCancel).
  */
 const creditableInvoice: SQL = sql`i.amount_ore > 0
   and not exists (select 1 from ${billingDocument} d where d.aria_invoice_no = i.aria_invoice_no and d.kind = 'CREDIT_NOTE')
@@ -69,24 +72,29 @@ export interface InvoiceAfterAccess {
 
 /**
  * The invoices of the subscription for periods from the day its access ends (`accessEnds`, the
- * period end) that the crediting function will credit, oldest first. Read by invoice_account_idx.
+ * period end) that the crediting function may credit (creditableInvoice), oldest first. Read by
+ * invoice_account_idx.
  */
-async function invoicesAfterAccess(reader: Db | Tx, owner: { id: string; ariaAccountNo: number }, accessEnds: string): Promise<InvoiceAfterAccess[]> {
+async function invoicesAfterAccess(reader: Db | Tx, owner: { id: string; ariaAccountNo: number }, accessEnds: string) {
   const { rows } = (await reader.execute(sql`
-    select i.aria_invoice_no::bigint as no, i.amount_ore, i.paid_at is not null as paid from ${invoice} i
+    select i.aria_invoice_no::bigint as no, i.amount_ore, i.paid_at from ${invoice} i
     where i.aria_account_no = ${owner.ariaAccountNo} and i.subscription_id = ${owner.id} and i.period_from >= ${accessEnds} and ${creditableInvoice}
-    order by i.aria_invoice_no`)) as unknown as { rows: { no: string | number; amount_ore: number; paid: boolean }[] };
-  return rows.map((row) => ({ ariaInvoiceNo: Number(row.no), amountOre: Number(row.amount_ore), paid: row.paid }));
+    order by i.aria_invoice_no`)) as unknown as { rows: { no: string | number; amount_ore: number; paid_at: Date | string | null }[] };
+  return rows.map((row) => ({ ariaInvoiceNo: Number(row.no), amountOre: Number(row.amount_ore), paidAt: row.paid_at === null ? null : new Date(row.paid_at) }));
 }
 
 /**
- * What the cancellation's confirmation can promise, read in its transaction: the invoices to be
- * credited, less an AvtaleGiro claim the bank will draw whatever we do (a person refunds that one).
+ * What the cancellation's confirmation can promise, read in its transaction: the invoices the crediting
+ * function will credit without a person, by its own rules (documents/refund-route.ts) — a paid one
+ * refunded at the provider, an unpaid one cancelled. Not one paid twice or in the bank, nor one an
+ * AvtaleGiro claim the bank will draw whatever we do: a person pays those back, and nothing is promised.
  */
 export async function invoicesToCreditOnCancel(tx: Tx, owner: { id: string; ariaAccountNo: number }, accessEnds: string, today: string): Promise<InvoiceAfterAccess[]> {
-  const found = await invoicesAfterAccess(tx, owner, accessEnds);
   const promised: InvoiceAfterAccess[] = [];
-  for (const row of found) if (row.paid || !(await fixedAvtaleGiroDraw(tx, row.ariaInvoiceNo, today))) promised.push(row);
+  for (const row of await invoicesAfterAccess(tx, owner, accessEnds)) {
+    const credited = row.paidAt ? (await refundRouteOf(tx, row)).by === 'provider' : (await moneyInOf(tx, row.ariaInvoiceNo, today)) === undefined;
+    if (credited) promised.push({ ariaInvoiceNo: row.ariaInvoiceNo, amountOre: row.amountOre, paid: row.paidAt !== null });
+  }
   return promised;
 }
 

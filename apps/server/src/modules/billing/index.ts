@@ -23,13 +23,14 @@ import { createBillingService, type BillingService } from './service.ts';
 export { invoicesToCreditOnCancel } from './cancelled-periods.ts';
 export type { CancelledPeriodCrediting } from './cancelled-periods.ts';
 export { CANCEL_MIN_LEAD_DAYS, CLAIM_MAX_LEAD_DAYS, CLAIM_MIN_LEAD_DAYS, liveClaimColumn } from './claim-window.ts';
-export { wholeCreditNoteOf, type InvoiceCrediting, type ReleasedCredit } from './documents/credit.ts';
+export type { InvoiceCrediting, ReleasedCredit } from './documents/credit.ts';
+export { moneyInOf, refundRouteOf, wholeCreditNoteOf } from './documents/refund-route.ts';
 export { issueMissingInvoiceDocuments } from './documents/issue.ts';
 export { enqueuePaymentReceipt } from './documents/receipts.ts';
 export { createComplaintCrediting, creditsHandedOver, handOverWaitingCredit, type ComplaintCrediting, type HandedOverCredit } from './documents/set-off.ts';
 export type { PaymentEngine, PaymentRow } from './engine.ts';
 export { insertInvoice } from './issue-invoice.ts';
-export { paidSoFar, setOffSoFar, settledOreOf } from './paid-so-far.ts';
+export { paidSoFar, setOffsAgainst, setOffSoFar, settledOreOf } from './paid-so-far.ts';
 export { toInvoiceDto } from './invoice-view.ts';
 export type { BillingService } from './service.ts';
 

@@ -1,7 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { qualified } from '../../db/qualified.ts';
-import { creditSetOff, invoice, payment } from '../../db/schema.ts';
+import { billingDocument, creditSetOff, invoice, payment } from '../../db/schema.ts';
 
 // The status in the aggregate, not in the where clause: the invoice's own few payments by its
 // index. With `status = 'CAPTURED'` beside it, a planner without statistics (a new table) ANDed in
@@ -29,6 +29,20 @@ export async function paidSoFar(db: Db, ariaInvoiceNo: number): Promise<number> 
 export async function setOffSoFar(db: Pick<Db, 'execute'>, ariaInvoiceNo: number): Promise<number> {
   const { rows } = (await db.execute(sql`select ${setOffOreOf(ariaInvoiceNo)}::bigint as ore`)) as unknown as { rows: { ore: string | number }[] };
   return Number(rows[0]?.ore ?? 0);
+}
+
+/**
+ * The credit set off against the invoice, per credit note, with the invoice that note credited (a
+ * complaint's, documents/set-off.ts): what setOffSoFar sums, for a reader that must tell them apart.
+ */
+export function setOffsAgainst(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ creditNoteNumber: number; ariaInvoiceNo: number; amountOre: number }[]> {
+  return reader
+    .select({ creditNoteNumber: creditSetOff.creditNoteNumber, ariaInvoiceNo: billingDocument.ariaInvoiceNo, amountOre: sql<number>`sum(${creditSetOff.amountOre})::int`.mapWith(Number) })
+    .from(creditSetOff)
+    .innerJoin(billingDocument, eq(billingDocument.number, creditSetOff.creditNoteNumber))
+    .where(eq(creditSetOff.ariaInvoiceNo, ariaInvoiceNo))
+    .groupBy(creditSetOff.creditNoteNumber, billingDocument.ariaInvoiceNo)
+    .orderBy(creditSetOff.creditNoteNumber);
 }
 
 /** Only the captured payments: what came in as money (a credit set off against the invoice is no payment to give back). */

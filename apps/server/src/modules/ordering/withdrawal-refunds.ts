@@ -4,7 +4,7 @@ import { billingErrorCodes, formatLongDate, osloToday } from '@minside/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { invoice, subscriptionWithdrawal } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { creditsHandedOver, setOffSoFar, wholeCreditNoteOf, type HandedOverCredit, type InvoiceCrediting, type ReleasedCredit } from '../billing/index.ts';
+import { creditsHandedOver, moneyInOf, refundRouteOf, setOffsAgainst, setOffSoFar, wholeCreditNoteOf, type HandedOverCredit, type InvoiceCrediting, type ReleasedCredit } from '../billing/index.ts';
 
 /**
  * What a withdrawal gives back (ADR 030, ADR 036): the invoices of the agreement, the complaint credits
@@ -34,10 +34,11 @@ export const CREDIT_PAID_BACK_BY_BANK = 'CREDIT_PAID_BACK_BY_BANK';
 
 /**
  * The invoices of this agreement still to give back: issued for periods from the day it was made
- * (earlier ones belong to an earlier agreement), with the complaint's credit set off against each.
- * One credited in whole already (cancelled, refunded: its note, or an older one settled by a credit
- * with none set off) is left out; one settled by a complaint's credit set off against it alone was
- * paid, with that credit, and goes back like any other (ADR 036).
+ * (earlier ones belong to an earlier agreement), with the complaint's credit set off against each
+ * (in all, and per credit note with the invoice the note credited). One credited in whole already
+ * (cancelled, refunded: its note, or an older one settled by a credit with none set off) is left out;
+ * one settled by a complaint's credit set off against it alone was paid, with that credit, and goes
+ * back like any other (ADR 036).
  */
 export async function invoicesOfAgreement(reader: Db | Tx, subscriptionId: string, agreedOn: string) {
   const rows = await reader
@@ -45,11 +46,58 @@ export async function invoicesOfAgreement(reader: Db | Tx, subscriptionId: strin
     .from(invoice)
     .where(and(eq(invoice.subscriptionId, subscriptionId), gte(invoice.periodFrom, agreedOn)))
     .orderBy(asc(invoice.ariaInvoiceNo));
-  const result: (typeof invoice.$inferSelect & { setOffOre: number })[] = [];
+  const result: (typeof invoice.$inferSelect & { setOffOre: number; setOffs: Awaited<ReturnType<typeof setOffsAgainst>> })[] = [];
   for (const row of rows) {
     const setOffOre = await setOffSoFar(reader, row.ariaInvoiceNo);
     if ((row.settledBy === 'CREDIT' && setOffOre === 0) || (await wholeCreditNoteOf(reader, row.ariaInvoiceNo))) continue;
-    result.push({ ...row, setOffOre });
+    result.push({ ...row, setOffOre, setOffs: setOffOre > 0 ? await setOffsAgainst(reader, row.ariaInvoiceNo) : [] });
+  }
+  return result;
+}
+
+/**
+ * A complaint's credit whose note credited an invoice of this agreement (`invoices`) is not the customer
+ * centre's to pay back apart: that invoice is a person's already (credited in part, ADR 026), and paying
+ * it back in full gives back what the credit was for. The one rule for the list of refunds (withCredits)
+ * and for what the confirmation says of a credit set off against an invoice (withdrawal.ts).
+ */
+export const paidBackWithItsInvoice = (credit: Pick<HandedOverCredit, 'ariaInvoiceNo'>, invoices: readonly { ariaInvoiceNo: number }[]) =>
+  invoices.some((found) => found.ariaInvoiceNo === credit.ariaInvoiceNo);
+
+export type AgreementInvoice = Awaited<ReturnType<typeof invoicesOfAgreement>>[number];
+
+/** The money of the agreement's invoices, by the way it goes back. */
+export interface MoneyBack {
+  /** Refunded at the provider (Vipps, the card), with a credit note when it is. */
+  providerOre: number;
+  /** Paid in the bank or outside Min Side (an OCR giro, a netbank part-payment, an earlier system): paid back by the customer centre. */
+  bankOre: number;
+  /** Paid with Vipps or a card but not refundable there (paid in parts or twice, credited in part by a complaint): paid back by the customer centre. */
+  otherOre: number;
+  /** AvtaleGiro draws the bank takes though the invoice is given back (too late to withdraw): paid back by the customer centre once taken. */
+  drawOre: number;
+}
+
+/**
+ * What the crediting machinery will do with the money of each invoice, by the rules it applies itself
+ * (billing's refund-route.ts): the withdrawal's confirmation is written before it answers, and must
+ * promise "samme betalingsmiddel" only for what goes back that way (ADR 036). Money is what was due as
+ * money: a complaint's credit set off against an invoice, or one it settled alone, is said apart. An
+ * unpaid invoice is cancelled, unless money came in on it or the bank will still draw it: that money a
+ * person pays back (creditInvoice refuses it, and the withdrawal lists the invoice as 'manual').
+ */
+export async function moneyBackOf(reader: Db | Tx, invoices: readonly AgreementInvoice[], today: string): Promise<MoneyBack> {
+  const result: MoneyBack = { providerOre: 0, bankOre: 0, otherOre: 0, drawOre: 0 };
+  for (const found of invoices) {
+    const moneyIn = found.paidAt === null ? await moneyInOf(reader, found.ariaInvoiceNo, today) : undefined;
+    result.drawOre += moneyIn?.drawOre ?? 0;
+    const moneyOre = found.paidAt === null ? (moneyIn?.capturedOre ?? 0) : found.amountOre - found.setOffOre;
+    if (moneyOre <= 0) continue;
+    // Money captured on an unpaid invoice goes the way of a paid one's in creditInvoice: the same rule answers.
+    const route = await refundRouteOf(reader, found);
+    if (route.by === 'provider') result.providerOre += moneyOre;
+    else if (route.inTheBank) result.bankOre += moneyOre;
+    else result.otherOre += moneyOre;
   }
   return result;
 }
@@ -57,14 +105,13 @@ export async function invoicesOfAgreement(reader: Db | Tx, subscriptionId: strin
 /**
  * The invoices' refunds with the credits the withdrawal handed to the customer centre (`credit_set_off`,
  * the durable record), one entry per invoice a complaint's note credited. A credit from a note on an
- * invoice of this agreement is not added: that invoice is a person's already (credited in part, ADR
- * 026), and paying it back in full gives back what the credit was for.
+ * invoice of this agreement is not added (paidBackWithItsInvoice).
  */
 export function withCredits(refunds: readonly StoredRefund[], credits: readonly HandedOverCredit[]): StoredRefund[] {
   const invoices = refunds.filter((refund) => refund.code !== CREDIT_PAID_BACK_BY_BANK);
   const result = [...invoices];
   for (const credit of credits) {
-    if (invoices.some((refund) => refund.ariaInvoiceNo === credit.ariaInvoiceNo)) continue;
+    if (paidBackWithItsInvoice(credit, invoices)) continue;
     const same = result.findIndex((refund) => refund.ariaInvoiceNo === credit.ariaInvoiceNo);
     const existing = same >= 0 ? result[same] : undefined;
     if (existing) result[same] = { ...existing, amountOre: existing.amountOre + credit.amountOre };

@@ -1,19 +1,6 @@
 import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  addDays,
-  decideTransition,
-  formatKroner,
-  formatLongDate,
-  osloToday,
-  withdrawalDeadline,
-  withdrawalErrorCodes,
-  withdrawalMessages,
-  withinWithdrawalPeriod,
-  WITHDRAWAL_DAYS,
-  type WithdrawalRefund,
-  type WithdrawalResponse,
-} from '@minside/domain';
+import { decideTransition, osloToday, withdrawalDeadline, withdrawalErrorCodes, withdrawalMessages, withinWithdrawalPeriod, type WithdrawalRefund, type WithdrawalResponse } from '@minside/domain';
 import { norwegianPublicHolidays } from '@minside/domain/holidays';
 import type { Db, Tx } from '../../db/client.ts';
 import { account, appUser, paymentAgreement, subscription, subscriptionChange, subscriptionOrder, subscriptionWithdrawal } from '../../db/schema.ts';
@@ -25,7 +12,8 @@ import { creditsHandedOver, handOverWaitingCredit, type InvoiceCrediting, type P
 import { lifecycleView } from '../subscription/index.ts';
 import type { TitleService } from '../titles/index.ts';
 import { randomUUID } from 'node:crypto';
-import { createRefundSettlement, CREDIT_PAID_BACK_BY_BANK, invoicesOfAgreement, withCredits, type StoredRefund } from './withdrawal-refunds.ts';
+import { withdrawalParagraphs } from './withdrawal-mail.ts';
+import { createRefundSettlement, CREDIT_PAID_BACK_BY_BANK, invoicesOfAgreement, moneyBackOf, paidBackWithItsInvoice, withCredits, type StoredRefund } from './withdrawal-refunds.ts';
 
 type SubscriptionRow = typeof subscription.$inferSelect;
 type OrderRow = typeof subscriptionOrder.$inferSelect;
@@ -143,18 +131,19 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         const day = today();
         const invoices = await invoicesOfAgreement(tx, row.id, current.agreedOn);
         // A complaint's credit set off against an invoice was never money from the buyer's card or Vipps:
-        // what goes back that way is what was due as money, and the credit goes back by the customer centre.
+        // what goes back that way is what was due as money, and the credit goes back by the customer centre
+        // — unless its note credited an invoice of this agreement, given back in full with what the credit was for.
         let creditOre = 0;
-        let paidByCreditOre = 0;
         const invoiceRefunds: StoredRefund[] = [];
         for (const found of invoices) {
-          creditOre += found.setOffOre;
-          if (found.paidAt !== null) paidByCreditOre += found.setOffOre;
+          for (const credit of found.setOffs) if (!paidBackWithItsInvoice(credit, invoices)) creditOre += credit.amountOre;
           // An invoice the credit settled alone is cancelled whole, like an unpaid one: its amount, of which no money was paid.
           const amountOre = found.paidAt !== null && found.settledBy !== 'CREDIT' ? found.amountOre - found.setOffOre : found.amountOre;
           invoiceRefunds.push({ ariaInvoiceNo: found.ariaInvoiceNo, amountOre, outcome: 'pending', creditNoteNumber: null, code: null });
         }
-        const moneyOre = current.paidOre - paidByCreditOre;
+        // Of the money, what the provider will refund and what a person pays back through the bank: the
+        // crediting machinery's own rule, asked now, since this e-mail is written before it answers.
+        const moneyBack = await moneyBackOf(tx, invoices, day);
         // The subscription ends now: a complaint's credit still waiting for a next invoice has none to wait
         // for (ADR 026 leaves it to the customer centre). Handed over here, at the withdrawal's moment, and
         // listed as the customer centre's unless the invoice its note credited goes back in full anyway.
@@ -197,26 +186,7 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         if (buyer) {
           const title = titles.getTitle(row.titleCode);
           // The seller confirms a withdrawal made on its web form at once, on a durable medium (angrerettloven).
-          const paragraphs = [
-            `Vi har mottatt at du angrer kjøpet av ${current.planName}. Avtalen ble inngått ${formatLongDate(current.agreedOn)}, og angrefristen var ${formatLongDate(current.deadline)}.`,
-            'Abonnementet er avsluttet fra i dag.',
-            ...(moneyOre > 0
-              ? [
-                  `Vi betaler tilbake ${formatKroner(moneyOre)} med samme betalingsmiddel som du brukte, senest ${formatLongDate(addDays(day, WITHDRAWAL_DAYS))}. Du får en kreditnota på e-post når pengene er sendt.`,
-                ]
-              : []),
-            ...(creditOre > 0
-              ? [
-                  `Av det du skulle betale, ble ${formatKroner(creditOre)} dekket av en kreditnota du hadde til gode. Det beløpet kan ikke trekkes fra en ny faktura når abonnementet er avsluttet, så kundeservice tar kontakt med deg og betaler det tilbake.`,
-                ]
-              : []),
-            ...(waitingOre > 0
-              ? [
-                  `Du hadde ${moneyOre > 0 || creditOre > 0 ? 'dessuten ' : ''}${formatKroner(waitingOre)} til gode fra en kreditnota som ikke var trukket fra noen faktura ennå. Kundeservice tar kontakt med deg og betaler det tilbake.`,
-                ]
-              : []),
-            ...(moneyOre <= 0 && creditOre <= 0 && waitingOre <= 0 ? ['Du har ikke betalt noe for abonnementet, så det er ingenting å betale tilbake.'] : []),
-          ];
+          const paragraphs = withdrawalParagraphs({ planName: current.planName, agreedOn: current.agreedOn, deadline: current.deadline, day, ...moneyBack, creditOre, waitingOre });
           await mailer.enqueue(tx, {
             to: buyer.email,
             title,

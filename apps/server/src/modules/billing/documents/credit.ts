@@ -5,12 +5,12 @@ import type { Catalogue } from '@minside/titles';
 import type { Db, Tx } from '../../../db/client.ts';
 import { billingDocument, creditSetOff, invoice, payment, subscriptionPeriod } from '../../../db/schema.ts';
 import { AppError } from '../../../lib/app-error.ts';
-import { fixedAvtaleGiroDraw } from '../claim-window.ts';
-import { capturedSoFar, setOffSoFar } from '../paid-so-far.ts';
+import { setOffSoFar } from '../paid-so-far.ts';
 import { notFound } from '../../../plugins/errors.ts';
 import type { PaymentEngine } from '../engine.ts';
 import { issueCreditNote } from './issue.ts';
 import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
+import { CREDITED, creditedSoFar, moneyInOf, refundRoute } from './refund-route.ts';
 
 /**
  * Crediting a whole invoice (issue 23), the customer centre's action behind `POST
@@ -25,12 +25,12 @@ import { enqueueCreditNoteMail, type DocumentMailDeps } from './receipts.ts';
  *   credit waits for the next invoice again (or goes to the customer centre when none comes);
  * - paid in the bank (OCR giro, AvtaleGiro) or part-paid: refused with a code — money goes back
  *   from the bank by a person, and the credit is booked there.
+ * Which unpaid invoice has money in that a person pays back, and which paid one goes back at the
+ * provider and which by a person, is documents/refund-route.ts's rule, read here and by whoever must
+ * say it beforehand (the withdrawal's and the cancellation's confirmations, ADR 036).
  * Either way the credit note is numbered in the invoices' series, refers to the invoice, and is
  * e-mailed with a link to Min Side.
  */
-/** The error code a payment refunded because its invoice was credited carries. */
-const CREDITED = 'INVOICE_CREDITED';
-
 interface CreditOptions {
   /**
    * The invoice's period is not had after all (the subscription was cancelled before it began):
@@ -61,26 +61,6 @@ export interface ReleasedCredit {
   amountOre: number;
 }
 
-/** A credit note's source when it credits a whole invoice (this module's own); a complaint's credits some papers of it. */
-const creditsWhole = (source: string) => source.startsWith('cancel:') || source.startsWith('refund:');
-
-/** The invoice's credit notes so far, by number and source. */
-function creditNotesOf(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ number: number; source: string }[]> {
-  return reader
-    .select({ number: billingDocument.number, source: billingDocument.source })
-    .from(billingDocument)
-    .where(and(eq(billingDocument.ariaInvoiceNo, ariaInvoiceNo), eq(billingDocument.kind, 'CREDIT_NOTE')));
-}
-
-/**
- * The credit note that credited the whole invoice, if one did: `refunded` when the payment went back at
- * the provider (`refund:`), not when the invoice was cancelled unpaid (`cancel:`).
- */
-export async function wholeCreditNoteOf(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ number: number; refunded: boolean } | undefined> {
-  const whole = (await creditNotesOf(reader, ariaInvoiceNo)).find((note) => creditsWhole(note.source));
-  return whole ? { number: whole.number, refunded: whole.source.startsWith('refund:') } : undefined;
-}
-
 export interface InvoiceCrediting {
   creditInvoice(ariaInvoiceNo: number, reason: string, options?: CreditOptions): Promise<{ creditNoteNumber: number; refunded: boolean; released: ReleasedCredit[] }>;
 }
@@ -97,15 +77,6 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
   const { db, engine, catalogue, now, log } = deps;
   const refusal = (code: keyof typeof billingErrorCodes, status = 409) => new AppError(status, billingErrorCodes[code], billingErrorMessages[code]);
 
-  /**
-   * The invoice's credit notes so far: `whole` when it was cancelled or refunded (this function's
-   * own), `partly` when a complaint credited some of its papers (documents/set-off.ts).
-   */
-  async function creditedSoFar(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<{ whole: boolean; partly: boolean }> {
-    const notes = await creditNotesOf(reader, ariaInvoiceNo);
-    const whole = notes.some((note) => creditsWhole(note.source));
-    return { whole, partly: !whole && notes.length > 0 };
-  }
   async function refuseCredited(reader: Pick<Db, 'select'>, ariaInvoiceNo: number): Promise<void> {
     const credited = await creditedSoFar(reader, ariaInvoiceNo);
     if (credited.whole) throw refusal('invoiceAlreadyCredited');
@@ -192,9 +163,9 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
           const paidByCredit = bySetOff(locked, await setOffSoFar(tx, ariaInvoiceNo));
           if (locked.paidAt && !paidByCredit) throw refusal('invoiceAlreadyPaid');
           await refuseCredited(tx, ariaInvoiceNo);
-          if ((await capturedSoFar(tx, ariaInvoiceNo)) > 0) throw refusal('invoicePartlyPaid');
-          // An AvtaleGiro draw the bank no longer lets go of would take the money for a cancelled invoice.
-          if (await fixedAvtaleGiroDraw(tx, ariaInvoiceNo, osloToday(now()))) throw refusal('invoiceDrawnByAvtaleGiro');
+          // Money in on it, or an AvtaleGiro draw the bank no longer lets go of: a person pays that back (refund-route.ts).
+          const moneyIn = await moneyInOf(tx, ariaInvoiceNo, osloToday(now()));
+          if (moneyIn) throw refusal(moneyIn.code);
           // A complaint's credit set off against this invoice is not used up by cancelling it: it waits for the next one again
           // (or, when the subscription ends, for the customer centre to pay it back).
           const released = await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds, handOverAt);
@@ -219,15 +190,14 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
         .select()
         .from(payment)
         .where(and(eq(payment.ariaInvoiceNo, ariaInvoiceNo), eq(payment.status, 'REFUNDED'), eq(payment.errorCode, CREDITED)));
-      const [paid, ...more] = refundedBefore ? [refundedBefore] : captured;
-      // Paid, but not through us (an earlier system's record, or the seed's history): nothing here to refund from.
-      if (!paid && target.paidAt) throw refusal('refundNeedsBank');
       // Paid in full means what was due as money: the amount less a complaint's credit set off against
       // it. That credit is not paid back with the payment: it waits for the next invoice again.
       const setOffOre = await setOffSoFar(db, ariaInvoiceNo);
-      if (!paid || more.length > 0 || paid.amountOre !== target.amountOre - setOffOre) throw refusal('invoicePartlyPaid');
-      if (paid.provider === 'bank') throw refusal('refundNeedsBank');
-      if (!refundedBefore) {
+      // Credited in part was refused above (refuseCredited): what is left is how the money came in.
+      const route = refundRoute({ amountOre: target.amountOre, paidAt: target.paidAt, captured, refundedBefore, setOffOre, partlyCredited: false });
+      if (route.by === 'person') throw refusal(route.code);
+      const paid = route.payment;
+      if (!route.refundedBefore) {
         const refunded = await engine.refund(paid, CREDITED).catch((error: unknown) => {
           // The operator hears REFUND_FAILED and may try again (the refund has its own key); the cause is for us.
           log.error({ err: error, ariaInvoiceNo, paymentId: paid.id }, 'refund for a credit note failed at the provider');
@@ -235,7 +205,7 @@ export function createInvoiceCrediting(deps: DocumentMailDeps & { db: Db; engine
         });
         if (refunded?.status !== 'REFUNDED') throw refusal('refundFailed', 502);
       }
-      const paidBack = paid.method === 'VIPPS' ? 'til deg med Vipps' : 'til kortet du betalte med';
+      const paidBack = route.method === 'VIPPS' ? 'til deg med Vipps' : 'til kortet du betalte med';
       const { creditNoteNumber, released } = await db.transaction(async (tx) => {
         const released = setOffOre > 0 ? await releaseSetOff(tx, ariaInvoiceNo, subscriptionEnds, handOverAt) : [];
         const settlement =
