@@ -14,7 +14,10 @@ export async function loadSvg(url: string, options: PrepareSvgOptions & { signal
   const server = serverSvg();
   if (server) return server(url, { decorative: options.decorative ?? false });
   // The sanitiser's module is fetched beside the file, not before it.
-  const [{ prepareSvg }, source] = await Promise.all([import('./prepare-svg.ts'), fetchSvg(url, options.signal)]);
+  const sanitiser = import('./prepare-svg.ts').catch((cause: unknown) => {
+    throw new Error(SVG_LOAD_ERROR_MESSAGE, { cause });
+  });
+  const [{ prepareSvg }, source] = await Promise.all([sanitiser, fetchSvg(url, options.signal)]);
   return prepareSvg(source, options);
 }
 

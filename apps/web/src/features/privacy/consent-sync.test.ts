@@ -63,6 +63,19 @@ describe('consent kept on the server for signed-in users', () => {
     expect(put).not.toHaveBeenCalled();
   });
 
+  it('a choice made here while the server answers at login stands: the older choice from the server does not replace it', async () => {
+    const denied = { analytics: false, marketing: false, personalisation: false };
+    let answer: (state: ConsentState) => void = () => {};
+    const get = vi.fn(() => new Promise<ConsentState>((resolve) => (answer = resolve)));
+    const { consent, sync } = setUp(true, { get });
+    const signedIn = sync.onSignedIn();
+    consent.choose(denied);
+    const record = { choices: granted, source: 'settings' as const, titleCode: 'ADR', givenAt: '2026-01-01T00:00:00.000Z' };
+    answer({ current: record, history: [record] });
+    await signedIn;
+    expect(consent.getState().choices).toEqual(denied);
+  });
+
   it('a server that cannot be reached leaves the choice in the browser and tries again at the next login', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const put = vi.fn(async (): Promise<ConsentState> => {

@@ -1,11 +1,10 @@
 import type { QueryClient } from '../../lib/query/index.ts';
 import type { ConsentChoices, ConsentSource } from '@minside/domain';
-import { consentStore, type ConsentStore } from '../../lib/consent/index.ts';
+import { consentStore, PENDING_SYNC_KEY, type ConsentStore } from '../../lib/consent/index.ts';
 import { sessionStore } from '../auth/index.ts';
 import { consentKeys, getConsent, putConsent } from './api/consent.ts';
 
-/** A choice made while signed out, to be kept on the server at the next login. */
-export const PENDING_SYNC_KEY = 'CMP:pendingSync';
+export { PENDING_SYNC_KEY };
 
 export interface ConsentSyncDeps {
   consent: ConsentStore;
@@ -72,6 +71,8 @@ export function createConsentSync(deps: ConsentSyncDeps) {
         }
         const state = await deps.get();
         deps.queryClient?.setQueryData(consentKeys.consent, state);
+        // Chosen here while the server answered: that choice stands (its own save sends it), not the older one.
+        if (deps.consent.getState().choices !== local) return;
         if (state.current && !same(local, state.current.choices)) deps.consent.choose(state.current.choices);
         // The user chose before, on another visit: the first-visit prompt has nothing left to ask.
         if (state.current && local === null) deps.consent.closeDialog();

@@ -3,3 +3,4 @@
 export { consentStore } from './consent-store.ts';
 export type { ConsentStore } from './consent-store.ts';
 export { writeCookie } from './cookies.ts';
+export { markConsentPending, PENDING_SYNC_KEY } from './pending-sync.ts';

@@ -3,8 +3,7 @@ import type { ClientConfig, ConsentChoices, ConsentSource } from '@minside/domai
 import type { ConsentSync } from '../consent-sync.ts';
 import { useQuery, useQueryClient, type QueryClient } from '../../../lib/query/index.ts';
 import { useLocation } from '../../../lib/router/index.ts';
-import { consentStore } from '../../../lib/consent/index.ts';
-import { whenIdle } from '../../../lib/idle.ts';
+import { consentStore, markConsentPending } from '../../../lib/consent/index.ts';
 import { preloadable } from '../../../lib/preloadable.ts';
 import { useStore } from '../../../lib/create-store.ts';
 import { sessionStore } from '../../auth/index.ts';
@@ -22,7 +21,7 @@ let vendorLoaded = false;
 
 /**
  * Runs `act` with the server's side of consent (consent-sync.ts), which loads when first used
- * (issue 27): on a choice, or once a signed-in page is idle. The first screen does not wait for it.
+ * (issue 27): on a choice, or once a signed-in page has rendered. The first screen does not wait for it.
  */
 function withConsentSync(titleCode: string, queryClient: QueryClient, act: (sync: ConsentSync) => Promise<void>): void {
   import('../consent-sync.ts')
@@ -33,9 +32,13 @@ function withConsentSync(titleCode: string, queryClient: QueryClient, act: (sync
     .catch((error: unknown) => console.error('The consent choice could not be synchronised', error));
 }
 
-/** A choice holds in this browser at once (the bar goes away); the server keeps it once its module is here. */
+/**
+ * A choice holds in this browser at once (the bar goes away), marked as not yet on the server until
+ * the sync's module is here and the server has it: if that module cannot load, the next login sends it.
+ */
 function chooseConsent(titleCode: string, queryClient: QueryClient, next: ConsentChoices, source: ConsentSource): void {
   consentStore.choose(next);
+  markConsentPending();
   withConsentSync(titleCode, queryClient, (sync) => sync.keep(next, source));
 }
 
@@ -87,12 +90,17 @@ export function ConsentManager() {
     // The vendor's adapter only for a title that has the vendor.
     import('../../../lib/consent/sourcepoint.ts')
       .then(({ loadSourcepoint }) => consentStore.setVendorManager(loadSourcepoint(vendor, (vendorChoices) => chooseConsent(title.titleCode, queryClient, vendorChoices, 'vendor'))))
-      .catch((error: unknown) => console.error('The consent vendor could not be loaded', error));
+      .catch((error: unknown) => {
+        // Tried again when the configuration is next read (another page of the app).
+        vendorLoaded = false;
+        console.error('The consent vendor could not be loaded', error);
+      });
   }, [config, title.titleCode, queryClient]);
 
+  // At once, not at idle: a user whose choice is on the server (made in another browser) should not
+  // be asked again for longer than the call takes.
   useEffect(() => {
-    if (sessionStatus !== 'signedIn') return;
-    return whenIdle(() => withConsentSync(title.titleCode, queryClient, (sync) => sync.onSignedIn()));
+    if (sessionStatus === 'signedIn') withConsentSync(title.titleCode, queryClient, (sync) => sync.onSignedIn());
   }, [sessionStatus, title.titleCode, queryClient]);
 
   useConsentedServices(config, title);

@@ -1,10 +1,11 @@
-import { useQuery } from '../../../lib/query/index.ts';
+import { useQuery, useQueryClient } from '../../../lib/query/index.ts';
 import type { ConsentChoices, ConsentSource, OptionalConsentPurpose } from '@minside/domain';
 import { consentStore } from '../../../lib/consent/index.ts';
 import { useStore } from '../../../lib/create-store.ts';
 import { useSessionUser } from '../../auth/index.ts';
 import { consentQueryOptions } from '../api/consent.ts';
-import { consentSync } from '../consent-sync.ts';
+import { useTitle } from '../../titles/index.ts';
+import { bindConsentSync, consentSync } from '../consent-sync.ts';
 
 export interface UseConsent {
   /** The choice that holds in this browser; null before the visitor has chosen. */
@@ -20,11 +21,17 @@ export interface UseConsent {
 /** The consent state for any page or component (the privacy settings and consent pages use it). */
 export function useConsent(): UseConsent {
   const choices = useStore(consentStore, (state) => state.choices);
+  const title = useTitle();
+  const queryClient = useQueryClient();
   return {
     choices,
     hasChoice: choices !== null,
     isGranted: (purpose) => choices?.[purpose] === true,
-    save: (next, source) => consentSync.save(next, source),
+    save: (next, source) => {
+      // The choice's history row names this title, whether or not the consent manager has bound the sync yet.
+      bindConsentSync(title.titleCode, queryClient);
+      return consentSync.save(next, source);
+    },
     openManager: () => consentStore.openManager(),
   };
 }

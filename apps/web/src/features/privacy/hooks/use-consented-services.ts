@@ -11,9 +11,13 @@ let monitoringModule: Promise<Monitoring> | undefined;
  * RUM's starter loads only for a title that has RUM configured and consented (issue 27), not with
  * every page. One promise, so a start and a stop right after it run in that order.
  */
-function withMonitoring(use: (loaded: Monitoring) => Promise<void>): void {
-  monitoringModule ??= import('../../../lib/monitoring/index.ts');
-  monitoringModule.then(use).catch((error: unknown) => console.error('Browser monitoring could not start', error));
+function withMonitoring(use: (loaded: Monitoring) => Promise<void>, failure: string): void {
+  const loading = (monitoringModule ??= import('../../../lib/monitoring/index.ts'));
+  loading.then(use).catch((error: unknown) => {
+    // A module that did not load is asked for again next time, not remembered as failed.
+    if (monitoringModule === loading) monitoringModule = undefined;
+    console.error(failure, error);
+  });
 }
 
 /**
@@ -33,10 +37,10 @@ export function useConsentedServices(config: ClientConfig | undefined, title: Pi
     let started = false;
     const cancel = consentStore.whenGranted('analytics', () => {
       started = true;
-      withMonitoring(({ startRum }) => startRum({ ...rum, minsideUrl: title.minsideUrl, production: currentDeployStage() === 'pro' }));
+      withMonitoring(({ startRum }) => startRum({ ...rum, minsideUrl: title.minsideUrl, production: currentDeployStage() === 'pro' }), 'Browser monitoring could not start');
     });
     const unsubscribe = consentStore.subscribe(() => {
-      if (started && !consentStore.isGranted('analytics')) withMonitoring(({ stopRum }) => stopRum());
+      if (started && !consentStore.isGranted('analytics')) withMonitoring(({ stopRum }) => stopRum(), 'Browser monitoring could not be stopped');
     });
     return () => {
       cancel();
