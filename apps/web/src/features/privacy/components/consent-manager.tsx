@@ -91,7 +91,8 @@ export function ConsentManager() {
     import('../../../lib/consent/sourcepoint.ts')
       .then(({ loadSourcepoint }) => consentStore.setVendorManager(loadSourcepoint(vendor, (vendorChoices) => chooseConsent(title.titleCode, queryClient, vendorChoices, 'vendor'))))
       .catch((error: unknown) => {
-        // Tried again when the configuration is next read (another page of the app).
+        // Not loaded: the footer's button keeps the built-in dialog on this page, and the next
+        // configuration this effect sees (another title's, a reload) tries again.
         vendorLoaded = false;
         console.error('The consent vendor could not be loaded', error);
       });
