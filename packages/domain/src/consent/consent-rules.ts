@@ -28,6 +28,12 @@ export function isConsentGranted(storageValue: string | null | undefined, cookie
   return storageValue === CONSENT_GRANTED || cookieValue === CONSENT_GRANTED;
 }
 
+/** Whether two choices (or two absences of one) grant and refuse the same purposes. */
+export function sameConsentChoices(a: Record<OptionalConsentPurpose, boolean> | null, b: Record<OptionalConsentPurpose, boolean> | null): boolean {
+  if (a === null || b === null) return a === b;
+  return optionalConsentPurposes.every((purpose) => a[purpose] === b[purpose]);
+}
+
 /** How many history entries GET /api/consent returns (newest first). */
 export const CONSENT_HISTORY_LIMIT = 100;
 

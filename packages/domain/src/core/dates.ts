@@ -4,20 +4,41 @@
  * date alone, so daylight-saving changes never shift a day.
  */
 
-// The one reading of Europe/Oslo's clock (ICU's time-zone data): today's date, the cutoff, the
-// job schedule, the carrier feed and every instant shown to a user go through osloWallClock, so
-// they cannot disagree about when a day or summer time begins. Read from parts, never from a
-// locale's pattern, which ICU versions change (en-CA's date pattern did); h23 so midnight is 00.
-const osloClock = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Oslo',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+// The one reading of Europe/Oslo's clock (the runtime's ICU time-zone data): today's date, the
+// cutoff, the job schedule, the carrier feed and every instant shown to a user go through
+// osloWallClock, so they cannot disagree about when a day or summer time begins.
+//
+// Temporal where the runtime has it (Chromium from 144, Firefox from 139): the first
+// Intl.DateTimeFormat a page makes costs 15–60 ms of ICU's date-formatting set-up on a 2-core
+// machine, inside the page's first script task, where Temporal reads the same zone data in under
+// a millisecond (docs/performance.md, 2026-11-27 afternoon). Elsewhere (Node 24, Safari) Intl,
+// read from parts, never from a locale's pattern, which ICU versions change (en-CA's date pattern
+// did); h23 so midnight is 00. dates.temporal.test.ts holds the two to the same answers.
+interface TemporalApi {
+  Instant: { fromEpochMilliseconds(epochMilliseconds: number): { toZonedDateTimeISO(timeZone: string): { toPlainDateTime(): { toString(options: { smallestUnit: 'second' }): string } } } };
+}
+const temporal = (globalThis as { Temporal?: TemporalApi }).Temporal;
+
+let osloClock: Intl.DateTimeFormat | undefined;
+function readByIntl(instant: Date): string {
+  osloClock ??= new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Oslo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  const parts = Object.fromEntries(osloClock.formatToParts(instant).map((part) => [part.type, part.value]));
+  return `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
+}
+
+function readByTemporal(api: TemporalApi, instant: Date): string {
+  // Throws a RangeError for an invalid Date, as formatToParts does.
+  return api.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO('Europe/Oslo').toPlainDateTime().toString({ smallestUnit: 'second' });
+}
 
 // The last second read and what it read: formatToParts is the costliest step of a hot API call
 // (the home call asks for today's date on every request), and a busy server asks for the same
@@ -30,8 +51,7 @@ let lastWallClock = '';
 export function osloWallClock(instant: Date): string {
   const second = Math.floor(instant.getTime() / 1000);
   if (second === lastSecond) return lastWallClock;
-  const parts = Object.fromEntries(osloClock.formatToParts(instant).map((part) => [part.type, part.value]));
-  const wallClock = `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
+  const wallClock = temporal ? readByTemporal(temporal, instant) : readByIntl(instant);
   lastSecond = second;
   lastWallClock = wallClock;
   return wallClock;
@@ -90,4 +110,12 @@ export function addMonths(isoDate: string, months: number): string {
   const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
   date.setUTCDate(Math.min(day, lastDay));
   return format(date);
+}
+
+/**
+ * Orders ISO dates (or instants in the same ISO form): they sort as plain strings. Not
+ * `localeCompare`, whose first use starts ICU's collator, milliseconds of a page's first task.
+ */
+export function compareIsoDates(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

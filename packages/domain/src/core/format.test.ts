@@ -66,6 +66,22 @@ describe('formatKroner', () => {
       }),
     );
   });
+
+  it('groups the digits as nb-NO does in Intl, in kroner and in kroner and øre', () => {
+    // format.ts groups by hand (Intl's set-up is too dear on a page's first task); Intl stays the reference.
+    const wholeKroner = new Intl.NumberFormat('nb-NO', { maximumFractionDigits: 0 });
+    const kronerAndOre = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const byIntl = (format: Intl.NumberFormat, ore: number) => `${format.format(Math.abs(ore) / 100).replace(/\s/g, nbsp)}${nbsp}kr`;
+    const amounts = fc.oneof(fc.integer({ min: 0, max: 1e13 }), fc.integer({ min: 0, max: 10 ** fc.sample(fc.integer({ min: 1, max: 9 }), 1)[0]! }));
+    fc.assert(
+      fc.property(amounts, (ore) => {
+        expect(formatKroner(ore, { withOre: true })).toBe(byIntl(kronerAndOre, ore));
+        expect(formatKroner(ore)).toBe(byIntl(ore % 100 === 0 ? wholeKroner : kronerAndOre, ore));
+        expect(formatKroner(-ore * 100)).toBe(`${ore === 0 ? '' : minus}${byIntl(wholeKroner, ore * 100)}`);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });
 
 describe('dates', () => {

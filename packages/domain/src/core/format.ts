@@ -21,13 +21,11 @@
  */
 import { osloWallClock } from './dates.ts';
 
-// Made once: a bank file formats a million amounts, and a NumberFormat costs far more to make
-// than to use. Intl supplies the grouping; the separators are then set to the house style
-// below, since ICU versions differ in which space they group with (U+00A0 or U+202F).
-const wholeKroner = new Intl.NumberFormat('nb-NO', { maximumFractionDigits: 0 });
-const kronerAndOre = new Intl.NumberFormat('nb-NO', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const anySpace = /\s/g;
-
+// The digits are grouped here, not by Intl.NumberFormat: a page's first Intl object costs 15–40 ms
+// of ICU set-up on a 2-core machine, inside the first script task (docs/performance.md,
+// 2026-11-27 afternoon), and the house style below already set every separator and the sign
+// itself, since ICU versions differ in which space they group with (U+00A0 or U+202F) and in
+// the minus. format.test.ts holds the grouping to nb-NO's in Intl.
 export interface KronerOptions {
   /** Always show øre, "649,00 kr" (invoices and other documents). */
   withOre?: boolean;
@@ -35,10 +33,18 @@ export interface KronerOptions {
 
 /** An amount in øre as the house style writes it: 299000 → "2 990 kr"; with øre 64900 → "649,00 kr". */
 export function formatKroner(ore: number, options: KronerOptions = {}): string {
-  const formatter = options.withOre || ore % 100 !== 0 ? kronerAndOre : wholeKroner;
-  // The sign is ours, not the locale's: ICU has written nb-NO negatives with "-" and with "−".
-  const digits = formatter.format(Math.abs(ore) / 100).replace(anySpace, '\u00a0');
+  const whole = Math.round(Math.abs(ore));
+  const kroner = groupedInThousands(Math.floor(whole / 100));
+  const digits = options.withOre || ore % 100 !== 0 ? `${kroner},${String(whole % 100).padStart(2, '0')}` : kroner;
   return `${ore < 0 && /[1-9]/.test(digits) ? '\u2212' : ''}${digits}\u00a0kr`;
+}
+
+/** nb-NO's grouping: threes from the right with a no-break space, 1234567 → "1 234 567". */
+function groupedInThousands(whole: number): string {
+  const digits = String(whole);
+  let grouped = digits.slice(0, digits.length % 3 || 3);
+  for (let at = grouped.length; at < digits.length; at += 3) grouped += `\u00a0${digits.slice(at, at + 3)}`;
+  return grouped;
 }
 
 // Month and weekday names are fixed here, not asked of Intl: Node and each browser carry their

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { freeText } from '../core/fields.ts';
+import { compareIsoDates } from '../core/dates.ts';
 
 /**
  * Delivery notices (issue 5 item 6; SPEC §7 `POST segment/{id}/message`): when something goes
@@ -114,6 +115,6 @@ export function deliveryPostalCodeOn(date: string, homePostalCode: string | null
   const redirect = changes.filter((change) => change.type === 'TRANSFER' && covers(change)).at(-1);
   if (redirect) return redirect.postalCode;
   const moves = changes.filter((change) => change.type === 'PERMANENT' && change.fromDate <= date);
-  const newestMove = moves.sort((a, b) => a.fromDate.localeCompare(b.fromDate)).at(-1);
+  const newestMove = moves.sort((a, b) => compareIsoDates(a.fromDate, b.fromDate)).at(-1);
   return newestMove ? newestMove.postalCode : homePostalCode;
 }

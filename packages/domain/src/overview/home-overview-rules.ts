@@ -1,6 +1,7 @@
 // What the home page tells about the overview (issue 25.10), as plain code without zod so the home
 // page uses it without taking schemas along (docs/decisions/020). home-overview.ts re-exports it
 // beside the overview's schema.
+import { compareIsoDates } from '../core/dates.ts';
 import type { Invoice } from '../billing/billing.ts';
 import type { HomeOverview } from './home-overview.ts';
 import { renewalDay } from '../subscription/paid-period.ts';
@@ -46,7 +47,7 @@ export function homeAgenda(subscription: AgendaSubscription, overview: HomeOverv
   const payment = overview.payment;
   if (payment) {
     const failed = new Set(payment.failedChargeInvoiceNos);
-    const open = [...payment.openInvoices].sort((a, b) => a.dueOn.localeCompare(b.dueOn) || a.ariaInvoiceNo - b.ariaInvoiceNo);
+    const open = [...payment.openInvoices].sort((a, b) => compareIsoDates(a.dueOn, b.dueOn) || a.ariaInvoiceNo - b.ariaInvoiceNo);
     for (const invoice of open) {
       // A charge the provider refused, or a draw the bank did not make (AvtaleGiro): the subscriber has to pay it now.
       if (failed.has(invoice.ariaInvoiceNo) || invoice.collection === 'AVTALEGIRO_FAILED') attention.push({ kind: 'failedCharge', invoice });

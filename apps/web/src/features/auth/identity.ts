@@ -132,7 +132,10 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
   const store = options.store ?? sessionStore;
   const now = options.now ?? (() => systemClock().getTime());
   const leaveTo = options.leaveTo ?? leaveApp;
-  const storage = options.storage === undefined ? defaultStorage() : options.storage;
+  // Opened when first used (a login, or the way back from one), not at start-up: the first touch
+  // of sessionStorage costs milliseconds of the page's first task (docs/performance.md).
+  let storage = options.storage;
+  const returnTargetStorage = () => (storage === undefined ? (storage = defaultStorage()) : storage);
 
   let config: IdentityInitOptions | null = null;
   let loginInProgress: Promise<boolean> | null = null;
@@ -155,8 +158,8 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
 
   function saveReturnTarget(value: string | null): void {
     try {
-      if (value === null) storage?.removeItem(RETURN_TARGET_KEY);
-      else storage?.setItem(RETURN_TARGET_KEY, value);
+      if (value === null) returnTargetStorage()?.removeItem(RETURN_TARGET_KEY);
+      else returnTargetStorage()?.setItem(RETURN_TARGET_KEY, value);
     } catch {
       // Storage full or forbidden: only the "Prøv igjen" target is lost.
     }
@@ -261,7 +264,7 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
 
   function lastReturnTarget(): string {
     try {
-      return returnTargetOf(toLocation(storage?.getItem(RETURN_TARGET_KEY) ?? '/'));
+      return returnTargetOf(toLocation(returnTargetStorage()?.getItem(RETURN_TARGET_KEY) ?? '/'));
     } catch {
       return '/';
     }

@@ -51,6 +51,14 @@ describe('consent kept on the server for signed-in users', () => {
     expect(localStorage.getItem(PENDING_SYNC_KEY)).toBeNull();
   });
 
+  it('at login, a choice waiting in local storage is sent before the page has read it in', async () => {
+    const { put, get, sync } = setUp(true, { consent: createConsentStore({ read: () => granted, readServer: () => null, write: () => {} }) });
+    localStorage.setItem(PENDING_SYNC_KEY, '1');
+    await sync.onSignedIn();
+    expect(put).toHaveBeenCalledWith({ choices: granted, source: 'dialog', titleCode: 'ADR' });
+    expect(get).not.toHaveBeenCalled();
+  });
+
   it("at login without a choice waiting, the user's own choice from the server holds here too and the prompt closes", async () => {
     const get = vi.fn(async (): Promise<ConsentState> => {
       const record = { choices: granted, source: 'settings' as const, titleCode: 'ADR', givenAt: '2026-01-01T00:00:00.000Z' };

@@ -1,5 +1,5 @@
 import type { QueryClient } from '../../lib/query/index.ts';
-import type { ConsentChoices, ConsentSource } from '@minside/domain';
+import { sameConsentChoices, type ConsentChoices, type ConsentSource } from '@minside/domain';
 import { consentStore, PENDING_SYNC_KEY, type ConsentStore } from '../../lib/consent/index.ts';
 import { sessionStore } from '../auth/index.ts';
 import { consentKeys, getConsent, putConsent } from './api/consent.ts';
@@ -14,10 +14,6 @@ export interface ConsentSyncDeps {
   put: typeof putConsent;
   get: typeof getConsent;
   queryClient?: QueryClient;
-}
-
-function same(a: ConsentChoices | null, b: ConsentChoices): boolean {
-  return a !== null && a.analytics === b.analytics && a.marketing === b.marketing && a.personalisation === b.personalisation;
 }
 
 /**
@@ -62,6 +58,7 @@ export function createConsentSync(deps: ConsentSyncDeps) {
 
     /** After login: send a choice made while signed out, or take the user's own from the server. */
     async onSignedIn(): Promise<void> {
+      deps.consent.settle();
       const local = deps.consent.getState().choices;
       try {
         if (local && deps.storage.getItem(PENDING_SYNC_KEY) === '1') {
@@ -73,7 +70,7 @@ export function createConsentSync(deps: ConsentSyncDeps) {
         deps.queryClient?.setQueryData(consentKeys.consent, state);
         // Chosen here while the server answered: that choice stands (its own save sends it), not the older one.
         if (deps.consent.getState().choices !== local) return;
-        if (state.current && !same(local, state.current.choices)) deps.consent.choose(state.current.choices);
+        if (state.current && !sameConsentChoices(local, state.current.choices)) deps.consent.choose(state.current.choices);
         // The user chose before, on another visit: the first-visit prompt has nothing left to ask.
         if (state.current && local === null) deps.consent.closeDialog();
       } catch (error) {

@@ -49,4 +49,33 @@ describe('consent store: the one gate for what needs consent', () => {
     expect(vendor).toHaveBeenCalledTimes(1);
     expect(store.getState().dialogOpen).toBe(false);
   });
+
+  it('starts from the cookies and reads local storage once, when consent is first acted on', () => {
+    const read = vi.fn(() => ({ ...none, analytics: true }));
+    const store = createConsentStore({ read, readServer: () => null, write: () => {} });
+    // What the server rendered with, and all the hydration may see: local storage is not opened yet.
+    expect(read).not.toHaveBeenCalled();
+    expect(store.getState().choices).toBeNull();
+    expect(store.isGranted('analytics')).toBe(true);
+    expect(store.isGranted('marketing')).toBe(false);
+    store.settle();
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(store.getState().choices).toEqual({ ...none, analytics: true });
+  });
+
+  it('tells what waits on it when the choice in local storage is taken in, and keeps a choice made before that', () => {
+    const settled = createConsentStore({ read: () => ({ ...none, marketing: true }), readServer: () => null, write: () => {} });
+    const listener = vi.fn();
+    settled.subscribe(listener);
+    settled.settle();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(settled.getState().choices).toEqual({ ...none, marketing: true });
+
+    const read = vi.fn(() => ({ ...none, marketing: true }));
+    const chosen = createConsentStore({ read, readServer: () => null, write: () => {} });
+    chosen.choose({ ...none, analytics: true });
+    chosen.settle();
+    expect(read).not.toHaveBeenCalled();
+    expect(chosen.getState().choices).toEqual({ ...none, analytics: true });
+  });
 });

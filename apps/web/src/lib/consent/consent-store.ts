@@ -1,4 +1,4 @@
-import type { ConsentChoices, OptionalConsentPurpose } from '@minside/domain';
+import { sameConsentChoices, type ConsentChoices, type OptionalConsentPurpose } from '@minside/domain';
 import { createStore, type Store } from '../create-store.ts';
 import { isServerRender, perPage } from '../page-scope.ts';
 import { readCookieChoices, readStoredChoices, writeStoredChoices } from './storage.ts';
@@ -24,6 +24,14 @@ export interface ConsentStore extends Store<ConsentState> {
    * gate for everything that needs consent (analytics, experiments, RUM). Returns a cancel.
    */
   whenGranted(purpose: OptionalConsentPurpose, start: () => void): () => void;
+  /**
+   * Takes in the whole choice kept in this browser, local storage too (SPEC §5), once. Until then
+   * the state is the cookies' (what the server rendered with): opening local storage is one of the
+   * dearest calls of the page's first task (docs/performance.md, 2026-11-27 afternoon), so it is
+   * read when something acts on consent (isGranted, whenGranted, choose, the sync) or once the page
+   * is idle (ConsentManager), whichever comes first.
+   */
+  settle(): void;
 }
 
 export interface ConsentStoreOptions {
@@ -34,18 +42,30 @@ export interface ConsentStoreOptions {
 }
 
 export function createConsentStore({ read = readStoredChoices, write = writeStoredChoices, readServer = readCookieChoices }: ConsentStoreOptions = {}): ConsentStore {
-  const store = createStore<ConsentState>({ choices: read(), dialogOpen: false });
   // The page as the server rendered it (docs/decisions/032): read once in the browser, for the
-  // hydration; in the server render, per request. The store's own state takes over right after.
+  // hydration; in the server render, per request. The store starts from it too (see `settle`).
   const pageStart: ConsentState = { choices: readServer(), dialogOpen: false };
+  const store = createStore<ConsentState>(pageStart);
+  let settled = false;
+  const settle = () => {
+    if (settled) return;
+    settled = true;
+    const stored = read();
+    store.setState((state) => (sameConsentChoices(state.choices, stored) ? state : { ...state, choices: stored }));
+  };
   let vendorManager: (() => void) | null = null;
-  const isGranted = (purpose: OptionalConsentPurpose) => store.getState().choices?.[purpose] === true;
+  const isGranted = (purpose: OptionalConsentPurpose) => {
+    settle();
+    return store.getState().choices?.[purpose] === true;
+  };
 
   return {
     ...store,
     getServerState: () => (isServerRender() ? { choices: readServer(), dialogOpen: false } : pageStart),
     isGranted,
+    settle,
     choose(choices) {
+      settled = true;
       write(choices);
       store.setState((state) => ({ ...state, choices: { ...choices } }));
     },

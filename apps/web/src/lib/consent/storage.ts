@@ -21,13 +21,12 @@ export function isPurposeGranted(purpose: OptionalConsentPurpose): boolean {
 
 /** The choice kept in this browser, or null when the visitor has not chosen yet. */
 export function readStoredChoices(): ConsentChoices | null {
-  const chosen = optionalConsentPurposes.some((purpose) => readStorage(consentStorageKey(purpose)) !== null || readCookie(consentCookieName(purpose)) !== null);
-  if (!chosen) return null;
-  return {
-    analytics: isPurposeGranted('analytics'),
-    marketing: isPurposeGranted('marketing'),
-    personalisation: isPurposeGranted('personalisation'),
-  };
+  const cookies = pageCookies();
+  const stored = (purpose: OptionalConsentPurpose) => readStorage(consentStorageKey(purpose));
+  const cookie = (purpose: OptionalConsentPurpose) => readCookie(consentCookieName(purpose), cookies);
+  if (optionalConsentPurposes.every((purpose) => stored(purpose) === null && cookie(purpose) === null)) return null;
+  const granted = (purpose: OptionalConsentPurpose) => isConsentGranted(stored(purpose), cookie(purpose));
+  return { analytics: granted('analytics'), marketing: granted('marketing'), personalisation: granted('personalisation') };
 }
 
 /**

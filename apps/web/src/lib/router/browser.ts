@@ -15,21 +15,28 @@ function fragmentId(hash: string): string {
 /**
  * The scroll position of each history entry, by its location key: back and forward return to it,
  * and a reload too (kept in sessionStorage when the page is left). The browser's own restoration is
- * off: it would restore before the page of the entry has loaded.
+ * off: it would restore before the page of the entry has loaded. The saved positions are read when
+ * first needed, not at start-up, where opening sessionStorage is one of the dearest calls of the
+ * page's first task (docs/performance.md); a page loaded into a new history entry has none.
  */
-function createScrollMemory(currentKey: () => string): ScrollMemory {
-  let positions: Record<string, number> = {};
-  try {
-    positions = JSON.parse(sessionStorage.getItem(SCROLL_STORAGE_KEY) ?? '{}') as Record<string, number>;
-  } catch {
-    // Storage refused or garbled: start without saved positions.
-  }
+function createScrollMemory(currentKey: () => string, enteredNewEntry: boolean): ScrollMemory {
+  let saved: Record<string, number> | undefined;
+  const positions = (): Record<string, number> => {
+    if (saved) return saved;
+    try {
+      saved = JSON.parse(sessionStorage.getItem(SCROLL_STORAGE_KEY) ?? '{}') as Record<string, number>;
+    } catch {
+      // Storage refused or garbled: start without saved positions.
+      saved = {};
+    }
+    return saved;
+  };
   window.history.scrollRestoration = 'manual';
-  const save = (key: string) => void (positions[key] = window.scrollY);
+  const save = (key: string) => void (positions()[key] = window.scrollY);
   window.addEventListener('pagehide', () => {
     save(currentKey());
     try {
-      sessionStorage.setItem(SCROLL_STORAGE_KEY, JSON.stringify(positions));
+      sessionStorage.setItem(SCROLL_STORAGE_KEY, JSON.stringify(positions()));
     } catch {
       // A full or refused storage only loses the positions.
     }
@@ -37,8 +44,8 @@ function createScrollMemory(currentKey: () => string): ScrollMemory {
   return {
     save,
     restore({ key, hash }, action, initial) {
-      const saved = positions[key];
-      if (action === 'POP' && saved !== undefined) return window.scrollTo(0, saved);
+      const saved = action === 'POP' && !(initial && enteredNewEntry) ? positions()[key] : undefined;
+      if (saved !== undefined) return window.scrollTo(0, saved);
       const target = hash ? document.getElementById(fragmentId(hash)) : null;
       if (target) return target.scrollIntoView();
       // The first page stays where the browser has it (a server-rendered page may have been scrolled already).
@@ -92,7 +99,9 @@ function browserHistory(): RouterHistory {
 /** The app's router: the browser's address and history, links and back/forward, scroll restoration. Starts loading the current address at once. */
 export function createBrowserRouter(routes: RouteObject[]): Router {
   const created: { router?: Router } = {};
-  const scroll = createScrollMemory(() => created.router?.state.location.key ?? 'default');
+  // Before browserHistory() gives the entry a key: an entry without one is new to this page.
+  const enteredNewEntry = !(window.history.state as HistoryEntry | null)?.key;
+  const scroll = createScrollMemory(() => created.router?.state.location.key ?? 'default', enteredNewEntry);
   created.router = createRouter(routes, browserHistory(), scroll);
   return created.router;
 }

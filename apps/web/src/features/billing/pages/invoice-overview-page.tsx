@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '../../../lib/query/index.ts';
-import { invoiceCollectionLabel, invoiceGroupHeadings, invoiceGroupOf, invoiceGroups, offersPayNow, type Invoice } from '@minside/domain';
+import { compareIsoDates, invoiceCollectionLabel, invoiceGroupHeadings, invoiceGroupOf, invoiceGroups, offersPayNow, type Invoice } from '@minside/domain';
 import { Link } from '../../../lib/router/index.ts';
 import { pages, pathTo } from '../../../app/paths.ts';
 import button from '../../../components/button.module.css';
@@ -15,7 +15,7 @@ import { formatKroner, formatLongDate } from '../format.ts';
 import styles from './invoice-overview-page.module.css';
 
 /** Oldest first: the one that is due first. */
-const byDueDate = (a: Invoice, b: Invoice) => a.dueOn.localeCompare(b.dueOn);
+const byDueDate = (a: Invoice, b: Invoice) => compareIsoDates(a.dueOn, b.dueOn);
 
 /**
  * What needs the subscriber, at the top (issue 25.6): overdue invoices (a failed AvtaleGiro draw

@@ -6,6 +6,7 @@ import { useLocation } from '../../../lib/router/index.ts';
 import { consentStore, markConsentPending } from '../../../lib/consent/index.ts';
 import { preloadable } from '../../../lib/preloadable.ts';
 import { useStore } from '../../../lib/create-store.ts';
+import { whenIdle } from '../../../lib/idle.ts';
 import { sessionStore } from '../../auth/index.ts';
 import { useTitle } from '../../titles/index.ts';
 import { clientConfigQueryOptions } from '../api/client-config.ts';
@@ -103,6 +104,9 @@ export function ConsentManager() {
   useEffect(() => {
     if (sessionStatus === 'signedIn') withConsentSync(title.titleCode, queryClient, (sync) => sync.onSignedIn());
   }, [sessionStatus, title.titleCode, queryClient]);
+
+  // The choice in local storage too (SPEC §5) once the page is up, if nothing has asked for it before (consent-store.ts, `settle`).
+  useEffect(() => whenIdle(() => consentStore.settle()), []);
 
   useConsentedServices(config, title);
 
