@@ -1,4 +1,4 @@
-import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginReturnResponse, type LoginTokenResponse, type SessionResponse } from '@minside/domain';
+import { systemClock, type HandleCodeBody, type HandleCodeResponse, type LoginReturnResponse, type LoginTokenResponse, type SessionResponse, type User } from '@minside/domain';
 import { pathTo } from '../../app/paths.ts';
 import { isApiError } from '../../lib/http.ts';
 import { perPage } from '../../lib/page-scope.ts';
@@ -83,6 +83,8 @@ export interface IdentityClient {
    * session's subscription call it with the new state (docs/decisions/005).
    */
   remember(session: SignedInSession): void;
+  /** Records the signed-in user's new details (a profile change), keeping the rest of the session and when it was checked. */
+  rememberUser(user: User): void;
   /**
    * Records who the server said is signed in when it served the page (app/bootstrap.ts,
    * docs/decisions/022): the page load's first check uses it instead of a session call.
@@ -285,6 +287,7 @@ export function createIdentityClient(options: IdentityClientOptions = {}): Ident
     lastReturnTarget,
     returnTargetOfLogin,
     remember: (session) => checker.remember(session),
+    rememberUser: (user) => checker.rememberUser(user),
     seed: (session) => checker.seed(session),
   };
 }

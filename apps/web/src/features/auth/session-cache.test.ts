@@ -152,6 +152,19 @@ describe('session checker', () => {
     expect(fetchSession).not.toHaveBeenCalled();
   });
 
+  it('takes in the user’s new details without making the session, and its subscription, fresh again', async () => {
+    const { checker, fetchSession, answer, advance, store } = setUp();
+    checker.remember(subscriber);
+    advance(SESSION_CACHE_MS - 10);
+    const renamed = { ...subscriber.user, givenName: 'Kari Nordmann' };
+    checker.rememberUser(renamed);
+    expect(store.getState()).toMatchObject({ status: 'signedIn', user: renamed, subscription: subscriber.subscription });
+    advance(10);
+    answer({ ...subscriber, user: renamed });
+    await checker.check();
+    expect(fetchSession).toHaveBeenCalledTimes(1);
+  });
+
   it('seeds the page’s "signed out": the first check of the load uses it, later required checks ask', async () => {
     const { checker, fetchSession, answer, store } = setUp();
     checker.seed(null);

@@ -1,4 +1,4 @@
-import { systemClock } from '@minside/domain';
+import { systemClock, type User } from '@minside/domain';
 import { isApiError } from '../../lib/http.ts';
 import { sessionOf, setSignedIn, setSignedOut, type SessionState, type SessionStore, type SignedInSession } from './session.ts';
 
@@ -59,6 +59,11 @@ export interface SessionChecker {
   /** Records a session the app learnt of otherwise (handlecode), as fresh as a check. */
   remember(session: SignedInSession): void;
   /**
+   * Records the signed-in user's new details (a profile change). The rest of the session, and
+   * when it was checked, stay as they were: the subscription in it is no fresher than before.
+   */
+  rememberUser(user: User): void;
+  /**
    * Records the answer the server put into the page for this very request (app/bootstrap.ts),
    * as fresh as a check. A "signed out" there answers the page load's first check even when
    * it is a required one: asking again at once would only delay the login by a round trip.
@@ -80,6 +85,15 @@ export function createSessionChecker({ store, fetchSession, now = () => systemCl
     inFlight = null;
     seededSignedOutAt = null;
     setSignedIn(store, session, now());
+  }
+
+  function rememberUser(user: User): void {
+    const state = store.getState();
+    if (state.status !== 'signedIn') return;
+    // A check in flight would bring back the details from before the change.
+    generation += 1;
+    inFlight = null;
+    store.setState({ ...state, user });
   }
 
   function forget(): void {
@@ -121,6 +135,7 @@ export function createSessionChecker({ store, fetchSession, now = () => systemCl
       return pending;
     },
     remember,
+    rememberUser,
     forget,
     seed(session) {
       if (session) {

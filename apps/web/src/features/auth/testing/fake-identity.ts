@@ -108,6 +108,11 @@ export function createFakeIdentity(initial: Partial<Pick<FakeIdentity, 'session'
       fake.session = session;
       setSignedIn(sessionStore, session, systemClock().getTime());
     },
+    rememberUser(user) {
+      if (fake.session) fake.session = { ...fake.session, user };
+      const state = sessionStore.getState();
+      if (state.status === 'signedIn') sessionStore.setState({ ...state, user });
+    },
     seed(session) {
       fake.session = session;
       if (session) setSignedIn(sessionStore, session, systemClock().getTime());
