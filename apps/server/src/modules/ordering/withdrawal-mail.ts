@@ -1,7 +1,7 @@
 import { addDays, formatKroner, formatLongDate, WITHDRAWAL_DAYS } from '@minside/domain';
 import type { MoneyBack } from './withdrawal-refunds.ts';
 
-export interface WithdrawalMailFacts extends MoneyBack {
+export interface WithdrawalMailFacts extends Omit<MoneyBack, 'cameInOre'> {
   planName: string;
   agreedOn: string;
   deadline: string;

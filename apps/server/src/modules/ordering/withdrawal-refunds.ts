@@ -68,6 +68,11 @@ export type AgreementInvoice = Awaited<ReturnType<typeof invoicesOfAgreement>>[n
 
 /** The money of the agreement's invoices, by the way it goes back. */
 export interface MoneyBack {
+  /**
+   * Per unpaid invoice that money came in on, or that the bank will still draw: that money, which a
+   * person pays back (the invoice's refund names it, not the invoice's whole amount).
+   */
+  cameInOre: ReadonlyMap<number, number>;
   /** Refunded at the provider (Vipps, the card), with a credit note when it is. */
   providerOre: number;
   /** Paid in the bank or outside Min Side (an OCR giro, a netbank part-payment, an earlier system): paid back by the customer centre. */
@@ -87,9 +92,11 @@ export interface MoneyBack {
  * person pays back (creditInvoice refuses it, and the withdrawal lists the invoice as 'manual').
  */
 export async function moneyBackOf(reader: Db | Tx, invoices: readonly AgreementInvoice[], today: string): Promise<MoneyBack> {
-  const result: MoneyBack = { providerOre: 0, bankOre: 0, otherOre: 0, drawOre: 0 };
+  const cameInOre = new Map<number, number>();
+  const result: MoneyBack = { cameInOre, providerOre: 0, bankOre: 0, otherOre: 0, drawOre: 0 };
   for (const found of invoices) {
     const moneyIn = found.paidAt === null ? await moneyInOf(reader, found.ariaInvoiceNo, today) : undefined;
+    if (moneyIn) cameInOre.set(found.ariaInvoiceNo, moneyIn.capturedOre + moneyIn.drawOre);
     result.drawOre += moneyIn?.drawOre ?? 0;
     const moneyOre = found.paidAt === null ? (moneyIn?.capturedOre ?? 0) : found.amountOre - found.setOffOre;
     if (moneyOre <= 0) continue;

@@ -130,6 +130,9 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         const at = now();
         const day = today();
         const invoices = await invoicesOfAgreement(tx, row.id, current.agreedOn);
+        // Of the money, what the provider will refund and what a person pays back through the bank: the
+        // crediting machinery's own rule, asked now, since this e-mail is written before it answers.
+        const { cameInOre, ...moneyBack } = await moneyBackOf(tx, invoices, day);
         // A complaint's credit set off against an invoice was never money from the buyer's card or Vipps:
         // what goes back that way is what was due as money, and the credit goes back by the customer centre
         // — unless its note credited an invoice of this agreement, given back in full with what the credit was for.
@@ -138,12 +141,10 @@ export function createWithdrawalService({ db, now, engine, crediting, mailer, ti
         for (const found of invoices) {
           for (const credit of found.setOffs) if (!paidBackWithItsInvoice(credit, invoices)) creditOre += credit.amountOre;
           // An invoice the credit settled alone is cancelled whole, like an unpaid one: its amount, of which no money was paid.
-          const amountOre = found.paidAt !== null && found.settledBy !== 'CREDIT' ? found.amountOre - found.setOffOre : found.amountOre;
+          // An unpaid one that money came in on (or the bank still draws) is a person's: that money is what goes back.
+          const amountOre = found.paidAt !== null && found.settledBy !== 'CREDIT' ? found.amountOre - found.setOffOre : (cameInOre.get(found.ariaInvoiceNo) ?? found.amountOre);
           invoiceRefunds.push({ ariaInvoiceNo: found.ariaInvoiceNo, amountOre, outcome: 'pending', creditNoteNumber: null, code: null });
         }
-        // Of the money, what the provider will refund and what a person pays back through the bank: the
-        // crediting machinery's own rule, asked now, since this e-mail is written before it answers.
-        const moneyBack = await moneyBackOf(tx, invoices, day);
         // The subscription ends now: a complaint's credit still waiting for a next invoice has none to wait
         // for (ADR 026 leaves it to the customer centre). Handed over here, at the withdrawal's moment, and
         // listed as the customer centre's unless the invoice its note credited goes back in full anyway.
