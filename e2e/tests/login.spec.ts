@@ -202,3 +202,33 @@ test('the consent question is a bar at the bottom: the first page stays usable, 
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(bar).toHaveCount(0);
 });
+
+test('a choice the cookies lost and local storage kept still holds: the bar does not ask, and the dialog opens with that choice', async ({ page }) => {
+  // Safari drops cookies set by scripts after 7 days; SPEC §5 reads local storage too.
+  await withConsentPrompt(page);
+  await page.goto(adresseavisen('/kundeservice'));
+  const bar = page.getByRole('region', { name: 'Vi bruker informasjonskapsler' });
+  await expect(bar).toBeVisible();
+  await page.evaluate(() => {
+    window.localStorage.setItem('CMP:analytics', '1');
+    window.localStorage.setItem('CMP:marketing', '0');
+    window.localStorage.setItem('CMP:personalisation', '0');
+  });
+  expect((await page.context().cookies()).filter((cookie) => cookie.name.startsWith('_cmp_'))).toEqual([]);
+  // Not even for a moment: the page records whether the bar ever shows.
+  await page.addInitScript(() => {
+    const seen = window as unknown as { consentBarShown?: boolean };
+    new MutationObserver(() => {
+      if (document.body?.textContent?.includes('Vi bruker informasjonskapsler')) seen.consentBarShown = true;
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Kundeservice' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(bar).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { consentBarShown?: boolean }).consentBarShown ?? false)).toBe(false);
+  await page.getByRole('contentinfo').getByRole('button', { name: 'Personverninnstillinger' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Personverninnstillinger' });
+  await expect(dialog.getByRole('switch', { name: 'Analyse' })).toBeChecked();
+  await expect(dialog.getByRole('switch', { name: 'Markedsføring' })).not.toBeChecked();
+});

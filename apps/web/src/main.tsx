@@ -12,6 +12,7 @@ import { createQueryClient } from './app/query-client.ts';
 import { createRouter } from './app/routes.tsx';
 import { SERVER_RENDERED_ATTRIBUTE, seedRenderedQueries, takeServerRender, type ServerRenderData } from './app/server-render.ts';
 import { BootSpinner } from './app/spinner-overlay.tsx';
+import { consentStore } from './lib/consent/index.ts';
 import { http } from './lib/http.ts';
 import { DEFAULT_SPINNER_MESSAGE, spinner } from './lib/spinner.ts';
 import './app/tokens.css';
@@ -128,7 +129,9 @@ bootstrap().then(
       container.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
       return;
     }
-    // Nothing to hydrate (a server-rendered page that no longer fits is replaced).
+    // Nothing to hydrate (a server-rendered page that no longer fits is replaced). No server render
+    // to match either: the first render may go by the whole consent choice, local storage too.
+    consentStore.settle();
     ownRoot().render(app);
   },
   (error: unknown) => {

@@ -9,9 +9,12 @@ import { describe, expect, it } from 'vitest';
 // at every change of Oslo's offset from 1916 to 2100 (a second, half an hour and an hour either
 // side) and on every tenth day of those years at an odd second.
 const checkInChild = `
-const { osloWallClock } = await import(${JSON.stringify(fileURLToPath(new URL('./dates.ts', import.meta.url)))});
 if (typeof Temporal === 'undefined') throw new Error('no Temporal in the child');
-const intl = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+// dates.ts must read through Temporal here: an Intl.DateTimeFormat made after this point throws.
+const IntlDateTimeFormat = Intl.DateTimeFormat;
+Intl.DateTimeFormat = function () { throw new Error('dates.ts made an Intl.DateTimeFormat where Temporal is'); };
+const { osloWallClock } = await import(${JSON.stringify(fileURLToPath(new URL('./dates.ts', import.meta.url)))});
+const intl = new IntlDateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 const byIntl = (ms) => {
   const p = Object.fromEntries(intl.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
   return p.year + '-' + p.month + '-' + p.day + 'T' + p.hour + ':' + p.minute + ':' + p.second;

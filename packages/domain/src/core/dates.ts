@@ -8,10 +8,10 @@
 // cutoff, the job schedule, the carrier feed and every instant shown to a user go through
 // osloWallClock, so they cannot disagree about when a day or summer time begins.
 //
-// Temporal where the runtime has it (Chromium from 144, Firefox from 139): the first
-// Intl.DateTimeFormat a page makes costs 15–60 ms of ICU's date-formatting set-up on a 2-core
-// machine, inside the page's first script task, where Temporal reads the same zone data in under
-// a millisecond (docs/performance.md, 2026-11-27 afternoon). Elsewhere (Node 24, Safari) Intl,
+// Temporal where the runtime has it (Chromium from 144, Firefox from 139): the first Intl object
+// a page makes costs 15–60 ms of ICU's set-up on a 2-core machine, inside the page's first script
+// task, where Temporal reads the same zone data in under a millisecond (docs/performance.md,
+// "2026-11-27 afternoon"). Elsewhere (Node 24, Safari) Intl,
 // read from parts, never from a locale's pattern, which ICU versions change (en-CA's date pattern
 // did); h23 so midnight is 00. dates.temporal.test.ts holds the two to the same answers.
 interface TemporalApi {

@@ -21,9 +21,9 @@
  */
 import { osloWallClock } from './dates.ts';
 
-// The digits are grouped here, not by Intl.NumberFormat: a page's first Intl object costs 15–40 ms
+// The digits are grouped here, not by Intl.NumberFormat: a page's first Intl object costs 15–60 ms
 // of ICU set-up on a 2-core machine, inside the first script task (docs/performance.md,
-// 2026-11-27 afternoon), and the house style below already set every separator and the sign
+// "2026-11-27 afternoon"), and the house style below already set every separator and the sign
 // itself, since ICU versions differ in which space they group with (U+00A0 or U+202F) and in
 // the minus. format.test.ts holds the grouping to nb-NO's in Intl.
 export interface KronerOptions {

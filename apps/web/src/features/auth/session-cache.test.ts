@@ -165,6 +165,22 @@ describe('session checker', () => {
     expect(fetchSession).toHaveBeenCalledTimes(1);
   });
 
+  it('a check asked for before a profile change still counts when it answers, with the new details over its own', async () => {
+    const { checker, fetchSession, answer, advance, store } = setUp();
+    checker.remember(subscriber);
+    advance(SESSION_CACHE_MS);
+    answer(subscriber);
+    const pending = checker.check();
+    const renamed = { ...subscriber.user, givenName: 'Kari Nordmann' };
+    checker.rememberUser(renamed);
+    expect(await pending).toEqual({ ...subscriber, user: renamed });
+    expect(store.getState().user).toEqual(renamed);
+    // The answer made the session fresh: the next check reuses it.
+    advance(SESSION_CACHE_MS - 1);
+    await checker.check();
+    expect(fetchSession).toHaveBeenCalledTimes(1);
+  });
+
   it('seeds the page’s "signed out": the first check of the load uses it, later required checks ask', async () => {
     const { checker, fetchSession, answer, store } = setUp();
     checker.seed(null);

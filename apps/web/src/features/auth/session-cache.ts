@@ -79,6 +79,8 @@ export function createSessionChecker({ store, fetchSession, now = () => systemCl
   let generation = 0;
   // When the page's own "signed out" was seeded, until the first check has used it.
   let seededSignedOutAt: number | null = null;
+  // The user's details as a profile change left them, for an answer asked for before it (rememberUser).
+  let changedUser: User | null = null;
 
   function remember(session: SignedInSession): void {
     generation += 1;
@@ -90,9 +92,8 @@ export function createSessionChecker({ store, fetchSession, now = () => systemCl
   function rememberUser(user: User): void {
     const state = store.getState();
     if (state.status !== 'signedIn') return;
-    // A check in flight would bring back the details from before the change.
-    generation += 1;
-    inFlight = null;
+    // A check in flight was asked before the change: its answer still counts, with these details over its own.
+    changedUser = user;
     store.setState({ ...state, user });
   }
 
@@ -105,9 +106,13 @@ export function createSessionChecker({ store, fetchSession, now = () => systemCl
 
   async function ask(): Promise<SignedInSession | null> {
     const started = generation;
+    changedUser = null;
     try {
       const session = await fetchSession();
-      if (started === generation) setSignedIn(store, session, now());
+      // Set by rememberUser while this was asked for (the await hides the change from TypeScript's narrowing).
+      const changed = changedUser as User | null;
+      changedUser = null;
+      if (started === generation) setSignedIn(store, changed && session.user.sp_id === changed.sp_id ? { ...session, user: changed } : session, now());
     } catch (error) {
       if (started === generation) {
         // 401 is a definite answer; anything else is a failed call and starts the block.

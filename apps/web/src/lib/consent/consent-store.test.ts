@@ -71,6 +71,11 @@ describe('consent store: the one gate for what needs consent', () => {
     expect(listener).toHaveBeenCalledTimes(1);
     expect(settled.getState().choices).toEqual({ ...none, marketing: true });
 
+    const opened = createConsentStore({ read: () => ({ ...none, marketing: true }), readServer: () => null, write: () => {} });
+    opened.openManager();
+    // The dialog starts from the choice as it is, not from the cookies' part of it.
+    expect(opened.getState()).toEqual({ choices: { ...none, marketing: true }, dialogOpen: true });
+
     const read = vi.fn(() => ({ ...none, marketing: true }));
     const chosen = createConsentStore({ read, readServer: () => null, write: () => {} });
     chosen.choose({ ...none, analytics: true });

@@ -27,9 +27,11 @@ export interface ConsentStore extends Store<ConsentState> {
   /**
    * Takes in the whole choice kept in this browser, local storage too (SPEC §5), once. Until then
    * the state is the cookies' (what the server rendered with): opening local storage is one of the
-   * dearest calls of the page's first task (docs/performance.md, 2026-11-27 afternoon), so it is
-   * read when something acts on consent (isGranted, whenGranted, choose, the sync) or once the page
-   * is idle (ConsentManager), whichever comes first.
+   * dearest calls of the page's first task (docs/performance.md, "2026-11-27 afternoon"), so it is
+   * read when something acts on consent (isGranted, whenGranted, choose, openManager, the sync, the
+   * settings page), when the first-visit bar would show (ConsentManager: it may be a choice the
+   * cookies lost, Safari drops script-set cookies after 7 days), or once the page is idle, whichever
+   * comes first.
    */
   settle(): void;
 }
@@ -70,6 +72,8 @@ export function createConsentStore({ read = readStoredChoices, write = writeStor
       store.setState((state) => ({ ...state, choices: { ...choices } }));
     },
     openManager() {
+      // The dialog starts from the choice as it is, local storage too.
+      settle();
       if (vendorManager) vendorManager();
       else store.setState((state) => (state.dialogOpen ? state : { ...state, dialogOpen: true }));
     },

@@ -21,6 +21,7 @@ function fragmentId(hash: string): string {
  */
 function createScrollMemory(currentKey: () => string, enteredNewEntry: boolean): ScrollMemory {
   let saved: Record<string, number> | undefined;
+  let restoredOnce = false;
   const positions = (): Record<string, number> => {
     if (saved) return saved;
     try {
@@ -44,7 +45,10 @@ function createScrollMemory(currentKey: () => string, enteredNewEntry: boolean):
   return {
     save,
     restore({ key, hash }, action, initial) {
-      const saved = action === 'POP' && !(initial && enteredNewEntry) ? positions()[key] : undefined;
+      // The page load's own entry has no saved position when it is new; later restores (a remounted layout's too) may.
+      const newEntry = enteredNewEntry && !restoredOnce;
+      restoredOnce = true;
+      const saved = action === 'POP' && !newEntry ? positions()[key] : undefined;
       if (saved !== undefined) return window.scrollTo(0, saved);
       const target = hash ? document.getElementById(fragmentId(hash)) : null;
       if (target) return target.scrollIntoView();

@@ -116,6 +116,10 @@ export function ConsentManager() {
 
   // Not while the login is being completed on /callback: the page it lands on asks.
   const ask = asksOnFirstVisit(config, choices, dialogOpen, pathname);
+  // The cookies hold no choice: local storage may (consent-store.ts, `settle`), and then the bar goes at once.
+  useEffect(() => {
+    if (ask) consentStore.settle();
+  }, [ask]);
 
   return (
     // Its own boundary: while a part loads, the rest of the page stays as it is.

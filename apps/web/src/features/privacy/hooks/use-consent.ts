@@ -20,6 +20,8 @@ export interface UseConsent {
 
 /** The consent state for any page or component (the privacy settings and consent pages use it). */
 export function useConsent(): UseConsent {
+  // The settings page starts from the whole choice, local storage too, not the cookies' part (consent-store.ts).
+  consentStore.settle();
   const choices = useStore(consentStore, (state) => state.choices);
   const title = useTitle();
   const queryClient = useQueryClient();
