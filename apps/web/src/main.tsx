@@ -14,6 +14,8 @@ import { SERVER_RENDERED_ATTRIBUTE, seedRenderedQueries, takeServerRender, type 
 import { BootSpinner } from './app/spinner-overlay.tsx';
 import { consentStore } from './lib/consent/index.ts';
 import { http } from './lib/http.ts';
+import { hydrateInParts } from './lib/hydrate-later.tsx';
+import { nextTask } from './lib/next-task.ts';
 import { DEFAULT_SPINNER_MESSAGE, spinner } from './lib/spinner.ts';
 import './app/tokens.css';
 import './app/global.css';
@@ -66,6 +68,9 @@ async function bootstrap() {
   if (serverRender) seedRenderedQueries(serverRender, queryClient);
   const [title] = await Promise.all([resolveTitle(queryClient), queryClient.prefetchQuery(maintenanceQueryOptions())]);
   initIdentity(queryClient, title);
+  // The router (matching the address, the guard, the page's loaders) in a task of its own: with the
+  // modules' evaluation and the seeding above it would be one long task (docs/performance.md).
+  await nextTask();
   const router = createRouter({ queryClient, identity, identityProviderName: title.identityProviderName });
   return { queryClient, router, title, seeded };
 }
@@ -100,16 +105,30 @@ async function canHydrate(rendered: ServerRenderData, { queryClient, router, tit
 }
 
 /**
- * Hydrates the server's markup. Preact does not say when that markup differs from its first render:
- * it quietly changes the page to fit. A page that reads differently after hydrating than before is
+ * Hydrates the server's markup, the parts below the first screen each in a task of its own
+ * (lib/hydrate-later.tsx). Preact does not say when that markup differs from its first render: it
+ * quietly changes the page to fit. A page that reads differently after hydrating than before is
  * such a mismatch (the server and the browser rendered different pages), said here as a warning;
  * the e2e suite fails on it. (Splitting a text the server wrote as one into the browser's several
- * is not: the page reads the same.)
+ * is not: the page reads the same.) Resolves once the whole page is hydrated.
  */
-function hydrate(element: ReactNode): void {
+async function hydrate(element: ReactNode): Promise<void> {
   const before = container!.innerHTML;
-  hydrateRoot(container!, element);
-  const after = container!.innerHTML;
+  let beforePart = '';
+  await hydrateInParts(
+    () => {
+      hydrateRoot(container!, element);
+      // The held-back parts are still the server's markup here.
+      warnOnMismatch(before, container!.innerHTML);
+    },
+    {
+      before: () => (beforePart = container!.innerHTML),
+      after: () => warnOnMismatch(beforePart, container!.innerHTML),
+    },
+  );
+}
+
+function warnOnMismatch(before: string, after: string): void {
   if (after === before) return;
   let at = 0;
   while (at < before.length && before[at] === after[at]) at += 1;
@@ -125,7 +144,7 @@ bootstrap().then(
     if (serverRender && seeded && (await canHydrate(serverRender, started))) {
       // The route is loaded: SPEC §4 would stop the spinner after it now (app/after-each-route.tsx).
       spinner.stop();
-      hydrate(app);
+      await hydrate(app);
       container.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
       return;
     }

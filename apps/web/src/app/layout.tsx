@@ -1,4 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react';
+import { HydrateLater } from '../lib/hydrate-later.tsx';
 import { Link, Outlet, ScrollRestoration, useMatches } from '../lib/router/index.ts';
 import { ConsentManager } from '../features/privacy/index.ts';
 import { useTitle } from '../features/titles/index.ts';
@@ -35,7 +36,10 @@ function Shell({ children }: { children?: ReactNode }) {
         <div className={styles.content}>{children}</div>
         <SpinnerOverlay />
       </main>
-      <Footer title={title} />
+      {/* Hydrated after the page's own content (lib/hydrate-later.tsx). */}
+      <HydrateLater>
+        <Footer title={title} />
+      </HydrateLater>
       {/* After the footer: its first-visit bar sticks to the bottom of the window and ends below the footer. */}
       <ConsentManager />
     </div>

@@ -9,6 +9,10 @@ describe('matchPath', () => {
     expect(matchPath('/vilkaar', '/vilkaar-mer')).toBeNull();
     expect(matchPath('/', '/')).not.toBeNull();
     expect(matchPath('/', '/kundeservice')).toBeNull();
+    // An optional param or a splat after the static part: the static part alone matches too.
+    expect(matchPath('/vilkaar/:kind?', '/Vilkaar')?.params).toEqual({ kind: undefined });
+    expect(matchPath('/vilkaar/*', '/vilkaar')).not.toBeNull();
+    expect(matchPath('/vilkaar/:kind?', '/vilkaarene')).toBeNull();
   });
 
   it('takes params, decoded, and leaves an optional one out', () => {

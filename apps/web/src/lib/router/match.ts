@@ -50,8 +50,30 @@ function decode(value: string): string {
   }
 }
 
+const staticHeads = new Map<string, string>();
+
+/**
+ * The pattern's leading static segments, lower-cased ('/faktura/' of '/faktura/:id'): a pathname
+ * that does not start with them cannot match. Most patterns fail there, and the page load matches
+ * its address against every route, so this is checked before a RegExp is compiled for them.
+ */
+function staticHeadOf(pattern: string): string {
+  let head = staticHeads.get(pattern);
+  if (head === undefined) {
+    const dynamic = pattern.search(/[:*]/);
+    head = (dynamic < 0 ? pattern : pattern.slice(0, dynamic)).toLowerCase();
+    // Only ASCII heads: the RegExp's own case-insensitive match is the judge of anything else.
+    if (!/^[\x20-\x7e]*$/.test(head)) head = '';
+    // Without its last slash: '/faktura' matches '/faktura/', and '/ferie/:id?' or '/ferie/*' match '/ferie'.
+    head = head.replace(/\/+$/, '');
+    staticHeads.set(pattern, head);
+  }
+  return head;
+}
+
 /** The params of `pathname` under `pattern`, or null when it does not match (React Router's `matchPath` for a string pattern). */
 export function matchPath(pattern: string, pathname: string): PathMatch | null {
+  if (!pathname.toLowerCase().startsWith(staticHeadOf(pattern))) return null;
   const { regexp, keys } = compile(pattern);
   const match = regexp.exec(pathname);
   if (!match) return null;

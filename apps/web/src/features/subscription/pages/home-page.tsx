@@ -4,6 +4,7 @@ import { hasAccess, homeAgenda, isBusinessAdmin, tasksFor, userFacingState } fro
 import { pages, pathTo } from '../../../app/paths.ts';
 import { telHref } from '../../../lib/format.ts';
 import { Page } from '../../../components/page.tsx';
+import { HydrateLater } from '../../../lib/hydrate-later.tsx';
 import { useSessionUser } from '../../auth/index.ts';
 import { DeliveryNoticeBanner, useTodaysDeliveryNotices } from '../../delivery/index.ts';
 import { useWithdrawalNotice, WithdrawalNotice } from '../../ordering/index.ts';
@@ -79,33 +80,38 @@ export function HomePage() {
         {agenda ? <AttentionPanel agenda={agenda} invitationsPath={invitationsPath} /> : null}
       </div>
 
-      <div className={styles.layout}>
-        {overview && agenda ? (
-          <div className={styles.facts}>
-            <StatusCards overview={overview} agenda={agenda} hasAccess={access} />
+      {/* Below the first screen: hydrated after the rest, each part in a task of its own (lib/hydrate-later.tsx). */}
+      <HydrateLater>
+        <div className={styles.layout}>
+          {overview && agenda ? (
+            <div className={styles.facts}>
+              <StatusCards overview={overview} agenda={agenda} hasAccess={access} />
+            </div>
+          ) : null}
+          <div className={styles.summary}>
+            <SubscriptionSummary subscription={subscription} today={today} />
           </div>
-        ) : null}
-        <div className={styles.summary}>
-          <SubscriptionSummary subscription={subscription} today={today} />
+          <div className={styles.tasks}>
+            <TaskGroups tasks={tasks} />
+          </div>
+          <aside className={styles.help} aria-labelledby="trenger-du-hjelp">
+            <h2 id="trenger-du-hjelp" className={ui.panelHeading}>
+              Trenger du hjelp?
+            </h2>
+            <p className={ui.muted}>Kundeservice svarer på telefon og e-post på hverdager.</p>
+            <p className={ui.text}>
+              <a href={telHref(title.customerCenterPhoneNumber)}>{title.customerCenterPhoneNumber}</a>
+              <br />
+              <a href={`mailto:${title.customerCenterEmail}`}>{title.customerCenterEmail}</a>
+            </p>
+            <Link to={pathTo('customerService')}>Vanlige spørsmål og svar</Link>
+          </aside>
         </div>
-        <div className={styles.tasks}>
-          <TaskGroups tasks={tasks} />
-        </div>
-        <aside className={styles.help} aria-labelledby="trenger-du-hjelp">
-          <h2 id="trenger-du-hjelp" className={ui.panelHeading}>
-            Trenger du hjelp?
-          </h2>
-          <p className={ui.muted}>Kundeservice svarer på telefon og e-post på hverdager.</p>
-          <p className={ui.text}>
-            <a href={telHref(title.customerCenterPhoneNumber)}>{title.customerCenterPhoneNumber}</a>
-            <br />
-            <a href={`mailto:${title.customerCenterEmail}`}>{title.customerCenterEmail}</a>
-          </p>
-          <Link to={pathTo('customerService')}>Vanlige spørsmål og svar</Link>
-        </aside>
-      </div>
+      </HydrateLater>
 
-      <ChangeLog subscription={subscription} />
+      <HydrateLater>
+        <ChangeLog subscription={subscription} />
+      </HydrateLater>
     </Page>
   );
 }
