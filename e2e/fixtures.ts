@@ -7,8 +7,8 @@ import { test as base, expect, type BrowserContext, type Page } from '@playwrigh
 // fix is in the page, never in a weaker policy.
 //
 // It also fails a test on a hydration mismatch (docs/decisions/032): the browser's first render of
-// a page the server rendered differed from the server's, which apps/web/src/main.tsx says with a
-// console warning. And after `goto` and `reload` it waits until such a page works (its scripts have
+// a page the server rendered differed from the server's, which apps/web/src/app/hydration-check.ts
+// says with a console warning (asked for here: a subscriber's browser does without the check). And after `goto` and `reload` it waits until such a page works (its scripts have
 // taken over the server's markup), as a person would be a moment later: before that, a click on a
 // button does nothing.
 
@@ -61,6 +61,10 @@ async function watch(context: BrowserContext, violations: CspViolation[], mismat
   }
   context.on('console', (message) => {
     if (message.type() === 'warning' && message.text().startsWith('Hydration mismatch')) mismatches.push(`${message.page()?.url() ?? ''}: ${message.text()}`);
+  });
+  // The page runs the mismatch check only when asked (apps/web/src/app/hydration-check.ts).
+  await context.addInitScript(() => {
+    (window as unknown as { __minsideHydrationCheck?: boolean }).__minsideHydrationCheck = true;
   });
   await context.exposeBinding(binding, ({ page }, violation: Omit<CspViolation, 'url'>) => {
     violations.push({ url: page.url(), ...violation });

@@ -106,34 +106,14 @@ async function canHydrate(rendered: ServerRenderData, { queryClient, router, tit
 
 /**
  * Hydrates the server's markup, the parts below the first screen each in a task of its own
- * (lib/hydrate-later.tsx). Preact does not say when that markup differs from its first render: it
- * quietly changes the page to fit. A page that reads differently after hydrating than before is
- * such a mismatch (the server and the browser rendered different pages), said here as a warning;
- * the e2e suite fails on it. (Splitting a text the server wrote as one into the browser's several
- * is not: the page reads the same.) Resolves once the whole page is hydrated.
+ * (lib/hydrate-later.tsx). Resolves once the whole page is hydrated. Where the e2e suite asks for
+ * it (`window.__minsideHydrationCheck`, e2e/fixtures.ts), with the mismatch check around each step.
  */
 async function hydrate(element: ReactNode): Promise<void> {
-  const before = container!.innerHTML;
-  let beforePart = '';
-  await hydrateInParts(
-    () => {
-      hydrateRoot(container!, element);
-      // The held-back parts are still the server's markup here.
-      warnOnMismatch(before, container!.innerHTML);
-    },
-    {
-      before: () => (beforePart = container!.innerHTML),
-      after: () => warnOnMismatch(beforePart, container!.innerHTML),
-    },
-  );
-}
-
-function warnOnMismatch(before: string, after: string): void {
-  if (after === before) return;
-  let at = 0;
-  while (at < before.length && before[at] === after[at]) at += 1;
-  const around = (html: string) => html.slice(Math.max(0, at - 80), at + 80);
-  console.warn(`Hydration mismatch: the browser's first render differs from the page the server rendered.\nserver:  …${around(before)}…\nbrowser: …${around(after)}…`);
+  const asked = (window as unknown as { __minsideHydrationCheck?: boolean }).__minsideHydrationCheck === true;
+  const check = asked ? (await import('./app/hydration-check.ts')).createHydrationCheck(container!) : null;
+  const hydrateFirst = () => hydrateRoot(container!, element);
+  await hydrateInParts(() => (check ? check.around(hydrateFirst) : hydrateFirst()), check ?? undefined);
 }
 
 bootstrap().then(

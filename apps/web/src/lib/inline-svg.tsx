@@ -1,11 +1,11 @@
 import { useEffect, type ReactNode } from 'react';
 import { queryOptions, useQuery } from './query/index.ts';
-import { loadSvg } from './load-svg.ts';
 
 function svgQueryOptions(src: string, decorative: boolean) {
   return queryOptions({
     queryKey: ['svg', src, decorative] as const,
-    queryFn: ({ signal }) => loadSvg(src, { signal, decorative }),
+    // The loader's module when a graphic is first fetched: a page the server rendered has its graphics inline already.
+    queryFn: ({ signal }) => import('./load-svg.ts').then(({ loadSvg }) => loadSvg(src, { signal, decorative })),
     staleTime: Infinity,
     gcTime: Infinity,
     retry: false,

@@ -112,7 +112,8 @@ export function createSessionChecker({ store, fetchSession, now = () => systemCl
       // Set by rememberUser while this was asked for (the await hides the change from TypeScript's narrowing).
       const changed = changedUser as User | null;
       changedUser = null;
-      if (started === generation) setSignedIn(store, changed && session.user.sp_id === changed.sp_id ? { ...session, user: changed } : session, now());
+      // Another user's answer cannot come here: a login goes through remember, which starts a new generation.
+      if (started === generation) setSignedIn(store, changed ? { ...session, user: changed } : session, now());
     } catch (error) {
       if (started === generation) {
         // 401 is a definite answer; anything else is a failed call and starts the block.

@@ -13,6 +13,10 @@ describe('matchPath', () => {
     expect(matchPath('/vilkaar/:kind?', '/Vilkaar')?.params).toEqual({ kind: undefined });
     expect(matchPath('/vilkaar/*', '/vilkaar')).not.toBeNull();
     expect(matchPath('/vilkaar/:kind?', '/vilkaarene')).toBeNull();
+    // The segments as the pattern language reads them: a relative pattern, a doubled slash, a colon inside a segment.
+    expect(matchPath('vilkaar', '/vilkaar')).not.toBeNull();
+    expect(matchPath('/vilkaar//bedrift', '/vilkaar/bedrift')).not.toBeNull();
+    expect(matchPath('/a:b/:id', '/a:b/7')?.params).toEqual({ id: '7' });
   });
 
   it('takes params, decoded, and leaves an optional one out', () => {

@@ -50,30 +50,17 @@ function decode(value: string): string {
   }
 }
 
-const staticHeads = new Map<string, string>();
-
-/**
- * The pattern's leading static segments, lower-cased ('/faktura/' of '/faktura/:id'): a pathname
- * that does not start with them cannot match. Most patterns fail there, and the page load matches
- * its address against every route, so this is checked before a RegExp is compiled for them.
- */
-function staticHeadOf(pattern: string): string {
-  let head = staticHeads.get(pattern);
-  if (head === undefined) {
-    const dynamic = pattern.search(/[:*]/);
-    head = (dynamic < 0 ? pattern : pattern.slice(0, dynamic)).toLowerCase();
-    // Only ASCII heads: the RegExp's own case-insensitive match is the judge of anything else.
-    if (!/^[\x20-\x7e]*$/.test(head)) head = '';
-    // Without its last slash: '/faktura' matches '/faktura/', and '/ferie/:id?' or '/ferie/*' match '/ferie'.
-    head = head.replace(/\/+$/, '');
-    staticHeads.set(pattern, head);
-  }
-  return head;
-}
-
 /** The params of `pathname` under `pattern`, or null when it does not match (React Router's `matchPath` for a string pattern). */
 export function matchPath(pattern: string, pathname: string): PathMatch | null {
-  if (!pathname.toLowerCase().startsWith(staticHeadOf(pattern))) return null;
+  // Most patterns fail on their static segments ('/faktura' of '/faktura/:id'; '/ferie/:id?' also
+  // matches '/ferie'), checked before a RegExp is compiled for them: the page load matches its
+  // address against every route. The segments as `compile` reads them; the route table is ASCII.
+  let head = '';
+  for (const segment of pattern.toLowerCase().split('/')) {
+    if (segment[0] === ':' || segment === '*') break;
+    if (segment) head += `/${segment}`;
+  }
+  if (!pathname.toLowerCase().startsWith(head)) return null;
   const { regexp, keys } = compile(pattern);
   const match = regexp.exec(pathname);
   if (!match) return null;
