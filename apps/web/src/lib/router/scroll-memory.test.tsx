@@ -1,20 +1,28 @@
 import { act, cleanup, render, screen } from '@testing-library/preact';
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { createBrowserRouter, Outlet, RouterProvider, ScrollRestoration } from './index.ts';
 
 const SCROLL_STORAGE_KEY = 'minside-scroll-positions';
 
-function startRouter() {
+function DefaultLayout() {
+  return (
+    <>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}
+
+/** A browser router on `/start` and `/a`, rendered with `Layout` around the pages. */
+function startRouter(Layout: () => ReactElement = DefaultLayout) {
   const router = createBrowserRouter([
     {
-      Component: () => (
-        <>
-          <Outlet />
-          <ScrollRestoration />
-        </>
-      ),
-      children: [{ path: '/start', loader: () => null, element: <h1>Start</h1> }],
+      Component: Layout,
+      children: [
+        { path: '/start', loader: () => null, element: <h1>Start</h1> },
+        { path: '/a', loader: () => null, element: <h1>A</h1> },
+      ],
     },
   ]);
   render(<RouterProvider router={router} />);
@@ -66,16 +74,7 @@ describe('the scroll memory on a page load', () => {
       );
     }
     window.history.replaceState(null, '', '/start');
-    const router = createBrowserRouter([
-      {
-        Component: Layout,
-        children: [
-          { path: '/start', loader: () => null, element: <h1>Start</h1> },
-          { path: '/a', loader: () => null, element: <h1>A</h1> },
-        ],
-      },
-    ]);
-    render(<RouterProvider router={router} />);
+    const router = startRouter(Layout);
     await screen.findByRole('heading', { name: 'Start' });
     vi.spyOn(window, 'scrollY', 'get').mockReturnValue(400);
     await act(() => router.navigate('/a'));
