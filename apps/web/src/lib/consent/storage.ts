@@ -22,11 +22,11 @@ export function isPurposeGranted(purpose: OptionalConsentPurpose): boolean {
 /** The choice kept in this browser, or null when the visitor has not chosen yet. */
 export function readStoredChoices(): ConsentChoices | null {
   const cookies = pageCookies();
-  const stored = (purpose: OptionalConsentPurpose) => readStorage(consentStorageKey(purpose));
-  const cookie = (purpose: OptionalConsentPurpose) => readCookie(consentCookieName(purpose), cookies);
-  if (optionalConsentPurposes.every((purpose) => stored(purpose) === null && cookie(purpose) === null)) return null;
-  const granted = (purpose: OptionalConsentPurpose) => isConsentGranted(stored(purpose), cookie(purpose));
-  return { analytics: granted('analytics'), marketing: granted('marketing'), personalisation: granted('personalisation') };
+  // Each key and cookie read once.
+  const kept = optionalConsentPurposes.map((purpose) => [purpose, readStorage(consentStorageKey(purpose)), readCookie(consentCookieName(purpose), cookies)] as const);
+  if (kept.every(([, stored, cookie]) => stored === null && cookie === null)) return null;
+  // One entry per purpose of ConsentChoices.
+  return Object.fromEntries(kept.map(([purpose, stored, cookie]) => [purpose, isConsentGranted(stored, cookie)])) as ConsentChoices;
 }
 
 /**
