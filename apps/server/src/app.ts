@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Catalogue } from '@minside/titles';
 import { ConfigError, noRealPaymentProviderMessage, type Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { OneLinePerRequest } from './lib/request-log.ts';
+import { responseSerializerCompiler } from './lib/response-check.ts';
 import { redactUrl } from './lib/log-redaction.ts';
 import { registerCsrfProtection } from './plugins/csrf.ts';
 import { createClientErrorHandler, createFrameworkErrorHandler, registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
@@ -108,7 +109,8 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   // JSON only: a text/plain body is what a cross-site form can send, so it gets a 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Every answer is checked against its response schema on the way out (ADR 020), compiled per schema (ADR 038).
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -107,7 +107,7 @@ const familyInvitationSchema = z.object({
   invitedAt: z.string(),
   acceptedAt: z.string().nullable(),
   /** The links are bearer (ADR 010): the e-mail of the login that accepted, when it is not the invited address. */
-  acceptedBy: z.string().nullable().default(null),
+  acceptedBy: z.string().nullable(),
 });
 export type FamilyInvitation = z.infer<typeof familyInvitationSchema>;
 
