@@ -15,10 +15,12 @@ function send(reply: FastifyReply, statusCode: number, body: ApiError): FastifyR
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   // Node's own check answers a bare 400 without headers or body; app.ts turns it off (`requireHostHeader`) for this one.
-  app.addHook('onRequest', async (request) => {
+  // Callback style, as every hook on each request (ADR 038); a throw is the hook's error.
+  app.addHook('onRequest', (request, _reply, done) => {
     const { httpVersionMajor, httpVersionMinor } = request.raw;
     const http11 = httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
     if (http11 && !request.headers.host) throw new AppError(400, errorCodes.validation, errorMessages.validation);
+    done();
   });
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
@@ -89,14 +91,19 @@ export function registerDrainingAnswer(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+  // Callback style (ADR 038): an answer sent from the hook goes without `done`, as Fastify's hooks take it.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!draining) {
+      done();
+      return;
+    }
     request.log.info('refused while closing');
     reply.header('connection', 'close');
-    return send(reply, 503, { code: errorCodes.unavailable, message: errorMessages.unavailable });
+    send(reply, 503, { code: errorCodes.unavailable, message: errorMessages.unavailable });
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, _payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done();
   });
 }
 

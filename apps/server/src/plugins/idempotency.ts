@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
 import type { IdempotencyStore } from '../lib/shared-state/index.ts';
@@ -40,21 +40,19 @@ function fingerprintOf(request: FastifyRequest): string {
 export function registerIdempotency(app: FastifyInstance, options: { store: IdempotencyStore; sessions: Pick<SessionStore, 'find'> }): void {
   const { store, sessions } = options;
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!unsafeMethods.has(request.method) || routeScope(request) !== 'api') return;
-    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (key === undefined) return;
+  /** Claims the key of a write, or answers it from the stored answer: true when it answered. */
+  async function claimOrReplay(request: FastifyRequest, reply: FastifyReply, key: string | string[]): Promise<boolean> {
     if (typeof key !== 'string' || !keyPattern.test(key)) {
       throw new AppError(400, errorCodes.validation, errorMessages.validation, 'Idempotency-Key must be 8 to 200 printable ASCII characters');
     }
     const session = await sessions.find(request);
-    if (!session) return;
+    if (!session) return false;
     const scope = `${session.user.id}:${request.method} ${request.routeOptions.url ?? ''}:${key}`;
     const claim = await store.claim(scope, fingerprintOf(request));
     switch (claim.kind) {
       case 'claimed':
         claims.set(request, scope);
-        return;
+        return false;
       case 'mismatch':
         throw new AppError(409, errorCodes.idempotencyKeyReused, errorMessages.idempotencyKeyReused);
       case 'inProgress':
@@ -63,15 +61,14 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
         const { status, contentType, body } = claim.response;
         reply.code(status).header(IDEMPOTENT_REPLAY_HEADER, 'true');
         if (contentType) reply.header('content-type', contentType);
-        return reply.send(body === '' ? undefined : body);
+        reply.send(body === '' ? undefined : body);
+        return true;
       }
     }
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const scope = claims.get(request);
-    if (scope === undefined) return payload;
-    claims.delete(request);
+  /** Keeps the answer to a claimed key for its retries, or lets the claim go; never fails the answer. */
+  async function keepAnswer(request: FastifyRequest, reply: FastifyReply, scope: string, payload: unknown): Promise<void> {
     try {
       const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : null;
       if (reply.statusCode >= 500 || reply.statusCode === 429 || text === null) {
@@ -84,6 +81,28 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
       // The answer still goes out; the claim ends with its lease and a retry runs the call then.
       request.log.error({ err: error }, 'idempotency: could not keep the answer');
     }
-    return payload;
+  }
+
+  // Callback style (ADR 038): on every request but a keyed write, both hooks pass at once, without a promise.
+  app.addHook('preHandler', (request, reply, done) => {
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (!unsafeMethods.has(request.method) || routeScope(request) !== 'api' || key === undefined) {
+      done();
+      return;
+    }
+    // An answer from the store is sent here, and then the chain must not go on to the handler.
+    claimOrReplay(request, reply, key).then((answered) => {
+      if (!answered) done();
+    }, done);
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const scope = claims.get(request);
+    if (scope === undefined) {
+      done();
+      return;
+    }
+    claims.delete(request);
+    void keepAnswer(request, reply, scope, payload).then(() => done());
   });
 }

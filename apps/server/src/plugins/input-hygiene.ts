@@ -37,12 +37,13 @@ function containsMatch(value: unknown, pattern: RegExp): boolean {
  * The rule follows the matched route (plugins/route-scope.ts), however the path was spelled.
  */
 export function registerInputHygiene(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // Callback style, as every hook on each request (ADR 038); a throw is the hook's error.
+  app.addHook('preValidation', (request, _reply, done) => {
     const scope = routeScope(request);
     const pattern = scope === 'api' ? loneSurrogate : scope === 'identityForm' ? loneSurrogateOrNul : undefined;
-    if (!pattern) return;
-    if (containsMatch(request.body, pattern) || containsMatch(request.params, pattern) || containsMatch(request.query, pattern)) {
+    if (pattern && (containsMatch(request.body, pattern) || containsMatch(request.params, pattern) || containsMatch(request.query, pattern))) {
       throw new AppError(400, errorCodes.validation, errorMessages.validation);
     }
+    done();
   });
 }

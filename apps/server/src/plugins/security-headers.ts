@@ -53,7 +53,8 @@ export function securityHeaders(options: { https: boolean; csp?: string; sources
 
 export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean; sources?: CspSources }): void {
   const headers = securityHeaders(options);
-  app.addHook('onSend', async (request, reply) => {
+  // Callback style, as every hook on each request (ADR 038).
+  app.addHook('onSend', (request, reply, _payload, done) => {
     // A route that set its own CSP (the provider's pages) keeps it.
     for (const [name, value] of Object.entries(headers)) {
       if (name === 'content-security-policy' && reply.hasHeader(name)) continue;
@@ -63,5 +64,6 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { https: 
     // the URL's spelling: plugins/route-scope.ts). Anything else that did not choose its own
     // caching (the SPA's assets and page do) is not stored either: errors, 404s, health.
     if (routeScope(request) === 'api' || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done();
   });
 }
