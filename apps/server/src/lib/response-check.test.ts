@@ -175,14 +175,88 @@ describe('responseSerializerCompiler', () => {
     ['a date', z.object({ at: z.date() }), [{ at: new Date(Date.UTC(2026, 10, 27)) }, { at: '2026-11-27' }]],
     ['strings to escape', z.array(z.string()), [['"\\\n\u2028', '\ud800', 'Ærlig «sitat»']]],
   ];
+  // Found by a review of the first version: each of these once came out differently.
+  const keyed = (key: string) => `key:${key}`;
+  interface TreeNode {
+    name: string;
+    children: TreeNode[];
+  }
+  const treeNode: z.ZodType<TreeNode> = z.object({
+    name: z.string(),
+    get children() {
+      return z.array(treeNode);
+    },
+  });
+  const discriminated = z.discriminatedUnion('k', [z.object({ k: z.literal('a').optional(), p: z.string() }), z.object({ k: z.literal('b').optional(), q: z.string() })]);
+  const circular: Record<string, unknown> = { s: 5 };
+  circular.self = circular;
+  corners.push(
+    ['a check that rewrites: trim', z.object({ a: z.string().trim().toLowerCase() }), [{ a: '  X  ' }, { a: 'x' }]],
+    ['a check that rewrites: a URL', z.object({ a: z.url() }), [{ a: ' https://example.com/\t' }, { a: 'https://example.com/' }, { a: 'ikke en adresse' }]],
+    ['a check that rewrites into another type', z.string().overwrite(() => 5 as unknown as string), ['x']],
+    ['a boolean with a check', z.object({ a: z.boolean().refine((value) => value) }), [{ a: false }, { a: true }]],
+    ['coercion and a missing key', z.object({ a: z.coerce.string(), b: z.coerce.boolean() }), [{}, { a: 1, b: 0 }]],
+    ['an exact optional', z.object({ a: z.string().exactOptional() }), [{ a: undefined }, {}, { a: 'x' }]],
+    ['a key that is a symbol', z.object({ [Symbol('hidden')]: z.string(), b: z.string() }), [{ b: 'x' }]],
+    [
+      'toJSON that reads its key',
+      z.object({ a: z.unknown(), list: z.array(z.unknown()) }),
+      [
+        { a: { toJSON: keyed }, list: [{ toJSON: keyed }] },
+        { a: new Date(Date.UTC(2026, 10, 27)), list: [] },
+      ],
+    ],
+    ['a key named toJSON', z.object({ toJSON: z.any() }), [{ toJSON: () => 'hi' }]],
+    [
+      'a BigInt where a string should be',
+      z.object({ n: z.bigint(), s: z.string() }),
+      [
+        { n: 1n, s: 1 },
+        { n: 1n, s: 'x' },
+      ],
+    ],
+    ['a BigInt or a cycle before the option that fits', z.union([z.object({ n: z.any(), s: z.string() }), z.object({ s: z.number() })]), [{ n: 1n, s: 5 }, circular]],
+    [
+      'an optional key with a check, absent, in a union',
+      z.union([
+        z.object({
+          a: z
+            .string()
+            .optional()
+            .refine((value) => value !== undefined),
+          b: z.string(),
+        }),
+        z.object({}),
+      ]),
+      [{ b: 'x' }, { a: 'y', b: 'x' }],
+    ],
+    ['a discriminated union in a union', z.union([discriminated, z.object({})]), [{ p: 'x' }, { k: 'b', q: 'y' }, { k: 'c' }]],
+    [
+      'a schema that contains itself',
+      treeNode,
+      [
+        { name: 'a', children: [{ name: 'b', children: [] }] },
+        { name: 'a', children: [{ name: 1, children: [] }] },
+      ],
+    ],
+  );
+
   it.each(corners)('answers as the library does: %s', (_, schema, values) => {
     const { ours, library } = serializersOf(schema);
     const writer = compileResponseWriter(schema);
     for (const value of values) {
       const expected = outcome(library, value);
       expect(outcome(ours, value)).toBe(expected);
-      if (!expected.startsWith('threw')) expect(writer(value)).toBe(expected);
+      // The writer never writes what the library would not send; where it cannot tell, it says so and the library answers.
+      const written = writer(value);
+      if (typeof written === 'string') expect(written).toBe(expected);
+      else if (!expected.startsWith('threw')) expect(String(written)).toBe('Symbol(unsure)');
     }
+  });
+
+  it('takes a schema wrapped as { properties }, as the library does', () => {
+    const ours = responseSerializerCompiler({ schema: { properties: subscriptionSchema }, method: 'GET', url: '/api/test', httpStatus: '200' });
+    expect(ours(subscription)).toBe(serializersOf(subscriptionSchema).library(subscription));
   });
 
   it('refuses a schema that is not zod at compile time', () => {

@@ -90,10 +90,14 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
       done();
       return;
     }
-    // An answer from the store is sent here, and then the chain must not go on to the handler.
-    claimOrReplay(request, reply, key).then((answered) => {
-      if (!answered) done();
-    }, done);
+    // An answer replayed from the store has been sent: then `done` is never called, so the handler
+    // cannot run (Fastify's `reply.sent` turns true only when the answer has been written out).
+    claimOrReplay(request, reply, key).then(
+      (replayed) => {
+        if (!replayed) done();
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error('idempotency: the claim failed', { cause: error })),
+    );
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -103,6 +107,7 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
       return;
     }
     claims.delete(request);
-    void keepAnswer(request, reply, scope, payload).then(() => done());
+    // Keeping the answer: the promise goes to Fastify's runner (not `done` in a `then`), whose try/catch takes what the rest of the chain throws.
+    return keepAnswer(request, reply, scope, payload).then(() => payload);
   });
 }
