@@ -243,6 +243,21 @@ function resolveSchema(schema: unknown): z.core.$ZodType {
 }
 
 /**
+ * Writers by schema object. Compiling one takes a fraction of a millisecond, and an app has
+ * hundreds of response schemas, most never answered in a given process (a test builds many
+ * apps): a writer is compiled on its schema's first answer and shared by every app in the process.
+ */
+const writers = new WeakMap<z.core.$ZodType, ((value: unknown) => Text) | null>();
+function writerFor(schema: z.core.$ZodType): ((value: unknown) => Text) | null {
+  let write = writers.get(schema);
+  if (write === undefined) {
+    write = checksAlikeBothWays(schema) ? compileResponseWriter(schema) : null;
+    writers.set(schema, write);
+  }
+  return write;
+}
+
+/**
  * Every response with a schema is checked against it before it is sent (ADR 020): a payload that
  * does not fit is a `ResponseSerializationError` (a 500 without internals), and keys the schema
  * does not name are stripped. This is fastify-type-provider-zod's `serializerCompiler`, cheaper
@@ -252,8 +267,9 @@ function resolveSchema(schema: unknown): z.core.$ZodType {
  */
 export const responseSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema: routeSchema, method, url }) => {
   const schema = resolveSchema(routeSchema);
-  const write = checksAlikeBothWays(schema) ? compileResponseWriter(schema) : undefined;
+  let write: ((value: unknown) => Text) | null | undefined;
   return (data: unknown) => {
+    if (write === undefined) write = writerFor(schema);
     const text = write?.(data);
     if (typeof text === 'string') return text;
     const result = z.safeEncode(schema, data);
