@@ -5,6 +5,7 @@
 // fails when the PostgreSQL or Redis paths did not run at all (CI).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { failuresOfFile, problemsFileOf, UNHANDLED } from './problems-reporter.mjs';
 
@@ -94,9 +95,37 @@ export function summaryLines(reportsDir) {
     if (run.problems.length > PROBLEMS_SHOWN) lines.push(`    … ${run.problems.length - PROBLEMS_SHOWN} more in ${path.relative(reportsDir, problemsFileOf(run.file))}`);
   }
   const playwright = read(path.join(reportsDir, 'playwright.json'));
-  if (playwright?.stats) lines.push(`  playwright.json: ${(playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0)} passed, ${playwright.stats.unexpected ?? 0} failed`);
+  if (playwright?.stats) {
+    const { expected = 0, flaky = 0, unexpected = 0, skipped = 0 } = playwright.stats;
+    // Skipped: the journeys that depend on a failed project do not run (e2e/playwright.config.ts).
+    lines.push(`  playwright.json: ${expected + flaky} passed, ${unexpected} failed${skipped > 0 ? `, ${skipped} not run` : ''}`);
+    const failures = playwrightFailures(playwright);
+    for (const failure of failures.slice(0, PROBLEMS_SHOWN)) lines.push(`    ${failure}`);
+    if (failures.length > PROBLEMS_SHOWN) lines.push(`    … ${failures.length - PROBLEMS_SHOWN} more in playwright.json`);
+  }
   return lines;
 }
+
+/** Each failed test as `file:line › title: the first line of its last error`, and each error outside any test. */
+function playwrightFailures(report) {
+  const failures = [];
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.errors?.[0]?.message ?? test.results?.at(-1)?.error?.message ?? '';
+        failures.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
+  for (const error of report.errors ?? []) failures.push(`error outside any test: ${firstLine(error.message ?? '')}`);
+  return failures;
+}
+
+// Playwright's messages carry terminal colours and a long call log after the first line.
+const firstLine = (message) => stripVTControlCharacters(message).split('\n')[0].trim().slice(0, 300);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);

@@ -58,4 +58,32 @@ describe('the CI summary', () => {
     expect(summed(at)).toEqual({ passed: 1, failed: 0 });
     expect(linesOf(at)).toEqual(['  vitest.json: 1 passed, 0 failed']);
   });
+
+  it('names each failed e2e test with its first error line, and counts the journeys that did not run', () => {
+    const at = reports(report([{ status: 'passed', tests: ['passed'] }]));
+    const spec = (title: string, line: number, status: string, message?: string) => ({
+      title,
+      file: 'billing.spec.ts',
+      line,
+      tests: [{ projectName: 'chromium', status, results: [{ status: 'failed', errors: message ? [{ message }] : [] }] }],
+    });
+    writeFileSync(
+      path.join(at, 'playwright.json'),
+      JSON.stringify({
+        stats: { expected: 1, flaky: 1, unexpected: 1, skipped: 6 },
+        suites: [
+          {
+            title: 'billing.spec.ts',
+            specs: [spec('pays', 10, 'expected')],
+            suites: [
+              { title: 'invoices', specs: [spec('shows the PDF', 42, 'unexpected', '\u001b[31mError: expect(locator).toBeVisible() failed\u001b[39m\n\nLocator: …'), spec('retried', 50, 'flaky')] },
+            ],
+          },
+        ],
+        errors: [],
+      }),
+    );
+    expect(summed(at)).toEqual({ passed: 1 + 2, failed: 1 });
+    expect(linesOf(at).slice(1)).toEqual(['  playwright.json: 2 passed, 1 failed, 6 not run', '    billing.spec.ts:42 › shows the PDF: Error: expect(locator).toBeVisible() failed']);
+  });
 });
