@@ -9,9 +9,9 @@ import type { Database } from './db/client.ts';
 import { OneLinePerRequest } from './lib/request-log.ts';
 import { responseSerializerCompiler } from './lib/response-check.ts';
 import { redactUrl } from './lib/log-redaction.ts';
-import { registerCsrfProtection } from './plugins/csrf.ts';
-import { createClientErrorHandler, createFrameworkErrorHandler, registerDrainingAnswer, registerErrorHandling } from './plugins/errors.ts';
-import { registerSecurityHeaders, securityHeaders, spaCsp } from './plugins/security-headers.ts';
+import { createClientErrorHandler, createFrameworkErrorHandler, registerErrorHandling } from './plugins/errors.ts';
+import { registerEdgeRules } from './plugins/edge.ts';
+import { securityHeaders, spaCsp } from './plugins/security-headers.ts';
 import { registerSpa } from './pages/spa.ts';
 import { createPageBootstrap } from './pages/spa-bootstrap.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
@@ -90,7 +90,7 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: 256 * 1024,
     forceCloseConnections: 'idle',
-    // registerDrainingAnswer (plugins/errors.ts) answers requests that arrive while closing, in Norwegian.
+    // The edge's onRequest (plugins/edge.ts) answers requests that arrive while closing, in Norwegian.
     return503OnClosing: false,
     // What Fastify and Node's HTTP parser refuse before there is a route (a path that does not
     // decode, a parameter over maxParamLength's 100 characters, a URL or headers over Node's
@@ -111,17 +111,11 @@ export async function buildApp({ config, database, catalogue, now }: AppDependen
   app.setValidatorCompiler(validatorCompiler);
   // Every answer is checked against its response schema on the way out (ADR 020), compiled per schema (ADR 038).
   app.setSerializerCompiler(responseSerializerCompiler);
-  // Callback style, as every hook on each request: an async hook costs a promise and a microtask (ADR 038).
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
-  registerDrainingAnswer(app);
+  // Request id, draining, Host, CSRF and the security headers: one onRequest and one onSend hook (ADR 039).
+  registerEdgeRules(app, { https, sources: thirdPartySources(config.clientSettings) });
   registerErrorHandling(app);
-  registerCsrfProtection(app);
   registerInputHygiene(app);
   if (production) refuseDevRoutes(app);
-  registerSecurityHeaders(app, { https, sources: thirdPartySources(config.clientSettings) });
   await app.register(fastifyCookie);
 
   // Sessions, login tokens, throttles, rate limits and idempotent answers: Redis with REDIS_URL, else the database (ADR 018).

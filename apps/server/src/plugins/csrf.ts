@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
 import { routeScope } from './route-scope.ts';
@@ -14,12 +14,9 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Which calls are "/api" is the route the router matched (plugins/route-scope.ts), not the
  * spelling of the URL: `POST /%61pi/family/leave` is `POST /api/family/leave`.
  */
-export function registerCsrfProtection(app: FastifyInstance): void {
-  // Callback style, as every hook that runs on each request (ADR 038: an async hook costs a promise and a microtask); a throw is the hook's error.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (unsafeMethods.has(request.method) && routeScope(request) === 'api') refuseCrossSiteOrNonJson(request);
-    done();
-  });
+export function refuseCrossSiteWrite(request: FastifyRequest): void {
+  // Runs in the edge's onRequest (plugins/edge.ts), before the signed-in areas' own: a cross-site write is refused before its session is looked at.
+  if (unsafeMethods.has(request.method) && routeScope(request) === 'api') refuseCrossSiteOrNonJson(request);
 }
 
 function refuseCrossSiteOrNonJson(request: FastifyRequest): void {

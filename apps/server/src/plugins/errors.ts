@@ -10,18 +10,21 @@ function send(reply: FastifyReply, statusCode: number, body: ApiError): FastifyR
 }
 
 /**
+ * An HTTP/1.1 request without Host is a 400 like any other refusal. Node's own check answers a bare
+ * 400 without headers or body; app.ts turns it off (`requireHostHeader`) for this one, which the
+ * edge's onRequest runs (plugins/edge.ts).
+ */
+export function refuseWithoutHost(request: FastifyRequest): void {
+  const { httpVersionMajor, httpVersionMinor } = request.raw;
+  const http11 = httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
+  if (http11 && !request.headers.host) throw new AppError(400, errorCodes.validation, errorMessages.validation);
+}
+
+/**
  * Turns every error into `{ code, message }`: 4xx for what the caller can fix, 503 when the
  * database is away, 500 without internals otherwise (logged with the request id).
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  // Node's own check answers a bare 400 without headers or body; app.ts turns it off (`requireHostHeader`) for this one.
-  // Callback style, as every hook on each request (ADR 038); a throw is the hook's error.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const { httpVersionMajor, httpVersionMinor } = request.raw;
-    const http11 = httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
-    if (http11 && !request.headers.host) throw new AppError(400, errorCodes.validation, errorMessages.validation);
-    done();
-  });
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       const body: ApiError = { code: error.code, message: error.message };
@@ -83,7 +86,7 @@ declare module 'fastify' {
  * too, so that a keep-alive connection ends after the answer it is owed. The log line tells a
  * request refused at the door from one that was accepted (test/reliability.test.ts relies on it).
  */
-export function registerDrainingAnswer(app: FastifyInstance): void {
+export function registerDraining(app: FastifyInstance): () => boolean {
   let draining = false;
   app.decorate('beginDraining', () => {
     draining = true;
@@ -91,20 +94,15 @@ export function registerDrainingAnswer(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  // Callback style (ADR 038): an answer sent from the hook goes without `done`, as Fastify's hooks take it.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!draining) {
-      done();
-      return;
-    }
-    request.log.info('refused while closing');
-    reply.header('connection', 'close');
-    send(reply, 503, { code: errorCodes.unavailable, message: errorMessages.unavailable });
-  });
-  app.addHook('onSend', (_request, reply, _payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done();
-  });
+  // The edge's hooks (plugins/edge.ts) answer with answerWhileDraining and close the connection after each answer while it is true.
+  return () => draining;
+}
+
+/** The answer to a request that arrived while the server closes. */
+export function answerWhileDraining(request: FastifyRequest, reply: FastifyReply): void {
+  request.log.info('refused while closing');
+  reply.header('connection', 'close');
+  send(reply, 503, { code: errorCodes.unavailable, message: errorMessages.unavailable });
 }
 
 export function sendApiNotFound(reply: FastifyReply): FastifyReply {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
 import type { IdempotencyStore } from '../lib/shared-state/index.ts';
-import { routeScope } from './route-scope.ts';
+import { hooksOf, onScopedRoute } from './route-scope.ts';
 import type { SessionStore } from './session.ts';
 
 const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -84,9 +84,9 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
   }
 
   // Callback style (ADR 038): on every request but a keyed write, both hooks pass at once, without a promise.
-  app.addHook('preHandler', (request, reply, done) => {
+  const claimHook: preHandlerHookHandler = (request, reply, done) => {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (!unsafeMethods.has(request.method) || routeScope(request) !== 'api' || key === undefined) {
+    if (!unsafeMethods.has(request.method) || key === undefined) {
       done();
       return;
     }
@@ -98,9 +98,9 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
       },
       (error: unknown) => done(error instanceof Error ? error : new Error('idempotency: the claim failed', { cause: error })),
     );
-  });
+  };
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const keepHook: onSendHookHandler = (request, reply, payload, done) => {
     const scope = claims.get(request);
     if (scope === undefined) {
       done();
@@ -109,5 +109,13 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
     claims.delete(request);
     // Keeping the answer: the promise goes to Fastify's runner (not `done` in a `then`), whose try/catch takes what the rest of the chain throws.
     return keepAnswer(request, reply, scope, payload).then(() => payload);
+  };
+
+  // Hooks of the API's state-changing routes only, added as they are registered (ADR 039): a read
+  // runs neither. The route's own hooks come after them, and @fastify/compress (registered later) after those.
+  onScopedRoute(app, (route, scope) => {
+    if (scope !== 'api' || ![route.method].flat().some((method) => unsafeMethods.has(method))) return;
+    route.preHandler = [claimHook, ...hooksOf(route.preHandler)];
+    route.onSend = [keepHook, ...hooksOf(route.onSend)];
   });
 }

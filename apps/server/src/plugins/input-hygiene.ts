@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
-import { routeScope } from './route-scope.ts';
+import { hooksOf, onScopedRoute } from './route-scope.ts';
 
 // Matched per UTF-16 code unit (no `u` flag), which is what finds a surrogate without its pair.
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -37,13 +37,17 @@ function containsMatch(value: unknown, pattern: RegExp): boolean {
  * The rule follows the matched route (plugins/route-scope.ts), however the path was spelled.
  */
 export function registerInputHygiene(app: FastifyInstance): void {
-  // Callback style, as every hook on each request (ADR 038); a throw is the hook's error.
-  app.addHook('preValidation', (request, _reply, done) => {
-    const scope = routeScope(request);
+  // A hook of each route it guards, chosen by the route's scope when it is registered (ADR 039):
+  // no hook at all on the others, and no scope to look up per request. Callback style (ADR 038); a throw is the hook's error.
+  onScopedRoute(app, (route, scope) => {
     const pattern = scope === 'api' ? loneSurrogate : scope === 'identityForm' ? loneSurrogateOrNul : undefined;
-    if (pattern && (containsMatch(request.body, pattern) || containsMatch(request.params, pattern) || containsMatch(request.query, pattern))) {
-      throw new AppError(400, errorCodes.validation, errorMessages.validation);
-    }
-    done();
+    if (!pattern) return;
+    const refuseUnstorableText: preValidationHookHandler = (request, _reply, done) => {
+      if (containsMatch(request.body, pattern) || containsMatch(request.params, pattern) || containsMatch(request.query, pattern)) {
+        throw new AppError(400, errorCodes.validation, errorMessages.validation);
+      }
+      done();
+    };
+    route.preValidation = [refuseUnstorableText, ...hooksOf(route.preValidation)];
   });
 }

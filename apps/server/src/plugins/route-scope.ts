@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 
 /**
  * Which edge rules a route is under, decided once per route from the path it was registered
@@ -42,6 +42,24 @@ export function registerRouteScopes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, scope: scopeOfRoutePath(route.url) };
   });
+}
+
+/**
+ * Runs `withRoute` for every route registered from now on, with its scope: for a rule that is a hook
+ * of the routes it guards, added as they are registered (ADR 039), rather than a hook of every
+ * request that asks the request for its route's scope. Register after registerRouteScopes.
+ */
+export function onScopedRoute(app: FastifyInstance, withRoute: (route: RouteOptions, scope: RouteScope) => void): void {
+  app.addHook('onRoute', (route) => {
+    const scope = route.config?.scope;
+    if (scope === undefined) throw new Error(`route ${route.url} has no scope: registerRouteScopes must come first`);
+    withRoute(route, scope);
+  });
+}
+
+/** A route option's hooks as a list (Fastify takes one hook, a list, or none). */
+export function hooksOf<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /** The scope of the route this request matched; `undefined` when it matched none (404). */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { routeScope } from './route-scope.ts';
 
 /**
@@ -51,19 +51,17 @@ export function securityHeaders(options: { https: boolean; csp?: string; sources
   };
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean; sources?: CspSources }): void {
-  const headers = securityHeaders(options);
-  // Callback style, as every hook on each request (ADR 038).
-  app.addHook('onSend', (request, reply, _payload, done) => {
+/** Puts the security headers on an answer; the edge's onSend runs it on every one (plugins/edge.ts). */
+export function securityHeaderWriter(options: { https: boolean; sources?: CspSources }): (request: FastifyRequest, reply: FastifyReply) => void {
+  const { 'content-security-policy': csp, ...others } = securityHeaders(options);
+  const headers = Object.entries(others);
+  return (request, reply) => {
     // A route that set its own CSP (the provider's pages) keeps it.
-    for (const [name, value] of Object.entries(headers)) {
-      if (name === 'content-security-policy' && reply.hasHeader(name)) continue;
-      reply.header(name, value);
-    }
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
+    for (const [name, value] of headers) reply.header(name, value);
     // An /api answer is never stored, whatever its route set (the route the router matched, not
     // the URL's spelling: plugins/route-scope.ts). Anything else that did not choose its own
     // caching (the SPA's assets and page do) is not stored either: errors, 404s, health.
-    if (routeScope(request) === 'api' || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done();
-  });
+    if (!reply.hasHeader('cache-control') || routeScope(request) === 'api') reply.header('cache-control', 'no-store');
+  };
 }
