@@ -6,14 +6,16 @@
 // - latency at a fixed RATE (open loop, latency from when each request was due);
 // - the same for a "database floor": node:http making only the call's two indexed reads on
 //   the same database (bench/support.ts, startDatabaseFloor), to show what of the gap to bare
-//   node:http is the database's and what is ours.
+//   node:http is the database's and what is ours;
+// - and for a "framework floor": the same two reads in a bare Fastify route (startFrameworkFloor),
+//   to show what of the rest is the framework's and what is the app's own work.
 // Issue 10 targets (reported, not enforced): ratio >= 0.35, p99 <= 25 ms at 1,000 req/s on PGlite.
 //   npm run bench:home -w bench   (DURATION_S=10 CONCURRENCY=10 RATE=1000 ROUNDS=1; DATABASE_URL for PostgreSQL)
-// ROUNDS > 1 measures the app and the floor closed loop that many times, in alternating order,
-// and reports every pair and the median ratio: on a shared machine one pair can straddle a quiet
-// and a busy stretch.
+// ROUNDS > 1 measures the app and the two floors closed loop that many times, in rotating order,
+// and reports every round and the median ratios: on a shared machine one round can straddle a
+// quiet and a busy stretch.
 import { hashToken } from '../apps/server/src/plugins/session.ts';
-import { drive, machine, openSeededDatabase, round, signIn, startApp, startBare, startDatabaseFloor, type DriverRequest } from './support.ts';
+import { drive, machine, openSeededDatabase, round, signIn, startApp, startBare, startDatabaseFloor, startFrameworkFloor, type DriverRequest } from './support.ts';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 10);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -35,7 +37,9 @@ if (sample.statusCode !== 200 || sample.json<{ ariaAccountNo: number }>().ariaAc
 }
 const { server: bare, port: barePort } = await startBare(sample.body);
 const sessionIdHash = hashToken(cookie.slice(cookie.indexOf('=') + 1));
-const { server: floor, port: floorPort } = await startDatabaseFloor(database, sample.body, { sessionIdHash, ariaAccountNo: ACCOUNT, titleCode: 'ADR' });
+const homeRead = { sessionIdHash, ariaAccountNo: ACCOUNT, titleCode: 'ADR' };
+const { server: floor, port: floorPort } = await startDatabaseFloor(database, sample.body, homeRead);
+const { server: framework, port: frameworkPort } = await startFrameworkFloor(database, sample.body, homeRead);
 const requests: DriverRequest[] = [{ method: 'GET', path, headers, label: 'home' }];
 
 /**
@@ -51,26 +55,36 @@ const closed = async (port: number, durationS: number) => {
 const open = (port: number, durationS: number) => drive({ kind: 'open', port, requests, rate: RATE, durationS, maxSockets: 64 });
 
 await closed(appPort, 2); // warm-up: JIT, prepared statements, connection pool
+await closed(frameworkPort, 1);
 const appClosed = await closed(appPort, DURATION_S);
 await closed(barePort, 1);
 const bareClosed = await closed(barePort, DURATION_S);
 await closed(floorPort, 1);
 const floorClosed = await closed(floorPort, DURATION_S);
-const pairs = [{ app: appClosed, floor: floorClosed }];
+const frameworkClosed = await closed(frameworkPort, DURATION_S);
+type Closed = Awaited<ReturnType<typeof closed>>;
+const rounds: { app: Closed; floor: Closed; framework: Closed }[] = [{ app: appClosed, floor: floorClosed, framework: frameworkClosed }];
+const servers = [
+  ['app', appPort],
+  ['floor', floorPort],
+  ['framework', frameworkPort],
+] as const;
 for (let k = 1; k < ROUNDS; k++) {
-  if (k % 2 === 1) {
-    const floorRun = await closed(floorPort, DURATION_S);
-    pairs.push({ floor: floorRun, app: await closed(appPort, DURATION_S) });
-  } else {
-    const appRun = await closed(appPort, DURATION_S);
-    pairs.push({ app: appRun, floor: await closed(floorPort, DURATION_S) });
+  const run: Partial<Record<(typeof servers)[number][0], Closed>> = {};
+  for (let j = 0; j < servers.length; j++) {
+    const [name, port] = servers[(j + k) % servers.length]!;
+    run[name] = await closed(port, DURATION_S);
   }
+  rounds.push(run as (typeof rounds)[number]);
 }
-const pairRatios = pairs.map(({ app: appRun, floor: floorRun }) => ({
+const roundRatios = rounds.map(({ app: appRun, floor: floorRun, framework: frameworkRun }) => ({
   appRps: appRun.rps,
   floorRps: floorRun.rps,
+  frameworkRps: frameworkRun.rps,
   ratioAppToFloor: round(appRun.rps / Math.max(1, floorRun.rps), 3),
+  ratioFrameworkToFloor: round(frameworkRun.rps / Math.max(1, floorRun.rps), 3),
   cpuPerRequestAppToFloor: round(appRun.mainThreadCpuUsPerRequest / floorRun.mainThreadCpuUsPerRequest, 2),
+  cpuPerRequestFrameworkToFloor: round(frameworkRun.mainThreadCpuUsPerRequest / floorRun.mainThreadCpuUsPerRequest, 2),
 }));
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -81,6 +95,7 @@ const median = (values: number[]) => {
 const bareOpen = await open(barePort, DURATION_S);
 const appOpen = await open(appPort, DURATION_S);
 const floorOpen = await open(floorPort, DURATION_S);
+const frameworkOpen = await open(frameworkPort, DURATION_S);
 
 const ratio = round(appClosed.rps / Math.max(1, bareClosed.rps), 3);
 const report = {
@@ -94,19 +109,24 @@ const report = {
     app: appClosed,
     bareNodeHttp: bareClosed,
     databaseFloor: floorClosed,
+    frameworkFloor: frameworkClosed,
     ratioAppToBare: ratio,
     ratioFloorToBare: round(floorClosed.rps / Math.max(1, bareClosed.rps), 3),
     ratioAppToFloor: round(appClosed.rps / Math.max(1, floorClosed.rps), 3),
+    ratioFrameworkToFloor: round(frameworkClosed.rps / Math.max(1, floorClosed.rps), 3),
     cpuPerRequestAppToFloor: round(appClosed.mainThreadCpuUsPerRequest / floorClosed.mainThreadCpuUsPerRequest, 2),
+    cpuPerRequestFrameworkToFloor: round(frameworkClosed.mainThreadCpuUsPerRequest / floorClosed.mainThreadCpuUsPerRequest, 2),
     ...(ROUNDS > 1
       ? {
-          rounds: pairRatios,
-          ratioAppToFloorMedian: median(pairRatios.map((pair) => pair.ratioAppToFloor)),
-          cpuPerRequestAppToFloorMedian: median(pairRatios.map((pair) => pair.cpuPerRequestAppToFloor)),
+          rounds: roundRatios,
+          ratioAppToFloorMedian: median(roundRatios.map((entry) => entry.ratioAppToFloor)),
+          ratioFrameworkToFloorMedian: median(roundRatios.map((entry) => entry.ratioFrameworkToFloor)),
+          cpuPerRequestAppToFloorMedian: median(roundRatios.map((entry) => entry.cpuPerRequestAppToFloor)),
+          cpuPerRequestFrameworkToFloorMedian: median(roundRatios.map((entry) => entry.cpuPerRequestFrameworkToFloor)),
         }
       : {}),
   },
-  openLoop: { rate: RATE, durationSeconds: DURATION_S, app: appOpen, bareNodeHttp: bareOpen, databaseFloor: floorOpen },
+  openLoop: { rate: RATE, durationSeconds: DURATION_S, app: appOpen, bareNodeHttp: bareOpen, databaseFloor: floorOpen, frameworkFloor: frameworkOpen },
   targets: {
     ratio: { target: `>= ${TARGET.ratio}`, measured: ratio, met: ratio >= TARGET.ratio },
     p99: { target: `<= ${TARGET.p99Ms} ms at ${RATE} req/s`, measured: appOpen.p99, met: appOpen.p99 <= TARGET.p99Ms && appOpen.errors === 0 },
@@ -117,4 +137,5 @@ console.log(JSON.stringify(report, null, 2));
 await app.close();
 bare.close();
 floor.close();
+await framework.close();
 await database.close();

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock } from '@minside/domain';
 import { defaultCatalogue } from '@minside/titles';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -90,29 +90,57 @@ function preparedReader(database: Database): <Row>(name: string, text: string, v
     database.kind === 'postgres' ? (await client.query<Row>({ name, text, values })).rows : (await client.query<Row>(text, values)).rows;
 }
 
+/** The two reads of a signed-in home call, as the floors make them: the session with its user by the cookie's hash, then the subscription joined to its owner's account. */
+function homeReads(database: Database, read: { sessionIdHash: string; ariaAccountNo: number; titleCode: string }): () => Promise<void> {
+  const rows = preparedReader(database);
+  return async () => {
+    const [session] = await rows<{ user_id: string }>(
+      'floor_session',
+      'select s.user_id, s.expires_at, u.email, u.given_name, u.family_name from user_session s join app_user u on u.id = s.user_id where s.id_hash = $1',
+      [read.sessionIdHash],
+    );
+    const subscriptions = await rows(
+      'floor_subscription',
+      'select sub.* from subscription sub join account a on a.aria_account_no = sub.aria_account_no where sub.aria_account_no = $1 and sub.title_code = $2 and a.user_id = $3',
+      [read.ariaAccountNo, read.titleCode, session?.user_id ?? ''],
+    );
+    if (subscriptions.length === 0) throw new Error('the floor found no subscription');
+  };
+}
+
 export async function startDatabaseFloor(database: Database, body: string, read: { sessionIdHash: string; ariaAccountNo: number; titleCode: string }): Promise<{ server: http.Server; port: number }> {
   const length = Buffer.byteLength(body);
-  const rows = preparedReader(database);
+  const readHome = homeReads(database, read);
   const server = http.createServer((_request, response) => {
-    void (async () => {
-      const [session] = await rows<{ user_id: string }>(
-        'floor_session',
-        'select s.user_id, s.expires_at, u.email, u.given_name, u.family_name from user_session s join app_user u on u.id = s.user_id where s.id_hash = $1',
-        [read.sessionIdHash],
-      );
-      const subscriptions = await rows(
-        'floor_subscription',
-        'select sub.* from subscription sub join account a on a.aria_account_no = sub.aria_account_no where sub.aria_account_no = $1 and sub.title_code = $2 and a.user_id = $3',
-        [read.ariaAccountNo, read.titleCode, session?.user_id ?? ''],
-      );
-      if (subscriptions.length === 0) throw new Error('the floor found no subscription');
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
-      response.end(body);
-    })().catch(() => {
-      response.writeHead(500).end();
-    });
+    readHome().then(
+      () => {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
+        response.end(body);
+      },
+      () => response.writeHead(500).end(),
+    );
   });
   return listenOnFreePort(server);
+}
+
+/**
+ * The framework floor: the database floor's two reads in a bare Fastify route (no logger, no
+ * hooks, no plugins, no schema), the same body. What the framework the app is built on costs
+ * per request on top of the database floor; the app's own work is the gap between this and the app.
+ */
+export async function startFrameworkFloor(
+  database: Database,
+  body: string,
+  read: { sessionIdHash: string; ariaAccountNo: number; titleCode: string },
+): Promise<{ server: FastifyInstance; port: number }> {
+  const readHome = homeReads(database, read);
+  const server = Fastify({ logger: false });
+  server.get('/api/subscription/:accountNo/:titleCode', async (_request, reply) => {
+    await readHome();
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  return { server, port: (server.server.address() as AddressInfo).port };
 }
 
 /** Runs one load job off the main thread (bench/driver.ts) so the load generator does not share the server's event loop. */
