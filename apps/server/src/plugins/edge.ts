@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import { refuseCrossSiteWrite } from './csrf.ts';
 import { answerWhileDraining, registerDraining, refuseWithoutHost } from './errors.ts';
 import { securityHeaderWriter, type CspSources } from './security-headers.ts';
@@ -21,7 +21,7 @@ import { securityHeaderWriter, type CspSources } from './security-headers.ts';
 export function registerEdgeRules(app: FastifyInstance, options: { https: boolean; sources?: CspSources }): void {
   const isDraining = registerDraining(app);
   const writeSecurityHeaders = securityHeaderWriter(options);
-  app.addHook('onRequest', (request, reply, done) => {
+  const edgeOnRequest: onRequestHookHandler = (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (isDraining()) {
       answerWhileDraining(request, reply);
@@ -30,10 +30,12 @@ export function registerEdgeRules(app: FastifyInstance, options: { https: boolea
     refuseWithoutHost(request);
     refuseCrossSiteWrite(request);
     done();
-  });
-  app.addHook('onSend', (request, reply, _payload, done) => {
+  };
+  const edgeOnSend: onSendHookHandler = (request, reply, _payload, done) => {
     if (isDraining()) reply.header('connection', 'close');
     writeSecurityHeaders(request, reply);
     done();
-  });
+  };
+  app.addHook('onRequest', edgeOnRequest);
+  app.addHook('onSend', edgeOnSend);
 }

@@ -84,7 +84,7 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
   }
 
   // Callback style (ADR 038): on every request but a keyed write, both hooks pass at once, without a promise.
-  const claimHook: preHandlerHookHandler = (request, reply, done) => {
+  const claimIdempotencyKey: preHandlerHookHandler = (request, reply, done) => {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
     if (!unsafeMethods.has(request.method) || key === undefined) {
       done();
@@ -100,7 +100,7 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
     );
   };
 
-  const keepHook: onSendHookHandler = (request, reply, payload, done) => {
+  const keepIdempotentAnswer: onSendHookHandler = (request, reply, payload, done) => {
     const scope = claims.get(request);
     if (scope === undefined) {
       done();
@@ -115,7 +115,7 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
   // runs neither. The route's own hooks come after them, and @fastify/compress (registered later) after those.
   onScopedRoute(app, (route, scope) => {
     if (scope !== 'api' || ![route.method].flat().some((method) => unsafeMethods.has(method))) return;
-    route.preHandler = [claimHook, ...hooksOf(route.preHandler)];
-    route.onSend = [keepHook, ...hooksOf(route.onSend)];
+    route.preHandler = [claimIdempotencyKey, ...hooksOf(route.preHandler)];
+    route.onSend = [keepIdempotentAnswer, ...hooksOf(route.onSend)];
   });
 }
