@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
-import { routeScope } from './route-scope.ts';
-
-const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+import { routeScope, stateChangingMethods } from './route-scope.ts';
 
 /**
  * Cross-site request forgery defence for the API. SameSite=Lax is not enough on its own:
@@ -16,7 +14,7 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function refuseCrossSiteWrite(request: FastifyRequest): void {
   // Runs in the edge's onRequest (plugins/edge.ts), before the signed-in areas' own: a cross-site write is refused before its session is looked at.
-  if (unsafeMethods.has(request.method) && routeScope(request) === 'api') refuseCrossSiteOrNonJson(request);
+  if (stateChangingMethods.has(request.method) && routeScope(request) === 'api') refuseCrossSiteOrNonJson(request);
 }
 
 function refuseCrossSiteOrNonJson(request: FastifyRequest): void {

@@ -3,14 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, 
 import { errorCodes, errorMessages } from '@minside/domain';
 import { AppError } from '../lib/app-error.ts';
 import type { IdempotencyStore } from '../lib/shared-state/index.ts';
-import { hooksOf, onScopedRoute } from './route-scope.ts';
+import { hooksOf, onScopedRoute, stateChangingMethods } from './route-scope.ts';
 import type { SessionStore } from './session.ts';
 
 const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set on an answer that is the stored first answer, not a new run. */
 const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
 
-const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The web sends v4 UUIDs; any opaque token of printable ASCII is accepted, as the IETF draft allows. */
 const keyPattern = /^[\x21-\x7e]{8,200}$/;
 
@@ -86,7 +85,7 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
   // Callback style (ADR 038): on every request but a keyed write, both hooks pass at once, without a promise.
   const claimIdempotencyKey: preHandlerHookHandler = (request, reply, done) => {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (!unsafeMethods.has(request.method) || key === undefined) {
+    if (!stateChangingMethods.has(request.method) || key === undefined) {
       done();
       return;
     }
@@ -114,7 +113,7 @@ export function registerIdempotency(app: FastifyInstance, options: { store: Idem
   // Hooks of the API's state-changing routes only, added as they are registered (ADR 039): a read
   // runs neither. The route's own hooks come after them, and @fastify/compress (registered later) after those.
   onScopedRoute(app, (route, scope) => {
-    if (scope !== 'api' || ![route.method].flat().some((method) => unsafeMethods.has(method))) return;
+    if (scope !== 'api' || ![route.method].flat().some((method) => stateChangingMethods.has(method))) return;
     route.preHandler = [claimIdempotencyKey, ...hooksOf(route.preHandler)];
     route.onSend = [keepIdempotentAnswer, ...hooksOf(route.onSend)];
   });

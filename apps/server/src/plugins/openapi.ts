@@ -2,10 +2,9 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '@minside/domain';
+import { stateChangingMethods } from './route-scope.ts';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
-
-const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The answers plugins/errors.ts gives whatever the route: an unexpected failure, and a database that does not answer or a server that is closing. */
 const everyRoute = { 500: apiErrorSchema, 503: apiErrorSchema };
@@ -17,7 +16,7 @@ function withEdgeAnswers(input: TransformInput): TransformInput {
   const { schema, url, route } = input;
   if (!schema || schema.hide) return input;
   const methods = [route.method].flat();
-  const apiWrite = (url === '/api' || url.startsWith('/api/')) && methods.some((method) => writeMethods.has(method));
+  const apiWrite = (url === '/api' || url.startsWith('/api/')) && methods.some((method) => stateChangingMethods.has(method));
   return { ...input, schema: { ...schema, response: { ...everyRoute, ...(apiWrite ? everyApiWrite : {}), ...(schema.response as object | undefined) } } };
 }
 

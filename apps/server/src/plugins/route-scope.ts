@@ -30,6 +30,9 @@ declare module 'fastify' {
   }
 }
 
+/** The methods that change state: CSRF (csrf.ts) and idempotency (idempotency.ts) guard them on /api, and the API document names their extra answers (openapi.ts). */
+export const stateChangingMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** The scope of a registered route path (Fastify's pattern, prefix included: `/api/family/leave`, `/idp/interaction/:uid/login`). */
 function scopeOfRoutePath(routePath: string): RouteScope {
   if (routePath === '/api' || routePath.startsWith('/api/')) return 'api';
