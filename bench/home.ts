@@ -85,6 +85,7 @@ const roundRatios = rounds.map(({ app: appRun, floor: floorRun, framework: frame
   ratioFrameworkToFloor: round(frameworkRun.rps / Math.max(1, floorRun.rps), 3),
   cpuPerRequestAppToFloor: round(appRun.mainThreadCpuUsPerRequest / floorRun.mainThreadCpuUsPerRequest, 2),
   cpuPerRequestFrameworkToFloor: round(frameworkRun.mainThreadCpuUsPerRequest / floorRun.mainThreadCpuUsPerRequest, 2),
+  cpuPerRequestAppToFramework: round(appRun.mainThreadCpuUsPerRequest / frameworkRun.mainThreadCpuUsPerRequest, 2),
 }));
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -116,6 +117,8 @@ const report = {
     ratioFrameworkToFloor: round(frameworkClosed.rps / Math.max(1, floorClosed.rps), 3),
     cpuPerRequestAppToFloor: round(appClosed.mainThreadCpuUsPerRequest / floorClosed.mainThreadCpuUsPerRequest, 2),
     cpuPerRequestFrameworkToFloor: round(frameworkClosed.mainThreadCpuUsPerRequest / floorClosed.mainThreadCpuUsPerRequest, 2),
+    // The app's own work per call (ADR 040): what moves least with the machine.
+    cpuPerRequestAppToFramework: round(appClosed.mainThreadCpuUsPerRequest / frameworkClosed.mainThreadCpuUsPerRequest, 2),
     ...(ROUNDS > 1
       ? {
           rounds: roundRatios,
@@ -123,6 +126,7 @@ const report = {
           ratioFrameworkToFloorMedian: median(roundRatios.map((entry) => entry.ratioFrameworkToFloor)),
           cpuPerRequestAppToFloorMedian: median(roundRatios.map((entry) => entry.cpuPerRequestAppToFloor)),
           cpuPerRequestFrameworkToFloorMedian: median(roundRatios.map((entry) => entry.cpuPerRequestFrameworkToFloor)),
+          cpuPerRequestAppToFrameworkMedian: median(roundRatios.map((entry) => entry.cpuPerRequestAppToFramework)),
         }
       : {}),
   },

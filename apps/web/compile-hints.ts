@@ -10,53 +10,38 @@ import type { Plugin } from 'vite';
  */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
-/** The smallest file worth the hint: below it the compiling takes well under a millisecond, and the comment costs about 27 bytes gzip. */
-const MIN_HINTED_BYTES = 4096;
-
-interface BuiltChunk {
-  fileName: string;
-  code: string;
-  isEntry: boolean;
-  /** The files it imports statically. */
-  imports: readonly string[];
-}
-
 /**
- * The files every page runs at start: each entry and what it imports statically (our shell and
- * Preact), when big enough. Not the lazy chunks (a route's area, the forms, zod, the widgets):
- * measured, the hint on the home page's area chunk took nothing more off the main thread, and a
- * function compiled but never called costs background time and memory.
+ * The files every page runs all of at start: the entry (our shell) and `vendor` (Preact, which
+ * the entry imports). Not the lazy chunks (a route's area, the forms, zod, the widgets): measured,
+ * the hint on the home page's area chunk took nothing more off the main thread, a function
+ * compiled but never called costs background time and memory, and the comment costs bytes (JS
+ * for `/` has a budget). Not the bundler's runtime either: a few hundred bytes.
  */
-export function hintedFiles(chunks: readonly BuiltChunk[]): Set<string> {
-  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const atStart = new Set<string>();
-  for (const entry of chunks.filter((chunk) => chunk.isEntry)) {
-    atStart.add(entry.fileName);
-    for (const imported of entry.imports) atStart.add(imported);
-  }
-  return new Set([...atStart].filter((fileName) => (byName.get(fileName)?.code.length ?? 0) >= MIN_HINTED_BYTES));
+export function wantsCompileHint(chunk: { isEntry: boolean; name: string }): boolean {
+  return chunk.isEntry || chunk.name === 'vendor';
 }
 
 /**
- * Puts `COMPILE_HINT` on the first line of the files `hintedFiles` picks. Last of all the plugins
- * that write chunks, because the hint must be the very first line and Vite puts its list of
- * preload dependencies first. The source map gains one empty line in front. File names keep
- * their hash (it is computed before this step, as for Vite's own list): the hint changes no
- * behaviour, and it is added the same way in every build.
+ * Puts `COMPILE_HINT` on the first line of the files `wantsCompileHint` picks. Last of all the
+ * plugins that write chunks (`order: 'post'`), because the hint must be the very first line and
+ * Vite puts its list of preload dependencies first. The source map gains one empty line in front.
+ * The hint is part of those files' hash (`augmentChunkHash`), so a file that gains or loses it
+ * gets a new name and no cache keeps the other version.
  */
 export function compileHints(): Plugin {
   return {
     name: 'minside:compile-hints',
     apply: 'build',
+    augmentChunkHash(chunk) {
+      return wantsCompileHint(chunk) ? COMPILE_HINT : undefined;
+    },
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
-        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
-        const hinted = hintedFiles(chunks);
-        for (const chunk of chunks) {
-          if (!hinted.has(chunk.fileName)) continue;
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== 'chunk' || !wantsCompileHint(chunk)) continue;
           chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
-          const mapAsset = bundle[`${chunk.fileName}.map`];
+          const mapAsset = chunk.sourcemapFileName ? bundle[chunk.sourcemapFileName] : undefined;
           if (mapAsset?.type === 'asset') {
             const map = JSON.parse(String(mapAsset.source)) as { mappings: string };
             mapAsset.source = JSON.stringify({ ...map, mappings: `;${map.mappings}` });

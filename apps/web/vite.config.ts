@@ -52,10 +52,12 @@ const clientBuild: UserConfig = {
     // round trip, never the page. Vite's preload helper stays: it also loads a lazy area's stylesheet.
     modulePreload: {
       polyfill: false,
-      // Preact and the bundler's runtime are imports of the entry, loaded before anything can be
-      // imported lazily: preloading them again from each lazy import's list is a no-op that costs
-      // bytes in every list (40 bytes gzip on `/`).
-      resolveDependencies: (_file, dependencies) => dependencies.filter((dependency) => !/^assets\/(?:vendor|rolldown-runtime)-[\w-]+\.js$/.test(dependency)),
+      // A lazy import's list of files to preload leaves out Preact (`vendor`, which the entry
+      // imports) and the bundler's runtime (which `vendor` imports): both are loaded before anything
+      // can be imported lazily, so listing them again was a no-op that cost bytes in every list
+      // (40 bytes gzip on `/`). index.html keeps its own preloads of them (`hostType` 'html').
+      resolveDependencies: (_file, dependencies, { hostType }) =>
+        hostType === 'html' ? dependencies : dependencies.filter((dependency) => !/^assets\/(?:vendor|rolldown-runtime)-[\w-]{8}\.js$/.test(dependency)),
     },
     sourcemap: true,
     rolldownOptions: {
